@@ -1,0 +1,150 @@
+"""The document model every stage shares: a standard as an ordered tuple of numbered sections."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+SECTION_KINDS = (
+    "foreword",
+    "introduction",
+    "scope",
+    "normative_references",
+    "terms",
+    "symbols",
+    "clause",
+    "annex",
+    "bibliography",
+    "index",
+)
+FORMATS = ("pdf", "docx", "markdown", "text")
+DRAFTING_RULES = ("GB/T 1.1—2020", "GB/T 1.1—2009", "unknown")
+
+
+def doc_id_for(data: bytes) -> str:
+    """Content address of a source file: the same bytes always get the same id."""
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a section starts in its source: a PDF page (1-based) and/or a character offset."""
+
+    page: int | None = None
+    offset: int | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """One numbered element: 前言, 1, 3.2, 附录A, A.1, 参考文献 …; `text` is its own body, not its children's."""
+
+    number: str
+    title: str
+    text: str
+    level: int
+    kind: str
+    annex_marker: str = ""  # inside the brackets of an annex heading: 规范性, 资料性, 规范性附录 …
+    provenance: Provenance = field(default=Provenance(), compare=False)
+
+    @property
+    def heading(self) -> str:
+        """The heading as printed on one line."""
+        if self.kind == "annex" and self.level == 1:
+            marker = f"（{self.annex_marker}）" if self.annex_marker else ""
+            return f"{self.number}{marker}{self.title}"
+        if self.number == self.title or not self.title:
+            return self.number
+        return f"{self.number} {self.title}"
+
+    @property
+    def is_numbered(self) -> bool:
+        return self.number[:1].isdigit() or self.number.startswith("附录") or self.number[:1].isascii()
+
+
+@dataclass(frozen=True)
+class Cover:
+    """What the cover page says besides the id and title."""
+
+    title_en: str = ""
+    ics: str = ""
+    ccs: str = ""
+    issued: str = ""
+    implemented: str = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    doc_id: str
+    source: str
+    format: str
+    standard_id: str
+    title: str
+    drafting_rules: str
+    sections: tuple[Section, ...]
+    cover: Cover = field(default=Cover(), compare=False)
+
+    def section(self, number: str) -> Section | None:
+        return next((s for s in self.sections if s.number == number), None)
+
+    def sections_of_kind(self, kind: str) -> tuple[Section, ...]:
+        return tuple(s for s in self.sections if s.kind == kind)
+
+    def to_dict(self, *, provenance: bool = True) -> dict[str, Any]:
+        sections = []
+        for s in self.sections:
+            row: dict[str, Any] = {
+                "number": s.number,
+                "title": s.title,
+                "text": s.text,
+                "level": s.level,
+                "kind": s.kind,
+            }
+            if s.annex_marker:
+                row["annex_marker"] = s.annex_marker
+            if provenance:
+                row["provenance"] = asdict(s.provenance)
+            sections.append(row)
+        return {
+            "doc_id": self.doc_id,
+            "source": self.source,
+            "format": self.format,
+            "standard_id": self.standard_id,
+            "title": self.title,
+            "drafting_rules": self.drafting_rules,
+            "cover": asdict(self.cover),
+            "sections": sections,
+        }
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), ensure_ascii=False, **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Document:
+        sections = tuple(
+            Section(
+                number=s["number"],
+                title=s["title"],
+                text=s["text"],
+                level=s["level"],
+                kind=s["kind"],
+                annex_marker=s.get("annex_marker", ""),
+                provenance=Provenance(**s.get("provenance", {})),
+            )
+            for s in data["sections"]
+        )
+        return cls(
+            doc_id=data["doc_id"],
+            source=data["source"],
+            format=data["format"],
+            standard_id=data["standard_id"],
+            title=data["title"],
+            drafting_rules=data["drafting_rules"],
+            sections=sections,
+            cover=Cover(**data.get("cover", {})),
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Document:
+        return cls.from_dict(json.loads(text))

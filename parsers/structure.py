@@ -1,0 +1,395 @@
+"""Turn the logical lines of any format into a Document: front matter, 目次, headings, sections, kinds.
+
+Every format reader ends here, so a standard parses to the same sections whether it came as PDF, DOCX,
+Markdown or text. Headings are accepted only when the numbering around them agrees (a line "10 个字节"
+inside clause 5.2 is text, not chapter 10), but tolerantly enough that a draft with a numbering error
+(5.2 followed by 5.4) still parses, so the linter can report it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import regex
+
+from parsers.errors import EmptyFileError, NotAStandardError
+from parsers.lines import Line
+from parsers.model import Cover, Document, Provenance, Section, doc_id_for
+from parsers.numbering import (
+    TOC_TITLE,
+    UNNUMBERED,
+    Heading,
+    annex_letter,
+    compact,
+    looks_like_title,
+    normalize_title,
+    parse_heading,
+    parse_marker,
+)
+
+STANDARD_ID = regex.compile(
+    r"(?<![A-Za-z/])((?:GB/[TZ]|GB|[A-Z]{1,4}/[TZ]|T/[A-Z]{2,12}|[A-Z]{2,4})\s*\d{1,6}(?:\.\d{1,3})*)"
+    r"\s*[—–\-－]{1,2}\s*(\d{4})"
+)
+_TOC_ENTRY = regex.compile(r"^(.*?)\s*(?:[.．…·⋯_\-—]{3,}|\s{3,})\s*([0-9IVXLⅠ-Ⅻⅰ-ⅻ]+)\s*$")
+_DRAFTING_2020 = regex.compile(r"GB/T\s*1\.1\s*[—–\-－]+\s*2020")
+_DRAFTING_2009 = regex.compile(r"GB/T\s*1\.1\s*[—–\-－]+\s*2009")
+_FILENAME_ID = regex.compile(r"(GB_T|GB_Z|GB|[A-Z]{1,4}_[TZ]|T_[A-Z]{2,12}|[A-Z]{2,4})[_ ]?(\d{1,6}(?:\.\d+)*)-(\d{4})")
+_COVER_NOISE = regex.compile(
+    r"^(ICS|CCS|备案号|中华人民共和国|代替|发布|实施|\d{4}\s*[-—]\s*\d{1,2}\s*[-—]\s*\d{1,2})|发\s*布$|实\s*施$"
+)
+
+_CHAPTER_KINDS: tuple[tuple[str, str], ...] = (
+    ("规范性引用文件", "normative_references"),
+    ("引用标准", "normative_references"),
+    ("引用文件", "normative_references"),
+    ("术语和定义", "terms"),
+    ("术语与定义", "terms"),
+    ("术语、定义", "terms"),
+    ("符号", "symbols"),
+    ("缩略语", "symbols"),
+    ("代号", "symbols"),
+)
+
+
+def chapter_kind(title: str) -> str:
+    key = compact(title)
+    if key in ("范围", "适用范围"):
+        return "scope"
+    if key in ("术语", "定义"):
+        return "terms"
+    for prefix, kind in _CHAPTER_KINDS:
+        if key.startswith(prefix):
+            return kind
+    return "clause"
+
+
+def toc_entries(lines: Sequence[Line]) -> list[tuple[str, str]]:
+    """The (number, title) pairs that a document's own 目次 lists, in order."""
+    entries: list[tuple[str, str]] = []
+    inside = False
+    for line in lines:
+        text = line.text.strip()
+        if compact(text) in (TOC_TITLE, "目录"):
+            inside = True
+            continue
+        if not inside:
+            continue
+        m = _TOC_ENTRY.match(text)
+        if not m:
+            if entries and parse_heading(text) is not None:
+                break
+            continue
+        heading = parse_heading(m.group(1))
+        if heading is None:
+            continue
+        entries.append((heading.number, heading.title))
+    return entries
+
+
+@dataclass
+class _Open:
+    """A section being collected."""
+
+    heading: Heading
+    kind: str
+    provenance: Provenance
+    body: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Numbering:
+    """What has been numbered so far, to judge whether a candidate continues the sequence."""
+
+    path: list[str] = field(default_factory=list)  # e.g. ["5", "5.2", "5.2.1"] or ["附录A", "A.1"]
+    chapters: int = 0
+    annex: str = ""  # letter of the current annex
+    seen_unnumbered: set[str] = field(default_factory=set)
+
+    def expected(self) -> set[str]:
+        """Strict successors: next sibling, first child, or the next of any ancestor."""
+        if not self.path or self.path[-1] in UNNUMBERED:
+            if self.annex:
+                return {f"{self.annex}.1"}
+            return {"1"} if self.chapters == 0 else {str(self.chapters + 1)}
+        out: set[str] = set()
+        for number in self.path:
+            if number.startswith("附录"):
+                continue
+            out.add(_bump(number))
+        last = self.path[-1]
+        out.add(f"{self.annex}.1" if last.startswith("附录") else f"{last}.1")
+        return out
+
+    def near(self, number: str) -> bool:
+        """Lenient successors for drafts with numbering errors: small jumps, repeats, wrong parents."""
+        letter = annex_letter(number)
+        if letter != (self.annex or None):
+            return False
+        parts = number.split(".") if letter is None else number.split(".")[1:]
+        if letter is None:
+            chapter = int(parts[0])
+            if not (self.chapters - 1 <= chapter <= self.chapters + 2) or len(parts) > 6:
+                return False
+            if len(parts) == 1:
+                return True
+        return all(p.isdigit() and 1 <= int(p) <= 60 for p in parts)
+
+    def accept(self, number: str) -> None:
+        if number in UNNUMBERED:
+            self.seen_unnumbered.add(number)
+            self.path = [number]
+            return
+        if number.startswith("附录"):
+            self.annex = number[-1]
+            self.path = [number]
+            return
+        if annex_letter(number) is None:
+            self.chapters = max(self.chapters, int(number.split(".")[0]))
+        depth = number.count(".") + 1
+        prefix = [p for p in self.path if p.count(".") + 1 < depth and not p.startswith("附录")]
+        head = [p for p in self.path if p.startswith("附录")]
+        self.path = [*head, *prefix, number]
+
+
+def _bump(number: str) -> str:
+    head, _, last = number.rpartition(".")
+    return f"{head}.{int(last) + 1}" if head else str(int(last) + 1)
+
+
+class _Assembler:
+    def __init__(self, lines: Sequence[Line]) -> None:
+        self.lines = [ln for ln in lines if ln.text.strip()]
+        self.numbering = _Numbering()
+        self.sections: list[_Open] = []
+        self.chapter_kind = "clause"
+
+    # --- front matter -------------------------------------------------------------------------
+    def body_start(self) -> int:
+        """Index of the first element heading after the cover and the 目次."""
+        in_toc = False
+        for i, line in enumerate(self.lines):
+            text = line.text.strip()
+            key = compact(text)
+            if key in (TOC_TITLE, "目录"):
+                in_toc = True
+                continue
+            if in_toc and _TOC_ENTRY.match(text):
+                continue
+            heading = parse_heading(text)
+            if heading is None:
+                continue
+            if heading.number in UNNUMBERED or (heading.number == "1" and heading.title):
+                return i
+        return len(self.lines)
+
+    # --- headings -----------------------------------------------------------------------------
+    def candidate(self, i: int) -> Heading | None:
+        line = self.lines[i]
+        if line.table_row:
+            return None
+        heading = parse_heading(line.text)
+        if heading is None:
+            return None
+        n = self.numbering
+        if heading.number in UNNUMBERED:
+            return heading if heading.number not in n.seen_unnumbered else None
+        if heading.is_annex:
+            letter = heading.number[-1]
+            if n.chapters == 0 or (n.annex and letter <= n.annex):
+                return None
+            if heading.annex_marker or not heading.title:
+                return heading
+            return heading if looks_like_title(heading.title) and n.annex < letter <= _next_letter(n.annex) else None
+        strict = heading.number in n.expected()
+        if heading.spaced_number:
+            return heading if strict and heading.title else None
+        if strict:
+            return heading
+        titled = bool(heading.title) and not heading.rest
+        lenient = titled or line.heading_level is not None
+        return heading if lenient and n.near(heading.number) else None
+
+    def complete(self, i: int, heading: Heading) -> tuple[Heading, int]:
+        """Pull a title or annex marker from the following lines; returns the heading and lines used."""
+        used = 1
+        nxt = self._peek(i + used)
+        if heading.is_annex and not heading.annex_marker and nxt is not None and (marker := parse_marker(nxt)):
+            heading = Heading(heading.number, heading.title, heading.level, marker)
+            used += 1
+            nxt = self._peek(i + used)
+        if heading.title or heading.rest or nxt is None or parse_heading(nxt) is not None:
+            return heading, used
+        in_terms = self.chapter_kind == "terms" and heading.level > 1
+        short = looks_like_title(nxt) and len(nxt) <= 30 and not regex.match(r"^(注|示例|——|[a-z]\)|\d\))", nxt)
+        if in_terms or heading.is_annex or short:
+            return Heading(heading.number, normalize_title(nxt), heading.level, heading.annex_marker), used + 1
+        return heading, used
+
+    def _peek(self, i: int) -> str | None:
+        if i >= len(self.lines) or self.lines[i].table_row:
+            return None
+        return self.lines[i].text.strip()
+
+    # --- sections -----------------------------------------------------------------------------
+    def kind_for(self, heading: Heading) -> str:
+        if heading.number in UNNUMBERED:
+            return UNNUMBERED[heading.number]
+        if annex_letter(heading.number):
+            return "annex"
+        if heading.level == 1:
+            self.chapter_kind = chapter_kind(heading.title)
+        return self.chapter_kind
+
+    def run(self) -> list[_Open]:
+        i = self.body_start()
+        while i < len(self.lines):
+            heading = self.candidate(i)
+            if heading is None:
+                if self.sections:
+                    self.sections[-1].body.append(self.lines[i].text.strip())
+                i += 1
+                continue
+            line = self.lines[i]
+            heading, used = self.complete(i, heading)
+            if heading.number in UNNUMBERED or heading.is_annex or heading.level == 1:
+                self.chapter_kind = "clause"
+            self.numbering.accept(heading.number)
+            section = _Open(heading, self.kind_for(heading), Provenance(line.page, line.offset))
+            if heading.rest:
+                section.body.append(heading.rest)
+            self.sections.append(section)
+            i += used
+        return self.sections
+
+
+def _next_letter(letter: str) -> str:
+    return chr(ord(letter) + 1) if letter else "A"
+
+
+def read_cover(lines: Sequence[Line]) -> tuple[str, str, Cover]:
+    """Standard id, title and cover fields from the lines before the first element."""
+    standard_id = ""
+    title_parts: list[str] = []
+    title_en: list[str] = []
+    ics = ccs = issued = implemented = ""
+    for line in lines:
+        text = line.text.strip()
+        key = compact(text)
+        if key.startswith("ICS"):
+            ics = text[3:].strip(" ：:")
+            continue
+        if key.startswith("CCS"):
+            ccs = text[3:].strip(" ：:")
+            continue
+        if m := regex.search(r"(\d{4})\s*[-—－]\s*(\d{1,2})\s*[-—－]\s*(\d{1,2})\s*(发\s*布|实\s*施)", text):
+            date = f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}"
+            if "发" in m.group(4):
+                issued = date
+            else:
+                implemented = date
+            continue
+        if not standard_id and (m := STANDARD_ID.search(text)) and not key.startswith("代替"):
+            standard_id = f"{m.group(1).strip()}—{m.group(2)}"
+            standard_id = regex.sub(r"(?<=[A-Z/])(?=\d)", " ", standard_id, count=1)
+            continue
+        if _COVER_NOISE.search(key) or "标准化管理委员会" in key or "监督管理" in key:
+            continue
+        if regex.search(r"\p{Han}", text):
+            if standard_id and not title_en and "标准" not in key[-4:]:
+                title_parts.append(normalize_title(text))
+        elif standard_id and regex.search(r"[A-Za-z]{3,}", text) and title_parts:
+            title_en.append(text)
+    title = " ".join(title_parts[:3])
+    cover = Cover(title_en=" ".join(title_en), ics=ics, ccs=ccs, issued=issued, implemented=implemented)
+    return standard_id, title, cover
+
+
+def _drafting_rules(sections: Sequence[Section]) -> str:
+    """Read from the foreword sentence (前言, or whatever precedes the scope when 前言 was not found)."""
+    front = [s.text for s in sections if s.kind in ("foreword", "introduction")]
+    for text in front or [s.text for s in sections[:3]]:
+        if _DRAFTING_2020.search(text):
+            return "GB/T 1.1—2020"
+        if _DRAFTING_2009.search(text):
+            return "GB/T 1.1—2009"
+    return "unknown"
+
+
+def _id_from_filename(path: Path) -> str:
+    m = _FILENAME_ID.search(path.name)
+    if not m:
+        return ""
+    return f"{m.group(1).replace('_', '/')} {m.group(2)}—{m.group(3)}"
+
+
+def _dedupe(sections: list[Section]) -> list[Section]:
+    """Drop what some text exports repeat: a heading-only listing (a 目次 without page numbers) whose
+    headings come again later with their bodies, and exact repeats of a whole section."""
+    later: dict[tuple[str, str], int] = {}
+    for i, s in enumerate(sections):
+        later[(s.number, s.title)] = i
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for i, s in enumerate(sections):
+        key = (s.number, s.title, compact(s.text))
+        if key in seen or (not s.text and later[(s.number, s.title)] > i):
+            continue
+        seen.add(key)
+        out.append(s)
+    return out
+
+
+def assemble(lines: Sequence[Line], *, path: Path, fmt: str, data: bytes) -> Document:
+    """The one place where lines become a Document; raises NotAStandardError when no structure is found."""
+    if not any(ln.text.strip() for ln in lines):
+        raise EmptyFileError(path, "no text: the file holds nothing to parse")
+    assembler = _Assembler(lines)
+    start = assembler.body_start()
+    standard_id, title, cover = read_cover(assembler.lines[:start])
+    opened = assembler.run()
+    sections = [
+        Section(
+            number=o.heading.number,
+            title=o.heading.title,
+            text="\n".join(o.body),
+            level=o.heading.level,
+            kind=o.kind,
+            annex_marker=o.heading.annex_marker,
+            provenance=o.provenance,
+        )
+        for o in opened
+    ]
+    sections = _strip_repeated_title(_dedupe(sections), title)
+    chapters = [s for s in sections if s.level == 1 and s.number[:1].isdigit()]
+    if not any(s.kind == "scope" for s in sections) and len(chapters) < 2:
+        raise NotAStandardError(path, "no recognisable standard structure: no 范围 chapter and no numbered chapters")
+    return Document(
+        doc_id=doc_id_for(data),
+        source=str(path),
+        format=fmt,
+        standard_id=standard_id or _id_from_filename(path),
+        title=title,
+        drafting_rules=_drafting_rules(sections),
+        sections=tuple(sections),
+        cover=cover,
+    )
+
+
+def _strip_repeated_title(sections: list[Section], title: str) -> list[Section]:
+    """Standards print their title again above chapter 1; it is not part of the preceding element."""
+    if not title:
+        return sections
+    key = compact(title)
+    out = []
+    for s in sections:
+        lines = s.text.split("\n") if s.text else []
+        if s.kind in ("foreword", "introduction") and lines and compact(lines[-1]) == key:
+            s = Section(s.number, s.title, "\n".join(lines[:-1]), s.level, s.kind, s.annex_marker, s.provenance)
+        out.append(s)
+    return out
+
+
+__all__ = ["STANDARD_ID", "assemble", "chapter_kind", "read_cover", "toc_entries"]

@@ -1,0 +1,49 @@
+"""Plain-text standards, including LLM extractions with "[5.1]" heading markers and "序言" for 前言."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import regex
+
+from parsers.errors import CorruptFileError, EmptyFileError
+from parsers.lines import Line
+from parsers.model import Document
+from parsers.structure import assemble
+
+# "[5.1] 标题" — but not "[1] GB/T 191…", a bibliography entry.
+_BRACKET_NUMBER = regex.compile(r"^\s*\[\s*((?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\s*\]\s*(?=\p{Han})")
+_CONTINUATION = regex.compile(r"^\s*\[续\]\s*[…\.]*")
+
+
+def decode(path: Path, data: bytes) -> str:
+    """UTF-8 (with or without BOM), then GB18030, which covers GBK and GB2312."""
+    if not data.strip():
+        raise EmptyFileError(path, "empty file")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" in text:
+            break
+        return text
+    raise CorruptFileError(path, "not text: the bytes decode neither as UTF-8 nor as GB18030")
+
+
+def text_lines(text: str) -> list[Line]:
+    """One Line per source line, with LLM-extraction markers turned into ordinary numbers."""
+    lines: list[Line] = []
+    offset = 0
+    for raw in text.splitlines(keepends=True):
+        line = raw.rstrip("\r\n")
+        line = _BRACKET_NUMBER.sub(lambda m: f"{m.group(1)} ", line)
+        line = _CONTINUATION.sub("", line)
+        if line.strip():
+            lines.append(Line(text=line.strip(), offset=offset))
+        offset += len(raw)
+    return lines
+
+
+def parse_text(path: Path, data: bytes) -> Document:
+    return assemble(text_lines(decode(path, data)), path=path, fmt="text", data=data)
