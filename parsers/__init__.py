@@ -40,8 +40,9 @@ def detect_format(path: Path, data: bytes) -> str:
     if declared is None:
         if suffix == ".doc" or actual == "ole":
             raise UnsupportedFormatError(path, "legacy Word .doc is not supported: save it as .docx")
-        raise UnsupportedFormatError(path, f"unsupported file type {suffix or '(no extension)'}: "
-                                     "expected .pdf, .docx, .md or .txt")
+        raise UnsupportedFormatError(
+            path, f"unsupported file type {suffix or '(no extension)'}: expected .pdf, .docx, .md or .txt"
+        )
     if declared == "pdf" and actual != "pdf":
         if actual == "text" and b"%PDF" not in data[:4096]:
             raise UnsupportedFormatError(path, f"extension .pdf but the content is {_describe(actual)}")
@@ -94,7 +95,9 @@ def parse_file(path: Path | str) -> Document:
     try:
         size = path.stat().st_size
         if size > MAX_INPUT_BYTES:
-            raise UnsupportedFormatError(path, f"file too large ({size} bytes; the limit is {MAX_INPUT_BYTES})")
+            raise UnsupportedFormatError(
+                path, f"file too large ({size} bytes; the limit is {MAX_INPUT_BYTES})"
+            )
         data = path.read_bytes()
     except IsADirectoryError:
         raise UnsupportedFormatError(path, "is a directory") from None

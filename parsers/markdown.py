@@ -23,9 +23,8 @@ def markdown_lines(text: str) -> list[Line]:
         raw = _HTML_TAG.sub("", line.text)
         if _TABLE_RULE.match(raw):
             continue
-        if raw.startswith("|") and raw.rstrip().endswith("|"):
-            cells = [_EMPHASIS.sub(r"\2", c.strip()) for c in raw.strip().strip("|").split("|")]
-            lines.append(Line(" | ".join(cells), offset=line.offset, table_row=True))
+        if line.table_row:
+            lines.append(Line(_EMPHASIS.sub(r"\2", raw), offset=line.offset, table_row=True))
             continue
         level = None
         if m := _ATX.match(raw):

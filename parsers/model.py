@@ -38,7 +38,7 @@ class Provenance:
 
 @dataclass(frozen=True)
 class Section:
-    """One numbered element: 前言, 1, 3.2, 附录A, A.1, 参考文献 …; `text` is its own body, not its children's."""
+    """One element: 前言, 1, 3.2, 附录A, A.1, 参考文献 …; `text` is its own body, not its children's."""
 
     number: str
     title: str

@@ -27,9 +27,11 @@ TOC_TITLE = "目次"
 
 _CJK = r"\p{Han}"
 # "3. 1 .2", "3 .1", "３．１" — a dotted number whose dots picked up spaces in the PDF.
-_DOTTED = regex.compile(r"^(\d{1,3}(?:\s*\.\s*\d{1,3}){0,5})(?!\s*\.\s*\d)(?=\s|$|\p{Han}|[A-Za-z(（\[【])")
+_DOTTED = regex.compile(
+    r"^([1-9]\d{0,2}(?:\s*\.\s*\d{1,3}){0,5})(?!\s*\.\s*\d)(?=\s|$|\p{Han}|[A-Za-z(（\[【])"
+)
 # "3 1 1 标题": the dots were lost entirely; only accepted when a CJK title follows.
-_SPACED = regex.compile(r"^(\d{1,2}(?: \d{1,2}){1,4}) +(?=\p{Han})")
+_SPACED = regex.compile(r"^([1-9]\d?(?: \d{1,2}){1,4}) +(?=\p{Han})")
 _ANNEX_CLAUSE = regex.compile(r"^([A-Z](?:\s*\.\s*\d{1,3}){1,5})(?=\s|$|\p{Han})")
 _ANNEX = regex.compile(
     r"^附\s*录\s*([A-Z])(?![A-Za-z0-9.])\s*"
@@ -101,11 +103,12 @@ def parse_heading(text: str) -> Heading | None:
     head = to_halfwidth(line[:24]) + line[24:]
     if m := _ANNEX.match(head):
         marker = compact(m.group(2) or "")
-        return Heading(number=f"附录{m.group(1)}", title=normalize_title(m.group(3)), level=1, annex_marker=marker)
-    spaced = False
-    m = _DOTTED.match(head) or _ANNEX_CLAUSE.match(head)
-    if m is None and (m := _SPACED.match(head)):
-        spaced = True
+        return Heading(
+            number=f"附录{m.group(1)}", title=normalize_title(m.group(3)), level=1, annex_marker=marker
+        )
+    m = _SPACED.match(head)
+    spaced = m is not None
+    m = m or _DOTTED.match(head) or _ANNEX_CLAUSE.match(head)
     if m is None:
         return None
     raw = m.group(1)
@@ -117,7 +120,9 @@ def parse_heading(text: str) -> Heading | None:
     if not after:
         return Heading(number=number, title="", level=number_level(number), spaced_number=spaced)
     if looks_like_title(after):
-        return Heading(number=number, title=normalize_title(after), level=number_level(number), spaced_number=spaced)
+        return Heading(
+            number=number, title=normalize_title(after), level=number_level(number), spaced_number=spaced
+        )
     return Heading(number=number, title="", level=number_level(number), rest=after, spaced_number=spaced)
 
 

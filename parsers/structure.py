@@ -36,7 +36,9 @@ STANDARD_ID = regex.compile(
 _TOC_ENTRY = regex.compile(r"^(.*?)\s*(?:[.．…·⋯_\-—]{3,}|\s{3,})\s*([0-9IVXLⅠ-Ⅻⅰ-ⅻ]+)\s*$")
 _DRAFTING_2020 = regex.compile(r"GB/T\s*1\.1\s*[—–\-－]+\s*2020")
 _DRAFTING_2009 = regex.compile(r"GB/T\s*1\.1\s*[—–\-－]+\s*2009")
-_FILENAME_ID = regex.compile(r"(GB_T|GB_Z|GB|[A-Z]{1,4}_[TZ]|T_[A-Z]{2,12}|[A-Z]{2,4})[_ ]?(\d{1,6}(?:\.\d+)*)-(\d{4})")
+_FILENAME_ID = regex.compile(
+    r"(GB_T|GB_Z|GB|[A-Z]{1,4}_[TZ]|T_[A-Z]{2,12}|[A-Z]{2,4})[_ ]?(\d{1,6}(?:\.\d+)*)-(\d{4})"
+)
 _COVER_NOISE = regex.compile(
     r"^(ICS|CCS|备案号|中华人民共和国|代替|发布|实施|\d{4}\s*[-—]\s*\d{1,2}\s*[-—]\s*\d{1,2})|发\s*布$|实\s*施$"
 )
@@ -202,7 +204,11 @@ class _Assembler:
                 return None
             if heading.annex_marker or not heading.title:
                 return heading
-            return heading if looks_like_title(heading.title) and n.annex < letter <= _next_letter(n.annex) else None
+            return (
+                heading
+                if looks_like_title(heading.title) and n.annex < letter <= _next_letter(n.annex)
+                else None
+            )
         strict = heading.number in n.expected()
         if heading.spaced_number:
             return heading if strict and heading.title else None
@@ -216,16 +222,25 @@ class _Assembler:
         """Pull a title or annex marker from the following lines; returns the heading and lines used."""
         used = 1
         nxt = self._peek(i + used)
-        if heading.is_annex and not heading.annex_marker and nxt is not None and (marker := parse_marker(nxt)):
+        if (
+            heading.is_annex
+            and not heading.annex_marker
+            and nxt is not None
+            and (marker := parse_marker(nxt))
+        ):
             heading = Heading(heading.number, heading.title, heading.level, marker)
             used += 1
             nxt = self._peek(i + used)
         if heading.title or heading.rest or nxt is None or parse_heading(nxt) is not None:
             return heading, used
         in_terms = self.chapter_kind == "terms" and heading.level > 1
-        short = looks_like_title(nxt) and len(nxt) <= 30 and not regex.match(r"^(注|示例|——|[a-z]\)|\d\))", nxt)
+        short = (
+            looks_like_title(nxt) and len(nxt) <= 30 and not regex.match(r"^(注|示例|——|[a-z]\)|\d\))", nxt)
+        )
         if in_terms or heading.is_annex or short:
-            return Heading(heading.number, normalize_title(nxt), heading.level, heading.annex_marker), used + 1
+            return Heading(
+                heading.number, normalize_title(nxt), heading.level, heading.annex_marker
+            ), used + 1
         return heading, used
 
     def _peek(self, i: int) -> str | None:
@@ -299,7 +314,7 @@ def read_cover(lines: Sequence[Line]) -> tuple[str, str, Cover]:
             continue
         if regex.search(r"\p{Han}", text):
             if standard_id and not title_en and "标准" not in key[-4:]:
-                title_parts.append(normalize_title(text))
+                title_parts.append(" ".join(text.split()))
         elif standard_id and regex.search(r"[A-Za-z]{3,}", text) and title_parts:
             title_en.append(text)
     title = " ".join(title_parts[:3])
@@ -365,7 +380,9 @@ def assemble(lines: Sequence[Line], *, path: Path, fmt: str, data: bytes) -> Doc
     sections = _strip_repeated_title(_dedupe(sections), title)
     chapters = [s for s in sections if s.level == 1 and s.number[:1].isdigit()]
     if not any(s.kind == "scope" for s in sections) and len(chapters) < 2:
-        raise NotAStandardError(path, "no recognisable standard structure: no 范围 chapter and no numbered chapters")
+        raise NotAStandardError(
+            path, "no recognisable standard structure: no 范围 chapter and no numbered chapters"
+        )
     return Document(
         doc_id=doc_id_for(data),
         source=str(path),
@@ -387,7 +404,9 @@ def _strip_repeated_title(sections: list[Section], title: str) -> list[Section]:
     for s in sections:
         lines = s.text.split("\n") if s.text else []
         if s.kind in ("foreword", "introduction") and lines and compact(lines[-1]) == key:
-            s = Section(s.number, s.title, "\n".join(lines[:-1]), s.level, s.kind, s.annex_marker, s.provenance)
+            s = Section(
+                s.number, s.title, "\n".join(lines[:-1]), s.level, s.kind, s.annex_marker, s.provenance
+            )
         out.append(s)
     return out
 

@@ -39,8 +39,12 @@ def text_lines(text: str) -> list[Line]:
         line = raw.rstrip("\r\n")
         line = _BRACKET_NUMBER.sub(lambda m: f"{m.group(1)} ", line)
         line = _CONTINUATION.sub("", line)
-        if line.strip():
-            lines.append(Line(text=line.strip(), offset=offset))
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:
+            cells = [c.strip() for c in stripped.strip("|").split("|")]
+            lines.append(Line(" | ".join(cells), offset=offset, table_row=True))
+        elif stripped:
+            lines.append(Line(text=stripped, offset=offset))
         offset += len(raw)
     return lines
 

@@ -1,0 +1,37 @@
+# gbtbench: `make build` runs the main job on corpus/, `make test` runs the test suite.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+
+.PHONY: install build test lint corpus bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $(STAMP)
+
+install: $(STAMP)
+
+build: install
+	$(BIN)/gbtbench parse corpus/docx corpus/pdf --out outputs/parsed
+
+test: install
+	$(BIN)/pytest
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# Regenerate corpus/docx and corpus/pdf from corpus/sources (needs the corpus extra and a CJK font).
+corpus: install
+	$(BIN)/pip install --quiet -e '.[dev,corpus]'
+	$(BIN)/python corpus/generate.py
+
+bench: install
+	$(BIN)/python bench/parse.py
+
+clean:
+	rm -rf outputs/parsed .pytest_cache .ruff_cache
