@@ -1,0 +1,45 @@
+"""`gbtbench parse` as a user runs it: a real subprocess, JSON on stdout, errors on stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sample_standard import SAMPLE
+
+GBTBENCH = [sys.executable, "-m", "flows.cli"]
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, check=False)
+
+
+def test_parse_json_and_errors(tmp_path: Path) -> None:
+    good = tmp_path / "sample.txt"
+    good.write_text(SAMPLE, encoding="utf-8")
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"")
+    result = run("parse", str(good), str(bad), "--json")
+    assert result.returncode == 1
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(rows) == 1
+    assert set(rows[0]) == {"doc_id", "source", "format", "standard_id", "title", "drafting_rules", "sections"}
+    assert set(rows[0]["sections"][0]) == {"number", "title", "text", "level", "kind"}
+    assert rows[0]["standard_id"] == "GB/T 99901—2025"
+    assert f"ERROR {bad}: empty file (0 bytes)" in result.stderr
+
+
+def test_parse_outline_and_out_folder(tmp_path: Path) -> None:
+    good = tmp_path / "sample.txt"
+    good.write_text(SAMPLE, encoding="utf-8")
+    out = tmp_path / "out"
+    result = run("parse", str(tmp_path), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    written = json.loads((out / "sample.text.json").read_text(encoding="utf-8"))
+    assert written["sections"][1]["title"] == "范围"
+    assert json.loads((out / "errors.json").read_text(encoding="utf-8")) == []
+    outline = run("parse", str(good)).stdout
+    assert "  5.1 外观  (clause," in outline
