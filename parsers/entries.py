@@ -18,6 +18,7 @@ REFERENCE_NUMBER = regex.compile(
 )
 # Converted PDFs sometimes glue the whole list onto one line: split before each new standard number.
 _GLUED = regex.compile(r"(?<=[\p{Han}）)])\s*(?=(?:GB/[TZ]|GB|[A-Z]{1,4}/[TZ]|T/[A-Z]{2,12}|ISO|IEC)\s*\d)")
+_BIBLIOGRAPHY_MARK = regex.compile(r"^[\[［]\s*\d+\s*[\]］]\s*")
 _ENGLISH = regex.compile(r"^(?P<term>.*?[\p{Han}）)\]】0-9][^A-Za-z]*?)[\s\u3000]+(?P<english>[A-Za-z].*)$")
 
 
@@ -73,11 +74,11 @@ def term_entries(document: Document) -> tuple[TermEntry, ...]:
 
 
 def reference_entries(section: Section) -> tuple[ReferenceEntry, ...]:
-    """The documents listed in a 规范性引用文件 chapter (its lead-in sentence is skipped)."""
+    """The documents listed in a 规范性引用文件 or 参考文献 section (lead-in sentences are skipped)."""
     out = []
     lines = [part for raw in section.text.split("\n") for part in _GLUED.split(raw)]
     for raw in lines:
-        line = raw.strip()
+        line = _BIBLIOGRAPHY_MARK.sub("", raw.strip())
         m = REFERENCE_NUMBER.match(line)
         if not m:
             continue

@@ -1,0 +1,169 @@
+"""The Injector base class: everything an error type must not repeat.
+
+A concrete injector only says where its error can go (`sites`) and what the edit looks like
+(`propose`). The base class owns the rest: seeded site order, skipping taken sections and places
+where the original already breaks the rule, verification with the linter, provenance and statistics
+(`injected`, `skipped_<reason>`).
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from injectors.context import InjectionContext
+from injectors.edit import Edit, apply_edits, overlaps
+from injectors.instance import ErrorInstance, InjectionProvenance, describe, instance_id
+from injectors.taxonomy import BY_ID, ErrorType
+from parsers.model import Document
+from validation.linter import Violation, lint, lint_diff
+
+MAX_ATTEMPTS = 12
+
+
+@dataclass(frozen=True)
+class Site:
+    """A place an error can go: a section position and whatever the injector needs to remember."""
+
+    target: int
+    detail: Any = None
+
+
+@dataclass(frozen=True)
+class Proposal:
+    edit: Edit
+    error: str  # what is wrong, in Chinese, as a reviewer should say it
+    fix: str  # how to correct it
+    generator: str = "rule"
+
+
+@dataclass
+class Attempt:
+    """The outcome of one injection try: an instance, or the reason there is none."""
+
+    instance: ErrorInstance | None = None
+    reason: str = ""
+
+
+@dataclass
+class Baseline:
+    """The original document's own violations, computed once per document."""
+
+    document: Document
+    violations: frozenset[Violation] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.violations = frozenset(lint(self.document))
+
+    def pre_existing(self, location: str, error_type: str) -> bool:
+        return any(v.location == location and v.error_type == error_type for v in self.violations)
+
+
+class Injector(ABC):
+    error_type: ClassVar[str]
+    version: ClassVar[str] = "1"
+
+    @property
+    def spec(self) -> ErrorType:
+        return BY_ID[self.error_type]
+
+    # --- what a concrete injector writes ------------------------------------------------------
+    @abstractmethod
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        """Every place this error could go, in document order."""
+
+    @abstractmethod
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        """The edit at one site, or None when the site turns out not to fit."""
+
+    # --- what the base class owns ---------------------------------------------------------------
+    def inject(
+        self,
+        baseline: Baseline,
+        rng: random.Random,
+        context: InjectionContext,
+        taken: Sequence[Edit] = (),
+        seed: int = 0,
+        stats: Counter[str] | None = None,
+    ) -> Attempt:
+        stats = stats if stats is not None else Counter()
+        document = baseline.document
+        sites = list(self.sites(document, context))
+        if not sites:
+            stats["skipped_no_site"] += 1
+            return Attempt(reason="no_site")
+        rng.shuffle(sites)
+        reasons: Counter[str] = Counter()
+        for site in sites[:MAX_ATTEMPTS]:
+            number = document.sections[site.target].number
+            if baseline.pre_existing(number, self.error_type):
+                reasons["pre_existing"] += 1
+                continue
+            proposal = self.propose(document, site, rng, context)
+            if proposal is None:
+                reasons["no_edit"] += 1
+                continue
+            if any(overlaps(proposal.edit, other) for other in taken):
+                reasons["taken"] += 1
+                continue
+            instance, failure = self._verified(baseline, proposal, seed)
+            if instance is None:
+                reasons[failure] += 1
+                continue
+            stats["injected"] += 1
+            return Attempt(instance=instance)
+        reason = reasons.most_common(1)[0][0] if reasons else "no_site"
+        stats[f"skipped_{reason}"] += 1
+        return Attempt(reason=reason)
+
+    def _verified(
+        self, baseline: Baseline, proposal: Proposal, seed: int
+    ) -> tuple[ErrorInstance | None, str]:
+        """The checker of this type fires at the location, and no other type's checker newly fires there."""
+        document = baseline.document
+        applied = apply_edits(document, [proposal.edit])
+        location = applied.locations[0]
+        corrupted = applied.document
+        after = set(lint(corrupted))
+        new = {v for v in after if v not in baseline.violations and v.location == location}
+        if self.spec.deterministic:
+            if not any(v.error_type == self.error_type for v in new):
+                return None, "not_detected"
+        elif self.spec.diff_detectable:
+            found = lint_diff(document, corrupted, [self.error_type])
+            if not any(v.location == location for v in found):
+                return None, "not_detected"
+        if any(v.error_type != self.error_type for v in new):
+            return None, "side_effect"
+        original = None if proposal.edit.op == "insert" else document.sections[proposal.edit.target]
+        instance = ErrorInstance(
+            instance_id=instance_id(document.doc_id, self.error_type, location, seed),
+            doc_id=document.doc_id,
+            error_type=self.error_type,
+            location=location,
+            original_section=original,
+            corrupted_section=applied.sections[0],
+            edit=proposal.edit,
+            description=describe(proposal.error, proposal.fix, self.spec.rule),
+            provenance=InjectionProvenance(proposal.generator, self.version, seed),
+        )
+        return instance, ""
+
+
+REGISTRY: dict[str, type[Injector]] = {}
+
+
+def register(cls: type[Injector]) -> type[Injector]:
+    """Class decorator: one injector per taxonomy type."""
+    if cls.error_type not in BY_ID:
+        raise KeyError(f"{cls.__name__}: unknown error type {cls.error_type}")
+    if cls.error_type in REGISTRY:
+        raise KeyError(f"{cls.error_type} already has an injector ({REGISTRY[cls.error_type].__name__})")
+    REGISTRY[cls.error_type] = cls
+    return cls

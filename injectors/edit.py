@@ -1,0 +1,204 @@
+"""Machine-applicable edits: the exact replacements an injected error made, and how to apply or replay them.
+
+An `Edit` addresses sections by their position in the original document, so all of a document's edits
+can be applied together whatever their order. Structural edits (remove, move, insert) and renumbering
+(`renames`) are applied after the in-section replacements; locations are then read from the result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from parsers.model import Document, Section
+
+FIELDS = ("number", "title", "text", "annex_marker")
+OPS = ("modify", "remove", "insert", "move")
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """`old` at `start` in one field of the target section becomes `new`."""
+
+    field: str
+    start: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Edit:
+    op: str  # modify | remove | insert | move
+    target: int  # original position of the section (insert: the section after which the new one goes)
+    replacements: tuple[Replacement, ...] = ()
+    span: int = 1  # remove / move: the section and its sub-clauses
+    inserted: Section | None = None  # insert: the new section
+    before: int | None = None  # move: original position of the section it now precedes (None: the end)
+    renames: tuple[tuple[str, str], ...] = ()  # number prefixes renamed in the whole document, old → new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "op": self.op,
+            "target": self.target,
+            "replacements": [dict(vars(r)) for r in self.replacements],
+            "span": self.span,
+            "inserted": None if self.inserted is None else _section_dict(self.inserted),
+            "before": self.before,
+            "renames": [list(r) for r in self.renames],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Edit:
+        return cls(
+            op=data["op"],
+            target=data["target"],
+            replacements=tuple(Replacement(**r) for r in data["replacements"]),
+            span=data["span"],
+            inserted=None if data["inserted"] is None else Section(**data["inserted"]),
+            before=data["before"],
+            renames=tuple((a, b) for a, b in data["renames"]),
+        )
+
+
+def _section_dict(s: Section) -> dict[str, Any]:
+    return {
+        "number": s.number,
+        "title": s.title,
+        "text": s.text,
+        "level": s.level,
+        "kind": s.kind,
+        "annex_marker": s.annex_marker,
+    }
+
+
+def section_dict(s: Section | None) -> dict[str, Any] | None:
+    return None if s is None else _section_dict(s)
+
+
+class EditConflict(ValueError):
+    """Two edits touch the same span, or a replacement does not match the text it claims to replace."""
+
+
+def apply_replacements(section: Section, replacements: Sequence[Replacement]) -> Section:
+    """Apply spans right to left per field so earlier offsets stay valid."""
+    values = {f: getattr(section, f) for f in FIELDS}
+    for field in FIELDS:
+        spans = sorted((r for r in replacements if r.field == field), key=lambda r: r.start, reverse=True)
+        value = values[field]
+        end = len(value) + 1
+        for r in spans:
+            if value[r.start : r.start + len(r.old)] != r.old or r.start + len(r.old) > end:
+                raise EditConflict(f"{section.number}: {field}[{r.start}] is not {r.old!r}")
+            value = value[: r.start] + r.new + value[r.start + len(r.old) :]
+            end = r.start
+        values[field] = value
+    return replace(section, **values)
+
+
+def rename_number(number: str, renames: Sequence[tuple[str, str]]) -> str:
+    """Apply prefix renames ("5.3" → "5.4" also renames 5.3.1); clause renames before chapter renames."""
+    for old, new in sorted(renames, key=lambda r: -r[0].count(".")):
+        if number == old or number.startswith(old + "."):
+            return new + number[len(old) :]
+    return number
+
+
+def _rename_all(number: str, renames: Sequence[tuple[str, str]]) -> str:
+    deep = [r for r in renames if "." in r[0]]
+    chapters = [r for r in renames if "." not in r[0]]
+    return rename_number(rename_number(number, deep), chapters)
+
+
+def replay(edit: Edit, original: Section | None, renames: Sequence[tuple[str, str]] = ()) -> Section | None:
+    """The target section after this edit (and the document's renumbering): what a reviewer sees."""
+    if edit.op == "remove":
+        return None
+    if edit.op == "insert":
+        section = edit.inserted
+    else:
+        assert original is not None
+        section = apply_replacements(original, edit.replacements)
+    assert section is not None
+    return replace(section, number=_rename_all(section.number, [*renames, *edit.renames]))
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A corrupted document and where each edit's target ended up."""
+
+    document: Document
+    locations: tuple[str, ...]  # per edit: the number a reviewer must point at
+    sections: tuple[Section | None, ...]  # per edit: the target as it now stands (None when removed)
+    renames: tuple[tuple[str, str], ...]
+
+
+def claimed_spans(edit: Edit) -> list[tuple[int, str, int, int]]:
+    """What an edit occupies: (position, field, start, end); a whole section is field "*"."""
+    if edit.op == "insert":
+        return []
+    if edit.op in ("remove", "move") or not edit.replacements:
+        return [(p, "*", 0, 0) for p in range(edit.target, edit.target + edit.span)]
+    return [(edit.target, r.field, r.start, r.start + len(r.old)) for r in edit.replacements]
+
+
+def overlaps(a: Edit, b: Edit) -> bool:
+    for pa, fa, sa, ea in claimed_spans(a):
+        for pb, fb, sb, eb in claimed_spans(b):
+            if pa != pb:
+                continue
+            if "*" in (fa, fb) or "number" in (fa, fb):
+                return True
+            if fa == fb and sa <= eb and sb <= ea:  # touching spans count: an insertion point inside another
+                return True
+    return False
+
+
+def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
+    """All of a document's edits together; edits must not overlap (see `overlaps`)."""
+    for i, a in enumerate(edits):
+        for b in edits[i + 1 :]:
+            if overlaps(a, b):
+                raise EditConflict(f"two edits touch section {document.sections[a.target].number}")
+    items: list[tuple[object, Section]] = list(enumerate(document.sections))
+    by_target: dict[int, list[Replacement]] = {}
+    for edit in edits:
+        if edit.op == "modify":
+            by_target.setdefault(edit.target, []).extend(edit.replacements)
+    for target, replacements in by_target.items():
+        items[target] = (target, apply_replacements(document.sections[target], replacements))
+    for n, edit in enumerate(edits):
+        if edit.op == "insert":
+            assert edit.inserted is not None
+            at = next(k for k, (key, _) in enumerate(items) if key == edit.target) + 1
+            while at < len(items) and isinstance(items[at][0], tuple):  # after earlier inserts at this place
+                at += 1
+            items.insert(at, (("insert", n), edit.inserted))
+    for edit in edits:
+        if edit.op == "move":
+            block_keys = set(range(edit.target, edit.target + edit.span))
+            block = [it for it in items if it[0] in block_keys]
+            items = [it for it in items if it[0] not in block_keys]
+            at = (
+                len(items)
+                if edit.before is None
+                else next(k for k, it in enumerate(items) if it[0] == edit.before)
+            )
+            items[at:at] = block
+    removed = {p for e in edits if e.op == "remove" for p in range(e.target, e.target + e.span)}
+    items = [it for it in items if it[0] not in removed]
+    renames = tuple(r for e in edits for r in e.renames)
+    final = [(key, replace(s, number=_rename_all(s.number, renames))) for key, s in items]
+    by_key = dict(final)
+    locations: list[str] = []
+    sections: list[Section | None] = []
+    for n, edit in enumerate(edits):
+        if edit.op == "remove":
+            locations.append(document.sections[edit.target].number)
+            sections.append(None)
+            continue
+        section = by_key[("insert", n) if edit.op == "insert" else edit.target]
+        locations.append(section.number)
+        sections.append(section)
+    corrupted = replace(document, sections=tuple(s for _, s in final))
+    return Applied(corrupted, tuple(locations), tuple(sections), renames)

@@ -1,0 +1,61 @@
+"""What an injected error leaves behind: an ErrorInstance that a reviewer is scored against."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from injectors.edit import Edit, section_dict
+from injectors.taxonomy import BY_ID
+from parsers.model import Section
+
+
+@dataclass(frozen=True)
+class InjectionProvenance:
+    generator: str  # rule | rule-template | llm
+    injector_version: str
+    seed: int
+    model: str | None = None
+    prompt_id: str | None = None
+    cache_key: str | None = None
+
+
+@dataclass(frozen=True)
+class ErrorInstance:
+    instance_id: str
+    doc_id: str
+    error_type: str
+    location: str  # section number as printed in the corrupted document
+    original_section: Section | None  # None when the error inserted a new section
+    corrupted_section: Section | None  # None when the error removed the section
+    edit: Edit
+    description: str  # 错误：…；修改建议：…；依据：…
+    provenance: InjectionProvenance
+
+    @property
+    def dimension(self) -> str:
+        return BY_ID[self.error_type].dimension
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "instance_id": self.instance_id,
+            "doc_id": self.doc_id,
+            "dimension": self.dimension,
+            "error_type": self.error_type,
+            "location": self.location,
+            "original_section": section_dict(self.original_section),
+            "corrupted_section": section_dict(self.corrupted_section),
+            "edit": self.edit.to_dict(),
+            "description": self.description,
+            "provenance": vars(self.provenance).copy(),
+        }
+
+
+def instance_id(doc_id: str, error_type: str, location: str, seed: int) -> str:
+    """Stable across runs: the same document, type, place and seed always give the same id."""
+    return hashlib.sha256(f"{doc_id}|{error_type}|{location}|{seed}".encode()).hexdigest()[:16]
+
+
+def describe(error: str, fix: str, rule: str) -> str:
+    return f"错误：{error}；修改建议：{fix}；依据：{rule}"

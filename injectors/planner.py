@@ -1,0 +1,141 @@
+"""The per-document planner: how many errors, of which types, where — seeded and balanced.
+
+Every random choice comes from a generator seeded by (build seed, doc_id, slot), so a document's
+errors depend only on the document, the configuration and the seed. Types are balanced across a corpus
+by passing the running `type_counts` from one document to the next (least-used applicable type first).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from injectors.base import Baseline, Injector
+from injectors.context import InjectionContext
+from injectors.edit import apply_edits, replay
+from injectors.instance import ErrorInstance, instance_id
+from injectors.registry import injectors
+from injectors.taxonomy import BY_ID, TYPE_IDS
+from parsers.model import Document
+from validation.linter import Violation, lint
+
+
+@dataclass(frozen=True)
+class PlanConfig:
+    min_errors: int = 10
+    max_errors: int = 18
+    types: tuple[str, ...] = TYPE_IDS
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_errors <= self.max_errors:
+            raise ValueError(f"error count range {self.min_errors}-{self.max_errors} is empty")
+        unknown = [t for t in self.types if t not in BY_ID]
+        if unknown:
+            raise ValueError(f"unknown error types: {', '.join(unknown)}")
+
+
+@dataclass(frozen=True)
+class InjectionResult:
+    original: Document
+    corrupted: Document
+    instances: tuple[ErrorInstance, ...]
+    pre_existing: tuple[Violation, ...]
+    skipped: dict[str, str]  # type → why it could not be injected in this document
+    stats: dict[str, Counter[str]] = field(default_factory=dict)  # per type: injected, skipped_<reason>
+
+
+def slot_rng(seed: int, doc_id: str, slot: int | str) -> random.Random:
+    return random.Random(f"{seed}:{doc_id}:{slot}")
+
+
+def error_count(rng: random.Random, config: PlanConfig) -> int:
+    """Triangular over the range, peaking at 5/8 of it: median 15 for 10–18."""
+    lo, hi = config.min_errors, config.max_errors
+    mode = lo + (hi - lo) * 5 / 8
+    return max(lo, min(hi, round(rng.triangular(lo, hi, mode))))
+
+
+def inject_document(
+    document: Document,
+    seed: int,
+    context: InjectionContext,
+    config: PlanConfig = PlanConfig(),
+    type_counts: Counter[str] | None = None,
+) -> InjectionResult:
+    counts = type_counts if type_counts is not None else Counter()
+    available = injectors()
+    baseline = Baseline(document)
+    target = error_count(slot_rng(seed, document.doc_id, "count"), config)
+    order_rng = slot_rng(seed, document.doc_id, "order")
+    tiebreak = {t: order_rng.random() for t in config.types}
+    candidates = [t for t in config.types if t in available]
+    skipped = {t: "no_injector" for t in config.types if t not in available}
+    used: Counter[str] = Counter()
+    instances: list[ErrorInstance] = []
+    stats: dict[str, Counter[str]] = {t: Counter() for t in candidates}
+    slot = 0
+    while len(instances) < target and candidates:
+        candidates.sort(key=lambda t: (used[t], counts[t], tiebreak[t]))
+        error_type = candidates[0]
+        injector: Injector = available[error_type]
+        attempt = injector.inject(
+            baseline,
+            slot_rng(seed, document.doc_id, slot),
+            context,
+            taken=[i.edit for i in instances],
+            seed=seed,
+            stats=stats[error_type],
+        )
+        slot += 1
+        if attempt.instance is None:
+            candidates.remove(error_type)
+            if not used[error_type]:
+                skipped[error_type] = attempt.reason
+            continue
+        instances.append(attempt.instance)
+        used[error_type] += 1
+        counts[error_type] += 1
+    corrupted, final = _assemble(baseline, instances)
+    return InjectionResult(
+        original=document,
+        corrupted=corrupted,
+        instances=tuple(final),
+        pre_existing=tuple(sorted(baseline.violations, key=lambda v: (v.location, v.error_type))),
+        skipped=dict(sorted(skipped.items())),
+        stats=stats,
+    )
+
+
+def _assemble(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Document, list[ErrorInstance]]:
+    """Apply all edits together; drop any deterministic instance the combined document no longer shows."""
+    kept = list(instances)
+    while True:
+        applied = apply_edits(baseline.document, [i.edit for i in kept])
+        found = {(v.location, v.error_type) for v in lint(applied.document)}
+        lost = [
+            i
+            for i, location in zip(kept, applied.locations, strict=True)
+            if BY_ID[i.error_type].deterministic and (location, i.error_type) not in found
+        ]
+        if not lost:
+            break
+        kept = [i for i in kept if i not in lost]
+    final = []
+    for instance, location, section in zip(kept, applied.locations, applied.sections, strict=True):
+        corrupted = replay(instance.edit, instance.original_section, applied.renames)
+        assert section is None or corrupted is None or corrupted.number == section.number
+        final.append(
+            ErrorInstance(
+                instance_id=instance_id(instance.doc_id, instance.error_type, location, instance.provenance.seed),
+                doc_id=instance.doc_id,
+                error_type=instance.error_type,
+                location=location,
+                original_section=instance.original_section,
+                corrupted_section=corrupted,
+                edit=instance.edit,
+                description=instance.description,
+                provenance=instance.provenance,
+            )
+        )
+    return applied.document, final
