@@ -13,7 +13,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from parsers import ParseOutcome, expand_paths, parse_many
+from parsers import ParseOutcome, expand_paths, parse_file, parse_many
+from parsers.errors import ParseError
 from parsers.model import Document
 
 app = typer.Typer(
@@ -22,6 +23,7 @@ app = typer.Typer(
     help="Build benchmarks of injected drafting errors from Chinese standards.",
 )
 err = Console(stderr=True)
+PROJECT_CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "docx"
 
 
 @app.callback()
@@ -98,6 +100,82 @@ def parse(
             f"parsed {len(outcomes) - len(failed)} of {len(outcomes)} files" + (f" into {out}" if out else "")
         )
     raise typer.Exit(1 if failed else 0)
+
+
+def _parse_range(text: str) -> tuple[int, int]:
+    try:
+        lo, _, hi = text.partition("-")
+        return int(lo), int(hi or lo)
+    except ValueError:
+        raise typer.BadParameter(f"expected a range such as 10-18, got {text!r}") from None
+
+
+def _context_documents(corpus: Path | None, document: Document) -> list[Document]:
+    """The documents whose references, terms and scopes the rule templates may draw on."""
+    docs = [document]
+    folder = corpus if corpus is not None else PROJECT_CORPUS
+    if folder.is_dir():
+        docs.extend(o.document for o in parse_many(expand_paths([folder])) if o.document is not None)
+    return docs
+
+
+@app.command()
+def inject(
+    path: Annotated[Path, typer.Argument(help="One standard (.pdf .docx .md .txt).")],
+    seed: Annotated[int, typer.Option("--seed", help="Build seed: same seed, same errors.")] = 0,
+    errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="Documents the templates draw real numbers, terms and scopes from."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the corrupted document and its instances as JSON.")
+    ] = False,
+) -> None:
+    """Inject 10–18 verified drafting errors into one standard."""
+    from injectors.context import InjectionContext
+    from injectors.planner import PlanConfig, inject_document
+
+    lo, hi = _parse_range(errors)
+    try:
+        config = PlanConfig(min_errors=lo, max_errors=hi)
+        document = parse_file(path)
+    except (ValueError, ParseError) as exc:
+        print(f"ERROR {path}: {getattr(exc, 'reason', exc)}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    context = InjectionContext.from_documents(_context_documents(corpus, document))
+    result = inject_document(document, seed, context, config)
+    if as_json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False))
+        return
+    print(_outline(result.corrupted))
+    for i in result.instances:
+        print(f"{i.location:>10}  {i.error_type:8} {i.description}")
+    err.print(f"{len(result.instances)} errors injected, {len(result.pre_existing)} pre-existing violations")
+
+
+@app.command()
+def lint(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to check against GB/T 1.1.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per violation.")] = False,
+) -> None:
+    """Check drafts against the GB/T 1.1 drafting rules. Exit 0: clean, 1: violations, 2: unreadable files."""
+    from validation.linter import lint as run_lint
+
+    found = unreadable = 0
+    for outcome in parse_many(expand_paths(paths)):
+        if outcome.error is not None:
+            print(f"ERROR {outcome.path}: {outcome.error.reason}", file=sys.stderr)
+            unreadable += 1
+            continue
+        assert outcome.document is not None
+        for v in run_lint(outcome.document):
+            found += 1
+            if as_json:
+                print(json.dumps({"source": str(outcome.path), **v.to_dict()}, ensure_ascii=False))
+            else:
+                print(f"{outcome.path}:{v.location}: {v.error_type} {v.message}")
+    raise typer.Exit(2 if unreadable else 1 if found else 0)
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 from injectors.base import Baseline, Injector
 from injectors.context import InjectionContext
@@ -43,6 +44,15 @@ class InjectionResult:
     pre_existing: tuple[Violation, ...]
     skipped: dict[str, str]  # type → why it could not be injected in this document
     stats: dict[str, Counter[str]] = field(default_factory=dict)  # per type: injected, skipped_<reason>
+
+    def to_dict(self) -> dict[str, Any]:
+        """The corrupted document as `parse --json` prints it, plus instances and pre-existing violations."""
+        row = self.corrupted.to_dict(provenance=False)
+        del row["cover"]
+        row["instances"] = [i.to_dict() for i in self.instances]
+        row["pre_existing"] = [v.to_dict() for v in self.pre_existing]
+        row["skipped"] = self.skipped
+        return row
 
 
 def slot_rng(seed: int, doc_id: str, slot: int | str) -> random.Random:
@@ -127,7 +137,9 @@ def _assemble(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Docum
         assert section is None or corrupted is None or corrupted.number == section.number
         final.append(
             ErrorInstance(
-                instance_id=instance_id(instance.doc_id, instance.error_type, location, instance.provenance.seed),
+                instance_id=instance_id(
+                    instance.doc_id, instance.error_type, location, instance.provenance.seed
+                ),
                 doc_id=instance.doc_id,
                 error_type=instance.error_type,
                 location=location,
