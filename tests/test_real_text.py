@@ -23,7 +23,8 @@ def test_markdown_standards(real_corpus: Path, name: str) -> None:
     assert len(term_entries(doc)) >= 5 and all(t.english for t in term_entries(doc))
     assert len(normative_references(doc)) >= 2
     assert doc.standard_id in ("GB/T 22240—2020", "JR/T 0060—2021")
-    assert doc.drafting_rules == {"GBT_22240-2020.md": "GB/T 1.1—2009", "JRT_0060-2021.md": "GB/T 1.1—2020"}[name]
+    expected_rules = {"GBT_22240-2020.md": "GB/T 1.1—2009", "JRT_0060-2021.md": "GB/T 1.1—2020"}
+    assert doc.drafting_rules == expected_rules[name]
 
 
 def test_llm_extracted_texts(real_corpus: Path) -> None:
