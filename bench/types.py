@@ -1,0 +1,142 @@
+"""Per-type injection success, pre-existing violations and planner balance over the corpus and real documents.
+
+    python bench/types.py [--seeds 20] [--no-real]
+
+Prints three tables: each type's success rate when injected alone into every document that has a site
+for it (goal ≥ 95%), the pre-existing violations the linter finds in the real documents by type, and the
+planner's per-document counts and per-type balance across the corpus (goal: every type within ±20% of
+the mean).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT), str(ROOT / "corpus")]
+
+from injectors.base import Baseline  # noqa: E402
+from injectors.context import InjectionContext  # noqa: E402
+from injectors.planner import inject_document  # noqa: E402
+from injectors.registry import injectors  # noqa: E402
+from injectors.taxonomy import TYPE_IDS  # noqa: E402
+from parsers import parse_file  # noqa: E402
+from parsers.model import Document, doc_id_for  # noqa: E402
+
+REAL = ROOT.parent / "shared" / "corpus-real"
+
+
+def corpus_documents() -> list[Document]:
+    import stdsource
+
+    docs = []
+    for path in sorted((ROOT / "corpus" / "sources").glob("*.std")):
+        source = stdsource.load(path)
+        docs.append(
+            Document(
+                doc_id=doc_id_for(path.read_bytes()),
+                source=str(path),
+                format="text",
+                standard_id=source.standard_id,
+                title=source.title,
+                drafting_rules=source.drafting_rules,
+                sections=stdsource.expected_sections(source),
+                cover=stdsource.cover(source),
+            )
+        )
+    return docs
+
+
+def real_documents() -> list[Document]:
+    if not REAL.is_dir():
+        return []
+    paths = sorted(
+        p for p in REAL.rglob("*") if p.suffix in (".pdf", ".md", ".txt") and p.name != "README.md"
+    )
+    docs = []
+    for path in paths:
+        if "bad" in path.parts:
+            continue
+        try:
+            docs.append(parse_file(path))
+        except Exception as exc:  # report and go on: the bench measures what parses
+            print(f"skipped {path.name}: {exc}")
+    return docs
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seeds", type=int, default=20)
+    parser.add_argument("--no-real", action="store_true")
+    args = parser.parse_args()
+    corpus = corpus_documents()
+    real = [] if args.no_real else real_documents()
+    documents = corpus + real
+    context = InjectionContext.from_documents(documents)
+    available = injectors()
+    attempts: Counter[str] = Counter()
+    successes: Counter[str] = Counter()
+    applicable_docs: Counter[str] = Counter()
+    failures: dict[str, Counter[str]] = {t: Counter() for t in TYPE_IDS}
+    started = time.perf_counter()
+    for doc in documents:
+        baseline = Baseline(doc)
+        for type_id, injector in available.items():
+            if not list(injector.sites(doc, context)):
+                continue
+            applicable_docs[type_id] += 1
+            for seed in range(args.seeds):
+                attempt = injector.inject(
+                    baseline, random.Random(f"{seed}:{doc.doc_id}:x"), context, seed=seed
+                )
+                attempts[type_id] += 1
+                if attempt.instance is not None:
+                    successes[type_id] += 1
+                else:
+                    failures[type_id][attempt.reason] += 1
+    elapsed = time.perf_counter() - started
+    print(f"\n## Per-type success ({len(documents)} documents, {args.seeds} seeds, {elapsed:.1f} s)")
+    print(f"{'type':8} {'docs':>5} {'attempts':>9} {'ok':>6} {'rate':>7}  failures")
+    for type_id in TYPE_IDS:
+        if type_id not in available:
+            print(f"{type_id:8} (no injector)")
+            continue
+        n = attempts[type_id]
+        rate = successes[type_id] / n if n else float("nan")
+        reasons = ", ".join(f"{k}={v}" for k, v in failures[type_id].most_common())
+        print(
+            f"{type_id:8} {applicable_docs[type_id]:5d} {n:9d} {successes[type_id]:6d} {rate:7.1%}  {reasons}"
+        )
+
+    print("\n## Pre-existing violations in the real documents")
+    by_type: Counter[str] = Counter()
+    for doc in real:
+        found = Baseline(doc).violations
+        by_type.update(v.error_type for v in found)
+        print(
+            f"{Path(doc.source).name:40} {len(found):4d}  "
+            + ", ".join(f"{k}={v}" for k, v in sorted(Counter(v.error_type for v in found).items()))
+        )
+    print("by type: " + ", ".join(f"{k}={v}" for k, v in sorted(by_type.items())))
+
+    print("\n## Planner over the project's corpus")
+    for seed in range(min(args.seeds, 3)):
+        counts: Counter[str] = Counter()
+        per_doc = [len(inject_document(d, seed, context, type_counts=counts).instances) for d in corpus]
+        mean = statistics.mean(counts[t] for t in TYPE_IDS)
+        spread = max(abs(counts[t] - mean) / mean for t in TYPE_IDS) if mean else float("nan")
+        print(
+            f"seed {seed}: per-document errors min {min(per_doc)} median {statistics.median(per_doc)} "
+            f"max {max(per_doc)}; per-type mean {mean:.1f}, largest deviation {spread:.0%}"
+        )
+        print("   " + " ".join(f"{t}={counts[t]}" for t in TYPE_IDS))
+
+
+if __name__ == "__main__":
+    main()
