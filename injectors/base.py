@@ -130,8 +130,11 @@ class Injector(ABC):
         applied = apply_edits(document, [proposal.edit])
         location = applied.locations[0]
         corrupted = applied.document
-        after = set(lint(corrupted))
-        new = {v for v in after if v not in baseline.violations and v.location == location}
+        # the original's own violations, at the numbers their sections carry after this edit's renames
+        before = {(applied.numbers.get(v.location, v.location), v.error_type) for v in baseline.violations}
+        new = {
+            v for v in lint(corrupted) if v.location == location and (v.location, v.error_type) not in before
+        }
         if self.spec.deterministic:
             if not any(v.error_type == self.error_type for v in new):
                 return None, "not_detected"

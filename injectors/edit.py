@@ -104,7 +104,8 @@ def rename_number(number: str, renames: Sequence[tuple[str, str]]) -> str:
     return number
 
 
-def _rename_all(number: str, renames: Sequence[tuple[str, str]]) -> str:
+def rename_all(number: str, renames: Sequence[tuple[str, str]]) -> str:
+    """A number after all renames: clause-level renames first, then chapter renames."""
     deep = [r for r in renames if "." in r[0]]
     chapters = [r for r in renames if "." not in r[0]]
     return rename_number(rename_number(number, deep), chapters)
@@ -120,7 +121,7 @@ def replay(edit: Edit, original: Section | None, renames: Sequence[tuple[str, st
         assert original is not None
         section = apply_replacements(original, edit.replacements)
     assert section is not None
-    return replace(section, number=_rename_all(section.number, [*renames, *edit.renames]))
+    return replace(section, number=rename_all(section.number, [*renames, *edit.renames]))
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,7 @@ class Applied:
     locations: tuple[str, ...]  # per edit: the number a reviewer must point at
     sections: tuple[Section | None, ...]  # per edit: the target as it now stands (None when removed)
     renames: tuple[tuple[str, str], ...]
+    numbers: dict[str, str | None]  # original number → number in the corrupted document (None: removed)
 
 
 def claimed_spans(edit: Edit) -> list[tuple[int, str, int, int]]:
@@ -142,7 +144,14 @@ def claimed_spans(edit: Edit) -> list[tuple[int, str, int, int]]:
     return [(edit.target, r.field, r.start, r.start + len(r.old)) for r in edit.replacements]
 
 
+def _renamed_numbers(edit: Edit) -> set[str]:
+    return {n for pair in edit.renames for n in pair}
+
+
 def overlaps(a: Edit, b: Edit) -> bool:
+    """Whether two edits cannot both be applied: shared spans, or renames that involve the same numbers."""
+    if _renamed_numbers(a) & _renamed_numbers(b):
+        return True
     for pa, fa, sa, ea in claimed_spans(a):
         for pb, fb, sb, eb in claimed_spans(b):
             if pa != pb:
@@ -188,7 +197,7 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     removed = {p for e in edits if e.op == "remove" for p in range(e.target, e.target + e.span)}
     items = [it for it in items if it[0] not in removed]
     renames = tuple(r for e in edits for r in e.renames)
-    final = [(key, replace(s, number=_rename_all(s.number, renames))) for key, s in items]
+    final = [(key, replace(s, number=rename_all(s.number, renames))) for key, s in items]
     by_key = dict(final)
     locations: list[str] = []
     sections: list[Section | None] = []
@@ -200,5 +209,9 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
         section = by_key[("insert", n) if edit.op == "insert" else edit.target]
         locations.append(section.number)
         sections.append(section)
+    numbers: dict[str, str | None] = {}
+    final_numbers = {key: s.number for key, s in final}
+    for i, s in enumerate(document.sections):
+        numbers.setdefault(s.number, final_numbers.get(i))
     corrupted = replace(document, sections=tuple(s for _, s in final))
-    return Applied(corrupted, tuple(locations), tuple(sections), renames)
+    return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+import regex
 
 from injectors.base import Baseline, Injector
 from injectors.context import InjectionContext
-from injectors.edit import apply_edits, replay
+from injectors.edit import apply_edits, rename_all, replay
 from injectors.instance import ErrorInstance, instance_id
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID, TYPE_IDS
@@ -106,18 +108,30 @@ def inject_document(
         instances.append(attempt.instance)
         used[error_type] += 1
         counts[error_type] += 1
-    corrupted, final = _assemble(baseline, instances)
+    corrupted, final, pre_existing = _assemble(baseline, instances)
     return InjectionResult(
         original=document,
         corrupted=corrupted,
         instances=tuple(final),
-        pre_existing=tuple(sorted(baseline.violations, key=lambda v: (v.location, v.error_type))),
+        pre_existing=pre_existing,
         skipped=dict(sorted(skipped.items())),
         stats=stats,
     )
 
 
-def _assemble(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Document, list[ErrorInstance]]:
+_QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")
+
+
+def _renumber_description(description: str, renames: list[tuple[str, str]]) -> str:
+    """Section numbers quoted in a description follow the renumbering that other errors made."""
+    if not renames:
+        return description
+    return _QUOTED_NUMBER.sub(lambda m: rename_all(m.group(1), renames), description)
+
+
+def _assemble(
+    baseline: Baseline, instances: list[ErrorInstance]
+) -> tuple[Document, list[ErrorInstance], tuple[Violation, ...]]:
     """Apply all edits together; drop any deterministic instance the combined document no longer shows."""
     kept = list(instances)
     while True:
@@ -132,9 +146,8 @@ def _assemble(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Docum
             break
         kept = [i for i in kept if i not in lost]
     final = []
-    for instance, location, section in zip(kept, applied.locations, applied.sections, strict=True):
-        corrupted = replay(instance.edit, instance.original_section, applied.renames)
-        assert section is None or corrupted is None or corrupted.number == section.number
+    for instance, location in zip(kept, applied.locations, strict=True):
+        others = [r for i in kept if i is not instance for r in i.edit.renames]
         final.append(
             ErrorInstance(
                 instance_id=instance_id(
@@ -144,10 +157,15 @@ def _assemble(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Docum
                 error_type=instance.error_type,
                 location=location,
                 original_section=instance.original_section,
-                corrupted_section=corrupted,
+                corrupted_section=replay(instance.edit, instance.original_section, others),
                 edit=instance.edit,
-                description=instance.description,
+                description=_renumber_description(instance.description, others),
                 provenance=instance.provenance,
             )
         )
-    return applied.document, final
+    pre_existing = []
+    for v in sorted(baseline.violations):
+        number = applied.numbers.get(v.location, v.location)
+        if number is not None:  # a violation inside a removed section is gone with it
+            pre_existing.append(replace(v, location=number))
+    return applied.document, final, tuple(pre_existing)

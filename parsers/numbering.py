@@ -21,6 +21,7 @@ UNNUMBERED = {
     "序言": "foreword",
     "引言": "introduction",
     "参考文献": "bibliography",
+    "参考资料": "bibliography",  # non-standard (STR-03), but it must still parse as the element
     "索引": "index",
 }
 TOC_TITLE = "目次"
@@ -31,7 +32,7 @@ _DOTTED = regex.compile(
     r"^([1-9]\d{0,2}(?:\s*\.\s*\d{1,3}){0,5})(?!\s*\.\s*\d)(?=\s|$|\p{Han}|[A-Za-z(（\[【])"
 )
 # "3 1 1 标题": the dots were lost entirely; only accepted when a CJK title follows.
-_SPACED = regex.compile(r"^([1-9]\d?(?: \d{1,2}){1,4}) +(?=\p{Han})")
+_SPACED = regex.compile(r"^([1-9]\d?(?: \d{1,2}){1,4})[ \u3000]+(?=\p{Han})")
 _ANNEX_CLAUSE = regex.compile(r"^([A-Z](?:\s*\.\s*\d{1,3}){1,5})(?=\s|$|\p{Han})")
 _ANNEX = regex.compile(
     r"^附\s*录\s*([A-Z])(?![A-Za-z0-9.])\s*"
@@ -104,7 +105,10 @@ def parse_heading(text: str) -> Heading | None:
     if m := _ANNEX.match(head):
         marker = compact(m.group(2) or "")
         return Heading(
-            number=f"附录{m.group(1)}", title=normalize_title(m.group(3)), level=1, annex_marker=marker
+            number=f"附录{m.group(1)}",
+            title=normalize_title(line[m.start(3) : m.end(3)]),  # the title as written, not half-width
+            level=1,
+            annex_marker=marker,
         )
     m = _SPACED.match(head)
     spaced = m is not None
@@ -115,7 +119,7 @@ def parse_heading(text: str) -> Heading | None:
     number = raw.replace(" ", ".") if spaced else compact(raw)
     if any(len(part) > 1 and part.startswith("0") for part in number.split(".")):
         return None
-    after = head[m.end() :].strip()
+    after = line[m.end() :].strip()  # `head` has the same length; only the number is made half-width
     after = regex.sub(r"^[\]】]\s*", "", after)
     if not after:
         return Heading(number=number, title="", level=number_level(number), spaced_number=spaced)

@@ -39,6 +39,7 @@ _DRAFTING_2009 = regex.compile(r"GB/T\s*1\.1\s*[—–\-－]+\s*2009")
 _FILENAME_ID = regex.compile(
     r"(GB_T|GB_Z|GB|[A-Z]{1,4}_[TZ]|T_[A-Z]{2,12}|[A-Z]{2,4})[_ ]?(\d{1,6}(?:\.\d+)*)-(\d{4})"
 )
+_DATE = regex.compile(r"(\d{4})\s*[-—–－]\s*(\d{1,2})\s*[-—–－]\s*(\d{1,2})\s*(发\s*布|实\s*施)")
 _COVER_NOISE = regex.compile(
     r"^(ICS|CCS|备案号|中华人民共和国|代替|发布|实施|\d{4}\s*[-—]\s*\d{1,2}\s*[-—]\s*\d{1,2})|发\s*布$|实\s*施$"
 )
@@ -197,7 +198,10 @@ class _Assembler:
             return None
         n = self.numbering
         if heading.number in UNNUMBERED:
-            return heading if heading.number not in n.seen_unnumbered else None
+            if heading.number not in n.seen_unnumbered:
+                return heading
+            earlier = next(s for s in reversed(self.sections) if s.heading.number == heading.number)
+            return heading if not earlier.body else None
         if heading.is_annex:
             letter = heading.number[-1]
             if n.chapters == 0 or (n.annex and letter <= n.annex):
@@ -221,6 +225,9 @@ class _Assembler:
     def complete(self, i: int, heading: Heading) -> tuple[Heading, int]:
         """Pull a title or annex marker from the following lines; returns the heading and lines used."""
         used = 1
+        if heading.rest and self.chapter_kind == "terms" and heading.level > 1 and _term_line(heading.rest):
+            # "3.1 温室环境监测系统 greenhouse environment monitoring system": a long term is still a title
+            heading = Heading(heading.number, normalize_title(heading.rest), heading.level)
         nxt = self._peek(i + used)
         if (
             heading.is_annex
@@ -280,6 +287,11 @@ class _Assembler:
         return self.sections
 
 
+def _term_line(text: str) -> bool:
+    """A term with its English equivalent: no sentence punctuation, however long."""
+    return len(text) <= 120 and not regex.search(r"[。；！？]", text) and text[-1] not in "。；：:，,、"
+
+
 def _next_letter(letter: str) -> str:
     return chr(ord(letter) + 1) if letter else "A"
 
@@ -299,12 +311,14 @@ def read_cover(lines: Sequence[Line]) -> tuple[str, str, Cover]:
         if key.startswith("CCS"):
             ccs = text[3:].strip(" ：:")
             continue
-        if m := regex.search(r"(\d{4})\s*[-—－]\s*(\d{1,2})\s*[-—－]\s*(\d{1,2})\s*(发\s*布|实\s*施)", text):
+        dates = list(_DATE.finditer(text))
+        for m in dates:
             date = f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}"
             if "发" in m.group(4):
                 issued = date
             else:
                 implemented = date
+        if dates:
             continue
         if not standard_id and (m := STANDARD_ID.search(text)) and not key.startswith("代替"):
             standard_id = f"{m.group(1).strip()}—{m.group(2)}"
@@ -313,7 +327,7 @@ def read_cover(lines: Sequence[Line]) -> tuple[str, str, Cover]:
         if _COVER_NOISE.search(key) or "标准化管理委员会" in key or "监督管理" in key:
             continue
         if regex.search(r"\p{Han}", text):
-            if standard_id and not title_en and "标准" not in key[-4:]:
+            if standard_id and not title_en:
                 title_parts.append(" ".join(text.split()))
         elif standard_id and regex.search(r"[A-Za-z]{3,}", text) and title_parts:
             title_en.append(text)
@@ -363,7 +377,8 @@ def assemble(lines: Sequence[Line], *, path: Path, fmt: str, data: bytes) -> Doc
         raise EmptyFileError(path, "no text: the file holds nothing to parse")
     assembler = _Assembler(lines)
     start = assembler.body_start()
-    standard_id, title, cover = read_cover(assembler.lines[:start])
+    toc = next((i for i, ln in enumerate(assembler.lines[:start]) if compact(ln.text) in (TOC_TITLE, "目录")), start)
+    standard_id, title, cover = read_cover(assembler.lines[:toc])
     opened = assembler.run()
     sections = [
         Section(

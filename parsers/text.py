@@ -35,9 +35,16 @@ def text_lines(text: str) -> list[Line]:
     """One Line per source line, with LLM-extraction markers turned into ordinary numbers."""
     lines: list[Line] = []
     offset = 0
+    in_bibliography = False
     for raw in text.splitlines(keepends=True):
         line = raw.rstrip("\r\n")
-        line = _BRACKET_NUMBER.sub(lambda m: f"{m.group(1)} ", line)
+        key = regex.sub(r"\s", "", line)
+        if key == "参考文献":
+            in_bibliography = True
+        elif key in ("前言", "序言", "引言", "目次"):  # that 参考文献 was a line of a 目次
+            in_bibliography = False
+        elif not in_bibliography:  # "[1] 国家标准管理办法" after 参考文献 is an entry, not chapter 1
+            line = _BRACKET_NUMBER.sub(lambda m: f"{m.group(1)} ", line)
         line = _CONTINUATION.sub("", line)
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:

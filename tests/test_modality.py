@@ -1,0 +1,271 @@
+"""NMS (modal verbs): the lexicon, the checkers on small documents, and each injector on the corpus."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from injectors.base import Baseline
+from injectors.context import InjectionContext
+from injectors.edit import apply_edits, replay
+from injectors.modality import (
+    NonstandardModal,
+    ProvisionInInformativePlace,
+    RecommendationStrengthened,
+    RequirementWeakened,
+    VagueWording,
+)
+from injectors.taxonomy import BY_ID
+from parsers import parse_file
+from parsers.model import Document
+from parsers.text import parse_text
+from validation.linter import lint, lint_diff
+from validation.rules.modality import modal_verbs, nonstandard_modals, vague_words
+
+NMS = ("NMS-03", "NMS-04", "NMS-05")
+INJECTORS = (
+    RequirementWeakened,
+    RecommendationStrengthened,
+    NonstandardModal,
+    VagueWording,
+    ProvisionInInformativePlace,
+)
+
+
+def standard(body: str, *, edition: str = "2020", foreword: str = "", annex: str = "") -> Document:
+    """A small standard written for these tests: a given body after the usual front elements."""
+    doc = "本文件" if edition == "2020" else "本标准"
+    rules = (
+        "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。"
+        if edition == "2020"
+        else "本标准按照GB/T 1.1—2009给出的规则起草。"
+    )
+    marker = "资料性" if edition == "2020" else "资料性附录"
+    text = f"""GB/T 99902—2025
+社区 快递 智能柜 技术要求
+前言
+{rules}
+{foreword}
+{doc}由示例标准化技术委员会提出。
+{doc}起草单位：宜宾示例研究院。
+1 范围
+{doc}规定了社区快递智能柜的技术要求。
+{doc}适用于社区内设置的快递智能柜。
+2 规范性引用文件
+{doc}没有规范性引用文件。
+3 术语和定义
+下列术语和定义适用于{doc}。
+3.1
+格口 compartment
+智能柜中存放单件快件的储物空间。
+4 技术要求
+4.1 一般要求
+{body}
+4.2 标志
+柜体正面应设置服务电话。
+附录A
+（{marker}）
+使用示例
+{annex or "快递员投递后，系统向收件人发送取件码。"}
+"""
+    return parse_text(Path("test.txt"), text.encode())
+
+
+def found(document: Document, error_type: str) -> list[str]:
+    """Where the checker of one type fires, each location once, in document order."""
+    return list(dict.fromkeys(v.location for v in lint(document, [error_type])))
+
+
+# --- the lexicon -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("柜门应能自动关闭，格口不应小于300 mm。", ["应", "不应"]),
+        ("系统宜采用加密传输，也可采用专线。", ["宜", "可"]),
+        ("系统响应时间和相应的供应商应用软件。", []),
+        ("适宜的温度可能影响可靠性，许可证和认可机构。", []),
+        ("系统应对数据进行加密，以应对突发事件。", ["应"]),
+        ("管理员不应对日志造成影响。", ["不应"]),
+        ("数据应可追溯、可审计。", ["应"]),
+        ("对于可独立运行的设备，可按表1选型。", ["可"]),
+        ("取件码可用于一次开箱，其可用性不应低于99%。", ["可", "不应"]),
+        ("“应”和“宜”是能愿动词。", []),
+        ("补传过程不必与实时上传同步。", ["不必"]),
+    ],
+)
+def test_modal_verbs_guard_compounds(text: str, words: list[str]) -> None:
+    assert [m.word for m in modal_verbs(text)] == words
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("柜门必须自动关闭，用户须输入取件码，运维人员应当每日巡检。", ["必须", "须", "应当"]),
+        ("严禁在柜体上张贴广告，禁止以明文方式传输取件码。", ["严禁", "禁止"]),
+        ("管理员与审计员不可兼任，柜体不得有锐边。", ["不可", "不得"]),
+        ("业务必需的数据和必不可少的条款无须另行说明。", []),
+        ("系统应禁止未授权访问，具有不可否认性，故障时不可用。", []),
+        ("确保操作历史不可更改并且可以被查询，不可被篡改。", []),
+        ("舍不得，不得不，系统响应当前请求。", []),
+    ],
+)
+def test_nonstandard_modals_guard_compounds(text: str, words: list[str]) -> None:
+    assert [h.word for h in nonstandard_modals(text)] == words
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("柜体尽量采用不锈钢。", ["尽量"]),
+        ("格口最好设置照明。", ["最好"]),
+        ("取件超时原则上不超过24 h。", ["原则上"]),
+        ("巡检周期一般不超过7 d。", ["一般"]),
+        ("夜间适当降低屏幕亮度。", ["适当"]),
+        ("一般情况下，柜门应在30 s内关闭。", []),
+        ("柜体一般由主柜和副柜组成。", []),
+        ("系统应采取适当的防护措施，口令应使用最长长度并适当缩短更换周期。", []),
+        ("在此原则上制定细则，效果最好的方案。", []),
+    ],
+)
+def test_vague_words_only_where_a_modal_should_be(text: str, words: list[str]) -> None:
+    assert [h.word for h in vague_words(text)] == words
+
+
+# --- checkers on small documents ---------------------------------------------------------------------
+def test_nonstandard_modal_found_in_a_2020_document() -> None:
+    doc = standard("柜门必须具有防夹功能。\n柜体不得有锐边。")
+    messages = [v.message for v in lint(doc, ["NMS-03"])]
+    assert [v.location for v in lint(doc, ["NMS-03"])] == ["4.1", "4.1"]
+    assert any("“必须”" in m for m in messages) and any("“不得”" in m for m in messages)
+
+
+def test_bude_is_allowed_in_a_2009_document() -> None:
+    doc = standard("柜体不得有锐边。", edition="2009")
+    assert found(doc, "NMS-03") == []
+    assert found(standard("柜门必须具有防夹功能。", edition="2009"), "NMS-03") == ["4.1"]
+
+
+def test_engineering_code_words_are_allowed_with_a_usage_note() -> None:
+    body = "柜体严禁设置在疏散通道内，柜门必须具有防夹功能。"
+    note = "本规范用词说明：表示很严格，非这样做不可的，正面词采用“必须”，反面词采用“严禁”。"
+    assert found(standard(body, annex=note), "NMS-03") == []
+    assert found(standard(body), "NMS-03") == ["4.1"]
+
+
+def test_nonstandard_words_in_tables_and_compounds_are_not_flagged() -> None:
+    doc = standard("状态位 | 0：禁止 | 1：允许\n格口故障时不可用，管理平台应禁止远程开箱。")
+    assert found(doc, "NMS-03") == []
+
+
+def test_vague_wording_found_and_guarded() -> None:
+    assert found(standard("柜体尽量采用不锈钢。"), "NMS-04") == ["4.1"]
+    assert found(standard("一般情况下，柜门应在30 s内关闭。\n柜体一般由主柜和副柜组成。"), "NMS-04") == []
+    assert found(standard("注：柜体一般采用不锈钢。"), "NMS-04") == []  # a note is informative
+
+
+def test_provisions_in_informative_places() -> None:
+    assert found(standard("柜门应具有防夹功能。\n注：格口应按尺寸分为大、中、小三类。"), "NMS-05") == ["4.1"]
+    assert found(standard("柜门应具有防夹功能。\n注：格口尺寸可能因厂家而异。"), "NMS-05") == []
+    assert found(standard("柜门应具有防夹功能。\n示例：大格口宜用于生鲜快件。"), "NMS-05") == ["4.1"]
+    assert found(standard("柜门应具有防夹功能。\n示例：该格口可以命名为A01。"), "NMS-05") == []
+    assert found(standard("柜门应具有防夹功能。", annex="取件码应为6位数字。"), "NMS-05") == ["附录A"]
+    assert found(standard("柜门应具有防夹功能。", annex="取件码宜为6位数字。"), "NMS-05") == []
+    assert found(standard("柜门应具有防夹功能。", foreword="执行本文件时，还应符合有关规定。"), "NMS-05") == [
+        "前言"
+    ]
+
+
+def test_scope_and_definitions_belong_to_other_types() -> None:
+    doc = standard("柜门应具有防夹功能。")
+    assert found(doc, "NMS-05") == []  # "本文件起草单位：宜宾…" and the scope are not reported
+    scope = doc.section("1")
+    assert scope is not None and "规定了" in scope.text
+
+
+def test_diff_rules_compare_modal_verbs_at_the_same_place() -> None:
+    original = standard("柜门应具有防夹功能，格口宜设置照明。")
+    weakened = standard("柜门宜具有防夹功能，格口宜设置照明。")
+    strengthened = standard("柜门应具有防夹功能，格口应设置照明。")
+    reworded = standard("柜门必须具有防夹功能，格口宜设置照明。")
+    assert [v.location for v in lint_diff(original, weakened, ["NMS-01"])] == ["4.1"]
+    assert lint_diff(original, weakened, ["NMS-02"]) == []
+    assert [v.location for v in lint_diff(original, strengthened, ["NMS-02"])] == ["4.1"]
+    assert lint_diff(original, reworded, ["NMS-01", "NMS-02"]) == []
+    assert lint_diff(original, original) == []
+
+
+# --- the project's corpus ----------------------------------------------------------------------------
+def test_clean_corpus_has_no_nms_violations(corpus_documents: list[Document]) -> None:
+    assert {d.source: lint(d, NMS) for d in corpus_documents if lint(d, NMS)} == {}
+
+
+@pytest.fixture(scope="module")
+def context(corpus_documents: list[Document]) -> InjectionContext:
+    return InjectionContext.from_documents(corpus_documents)
+
+
+@pytest.mark.parametrize("injector_class", INJECTORS, ids=lambda c: c.error_type)
+def test_injected_instances_are_correct(
+    injector_class: type, corpus_documents: list[Document], context: InjectionContext
+) -> None:
+    injector = injector_class()
+    spec = BY_ID[injector.error_type]
+    made = 0
+    for doc in corpus_documents:
+        baseline = Baseline(doc)
+        attempt = injector.inject(baseline, random.Random(f"0:{doc.doc_id}:x"), context, seed=0)
+        assert attempt.instance is not None, (doc.source, attempt.reason)
+        instance = attempt.instance
+        made += 1
+        assert instance.error_type == injector.error_type and instance.dimension == "NMS"
+        assert instance.description.startswith("错误：") and "修改建议：" in instance.description
+        assert "“" in instance.description and spec.rule in instance.description
+        # the edit replays exactly on the original section, at the section it names
+        original = doc.sections[instance.edit.target]
+        assert instance.original_section == original
+        assert replay(instance.edit, original) == instance.corrupted_section
+        applied = apply_edits(doc, [instance.edit])
+        assert applied.locations == (instance.location,) == (original.number,)
+        corrupted = applied.document
+        assert len(instance.edit.replacements) == 1
+        if spec.deterministic:
+            assert instance.location in found(corrupted, injector.error_type)
+            assert instance.location not in found(doc, injector.error_type)
+        else:
+            assert instance.location in [v.location for v in lint_diff(doc, corrupted, [injector.error_type])]
+            assert lint_diff(doc, doc, [injector.error_type]) == []
+        # no other NMS checker newly fires there
+        before = set(lint(doc, NMS))
+        assert {
+            v for v in lint(corrupted, NMS) if v not in before and v.error_type != injector.error_type
+        } == set()
+    assert made == len(corpus_documents)
+
+
+def test_injection_is_deterministic(corpus_documents: list[Document], context: InjectionContext) -> None:
+    doc = corpus_documents[0]
+    for injector_class in INJECTORS:
+        a = injector_class().inject(Baseline(doc), random.Random("7:x"), context, seed=7).instance
+        b = injector_class().inject(Baseline(doc), random.Random("7:x"), context, seed=7).instance
+        assert a is not None and a == b
+
+
+def test_descriptions_quote_the_changed_words(
+    corpus_documents: list[Document], context: InjectionContext
+) -> None:
+    doc = corpus_documents[0]
+    instance = RequirementWeakened().inject(Baseline(doc), random.Random("1:x"), context).instance
+    assert instance is not None
+    (replacement,) = instance.edit.replacements
+    assert (replacement.old, replacement.new) in (("应", "宜"), ("应", "可"))
+    assert "弱化为" in instance.description and f"“{replacement.new}" in instance.description
+
+
+def test_real_documents_do_not_crash_the_checkers(real_corpus: Path) -> None:
+    paths = [real_corpus / "GBT_22240-2020.md", *sorted((real_corpus / "llm-extracted").glob("*.txt"))]
+    for path in paths:
+        doc = parse_file(path)
+        messages = [v.message for v in lint(doc, NMS)]
+        assert not any("业务必需" in m or "务必需" in m for m in messages), path.name

@@ -1,0 +1,301 @@
+"""Scope dimension (SCP): injected errors on the corpus, and the checkers on small standards written here."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from injectors.base import Baseline, Injector
+from injectors.context import InjectionContext
+from injectors.edit import Edit, apply_edits, replay
+from injectors.instance import ErrorInstance
+from injectors.registry import injectors
+from injectors.scope import applicability_qualifiers, uncovered_aspects
+from parsers import parse_file
+from parsers.model import Document
+from parsers.text import parse_text
+from validation.linter import lint
+from validation.rules.scope import provisions, sentences
+
+TYPES = ("SCP-01", "SCP-02", "SCP-03", "SCP-04", "SCP-05")
+DETERMINISTIC = ("SCP-01", "SCP-02")
+FOREWORD = {
+    2020: "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。",
+    2009: "本标准按照GB/T 1.1—2009给出的规则起草。",
+}
+
+
+def standard(scope: str, *, generation: int = 2020, scope_title: str = "范围") -> Document:
+    """A small standard (written for these tests) whose chapter 1 is `scope`."""
+    text = f"""GB/T 99950—2025
+社区 共享工具柜 技术要求
+前言
+{FOREWORD[generation]}
+1 {scope_title}
+{scope}
+2 规范性引用文件
+本文件没有规范性引用文件。
+3 术语和定义
+本文件没有需要界定的术语和定义。
+4 技术要求
+4.1 柜体
+柜体应采用耐腐蚀材料制作，表面不应有毛刺。
+4.2 门锁
+门锁宜具有远程开启功能。
+5 试验方法
+5.1 外观检查
+在自然光下目视检查柜体外观。
+5.2 门锁试验
+连续开闭门锁500次后检查门锁功能。
+"""
+    return parse_text(Path("tool-cabinet.txt"), text.encode())
+
+
+def scope_findings(document: Document) -> list[tuple[str, str]]:
+    return [(v.location, v.error_type) for v in lint(document, TYPES)]
+
+
+# --- checkers: positive cases ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "柜体的安装单位应每年检查一次门锁。",
+        "使用本文件时，柜门宜朝向通道。",
+        "在本文件的适用范围内，柜体可采用不锈钢制作。",
+        "工具柜不应设置在消防通道内。",
+        "柜体必须可靠接地。",
+    ],
+)
+def test_provision_in_scope_is_reported(sentence: str) -> None:
+    doc = standard(
+        f"本文件规定了社区共享工具柜的技术要求和试验方法。{sentence}\n本文件适用于社区内设置的共享工具柜。"
+    )
+    assert scope_findings(doc) == [("1", "SCP-01")]
+    message = next(v.message for v in lint(doc, ["SCP-01"]))
+    assert sentence.rstrip("。").split("，")[-1] in message
+
+
+def test_prohibition_in_a_2009_scope_is_reported() -> None:
+    doc = standard(
+        "本标准规定了社区共享工具柜的技术要求。扩展功能时不得改变柜体结构。\n本标准适用于社区内设置的共享工具柜。",
+        generation=2009,
+    )
+    assert scope_findings(doc) == [("1", "SCP-01")]
+
+
+def test_missing_applicability_statement_is_reported() -> None:
+    doc = standard("本文件规定了社区共享工具柜的技术要求和试验方法。\n本文件不适用于快递柜。")
+    assert scope_findings(doc) == [("1", "SCP-02")]
+    assert "本文件适用于" in lint(doc, ["SCP-02"])[0].message
+
+
+@pytest.mark.parametrize("verb", ["主要介绍了", "阐述了", "讲述了", "介绍了"])
+def test_textbook_verb_in_scope_is_reported(verb: str) -> None:
+    doc = standard(f"本文件{verb}社区共享工具柜的技术要求。\n本文件适用于社区内设置的共享工具柜。")
+    found = lint(doc, ["SCP-02"])
+    assert [(v.location, v.error_type) for v in found] == [("1", "SCP-02")]
+    assert verb in found[0].message
+
+
+def test_textbook_verb_after_a_comma_is_reported() -> None:
+    doc = standard("本文件规定了工具柜的技术要求，阐述了试验方法。\n本文件适用于社区内设置的共享工具柜。")
+    assert scope_findings(doc) == [("1", "SCP-02")]
+
+
+# --- checkers: what must not be reported -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "scope",
+    [
+        # 2020 formula with an exclusion and "参照使用"
+        "本文件规定了社区共享工具柜的技术要求，描述了相应的试验方法。\n"
+        "本文件适用于社区内设置的共享工具柜。\n本文件不适用于快递柜。学校内的工具柜参照使用。",
+        # 2009 generation, multi-part wording
+        "GB/T 99950的本部分规定了共享工具柜的技术要求。\n本部分适用于社区内设置的共享工具柜。",
+        # compounds: 响应 相应 应用 适应 供应 对应 应急 可靠 可能 可追溯 适宜 事宜
+        "本文件规定了工具柜响应时间、相应的应用接口、适应性、供应商信息、对应的应急措施、可靠性、"
+        "可能的故障、可追溯性和适宜的安装位置等事宜。\n本文件适用于社区内设置的共享工具柜。",
+        # a modal verb reported as content, and applicability phrasing with 可
+        "本文件规定了共享工具柜应具备的功能和应达到的性能。\n"
+        "本文件适用于社区内设置的共享工具柜，其他场所的工具柜也可参照使用。",
+        "本文件给出了共享工具柜的选型指南。\n本文件适用于共享工具柜的选型，也可供物业企业参考。",
+        # a note is not a statement of the scope (a provision there is NMS-05's business)
+        "本文件规定了共享工具柜的技术要求。\n本文件适用于社区内设置的共享工具柜。\n注：柜体颜色宜与环境协调。",
+    ],
+)
+def test_clean_scopes_are_not_reported(scope: str) -> None:
+    assert scope_findings(standard(scope)) == []
+
+
+def test_hj_variant_title_and_order_are_accepted() -> None:
+    doc = standard(
+        "本标准适用于社区共享工具柜与管理平台之间的数据传输，规定了传输的过程和报文格式，给出了代码定义。",
+        generation=2009,
+        scope_title="适用范围",
+    )
+    assert doc.sections[1].kind == "scope"
+    assert scope_findings(doc) == []
+
+
+def test_empty_scope_is_left_to_the_structure_checks() -> None:
+    doc = standard("")
+    assert scope_findings(doc) == []
+
+
+def test_soft_wrapped_sentence_stays_one_sentence() -> None:
+    text = "本文件规定了工具柜的技术\n要求。\n本文件适用于工具柜。\n注：说明"
+    assert [s.text for s in sentences(text)] == [
+        "本文件规定了工具柜的技术\n要求。",
+        "本文件适用于工具柜。",
+        "注：说明",
+    ]
+
+
+def test_provision_finder_guards_compounds() -> None:
+    assert [p.word for p in provisions("系统应能响应报警信号，并宜记录相应的应答时间。")] == ["应", "宜"]
+    assert provisions("可靠性和可追溯性是适宜的指标。") == []
+
+
+# --- injectors on the corpus -----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def context(corpus_documents: list[Document]) -> InjectionContext:
+    return InjectionContext.from_documents(corpus_documents)
+
+
+@pytest.fixture(scope="module")
+def scope_injectors() -> dict[str, Injector]:
+    return {t: i for t, i in injectors().items() if t in TYPES}
+
+
+def changed_words(edit: Edit) -> list[str]:
+    """What a reviewer should see quoted in the description: the inserted or deleted words."""
+    out = []
+    for r in edit.replacements:
+        words = (r.new or r.old).strip("\n，、")
+        for connector in ("以及", "和"):
+            words = words.removeprefix(connector)
+        out.append(words.rstrip("。"))
+    return out
+
+
+def inject(
+    injector: Injector, document: Document, context: InjectionContext, seed: int = 0
+) -> ErrorInstance | None:
+    attempt = injector.inject(
+        Baseline(document), random.Random(f"{seed}:{document.doc_id}:x"), context, seed=seed
+    )
+    return attempt.instance
+
+
+def test_all_scope_types_are_registered(scope_injectors: dict[str, Injector]) -> None:
+    assert tuple(scope_injectors) == TYPES
+    for injector in scope_injectors.values():
+        assert injector.__doc__ and "Why" in injector.__doc__
+
+
+@pytest.mark.parametrize("type_id", TYPES)
+def test_injected_instance_is_correct(
+    type_id: str,
+    corpus_documents: list[Document],
+    context: InjectionContext,
+    scope_injectors: dict[str, Injector],
+) -> None:
+    injector = scope_injectors[type_id]
+    applicable = [d for d in corpus_documents if list(injector.sites(d, context))]
+    assert len(applicable) >= len(corpus_documents) - 1
+    for document in applicable[:: max(1, len(applicable) // 3)]:
+        instance = inject(injector, document, context)
+        assert instance is not None, f"{type_id} failed on {document.standard_id}"
+        assert (instance.dimension, instance.error_type) == ("SCP", type_id)
+        target = document.sections[instance.edit.target]
+        if type_id == "SCP-03":
+            assert target.kind == "clause" and instance.location == target.number
+        else:
+            assert target.kind == "scope" and instance.location == "1"
+        assert instance.description.startswith("错误：") and "修改建议：" in instance.description
+        for words in changed_words(instance.edit):
+            assert words and words in instance.description
+        assert replay(instance.edit, instance.original_section) == instance.corrupted_section
+        corrupted = apply_edits(document, [instance.edit]).document
+        assert corrupted.sections[instance.edit.target] == instance.corrupted_section
+        if type_id in DETERMINISTIC:
+            assert (instance.location, type_id) in scope_findings(corrupted)
+            assert (instance.location, type_id) not in scope_findings(document)
+        else:  # a judgement type must not trip any deterministic checker at its location
+            before = {v for v in lint(document) if v.location == instance.location}
+            assert {v for v in lint(corrupted) if v.location == instance.location} <= before
+
+
+def test_injection_is_deterministic(
+    corpus_documents: list[Document], context: InjectionContext, scope_injectors: dict[str, Injector]
+) -> None:
+    document = corpus_documents[0]
+    for injector in scope_injectors.values():
+        first = inject(injector, document, context, seed=3)
+        second = inject(injector, document, context, seed=3)
+        assert first is not None and second is not None
+        assert first.to_dict() == second.to_dict()
+
+
+def test_scope_types_share_chapter_one(
+    corpus_documents: list[Document], context: InjectionContext, scope_injectors: dict[str, Injector]
+) -> None:
+    """SCP-01, -02, -04 and -05 edit different spans of 范围, so one document can carry all four."""
+    document = next(d for d in corpus_documents if "储能" in d.title)
+    baseline = Baseline(document)
+    taken: list[ErrorInstance] = []
+    for type_id in ("SCP-05", "SCP-04", "SCP-02", "SCP-01"):
+        attempt = scope_injectors[type_id].inject(
+            baseline, random.Random(f"share:{type_id}"), context, taken=[i.edit for i in taken]
+        )
+        assert attempt.instance is not None, f"{type_id}: {attempt.reason}"
+        taken.append(attempt.instance)
+    applied = apply_edits(document, [i.edit for i in taken])
+    assert applied.locations == ("1", "1", "1", "1")
+    found = scope_findings(applied.document)
+    assert ("1", "SCP-01") in found and ("1", "SCP-02") in found
+
+
+def test_scope_04_only_promises_what_no_chapter_treats(corpus_documents: list[Document]) -> None:
+    for document in corpus_documents:
+        body = "".join(s.title + s.text for s in document.sections if s.kind in ("clause", "annex"))
+        for aspect in uncovered_aspects(document):
+            assert not any(k in body for k in aspect.keywords)
+
+
+def test_scope_05_drops_a_qualifier_before_the_head_noun() -> None:
+    found = applicability_qualifiers("本文件适用于额定电压不大于1 kV的户内开关柜的设计、制造和验收。")
+    assert [q for _, q in found] == ["额定电压不大于1 kV的"]
+    assert applicability_qualifiers("本文件适用于以茶树鲜叶为原料加工绿茶的生产活动。") == []
+
+
+# --- precision on clean documents --------------------------------------------------------------------------
+
+
+def test_corpus_documents_are_clean(corpus_documents: list[Document]) -> None:
+    for document in corpus_documents:
+        assert scope_findings(document) == [], document.standard_id
+
+
+# Real documents: two true violations, both requirements written into the scope.
+REAL_FINDINGS = {
+    ("HJ_212-2017.pdf", "1", "SCP-01"),  # "……扩展内容时不得与本标准中所使用或保留的控制命令相冲突"
+    ("GB_T_37947.4-2024.source_text.txt", "1", "SCP-01"),  # "……过程中，应按照本文件规定的……执行"
+}
+
+
+def test_real_documents_report_only_true_violations(real_corpus: Path) -> None:
+    paths = [
+        p
+        for p in sorted(real_corpus.rglob("*"))
+        if p.suffix in (".md", ".txt", ".pdf") and p.name != "README.md" and "bad" not in p.parts
+    ]
+    found = {(p.name, v.location, v.error_type) for p in paths for v in lint(parse_file(p), TYPES)}
+    assert found == REAL_FINDINGS

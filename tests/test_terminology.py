@@ -1,0 +1,326 @@
+"""Terminology (TER-01…TER-05): injected instances on the corpus, and the checkers on small documents."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from injectors.base import Baseline, Injector
+from injectors.context import InjectionContext
+from injectors.edit import apply_edits, replay
+from injectors.instance import ErrorInstance
+from injectors.registry import injectors
+from injectors.taxonomy import BY_ID
+from injectors.terminology import initials, near_synonyms
+from parsers.model import Document
+from parsers.text import parse_text
+from validation.linter import lint
+from validation.rules.terminology import modal_verbs, term_variants, word_aligned
+
+TER_TYPES = ("TER-01", "TER-02", "TER-03", "TER-04", "TER-05")
+SEEDS = (0, 1)
+
+
+# --- small documents written for these tests ------------------------------------------------------
+FOREWORD_2020 = "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。"
+FOREWORD_2009 = "本标准按照GB/T 1.1—2009给出的规则起草。"
+TERMS = """3.1 采样单元 sampling unit
+从被测介质中抽取并输送试样的部件组合。
+3.2 标定周期 calibration interval
+相邻两次标定之间的时间间隔。"""
+BODY = """4 要求
+4.1 采样
+采样单元应每天自检一次，标定周期不应超过30 d。
+4.2 标志
+采样单元的标志应符合GB/T 191—2008的规定。"""
+
+
+def document(
+    terms: str = TERMS,
+    body: str = BODY,
+    lead_in: str = "下列术语和定义适用于本文件。",
+    foreword: str = FOREWORD_2020,
+    scope_title: str = "范围",
+    references_title: str = "规范性引用文件",
+    extra_references: str = "",
+) -> Document:
+    """A tiny standard: foreword, scope, references, terms, body (all text written for the tests)."""
+    text = f"""GB/T 99990—2025
+示例采样设备 技术要求
+前言
+{foreword}
+1 {scope_title}
+本文件规定了示例采样设备的要求。
+本文件适用于示例采样设备。
+2 {references_title}
+下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。
+GB/T 191—2008　包装储运图示标志
+{extra_references}
+3 术语和定义
+{lead_in}
+{terms}
+{body}
+"""
+    return parse_text(Path("test.txt"), text.encode())
+
+
+def violations(doc: Document, error_type: str) -> list[tuple[str, str]]:
+    return [(v.location, v.message) for v in lint(doc, [error_type])]
+
+
+# --- the corpus -------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def context(corpus_documents: list[Document]) -> InjectionContext:
+    return InjectionContext.from_documents(corpus_documents)
+
+
+@pytest.fixture(scope="module")
+def ter_injectors() -> dict[str, Injector]:
+    available = injectors()
+    return {t: available[t] for t in TER_TYPES}
+
+
+_BASELINES: dict[str, Baseline] = {}
+
+
+def injected(
+    injector: Injector, doc: Document, context: InjectionContext, seed: int
+) -> tuple[Baseline, ErrorInstance | None]:
+    """One injection as the bench does it; the original's lint is computed once per document."""
+    baseline = _BASELINES.get(doc.source)
+    if baseline is None or baseline.document is not doc:
+        baseline = _BASELINES[doc.source] = Baseline(doc)
+    attempt = injector.inject(baseline, random.Random(f"{seed}:{doc.doc_id}:x"), context, seed=seed)
+    return baseline, attempt.instance
+
+
+def changed_words(instance: ErrorInstance) -> list[str]:
+    """What the edit wrote (for a removal what it took away, for a renumbering the new number): the
+    description must quote it."""
+    edit = instance.edit
+    if edit.op == "insert":
+        assert edit.inserted is not None
+        return [edit.inserted.title.split(" ")[0]]
+    if edit.renames:
+        return [instance.location]
+    return [r.new.strip("，、") or r.old.strip() for r in edit.replacements]
+
+
+def test_clean_corpus_has_no_terminology_violations(corpus_documents: list[Document]) -> None:
+    for doc in corpus_documents:
+        assert lint(doc, TER_TYPES) == [], doc.source
+
+
+@pytest.mark.parametrize("error_type", TER_TYPES)
+def test_injected_instances_on_the_corpus(
+    error_type: str, corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    injector = ter_injectors[error_type]
+    spec = BY_ID[error_type]
+    made = 0
+    for doc in corpus_documents:
+        if not list(injector.sites(doc, context)):
+            continue
+        for seed in SEEDS:
+            baseline, instance = injected(injector, doc, context, seed)
+            assert instance is not None, f"{error_type} failed on {doc.source} (seed {seed})"
+            made += 1
+            assert instance.error_type == error_type and instance.dimension == "TER"
+            assert instance.description.startswith("错误：") and "修改建议：" in instance.description
+            for words in changed_words(instance):
+                assert words in instance.description, (words, instance.description)
+            # replaying the edit on the original section gives the corrupted section
+            assert replay(instance.edit, instance.original_section) == instance.corrupted_section
+            applied = apply_edits(doc, [instance.edit])
+            assert applied.locations[0] == instance.location
+            assert instance.corrupted_section in applied.document.sections
+            if instance.edit.op == "insert":
+                assert instance.original_section is None and instance.location not in {
+                    s.number for s in doc.sections
+                }
+            else:
+                assert instance.original_section == doc.sections[instance.edit.target]
+            after = {(v.location, v.error_type) for v in lint(applied.document)}
+            before = {(v.location, v.error_type) for v in baseline.violations}
+            if spec.deterministic:
+                assert (instance.location, error_type) in after
+                assert (instance.location, error_type) not in before
+            # no other checker newly fires at the location
+            assert {t for loc, t in after - before if loc == instance.location} <= {error_type}
+            if seed == SEEDS[0]:  # same seed, same instance
+                assert injected(injector, doc, context, seed)[1] == instance
+    assert made >= 10
+
+
+def test_generators_are_offline(
+    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    doc = corpus_documents[0]
+    for error_type, injector in ter_injectors.items():
+        _, instance = injected(injector, doc, context, 0)
+        assert instance is not None
+        expected = "rule-template" if error_type == "TER-01" else "rule"
+        assert instance.provenance.generator == expected
+
+
+def test_ter02_inserts_the_next_entry_from_another_document(
+    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    doc = next(d for d in corpus_documents if "greenhouse" in d.source)
+    _, instance = injected(ter_injectors["TER-02"], doc, context, 0)
+    assert instance is not None and instance.edit.op == "insert"
+    new = instance.corrupted_section
+    last = [s for s in doc.sections if s.kind == "terms" and s.level == 2][-1]
+    assert new.number == f"3.{int(last.number.split('.')[1]) + 1}" and new.kind == "terms" and new.level == 2
+    term, english = new.title.split(" ", 1)
+    assert english and term in {t.entry.term for t in context.terms_for(doc)}
+    assert term not in "".join(s.text + s.title for s in doc.sections)
+
+
+def test_ter03_never_splits_a_word(
+    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    for doc in corpus_documents:
+        for seed in range(4):
+            _, instance = injected(ter_injectors["TER-03"], doc, context, seed)
+            if instance is None:
+                continue
+            (r,) = instance.edit.replacements
+            line_start = instance.original_section.text.rfind("\n", 0, r.start) + 1
+            line_end = instance.original_section.text.find("\n", r.start)
+            line = instance.original_section.text[line_start : None if line_end < 0 else line_end]
+            assert word_aligned(line, r.start - line_start, r.start - line_start + len(r.old))
+            # the defined term is still used elsewhere: "some, not all" occurrences change
+            assert r.old in instance.corrupted_section.text or any(
+                r.old in s.text
+                for s in doc.sections
+                if s.kind in ("clause", "annex") and s != instance.original_section
+            )
+
+
+# --- TER-02 checker ----------------------------------------------------------------------------------
+def test_unused_term_is_reported_at_its_entry() -> None:
+    doc = document(body=BODY.replace("标定周期不应超过30 d", "标定间隔不应超过30 d"))
+    assert [loc for loc, _ in violations(doc, "TER-02")] == ["3.2"]
+    assert "标定周期" in violations(doc, "TER-02")[0][1]
+
+
+def test_term_used_in_another_form_or_place_is_not_reported() -> None:
+    assert violations(document(), "TER-02") == []
+    # used only in another entry's definition
+    terms = TERMS.replace("从被测介质中抽取", "按标定周期校准、从被测介质中抽取")
+    body = BODY.replace("标定周期不应超过30 d", "每月标定一次")
+    assert violations(document(terms=terms, body=body), "TER-02") == []
+    # used through its alternative spelling "A/B" or its abbreviation from 缩略语
+    slash = TERMS.replace("3.2 标定周期 calibration interval", "3.2 标定/校准周期 calibration interval")
+    assert violations(document(terms=slash, body=BODY.replace("标定周期", "校准周期")), "TER-02") == []
+    abbreviated = BODY.replace("标定周期不应", "CI不应") + "\n5 缩略语\nCI：标定周期（Calibration Interval）"
+    doc = document(body=abbreviated)
+    assert ("3.2", "TER-02") not in {(v.location, v.error_type) for v in lint(doc, ["TER-02"])}
+
+
+# --- TER-04 checker ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "definition, reported",
+    [
+        ("是指相邻两次标定之间的时间间隔。", True),
+        ("指相邻两次标定之间的时间间隔。", True),
+        ("是相邻两次标定之间的时间间隔。", True),
+        ("相邻两次标定之间应间隔的时间。", True),
+        ("相邻两次标定之间的时间间隔，称为标定周期。", True),
+        ("标定周期是相邻两次标定之间的时间间隔。", True),
+        ("指令发出后相邻两次标定之间的时间间隔。", False),  # 指令 is a word, not 指
+        ("是否标定均计入的相邻两次标定之间的时间间隔。", False),
+        ("相邻两次响应标定之间的时间间隔。", False),  # 响应 is not 应
+        ("适宜标定的相邻两次之间的时间间隔。", False),  # 适宜 is not 宜
+        ("可自动触发的相邻两次标定之间的时间间隔。", False),  # 可 describes a capability
+        ("用于标定周期计算方法的时间间隔。", False),  # part of a longer noun (标定周期计算方法)
+    ],
+)
+def test_definition_defects(definition: str, reported: bool) -> None:
+    terms = TERMS.replace("相邻两次标定之间的时间间隔。", definition)
+    found = violations(document(terms=terms), "TER-04")
+    assert bool(found) == reported, found
+    if reported:
+        assert found[0][0] == "3.2"
+
+
+def test_notes_and_sources_are_not_part_of_the_definition() -> None:
+    terms = TERMS + "\n注：标定周期应按使用频次确定。\n[来源：GB/T 191—2008，3.2，有修改]"
+    assert violations(document(terms=terms), "TER-04") == []
+
+
+# --- TER-05 checker ----------------------------------------------------------------------------------
+THREE = TERMS + "\n3.3 试样流量 sample flow\n单位时间内流经采样单元的试样体积。"
+THREE_BODY = BODY + "\n4.3 流量\n试样流量不应小于1 L/min。"
+
+
+def test_entry_number_gap_and_duplicate() -> None:
+    assert violations(document(terms=THREE, body=THREE_BODY), "TER-05") == []
+    gap = THREE.replace("3.3 试样流量", "3.4 试样流量")
+    assert [loc for loc, _ in violations(document(terms=gap, body=THREE_BODY), "TER-05")] == ["3.4"]
+    duplicate = THREE.replace("3.3 试样流量", "3.2 试样流量")
+    found = violations(document(terms=duplicate, body=THREE_BODY), "TER-05")
+    assert [loc for loc, _ in found] == ["3.2"] and "重复" in found[0][1]
+
+
+def test_missing_english_equivalent() -> None:
+    missing = THREE.replace("试样流量 sample flow", "试样流量")
+    found = violations(document(terms=missing, body=THREE_BODY), "TER-05")
+    assert found == [("3.3", "第3.3条术语“试样流量”缺少英文对应词")]
+    # a document that gives no English equivalents at all is consistent
+    none = (
+        THREE.replace(" sampling unit", "").replace(" calibration interval", "").replace(" sample flow", "")
+    )
+    assert violations(document(terms=none, body=THREE_BODY), "TER-05") == []
+
+
+@pytest.mark.parametrize(
+    "lead_in, reported",
+    [
+        ("下列术语和定义适用于本文件。", False),
+        ("GB/T 191—2008界定的以及下列术语和定义适用于本文件。", False),
+        ("本文件没有需要界定的术语和定义。", True),
+        ("GB/T 191—2008界定的术语和定义适用于本文件。", True),  # no 以及下列, yet entries follow
+        ("GB/T 2423.1—2008界定的以及下列术语和定义适用于本文件。", True),  # not in chapter 2
+        ("下列术语和定义适用于本标准。", True),  # 本标准 in a GB/T 1.1—2020 document
+    ],
+)
+def test_lead_in_contradicting_the_entries(lead_in: str, reported: bool) -> None:
+    found = violations(document(lead_in=lead_in), "TER-05")
+    assert bool(found) == reported, found
+    if reported:
+        assert found[0][0] == "3"
+
+
+def test_2009_documents_and_industry_variants() -> None:
+    doc = document(lead_in="下列术语和定义适用于本标准。", foreword=FOREWORD_2009)
+    assert doc.drafting_rules == "GB/T 1.1—2009"
+    assert violations(doc, "TER-05") == []
+    hj = document(scope_title="适用范围", references_title="引用标准", foreword="本标准规定了示例内容。")
+    assert [s.kind for s in hj.sections[1:4]] == ["scope", "normative_references", "terms"]
+    assert lint(hj, TER_TYPES) == []
+
+
+def test_no_terms_chapter_does_not_crash() -> None:
+    doc = document(terms="", lead_in="本文件没有需要界定的术语和定义。")
+    assert lint(doc, TER_TYPES) == []
+
+
+# --- lexical helpers ---------------------------------------------------------------------------------
+def test_modal_verb_finder_guards_compounds() -> None:
+    assert [w for _, w in modal_verbs("装置应在响应后适宜地供应电源，可能可靠，可用性")] == ["应"]
+    assert [w for _, w in modal_verbs("宜采用，可选用")] == ["宜"]
+    assert [w for _, w in modal_verbs("可采用")] == ["可"]
+
+
+def test_term_variants_and_helpers() -> None:
+    assert "杂凑函数" in term_variants("散列/杂凑函数") and "散列函数" in term_variants("散列/杂凑函数")
+    assert "在线监控设备" in term_variants("在线监控（监测）设备")
+    assert initials("greenhouse environment monitoring system") == "GEMS"
+    assert initials("obligation") == ""
+    assert "数据报文" in near_synonyms("数据帧", set())
+    assert "样时间" not in near_synonyms("出样时间", set())
+    assert near_synonyms("温度记录仪", {"温度记录仪", "记录仪"}) == ("温度记录器",)

@@ -1,0 +1,626 @@
+"""Checkers of the normative-references dimension (NREF): the chapter 2 list and the citations in the body.
+
+The module also holds what the NREF injectors share with the checkers: the grammar of a standard number
+as written ("GB/T 2423.1—2008", "GB 4208", "ISO 8601-1:2019", "JT/T 808-2019"), the entries of the list
+with their exact spans, every citation in the body with its role (normative, informative or neutral), and
+the order key of GB/T 1.1—2020 8.4. Checkers aim at precision: a citation counts as normative only when a
+requirement or instruction (应符合…的规定, 按…, 依据…, …界定的术语) carries it, and as informative only in
+a foreword, introduction, 注, 示例, [来源：…] line or after 见/参见.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import jieba
+import regex
+
+from parsers.model import Document, Section
+from parsers.numbering import annex_letter
+from validation.linter import Violation, rule
+
+jieba.setLogLevel(logging.WARNING)
+
+# --- the grammar of a standard number --------------------------------------------------------------------
+
+# Codes of Chinese industry standards (and of metrological specifications cited like them); longer first.
+# fmt: off
+INDUSTRY_CODES = (
+    "CJJ", "JGJ", "JJF", "JJG", "AQ", "BB", "CB", "CH", "CJ", "CY", "DA", "DL", "DZ", "EJ", "FZ", "GA",
+    "GD", "GH", "GM", "GY", "HB", "HG", "HJ", "HS", "HY", "JB", "JC", "JG", "JR", "JT", "JY", "LB",
+    "LD", "LS", "LY", "MH", "MT", "MZ", "NB", "NY", "QB", "QC", "QJ", "QX", "RB", "SB", "SC", "SF",
+    "SH", "SJ", "SL", "SN", "SW", "SY", "TB", "TD", "TY", "WB", "WH", "WJ", "WM", "WS", "WW", "XB",
+    "XF", "YB", "YC", "YD", "YJ", "YS", "YY", "YZ", "ZY",
+)
+# fmt: on
+_CODE = (
+    r"(?:GB(?:/[TZ])?|DB\d{2}(?:/T)?|T/[A-Z][A-Z0-9]{1,11}"
+    r"|ISO(?:/IEC)?(?:/(?:TS|TR|PAS))?|IEC(?:/(?:TS|TR|PAS))?"
+    rf"|(?:{'|'.join(INDUSTRY_CODES)})(?:/[TZ])?)"
+)
+_HYPHENS = "-－–‐‑"  # what drafts put where the em dash belongs
+_YEAR = r"(?:19|20)\d{2}(?!\d)"
+CITATION = regex.compile(
+    rf"(?<![A-Za-z0-9/.])(?P<code>{_CODE})(?P<gap>[ \t\u3000]*)"
+    rf"(?P<number>\d+(?:\.\d+)*(?:-(?!{_YEAR})\d+)*)"
+    rf"(?:(?P<sep>\s*(?:—{{1,2}}|―|[{_HYPHENS}]|[:：])\s*)(?P<year>{_YEAR}))?"
+    r"(?P<all>\s*[（(]\s*所有部分\s*[)）])?"
+    r"(?![A-Za-z0-9])"
+)
+EM_DASHES = ("—", "——", "―")
+LEAD_IN_2009 = regex.compile(r"对于本(?:文件|标准)的应用是必不可少的|凡是(?:不)?注日期的引用文件")
+LEAD_IN_2020_FULL = regex.compile(
+    r"下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。[^\n]*?最新版本[^\n]*?适用于本文件。"
+)
+LEAD_IN_2009_TEXT = (
+    "下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件，仅注日期的版本适用于本文件。"
+    "凡是不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"
+)
+CATEGORY_NAMES = ("国家标准", "行业标准", "地方标准", "团体标准", "ISO、ISO/IEC或IEC标准", "其他文件")
+ORDER_RULE = (
+    "国家标准、行业标准、地方标准、团体标准、ISO、ISO/IEC或IEC标准、其他文件的顺序，同类按代号和顺序号排列"
+)
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A standard number as written somewhere: code, number, year, and where it sits in the text."""
+
+    code: str  # "GB/T", "JT/T", "ISO/IEC", "T/CESA"
+    number: str  # "2423.1", "8601-1"
+    year: str | None
+    sep: str  # the separator before the year as written ("—", "-", ":"), "" when undated
+    all_parts: bool
+    start: int
+    end: int
+    number_end: int  # where the number ends (the year, if any, follows)
+    sep_start: int | None = None  # offset of the separator's first non-space character
+    year_end: int | None = None
+
+    @property
+    def category(self) -> int:
+        """0 national, 1 industry, 2 local, 3 group, 4 ISO/IEC, 5 other (GB/T 1.1—2020 8.4)."""
+        if self.code.startswith("GB"):
+            return 0
+        if self.code.startswith("DB"):
+            return 2
+        if self.code.startswith("T/"):
+            return 3
+        if self.code.startswith(("ISO", "IEC")):
+            return 4
+        if self.code.split("/")[0] in INDUSTRY_CODES:
+            return 1
+        return 5
+
+    @property
+    def family(self) -> str:
+        """The code without /T or /Z, so that GB 4208 and GB/T 4208 are the same document."""
+        if self.category == 4:
+            return "ISO"
+        if self.category in (0, 1, 2):
+            return self.code.split("/")[0]
+        return self.code
+
+    @property
+    def parts(self) -> tuple[int, ...]:
+        return tuple(int(p) for p in regex.split(r"[.\-]", self.number))
+
+    @property
+    def chinese(self) -> bool:
+        return self.category in (0, 1, 2, 3)
+
+    @property
+    def ident(self) -> str:
+        """ "GB/T 2423.1" — the number without the year."""
+        return f"{self.code} {self.number}"
+
+    @property
+    def citation(self) -> str:
+        """The correct written form: em dash for Chinese standards, colon for ISO and IEC."""
+        text = self.ident
+        if self.year:
+            text += (":" if self.category == 4 else "—") + self.year
+        return text + ("（所有部分）" if self.all_parts else "")
+
+    @property
+    def wrong_separator(self) -> bool:
+        return bool(self.year) and self.chinese and self.sep not in EM_DASHES
+
+    def same_document(self, other: Cited) -> bool:
+        """Same family and number, or one is a part of the other (GB/T 19582 and GB/T 19582.1)."""
+        if self.family != other.family:
+            return False
+        a, b = self.parts, other.parts
+        n = min(len(a), len(b))
+        return a[:n] == b[:n]
+
+
+def find_cited(text: str) -> list[Cited]:
+    """Every standard number in a text, with exact offsets."""
+    out = []
+    for m in CITATION.finditer(text):
+        code = m.group("code")
+        if code in INDUSTRY_CODES and not m.group("gap") and not m.group("year"):
+            continue  # "ZY100", "SB1-RS": a model name, not "HJ 212" or "CJ5024-1997"
+        sep_start = None
+        sep = ""
+        if m.group("year"):
+            raw = m.group("sep")
+            sep = raw.strip()
+            sep_start = m.start("sep") + (len(raw) - len(raw.lstrip()))
+        out.append(
+            Cited(
+                code=code,
+                number=m.group("number"),
+                year=m.group("year"),
+                sep=sep,
+                all_parts=bool(m.group("all")),
+                start=m.start(),
+                end=m.end(),
+                number_end=m.end("number"),
+                sep_start=sep_start,
+                year_end=m.end("year") if m.group("year") else None,
+            )
+        )
+    return out
+
+
+def parse_number(text: str) -> Cited | None:
+    """One standard number ("GB/T 1.1—2020", "GB 16735-2004"), or None."""
+    found = find_cited(text.strip())
+    return found[0] if found and found[0].start == 0 else None
+
+
+# --- the list of chapter 2 (and the 参考文献 entries) -------------------------------------------------------
+
+_MARK = regex.compile(r"^[\[［]\s*\d+\s*[\]］]\s*")
+_MARK_BEFORE = regex.compile(r"[\[［]\s*\d+\s*[\]］][ \t\u3000]*$")  # "…模型[2] GB/T 22080": glued 参考文献
+
+
+@dataclass(frozen=True)
+class ListItem:
+    """One entry of a 规范性引用文件 or 参考文献 section; start/end are offsets in `section.text`."""
+
+    start: int
+    end: int
+    cited: Cited  # offsets relative to the section text
+    title: str
+    line_start: bool  # the entry begins its line (False: glued after another entry by a PDF conversion)
+    gap: str  # what separates the number from the title ("　", " ")
+
+    def text(self, section: Section) -> str:
+        return section.text[self.start : self.end]
+
+
+def list_items(section: Section) -> tuple[ListItem, ...]:
+    """The entries of a reference list, lead-in sentences and unnumbered lines (laws …) left out."""
+    items: list[ListItem] = []
+    offset = 0
+    for line in section.text.split("\n"):
+        starts: list[tuple[int, Cited]] = []
+        marker = _MARK.match(line)
+        head = marker.end() if marker else 0
+        for c in find_cited(line):
+            before = line[: c.start]
+            at_line_start = c.start == head and not line[:head].strip("[]［］0123456789 \t\u3000")
+            glued = c.start > 0 and regex.match(r"[\p{Han}）)。]", before[-1:] or " ")
+            titled = regex.match(r"[ \t\u3000]+\S", line[c.end :]) is not None
+            marked = c.start > head and _MARK_BEFORE.search(before) is not None
+            if (at_line_start or marked or (glued and titled)) and not (
+                starts and starts[-1][1].end > c.start
+            ):
+                starts.append((c.start, c))
+        for k, (start, c) in enumerate(starts):
+            end = starts[k + 1][0] if k + 1 < len(starts) else len(line)
+            if k + 1 < len(starts) and (m := _MARK_BEFORE.search(line, start, end)):
+                end = m.start()
+            while end > start and line[end - 1] in " \t\u3000":
+                end -= 1
+            rest = line[c.end : end]
+            title = rest.strip(" \t\u3000")
+            gap = rest[: len(rest) - len(rest.lstrip(" \t\u3000"))]
+            items.append(
+                ListItem(start + offset, end + offset, _shifted(c, offset), title, start == head, gap)
+            )
+        offset += len(line) + 1
+    return tuple(items)
+
+
+def reference_list(document: Document) -> int | None:
+    """Position of the 规范性引用文件 chapter (HJ: 引用标准), or None."""
+    return next(
+        (i for i, s in enumerate(document.sections) if s.kind == "normative_references" and s.level == 1),
+        None,
+    )
+
+
+# --- citations in the body and their role ----------------------------------------------------------------
+
+# Words that make a citation after them in the same sentence normative: an instruction (按, 依据 …) or
+# a requirement or recommendation (应, 宜 as jieba's own tokens, so 响应, 应用, 相应, 适宜 never count).
+# fmt: off
+NORMATIVE_WORDS = frozenset((
+    "应", "不应", "应能", "应当", "应该", "宜", "不宜", "必须", "按", "按照", "依据", "依照", "根据", "遵照",
+    "遵循", "遵守", "符合", "满足", "执行", "采用", "引用", "达到", "应符合", "应按", "应满足", "应采用",
+))
+# fmt: on
+_INFORMATIVE_BEFORE = regex.compile(r"(?:参见|见)[\s（(]*$")
+_NEUTRAL_BEFORE = regex.compile(r"(?:参照|参考|参阅)[\s（(]*$")
+_NORMATIVE_AFTER = regex.compile(
+    r"^\s*(?:标准)?\s*(?:规定|要求|界定|定义的|给出的)"
+    r"|^\s*(?:标准)?\s*(?:中的|中|的)[^，,。；;|]{0,14}?(?:规定|要求|界定|定义的|给出的)"
+)
+_NOTE_LINE = regex.compile(r"^\s*(?:\|\s*)?(?:注\s*\d*\s*[：:]|注\s*\d+\s|示例\s*\d*\s*[：:]?)")
+_SOURCE = regex.compile(r"[\[［]\s*(?:来源\s*[：:])?[^\[\]［］\n]*?$")
+_SEGMENT = regex.compile(r"[。；;！？!?]| \| ")
+_JOINER = regex.compile(r"^\s*(?:[、，,和及与或]|以及)\s*$")
+SPECIFIC = regex.compile(
+    r"^\s*(?:(?:中的|中)\s*(?P<a>\d+(?:\.\d+)+|第\s*\d+\s*[章条]|[表图]\s*[A-Z]?\.?\s*\d+(?:\.\d+)?|附录\s*[A-Z])"
+    r"|(?:的)?\s*(?P<b>第\s*\d+\s*[章条]|[表图]\s*[A-Z]?\.?\s*\d+(?:\.\d+)?|附录\s*[A-Z](?![A-Za-z])))"
+)
+ROLES = ("normative", "informative", "neutral")
+
+
+@dataclass(frozen=True)
+class Use:
+    """One citation in the body: where it is, what it cites and whether it is normative."""
+
+    target: int  # section position
+    cited: Cited  # offsets into the section's text
+    role: str  # normative | informative | neutral
+    specific: str = ""  # the clause, table or figure cited right after it ("第5章", "4.2", "表3")
+    specific_end: int = 0  # where the words citing it end ("中第5章" included)
+
+
+@lru_cache(maxsize=65536)
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(jieba.lcut(text))
+
+
+def _annex_markers(document: Document) -> dict[str, str]:
+    return {s.number[-1]: s.annex_marker for s in document.sections if s.kind == "annex" and s.level == 1}
+
+
+def _place(section: Section, markers: dict[str, str]) -> str:
+    """The role a citation gets from where it is, before its sentence is read."""
+    if section.kind in ("foreword", "introduction", "bibliography", "index"):
+        return "informative"
+    if section.kind == "terms" and section.level > 1:
+        return "neutral"
+    letter = annex_letter(section.number)
+    if letter is not None:
+        marker = markers.get(letter, "")
+        return "normative" if "规范" in marker else "neutral"
+    return "normative"
+
+
+def _segments(line: str) -> Iterator[tuple[int, str]]:
+    start = 0
+    for m in _SEGMENT.finditer(line):
+        yield start, line[start : m.start()]
+        start = m.end()
+    yield start, line[start:]
+
+
+def _group_role(segment: str, first: Cited, last: Cited, place: str) -> str:
+    """Normative when a requirement or instruction carries the citation; informative after 见/参见."""
+    before = segment[: first.start]
+    if _INFORMATIVE_BEFORE.search(before):
+        return "informative"
+    if place != "normative":
+        return place
+    if _NEUTRAL_BEFORE.search(before):
+        return "neutral"
+    if any(w in NORMATIVE_WORDS for w in _words(before)):
+        return "normative"
+    if _NORMATIVE_AFTER.match(segment[last.end :]):
+        return "normative"
+    return "neutral"
+
+
+def _in_source(line: str, at: int) -> bool:
+    """Inside an unclosed "[来源：…]" or "[GB/T …，定义 2.3]" bracket."""
+    before = line[:at]
+    opened = max(before.rfind("["), before.rfind("［"))
+    return opened >= 0 and opened > max(before.rfind("]"), before.rfind("］"))
+
+
+def _line_uses(target: int, line: str, offset: int, place: str) -> Iterator[Use]:
+    note = _NOTE_LINE.match(line) is not None
+    for seg_start, segment in _segments(line):
+        groups: list[list[Cited]] = []
+        for c in find_cited(segment):
+            if groups and _JOINER.match(segment[groups[-1][-1].end : c.start]):
+                groups[-1].append(c)
+            else:
+                groups.append([c])
+        for group in groups:
+            role = "informative" if note else _group_role(segment, group[0], group[-1], place)
+            for c in group:
+                this = "informative" if _in_source(line, seg_start + c.start) else role
+                m = SPECIFIC.match(segment[c.end :])
+                specific = regex.sub(r"\s+", "", m.group("a") or m.group("b")) if m else ""
+                shifted = _shifted(c, offset + seg_start)
+                yield Use(target, shifted, this, specific, shifted.end + m.end() if m else 0)
+
+
+def _shifted(c: Cited, by: int) -> Cited:
+    return replace(
+        c,
+        start=c.start + by,
+        end=c.end + by,
+        number_end=c.number_end + by,
+        sep_start=None if c.sep_start is None else c.sep_start + by,
+        year_end=None if c.year_end is None else c.year_end + by,
+    )
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the NREF checkers and injectors read from one document, computed once."""
+
+    list_target: int | None
+    items: tuple[ListItem, ...]
+    bibliography: tuple[tuple[int, ListItem], ...]  # (section position, entry)
+    uses: tuple[Use, ...]  # citations outside the list and the bibliography, in document order
+    own: Cited | None  # the document's own number
+
+    def references(self) -> list[Use]:
+        """Citations of other documents (not of this one, not of the drafting rules GB/T 1.1)."""
+        return [u for u in self.uses if not excluded(u.cited, self.own)]
+
+    def uses_of(self, cited: Cited) -> list[Use]:
+        return [u for u in self.references() if u.cited.same_document(cited)]
+
+    def listed(self, cited: Cited) -> ListItem | None:
+        return next((i for i in self.items if i.cited.same_document(cited)), None)
+
+    def in_bibliography(self, cited: Cited) -> bool:
+        return any(entry.cited.same_document(cited) for _, entry in self.bibliography)
+
+    def mentioned(self, cited: Cited) -> bool:
+        """Anywhere at all: list, bibliography or body."""
+        return self.listed(cited) is not None or self.in_bibliography(cited) or bool(self.uses_of(cited))
+
+
+def excluded(cited: Cited, own: Cited | None) -> bool:
+    """The document's own number and the drafting rules (GB/T 1.1) are not references."""
+    if own is not None and cited.family == own.family and cited.parts == own.parts:
+        return True
+    return cited.family == "GB" and cited.parts[:1] == (1,) and len(cited.parts) == 2
+
+
+@lru_cache(maxsize=64)
+def analyse(document: Document) -> Analysis:
+    own = parse_number(document.standard_id) if document.standard_id else None
+    target = reference_list(document)
+    items = list_items(document.sections[target]) if target is not None else ()
+    markers = _annex_markers(document)
+    bibliography: list[tuple[int, ListItem]] = []
+    uses: list[Use] = []
+    for i, section in enumerate(document.sections):
+        if i == target:
+            continue
+        if section.kind == "bibliography":
+            bibliography.extend((i, entry) for entry in list_items(section))
+            continue
+        place = _place(section, markers)
+        offset = 0
+        for line in section.text.split("\n"):
+            uses.extend(_line_uses(i, line, offset, place))
+            offset += len(line) + 1
+    return Analysis(target, tuple(items), tuple(bibliography), tuple(uses), own)
+
+
+# --- list order (GB/T 1.1—2020 8.4) ----------------------------------------------------------------------
+
+
+def _subrank(cited: Cited) -> int:
+    if cited.category == 4:
+        return 1 if cited.code.startswith("ISO/IEC") else (2 if cited.code.startswith("IEC") else 0)
+    return {"": 0, "T": 1, "Z": 2}.get(cited.code.partition("/")[2][:1], 0) if cited.category < 2 else 0
+
+
+def _strict_key(cited: Cited) -> tuple:
+    """GB before GB/T before GB/Z (and ISO before ISO/IEC before IEC), then the number."""
+    return (cited.family, _subrank(cited), cited.parts)
+
+
+def _number_key(cited: Cited) -> tuple:
+    """GB and GB/T interleaved by number, as many real documents order them."""
+    return (cited.family, cited.parts)
+
+
+def _bad_pairs(items: Sequence[Cited], key: Callable[[Cited], tuple]) -> list[int]:
+    return [k for k in range(len(items) - 1) if key(items[k]) > key(items[k + 1])]
+
+
+def order_problem(entries: Sequence[Cited]) -> tuple[int, int] | None:
+    """The first adjacent pair (k, k+1) that breaks the order, or None when the list is in order.
+
+    Both orders found in real lists are accepted within a category: by code then number, and by number
+    with GB and GB/T interleaved. Other documents (category 5) may come in any order at the end.
+    """
+    for k in range(len(entries) - 1):
+        if entries[k].category > entries[k + 1].category:
+            return k, k + 1
+    start = 0
+    while start < len(entries):
+        end = start
+        while end + 1 < len(entries) and entries[end + 1].category == entries[start].category:
+            end += 1
+        block = entries[start : end + 1]
+        if entries[start].category < 5:
+            strict, loose = _bad_pairs(block, _strict_key), _bad_pairs(block, _number_key)
+            if strict and loose:
+                bad = loose if len(loose) <= len(strict) else strict
+                return start + bad[0], start + bad[0] + 1
+        start = end + 1
+    return None
+
+
+# --- the checkers --------------------------------------------------------------------------------------
+
+
+def place_name(number: str) -> str:
+    """How a reviewer names a section: 第5章, 第5.2条, 附录A, A.3, 前言."""
+    if number[:1].isdigit():
+        return f"第{number}章" if "." not in number else f"第{number}条"
+    return number
+
+
+@rule("NREF-01")
+def cited_but_not_listed(document: Document) -> list[Violation]:
+    """A document cited in a requirement or instruction must be listed in chapter 2."""
+    a = analyse(document)
+    if a.list_target is None or not document.sections[a.list_target].text.strip():
+        return []  # no chapter 2, or one the parser found empty: STR's business, not a missing entry
+    location = document.sections[a.list_target].number
+    out: list[Violation] = []
+    reported: list[Cited] = []
+    for use in a.references():
+        if use.role != "normative" or a.listed(use.cited) is not None:
+            continue
+        if any(r.same_document(use.cited) for r in reported):
+            continue
+        reported.append(use.cited)
+        where = place_name(document.sections[use.target].number)
+        out.append(
+            Violation(
+                location,
+                "NREF-01",
+                f"“{use.cited.ident}”在{where}中被规范性引用，但未列入规范性引用文件清单",
+            )
+        )
+    return out
+
+
+@rule("NREF-02")
+def listed_but_not_cited(document: Document) -> list[Violation]:
+    """Every listed document must be cited in the text (one in 参考文献 is NREF-03's business)."""
+    a = analyse(document)
+    if a.list_target is None:
+        return []
+    location = document.sections[a.list_target].number
+    return [
+        Violation(location, "NREF-02", f"规范性引用文件清单中的“{item.cited.ident}”在正文中未被引用")
+        for item in a.items
+        if not a.uses_of(item.cited) and not a.in_bibliography(item.cited) and not excluded(item.cited, a.own)
+    ]
+
+
+@rule("NREF-03")
+def informative_listed_as_normative(document: Document) -> list[Violation]:
+    """A listed document that is also in 参考文献, or that the text only mentions informatively."""
+    a = analyse(document)
+    if a.list_target is None:
+        return []
+    location = document.sections[a.list_target].number
+    out = []
+    for item in a.items:
+        if a.in_bibliography(item.cited):
+            out.append(
+                Violation(location, "NREF-03", f"“{item.cited.ident}”既列入规范性引用文件，又列入参考文献")
+            )
+            continue
+        roles = [u.role for u in a.uses_of(item.cited)]
+        if roles and all(r == "informative" for r in roles):
+            out.append(
+                Violation(
+                    location,
+                    "NREF-03",
+                    f"“{item.cited.ident}”在正文中仅被资料性提及（注、示例、见/参见），不应列入规范性引用文件",
+                )
+            )
+    return out
+
+
+@rule("NREF-04")
+def list_out_of_order(document: Document) -> list[Violation]:
+    """Chapter 2 lists national, industry, local, group, ISO/IEC, then other documents, each by number."""
+    a = analyse(document)
+    if a.list_target is None:
+        return []
+    entries = [item.cited for item in a.items]
+    problem = order_problem(entries)
+    if problem is None:
+        return []
+    first, second = entries[problem[0]], entries[problem[1]]
+    why = (
+        f"{CATEGORY_NAMES[second.category]}应排在{CATEGORY_NAMES[first.category]}之前"
+        if first.category != second.category
+        else "未按文件代号和顺序号排列"
+    )
+    return [
+        Violation(
+            document.sections[a.list_target].number,
+            "NREF-04",
+            f"规范性引用文件清单中“{first.ident}”排在“{second.ident}”之前，{why}",
+        )
+    ]
+
+
+def undated_specific(use: Use) -> bool:
+    """A clause, table, figure or annex cited from an undated reference."""
+    return bool(use.specific) and use.cited.year is None
+
+
+@rule("NREF-05")
+def citation_form(document: Document) -> list[Violation]:
+    """Em dash before the year, a dated reference for a specific clause, the lead-in of the right edition."""
+    a = analyse(document)
+    out: list[Violation] = []
+    if a.list_target is not None:
+        section = document.sections[a.list_target]
+        for item in a.items:
+            if item.cited.wrong_separator:
+                written = section.text[item.cited.start : item.cited.end]
+                out.append(
+                    Violation(
+                        section.number,
+                        "NREF-05",
+                        f"“{written.strip()}”年号前应使用一字线“—”（{item.cited.citation}）",
+                    )
+                )
+        if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2009.search(section.text):
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    "按GB/T 1.1—2020起草的文件在规范性引用文件中使用了GB/T 1.1—2009的引导语",
+                )
+            )
+    for target, entry in a.bibliography:
+        if entry.cited.wrong_separator:
+            section = document.sections[target]
+            written = section.text[entry.cited.start : entry.cited.end]
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"“{written.strip()}”年号前应使用一字线“—”（{entry.cited.citation}）",
+                )
+            )
+    for use in a.uses:
+        section = document.sections[use.target]
+        written = section.text[use.cited.start : use.cited.end].strip()
+        if use.cited.wrong_separator:
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"“{written}”年号前应使用一字线“—”（{use.cited.citation}）",
+                )
+            )
+        if undated_specific(use):
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"引用了不注日期文件“{written}”中的具体内容“{use.specific}”，引用具体章条、图表时应注日期",
+                )
+            )
+    return out

@@ -1,0 +1,304 @@
+"""Checkers of the scope dimension (SCP): provisions inside 范围 and a broken scope formula, with the lexical
+helpers (sentences, provision finder, scope phrases) that the scope injectors share.
+
+GB/T 1.1—2020 8.3: the Scope is made of statements only — "本文件规定了/确立了/给出了……" and "本文件适用于……"
+(2009 documents say 本标准, multi-part ones 本部分). The checkers are written for standard authors too, so
+they report only what a reviewer would certainly flag: compounds such as 响应/相应/可靠/适宜 are not modal
+verbs, a modal verb reported as content ("规定了……应具备的功能") is not a provision, and applicability
+phrasing ("也可参照使用") is a statement about the document.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import jieba
+import regex
+
+from parsers.model import Document, Section
+from validation.linter import Violation, rule
+
+# A private tokenizer: other modules may add words to jieba's global dictionary, which must not change ours.
+jieba.setLogLevel(logging.WARNING)
+_TOKENIZER = jieba.Tokenizer()
+
+# How a document names itself in its scope, by generation and kind.
+SELF_REFERENCE = regex.compile(r"本(?:指导性技术文件|技术规范|文件|标准|部分|规范|规程|指南|导则)")
+# Statement verbs of the scope formula (规定了 for requirements, 确立了/给出了/描述了/界定了 for the others).
+STANDARD_VERBS = ("规定了", "确立了", "给出了", "描述了", "界定了")
+# Verbs a textbook or report would use; a standard's scope does not "introduce" or "expound" anything.
+NONSTANDARD_VERB = regex.compile(
+    rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也|主要|重点|着重|简要|系统地?)?)"
+    r"(?:主要|重点|着重|简要|系统地?)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了?"
+    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了)"
+)
+# "本文件适用于……" (also 仅适用于, 适用范围为……); "不适用于" is the exclusion, not the boundary.
+APPLICABILITY = regex.compile(r"(?<!不)(?<!不仅)适用(?:于|(?:范围|对象)(?:为|是|包括))")
+EXCLUSION = regex.compile(r"不适用于")
+
+# Provision words (GB/T 1.1—2020 annex C and the non-standard forms of NMS-03) as jieba tokens.
+MODAL_TOKENS = frozenset(
+    {
+        "应",
+        "应当",
+        "应该",
+        "不应",
+        "不应该",
+        "宜",
+        "不宜",
+        "可",
+        "可以",
+        "不必",
+        "必须",
+        "须",
+        "不得",
+        "严禁",
+        "禁止",
+        "不可",
+        "务必",
+        "不准",
+        "无须",
+    }
+)
+# Words of jieba's dictionary that glue a modal verb to its neighbour, with the modal verb they hold.
+GLUED_MODALS = {
+    **dict.fromkeys(("应为", "应予", "应从", "应有", "应选", "应得", "应立即", "应摊", "应留", "应持"), "应"),
+    **dict.fromkeys(("应适当", "内应", "理应"), "应"),
+    "宜于": "宜",
+    "时宜": "宜",
+    "方可": "可",
+    "可不": "可",
+    **dict.fromkeys(("须要", "务须", "仍须", "亟须"), "须"),
+    "不须": "不须",
+}
+# Where the tokenizer leaves 应/宜/可/须 alone although it belongs to a word: the word with the character
+# before it (响应, 认可, 适宜 …), or the few words it starts that are never a modal verb plus a verb (可能 …).
+# Pairs such as 应收/可配/可行 are not listed: "应收集", "可配置", "可行驶" are modal verbs, and jieba's
+# dictionary already keeps 应收款, 可行性 together.
+COMPOUNDS_BEFORE = frozenset({
+    "响应", "反应", "相应", "适应", "供应", "对应", "效应", "感应", "回应", "呼应", "照应",
+    "顺应", "答应", "因应", "报应", "接应", "认可", "许可", "宁可", "即可", "尽可", "适宜",
+    "便宜", "事宜", "相宜", "权宜", "合宜", "胡须", "触须", "根须",
+})  # fmt: skip
+COMPOUNDS_AFTER = frozenset({"可能", "可靠", "可信", "须知", "须臾", "宜居"})
+# After 可/可以, these words make it a statement about using the document ("也可参照使用", "可供……参考").
+_APPLICABILITY_AFTER = ("参照", "参考", "供", "用于", "作为", "配合")
+# Before a modal in the same clause, these make it reported content ("规定了……应具备的功能").
+_CONTENT_VERB = regex.compile(r"规定了|确立了|给出了|描述了|界定了|提出了|明确了|包括|包含|涉及")
+_NOTE = regex.compile(r"^\s*(?:注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]|注\s*$)")
+_LIST_START = regex.compile(r"^\s*(?:——|—|[a-z][)）]|\d{1,2}[)）])")
+_CLAUSE_SPLIT = regex.compile(r"[，；：,;:]")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of a section's text: offsets into that text, `end` after its terminal punctuation."""
+
+    start: int
+    end: int
+    text: str
+
+    @property
+    def is_note(self) -> bool:
+        return bool(_NOTE.match(self.text))
+
+
+@dataclass(frozen=True)
+class Provision:
+    """A modal verb used as one: its offset in the sentence and the word."""
+
+    start: int
+    word: str
+
+
+def sentences(text: str) -> list[Sentence]:
+    """Split at 。！？ and at line ends closing a paragraph; a soft wrap inside a sentence (PDF) is kept."""
+    out: list[Sentence] = []
+    start = 0
+    for i, char in enumerate(text):
+        boundary = char in "。！？"
+        if char == "\n":
+            before = text[:i].rstrip()[-1:]
+            after = text[i + 1 :]
+            line = text[text.rfind("\n", 0, i) + 1 : i]
+            boundary = before in ("", "。", "！", "？", "；", "：", ";", ":") or bool(
+                _NOTE.match(after) or _LIST_START.match(after) or _NOTE.match(line) or _LIST_START.match(line)
+            )
+        if boundary:
+            _add(out, text, start, i + 1 if char != "\n" else i)
+            start = i + 1
+    _add(out, text, start, len(text))
+    return out
+
+
+def _add(out: list[Sentence], text: str, start: int, end: int) -> None:
+    while start < end and text[start] in " \t\n\u3000":
+        start += 1
+    while end > start and text[end - 1] in " \t\n\u3000":
+        end -= 1
+    if end > start:
+        out.append(Sentence(start, end, text[start:end]))
+
+
+def tokens(text: str) -> Iterator[tuple[str, int]]:
+    """jieba words with their offsets (private dictionary, exact mode)."""
+    for word, start, _ in _TOKENIZER.tokenize(text, HMM=False):
+        yield word, start
+
+
+def modal_verbs(text: str) -> list[Provision]:
+    """Every modal verb used as one in `text` (应/宜/可 inside compounds excluded)."""
+    return list(_modal_verbs(text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _modal_verbs(text: str) -> tuple[Provision, ...]:
+    """Cached: the linter and the injectors' verification tokenize the same sentences again and again."""
+    out = []
+    for word, start in tokens(text):
+        if word == "应对":  # "应对审计记录进行保护" is 应 + 对; "应对突发事件" is "to cope with"
+            if _should_treat(text, start):
+                out.append(Provision(start, "应"))
+            continue
+        if word in MODAL_TOKENS:
+            modal, at = word, start
+        elif word in GLUED_MODALS:  # a dictionary word holding a modal verb and a neighbour: 应为, 内应, 时宜
+            modal, at = GLUED_MODALS[word], start + word.index(GLUED_MODALS[word])
+        else:
+            continue  # any other word holding 应/宜/可/须 is a compound: 响应, 可靠性, 供应商, 必不可少
+        core = at + len(modal) - 1  # the 应/宜/可 of 不应, 不宜, 不可
+        if text[core : core + 2] in COMPOUNDS_AFTER or (
+            len(modal) == 1 and core > 0 and text[core - 1 : core + 1] in COMPOUNDS_BEFORE
+        ):
+            continue
+        out.append(Provision(at, modal))
+    return tuple(out)
+
+
+_TREAT_VERB = regex.compile(
+    r"进行|实施|采取|予以|加以|开展|做出|作出|提供|设置|配置|验证|审查|检查"
+    r"|保护|管理|记录|审计|评估|处理|标识|控制|加密|备份|限制"
+)
+_COPE_NOUN = ("措施", "策略", "能力", "预案", "方案", "机制", "流程", "计划", "处置", "突发", "风险")
+
+
+def _should_treat(text: str, start: int) -> bool:
+    """Whether 应对 is 应 + 对 ("X应对Y进行……"), not the verb "to cope with" (以应对, 应对措施)."""
+    if text.startswith(("对准", "对齐", "对接", "对中", "对照", "对称"), start + 1):
+        return True
+    if start == 0 or text[start - 1] in "以为和及与、的并来，；：" or text.startswith(_COPE_NOUN, start + 2):
+        return False
+    clause = regex.split(r"[，；。]", text[start + 2 :], maxsplit=1)[0]
+    return bool(_TREAT_VERB.search(clause))
+
+
+def provisions(sentence: str) -> list[Provision]:
+    """Modal verbs that make `sentence` a provision, not a statement (see the module docstring)."""
+    out = []
+    for hit in modal_verbs(sentence):
+        clause_start = max((m.end() for m in _CLAUSE_SPLIT.finditer(sentence, 0, hit.start)), default=0)
+        if _CONTENT_VERB.search(sentence, clause_start, hit.start):
+            continue
+        after = sentence[hit.start + len(hit.word) :].lstrip()
+        if hit.word in ("可", "可以") and after.startswith(_APPLICABILITY_AFTER):
+            continue
+        out.append(hit)
+    return out
+
+
+def scope_sections(document: Document) -> list[Section]:
+    """The 范围 chapter(s) and any sub-clauses of it."""
+    return [s for s in document.sections if s.kind == "scope"]
+
+
+def scope_chapter(document: Document) -> tuple[int, Section] | None:
+    """The scope chapter to edit: the first with text (LLM extractions may keep an empty 目次 copy)."""
+    chapters = [(i, s) for i, s in enumerate(document.sections) if s.kind == "scope" and s.level == 1]
+    with_text = [(i, s) for i, s in chapters if s.text.strip()]
+    return with_text[0] if with_text else None
+
+
+def self_reference(document: Document) -> str:
+    """How the document names itself: the word its scope uses, else 本标准 (2009) or 本文件 (2020)."""
+    found = scope_chapter(document)
+    if found:
+        m = SELF_REFERENCE.search(found[1].text)
+        if m:
+            return m.group(0)
+    return "本标准" if document.drafting_rules == "GB/T 1.1—2009" else "本文件"
+
+
+def statement_sentences(text: str) -> list[Sentence]:
+    """The sentences of a scope text that are not notes."""
+    return [s for s in sentences(text) if not s.is_note]
+
+
+def _quote(text: str, limit: int = 60) -> str:
+    text = regex.sub(r"\s*\n\s*", "", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _clause_around(sentence: str, at: int) -> str:
+    """The comma-delimited clause at offset `at`: what a message quotes (stable under edits elsewhere)."""
+    start = max((m.end() for m in _CLAUSE_SPLIT.finditer(sentence, 0, at)), default=0)
+    end = _CLAUSE_SPLIT.search(sentence, at)
+    return sentence[start : end.start() if end else len(sentence)].rstrip("。")
+
+
+@rule("SCP-01")
+def provision_in_scope(document: Document) -> list[Violation]:
+    """A 应/宜/可 (or 必须/不得 …) provision in 范围: the scope states, it does not require."""
+    out = []
+    for section in scope_sections(document):
+        for sentence in statement_sentences(section.text):
+            found = provisions(sentence.text)
+            if found:
+                words = "、".join(dict.fromkeys(p.word for p in found))
+                clause = _clause_around(sentence.text, found[0].start)
+                out.append(
+                    Violation(
+                        section.number,
+                        "SCP-01",
+                        f"范围中含有条款（能愿动词“{words}”）：“{_quote(clause)}”；"
+                        "范围只陈述文件的对象和适用界限，要求应写入正文",
+                    )
+                )
+    return out
+
+
+@rule("SCP-02")
+def scope_formula(document: Document) -> list[Violation]:
+    """范围 without a "……适用于……" sentence, or with 介绍/阐述/讲述 in place of 规定了/确立了/给出了."""
+    out = []
+    chapters = [s for s in document.sections if s.kind == "scope" and s.level == 1]
+    for chapter in chapters:
+        members = [chapter] + [
+            s for s in document.sections if s.kind == "scope" and s.number.startswith(chapter.number + ".")
+        ]
+        statements = [(s, st) for s in members for st in statement_sentences(s.text)]
+        if not statements:
+            continue  # an empty scope is a parsing or structure matter, not a broken formula
+        if not any(APPLICABILITY.search(st.text) for _, st in statements):
+            word = self_reference(document)
+            out.append(
+                Violation(
+                    chapter.number,
+                    "SCP-02",
+                    f"范围缺少界定适用界限的陈述（“{word}适用于……”）",
+                )
+            )
+        for section, sentence in statements:
+            for m in NONSTANDARD_VERB.finditer(sentence.text):
+                subject = SELF_REFERENCE.search(sentence.text, max(0, m.start() - 12), m.start())
+                prefix = subject.group(0) if subject and subject.end() >= m.start() - 2 else ""
+                out.append(
+                    Violation(
+                        section.number,
+                        "SCP-02",
+                        f"范围使用了不规范的表述“{prefix}{m.group(0)}”，应使用“规定了”“确立了”“给出了”等",
+                    )
+                )
+    return out
