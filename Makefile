@@ -25,8 +25,10 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-# Regenerate corpus/docx and corpus/pdf from corpus/sources (needs the corpus extra and a CJK font).
+# Regenerate corpus/docx and corpus/pdf from corpus/sources (only documents whose source changed).
+CORPUS_FONTS := fonts-arphic-uming fonts-wqy-microhei fonts-dejavu-core
 corpus: install
+	@dpkg -s $(CORPUS_FONTS) >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq $(CORPUS_FONTS))
 	$(BIN)/pip install --quiet -e '.[dev,corpus]'
 	$(BIN)/python corpus/generate.py
 

@@ -109,9 +109,8 @@ def success_table(documents: list[Document], context: InjectionContext, seeds: i
         n = row["attempts"]
         rate = row["ok"] / n if n else float("nan")
         reasons = ", ".join(f"{k[5:]}={v}" for k, v in sorted(row.items()) if k.startswith("fail_"))
-        print(
-            f"{type_id:7} {row['docs']:5d} {row['no_site_docs']:8d} {n:9d} {row['ok']:6d} {rate:7.1%}  {reasons}"
-        )
+        counts = f"{row['docs']:5d} {row['no_site_docs']:8d} {n:9d} {row['ok']:6d}"
+        print(f"{type_id:7} {counts} {rate:7.1%}  {reasons}")
         for line in per_doc[type_id]:
             print(f"          below 100%: {line}")
 

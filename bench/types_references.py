@@ -95,7 +95,7 @@ def main() -> None:
     for doc in documents:
         baseline = Baseline(doc)
         if doc.doc_id in real_ids:
-            for v in baseline.violations:
+            for v in sorted(baseline.violations):
                 if v.error_type in TYPES:
                     pre_existing[v.error_type].append((name(doc), v))
         row: dict[str, str] = {}
@@ -136,7 +136,7 @@ def main() -> None:
         found = pre_existing[t]
         by_doc = Counter(label for label, _ in found)
         print(f"{t}: {len(found)}  " + ", ".join(f"{d}: {n}" for d, n in sorted(by_doc.items())))
-        for label, v in sorted(found, key=lambda x: (x[0], x[1].location))[:6]:
+        for label, v in sorted(found, key=lambda x: (x[0], x[1].location, x[1].message))[:6]:
             print(f"    {label} @ {v.location}: {v.message}")
     if problems:
         print("\nNot measured: " + "; ".join(problems))

@@ -32,6 +32,7 @@ from validation.rules.scope import (
     self_reference,
     sentences,
     statement_sentences,
+    tokens,
 )
 
 _NOTE_OR_LIST = regex.compile(
@@ -122,8 +123,13 @@ def _is_plain(line: str) -> bool:
     return " | " not in line and not _NOTE_OR_LIST.match(line)
 
 
+def _cite(number: str) -> str:
+    """第5章 / 第5.2.1条: the form the planner renumbers when other errors renumber the document."""
+    return f"第{number}条" if "." in number else f"第{number}章"
+
+
 def _clause_name(section: Section) -> str:
-    return f"第{section.number}章" if section.level == 1 else f"第{section.number}条"
+    return _cite(section.number)
 
 
 def _scope_name(section: Section) -> str:
@@ -205,8 +211,8 @@ def applicability_qualifiers(sentence: str) -> list[tuple[int, str]]:
     tail = _ACTIVITY_TAIL.search(core)
     stem = core[: tail.start()] if tail else core
     out = []
-    for k, char in enumerate(stem):
-        if char != "的":
+    for word, k in tokens(stem):
+        if word != "的":  # jieba: not the 的 of 目的, 的确
             continue
         qualifier = stem[: k + 1]
         if stem[k + 1 : k + 2] == "，":
@@ -278,7 +284,7 @@ _SCOPE_PREFIXES = ("使用{w}时，", "按{w}实施时，", "在{w}的适用范�
 
 @register
 class ProvisionInScope(Injector):
-    """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020 8.3); a requirement there is outside the body
+    """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a short body requirement "X应Y。" is restated as a scope
     sentence ("使用本文件时，X应Y。") appended to a scope paragraph; without one, a generic "……应按照本文件
     规定的要求组织实施。" is used."""
@@ -302,7 +308,7 @@ class ProvisionInScope(Injector):
             source = rng.choice(borrowed)
             prefixes = _SCOPE_PREFIXES[-1:] if _WHEN_SUBJECT.search(source.subject) else _SCOPE_PREFIXES
             sentence = rng.choice(prefixes).format(w=word) + source.text
-            origin = f"（正文{source.clause}已有此要求）"
+            origin = f"（正文{_cite(source.clause)}已有此要求）"
         else:
             sentence = f"使用{word}的单位应按照{word}规定的要求组织实施。"
             origin = ""
@@ -332,8 +338,8 @@ _SWAPPABLE = regex.compile(
 
 @register
 class ScopeFormulaBroken(Injector):
-    """SCP-02. Why: the scope formula "本文件规定了……"/"本文件适用于……" is fixed by GB/T 1.1—2020 8.3; readers
-    look for the applicability statement and the verb tells what kind of document it is. How: either the
+    """SCP-02. Why: GB/T 1.1—2020 fixes the scope formula "本文件规定了……"/"本文件适用于……"; readers
+    look for the applicability statement, and the verb says what kind of document it is. How: either the
     only "……适用于……" sentence is deleted, or 规定了/确立了/给出了 becomes 主要介绍了/阐述了/讲述了."""
 
     error_type = "SCP-02"
@@ -425,8 +431,8 @@ def out_of_scope_objects(
 
 @register
 class BodyBeyondScope(Injector):
-    """SCP-03. Why: every provision of the body has to lie inside the boundary that 范围 draws (GB/T 1.1—2020
-    8.3); a clause that also regulates another object silently widens the document. How: after a body
+    """SCP-03. Why: every provision of the body lies inside the boundary that 范围 draws (GB/T 1.1—2020);
+    a clause that also regulates another object silently widens the document. How: after a body
     requirement, a sentence extends it to an object the scope does not cover — one this scope explicitly
     excludes, or the object of another corpus document's scope ("移动式储能车也应符合本条的规定。")."""
 
@@ -486,24 +492,22 @@ def _aspect_insertion(text: str, sentence: Sentence, verb_end: int) -> tuple[int
     region = text[verb_end:end]
     items = [i for i in regex.split(r"以及|[、和及]", region) if i]
     as_requirement = sum(i.endswith("要求") for i in items) * 2 >= len(items) > 1
-    conj = region.rfind("以及")
-    if conj < 0:
-        conj = max(region.rfind("和"), region.rfind("及"))
-        if conj >= 0 and region[conj : conj + 2] in ("及其", "和其"):
-            conj = -1
+    words = list(tokens(region))  # jieba: 和 inside 总和/和谐 or 及 inside 及时/及其 is no conjunction
+    conjunctions = [at for w, at in words if w == "以及"] or [at for w, at in words if w in ("和", "及")]
+    conj = conjunctions[-1] if conjunctions else -1
     if conj > 0:
         before = region[:conj]
         modifier = "的" in region[conj:]  # "A、B和C的格式": the list modifies a noun, do not split it
         if before.endswith("要求") == as_requirement and not before.endswith(("、", "的")) and not modifier:
             return verb_end + conj, "、", as_requirement
-    if "和" not in region and "以及" not in region:
+    if not conjunctions:
         return end, "和", True
     return end, ("、" if text.startswith("，以及", end) else "，以及"), True
 
 
 @register
 class ScopePromiseMissing(Injector):
-    """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020 8.3);
+    """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
     a promised aspect with no chapter misleads users. How: an aspect from a small lexicon that no chapter
     title or text mentions ("安装", "人员培训", "维护保养" …) is added to the list after 规定了/确立了/给出了,
     before its last conjunction ("……、人员培训要求和运行维护要求") or at its end ("……，以及人员培训要求")."""
@@ -586,7 +590,7 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
 
 @register
 class ScopeBoundaryVague(Injector):
-    """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020 8.3); without its qualifiers
+    """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its qualifiers
     it claims more than the body was written for, and an exclusion that the body contradicts leaves users with
     two answers. How: a qualifier right after "适用于" is dropped ("额定电压不大于1 kV的"), or a sentence
     "本文件不适用于X。" is added where X is an object a body clause regulates (a clause title or a term)."""
@@ -642,8 +646,8 @@ class ScopeBoundaryVague(Injector):
         edit = Edit("modify", site.target, (Replacement("text", site.detail[1], "", "\n" + sentence),))
         return Proposal(
             edit,
-            error=f"{_scope_name(section)}增加了排除陈述“{sentence}”，而正文{clause}对{obj}规定了要求，"
+            error=f"{_scope_name(section)}增加了排除陈述“{sentence}”，而正文{_cite(clause)}对{obj}规定了要求，"
             "范围与正文矛盾",
-            fix=f"删除该排除陈述，或同时删去正文{clause}中关于{obj}的要求",
+            fix=f"删除该排除陈述，或同时删去正文{_cite(clause)}中关于{obj}的要求",
             generator="rule-template",
         )

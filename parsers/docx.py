@@ -58,6 +58,8 @@ WORD_MAIN_TYPES = (
     "application/vnd.ms-word.template.macroEnabledTemplate.main+xml",
 )
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+# What zipfile raises on a damaged container: bad headers, CRC, offsets, deflate streams.
+_ZIP_DAMAGE = (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError, struct.error)
 
 
 def _w(tag: str) -> str:
@@ -229,7 +231,7 @@ def _check_xml_part(path: Path, name: str, stream: IO[bytes]) -> None:
         raise UnsafeDocumentError(
             path, f"XML part {name} declares a DTD/entities (XML entity bomb or external entity)"
         ) from None
-    except expat.ExpatError:
+    except (expat.ExpatError, LookupError):  # LookupError: an encoding Python does not know
         # An encoding expat does not know, or plain malformation: lxml decides later, but a DTD is
         # still refused on sight.
         if re.search(rb"<!\s*(doctype|entity)", head, re.IGNORECASE):
@@ -266,7 +268,7 @@ class _Zip:
             return self.zf.read(self.names[name.lower()])
         except KeyError:
             raise CorruptFileError(self.path, f"damaged DOCX: part {name} is missing") from None
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        except _ZIP_DAMAGE as exc:
             raise CorruptFileError(self.path, f"damaged DOCX: part {name} cannot be read ({exc})") from None
         except NotImplementedError as exc:
             raise UnsupportedFormatError(
@@ -277,7 +279,7 @@ class _Zip:
         """A part parsed without DTDs, entities or network access (DTDs were refused already)."""
         try:
             return etree.fromstring(self.read(name), _SAFE_XML)
-        except etree.XMLSyntaxError as exc:
+        except (etree.XMLSyntaxError, LookupError, ValueError) as exc:  # LookupError: unknown encoding
             reason = f"damaged DOCX: part {name} is not well-formed XML ({exc})"
             raise CorruptFileError(self.path, reason) from None
 
@@ -328,7 +330,7 @@ def _check_parts(path: Path, zf: zipfile.ZipFile) -> None:
             if _looks_like_xml(head):
                 with zf.open(info) as stream:
                     _check_xml_part(path, info.filename, stream)
-        except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        except _ZIP_DAMAGE as exc:
             reason = f"damaged DOCX: part {info.filename} cannot be read ({exc})"
             raise CorruptFileError(path, reason) from None
         except NotImplementedError as exc:
@@ -344,7 +346,7 @@ def _open_package(path: Path, data: bytes) -> _Package:
     try:
         zf = zipfile.ZipFile(io.BytesIO(data))
         infos = zf.infolist()
-    except (zipfile.BadZipFile, zlib.error, EOFError, ValueError, OSError):
+    except (*_ZIP_DAMAGE, NotImplementedError):  # NotImplementedError: a garbled version field
         _refuse_non_zip(path, data)
     _check_sizes(path, infos)
     if any(i.flag_bits & 0x1 for i in infos):

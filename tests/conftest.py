@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,7 +11,6 @@ from parsers.model import Document, doc_id_for
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus-real"
 CORPUS = ROOT / "corpus"
-sys.path.insert(0, str(CORPUS))
 
 
 @pytest.fixture

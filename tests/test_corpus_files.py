@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
-import sys
 from pathlib import Path
 
 import docx
@@ -17,8 +16,6 @@ import pypdfium2 as pdfium
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from corpus import generate as gen  # noqa: E402
 from corpus.docx_render import render_docx, style_for  # noqa: E402

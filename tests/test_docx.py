@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import random
 import re
 import struct
 import zipfile
@@ -14,7 +15,7 @@ import docx
 import pytest
 from docx.document import Document as WordDocument
 from docx.enum.text import WD_TAB_ALIGNMENT, WD_TAB_LEADER
-from docx.oxml import OxmlElement
+from docx.oxml import OxmlElement, parse_xml
 from docx.oxml.ns import qn
 from docx.shared import Cm
 from docx.text.paragraph import Paragraph
@@ -43,10 +44,9 @@ W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
 # Fixture builders: python-docx for the body, raw numbering.xml for the lists
 # ---------------------------------------------------------------------------------------------------
 
-Lvl = tuple  # (ilvl, numFmt, lvlText) + optional dict of extras: start, restart, suff, pStyle, isLgl
-
 
 def lvl_xml(ilvl: int, fmt: str, text: str, **extra: object) -> str:
+    """One w:lvl; extras: start, restart (w:lvlRestart), pStyle, isLgl, suff."""
     parts = [f'<w:lvl w:ilvl="{ilvl}">', f'<w:start w:val="{extra.get("start", 1)}"/>']
     parts.append(f'<w:numFmt w:val="{fmt}"/>')
     if "restart" in extra:
@@ -129,8 +129,6 @@ def texts(data: bytes, name: str = "fixture.docx") -> list[str]:
 
 def add_style(doc: WordDocument, style_xml: str) -> None:
     """Append a raw w:style (e.g. one carrying w:numPr, which python-docx cannot set)."""
-    from docx.oxml import parse_xml
-
     doc.styles.element.append(parse_xml(f'<w:style xmlns:w="{W}" {style_xml}'))
 
 
@@ -361,6 +359,27 @@ def test_visible_text_only() -> None:
     assert texts(raw_docx(body)) == ["附录A", "（规范性）", "新增3链接", "目次", "正文", "文本框"]
 
 
+def test_symbol_font_characters_read_as_unicode() -> None:
+    body = (
+        '<w:p><w:r><w:t>允差</w:t><w:sym w:font="Symbol" w:char="F0B1"/><w:t>0.5 ℃，</w:t>'
+        '<w:sym w:font="Symbol" w:char="F06D"/><w:t>s</w:t></w:r></w:p>'
+    )
+    wingdings = lvl_xml(0, "bullet", "\uf0d8").replace(
+        '<w:lvlJc w:val="left"/>', '<w:lvlJc w:val="left"/><w:rPr><w:rFonts w:ascii="Wingdings"/></w:rPr>'
+    )
+    num_pr = '<w:numPr><w:ilvl w:val="0"/><w:numId w:val="1"/></w:numPr>'
+    item = f"<w:p><w:pPr>{num_pr}</w:pPr><w:r><w:t>项</w:t></w:r></w:p>"
+    numbering = numbering_xml({1: [wingdings]}, {1: (1, "")})
+    rels = (
+        '<?xml version="1.0" encoding="UTF-8"?>'
+        '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+        '<Relationship Id="rId1" Target="numbering.xml" '
+        'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/numbering"/></Relationships>'
+    )
+    data = raw_docx(body + item, **{"word__numbering.xml": numbering, "word___rels__document.xml.rels": rels})
+    assert texts(data) == ["允差±0.5 ℃，μs", "➢ 项"]
+
+
 def test_toc_leader_tabs_print_as_leaders() -> None:
     """Word's 目次 has no dots in its text: a dot-leader tab stop draws them; the assembler needs them."""
     doc = docx.Document()
@@ -432,7 +451,7 @@ def _sample_docx(auto: bool) -> bytes:
         body_started = any(line.startswith("前 言") for line in lines[:i])
         if auto and body_started and clause and not text.endswith("。") and "—" not in text:
             number, title = clause.group(1), clause.group(2) or ""
-            if not title and number.count(".") == 2 and "." in number:
+            if not title and number.count(".") == 2:
                 title, i = lines[i + 1], i + 1  # untitled clause: the paragraph is the clause text
             numbered(doc, title, 1, number.count("."), style="Heading 1" if "." not in number else None)
         elif auto and body_started and annex and not annex.group(2).startswith("（资"):
@@ -643,6 +662,22 @@ def test_bad_docx_through_the_dispatcher(
     with pytest.raises(error) as caught:
         parse_file(path)
     assert str(path) in str(caught.value) and reason in caught.value.reason
+
+
+def test_damaged_bytes_only_ever_raise_parse_errors() -> None:
+    """Random byte damage anywhere (headers, deflate streams, XML) gives a ParseError, never a crash."""
+    data = _sample_docx(auto=True)
+    rng = random.Random(7)
+    for _ in range(300):
+        damaged = bytearray(data)
+        for _ in range(rng.randint(1, 25)):
+            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
+        if rng.random() < 0.2:
+            damaged = damaged[: rng.randrange(len(damaged))]
+        try:
+            read_lines(Path("damaged.docx"), bytes(damaged))
+        except ParseError as exc:
+            assert "damaged.docx" in str(exc)
 
 
 def test_total_size_cap_is_checked_before_extracting(monkeypatch: pytest.MonkeyPatch) -> None:

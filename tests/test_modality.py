@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from injectors.base import Baseline
+from injectors.base import Baseline, Site
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.modality import (
@@ -229,7 +229,8 @@ def test_injected_instances_are_correct(
         applied = apply_edits(doc, [instance.edit])
         assert applied.locations == (instance.location,) == (original.number,)
         corrupted = applied.document
-        assert len(instance.edit.replacements) == 1
+        (replacement,) = instance.edit.replacements
+        assert replacement.new.strip() in instance.description  # the changed words are quoted
         if spec.deterministic:
             assert instance.location in found(corrupted, injector.error_type)
             assert instance.location not in found(doc, injector.error_type)
@@ -242,6 +243,26 @@ def test_injected_instances_are_correct(
             v for v in lint(corrupted, NMS) if v not in before and v.error_type != injector.error_type
         } == set()
     assert made == len(corpus_documents)
+
+
+def test_2009_documents_keep_their_own_wording(
+    corpus_documents: list[Document], context: InjectionContext
+) -> None:
+    older = [d for d in corpus_documents if d.drafting_rules == "GB/T 1.1—2009"]
+    assert older
+    for doc in older:
+        for seed in range(4):
+            instance = NonstandardModal().inject(Baseline(doc), random.Random(f"{seed}:b"), context).instance
+            assert instance is not None
+            assert instance.edit.replacements[0].new != "不得"
+        foreword = next(i for i, s in enumerate(doc.sections) if s.kind == "foreword")
+        for seed in range(4):
+            proposal = ProvisionInInformativePlace().propose(
+                doc, Site(foreword, "前言"), random.Random(seed), context
+            )
+            assert proposal is not None and proposal.generator == "rule-template"
+            sentence = proposal.edit.replacements[0].new
+            assert "本标准" in sentence and "本文件" not in sentence  # a 2009 document names itself so
 
 
 def test_injection_is_deterministic(corpus_documents: list[Document], context: InjectionContext) -> None:

@@ -124,6 +124,8 @@ def test_textbook_verb_after_a_comma_is_reported() -> None:
         "本文件规定了共享工具柜应具备的功能和应达到的性能。\n"
         "本文件适用于社区内设置的共享工具柜，其他场所的工具柜也可参照使用。",
         "本文件给出了共享工具柜的选型指南。\n本文件适用于共享工具柜的选型，也可供物业企业参考。",
+        "本标准规定了共享工具柜的技术要求。\n本标准适用于社区共享工具柜，其他公共场所的工具柜可根据实际情况参照执行。",
+        "本文件提供了共享工具柜运营的指导。\n本文件适用于共享工具柜的运营单位。",
         # a note is not a statement of the scope (a provision there is NMS-05's business)
         "本文件规定了共享工具柜的技术要求。\n本文件适用于社区内设置的共享工具柜。\n注：柜体颜色宜与环境协调。",
     ],
@@ -229,8 +231,9 @@ def test_injected_instance_is_correct(
             assert (instance.location, type_id) in scope_findings(corrupted)
             assert (instance.location, type_id) not in scope_findings(document)
         else:  # a judgement type must not trip any deterministic checker at its location
-            before = {v for v in lint(document) if v.location == instance.location}
-            assert {v for v in lint(corrupted) if v.location == instance.location} <= before
+            before = {(v.location, v.error_type) for v in lint(document)}
+            after = {(v.location, v.error_type) for v in lint(corrupted)}
+            assert {f for f in after - before if f[0] == instance.location} == set()
 
 
 def test_injection_is_deterministic(

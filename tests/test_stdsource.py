@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 from corpus.stdsource import cover, expected_sections, load  # noqa: E402
 from parsers.model import Cover, Section  # noqa: E402

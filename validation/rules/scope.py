@@ -1,7 +1,7 @@
 """Checkers of the scope dimension (SCP): provisions inside 范围 and a broken scope formula, with the lexical
 helpers (sentences, provision finder, scope phrases) that the scope injectors share.
 
-GB/T 1.1—2020 8.3: the Scope is made of statements only — "本文件规定了/确立了/给出了……" and "本文件适用于……"
+GB/T 1.1—2020: the Scope (范围) is statements only — "本文件规定了/确立了/给出了……" and "本文件适用于……"
 (2009 documents say 本标准, multi-part ones 本部分). The checkers are written for standard authors too, so
 they report only what a reviewer would certainly flag: compounds such as 响应/相应/可靠/适宜 are not modal
 verbs, a modal verb reported as content ("规定了……应具备的功能") is not a provision, and applicability
@@ -86,6 +86,7 @@ COMPOUNDS_BEFORE = frozenset({
 COMPOUNDS_AFTER = frozenset({"可能", "可靠", "可信", "须知", "须臾", "宜居"})
 # After 可/可以, these words make it a statement about using the document ("也可参照使用", "可供……参考").
 _APPLICABILITY_AFTER = ("参照", "参考", "供", "用于", "作为", "配合")
+_REFER = regex.compile(r"参照|参考|借鉴")
 # Before a modal in the same clause, these make it reported content ("规定了……应具备的功能").
 _CONTENT_VERB = regex.compile(r"规定了|确立了|给出了|描述了|界定了|提出了|明确了|包括|包含|涉及")
 _NOTE = regex.compile(r"^\s*(?:注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]|注\s*$)")
@@ -205,6 +206,8 @@ def provisions(sentence: str) -> list[Provision]:
         after = sentence[hit.start + len(hit.word) :].lstrip()
         if hit.word in ("可", "可以") and after.startswith(_APPLICABILITY_AFTER):
             continue
+        if hit.word in ("可", "可以", "宜") and _REFER.search(_CLAUSE_SPLIT.split(after, maxsplit=1)[0]):
+            continue  # "其他……可根据实际情况参照执行": how far the document applies, not a provision
         out.append(hit)
     return out
 
