@@ -517,11 +517,10 @@ class ProvisionInInformativePlace(Injector):
             host = f"资料性{section.number}"
         else:
             host = f"资料性附录{annex_letter_of(section)}的{section.number}"
-        fix = (
-            "删除“应”，恢复为陈述；如确需规定，应将该附录改为规范性附录或将其移入正文"
-            if where == "资料性附录"
-            else f"删除{where}中的“{word}”，恢复为陈述；如确需规定，应将其作为条文写入正文"
-        )
+        if where == "资料性附录":
+            fix = f"删除“{word}”，恢复为陈述“{old_words}”；如确需规定，应将该附录改为规范性附录或移入正文"
+        else:
+            fix = f"删除{where}中的“{word}”，恢复为陈述“{old_words}”；如确需规定，应将其作为条文写入正文"
         edit = Edit(
             "modify",
             site.target,

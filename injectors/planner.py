@@ -14,7 +14,7 @@ from typing import Any
 
 import regex
 
-from injectors.base import Baseline, Injector
+from injectors.base import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, rename_all, replay
 from injectors.instance import ErrorInstance, instance_id
@@ -68,6 +68,93 @@ def error_count(rng: random.Random, config: PlanConfig) -> int:
     return max(lo, min(hi, round(rng.triangular(lo, hi, mode))))
 
 
+@dataclass(frozen=True)
+class Candidates:
+    """Every verified error one document can take, mutually compatible; the expensive, cacheable part."""
+
+    document: Document
+    baseline: Baseline
+    instances: tuple[ErrorInstance, ...]
+    skipped: dict[str, str]
+    stats: dict[str, Counter[str]]
+
+
+def candidate_instances(
+    document: Document,
+    seed: int,
+    context: InjectionContext,
+    config: PlanConfig = PlanConfig(),
+) -> Candidates:
+    """One verified instance per applicable type (a second round when a document has few types).
+
+    Each candidate avoids the edits of those before it, so any subset can be applied together. The
+    result depends only on the document, the context, the configuration and the seed, so it can be
+    cached per document while the corpus-wide balancing (`choose`) stays cheap.
+    """
+    available = injectors()
+    baseline = Baseline(document)
+    order_rng = slot_rng(seed, document.doc_id, "order")
+    order = [t for t in config.types if t in available]
+    order_rng.shuffle(order)
+    skipped = {t: "no_injector" for t in config.types if t not in available}
+    stats: dict[str, Counter[str]] = {t: Counter() for t in order}
+    instances: list[ErrorInstance] = []
+    for round_ in range(2):
+        if round_ and len(instances) >= config.max_errors:
+            break
+        for error_type in list(order):
+            attempt = available[error_type].inject(
+                baseline,
+                slot_rng(seed, document.doc_id, f"{error_type}:{round_}"),
+                context,
+                taken=[i.edit for i in instances],
+                seed=seed,
+                stats=stats[error_type],
+            )
+            if attempt.instance is None:
+                order.remove(error_type)
+                if not round_:
+                    skipped[error_type] = attempt.reason
+                continue
+            instances.append(attempt.instance)
+    return Candidates(document, baseline, tuple(instances), dict(sorted(skipped.items())), stats)
+
+
+def choose(
+    candidates: Candidates, seed: int, config: PlanConfig, type_counts: Counter[str] | None = None
+) -> list[ErrorInstance]:
+    """Pick 10–18 candidates: types not yet used in this document first, then the corpus's least used."""
+    counts = type_counts if type_counts is not None else Counter()
+    doc_id = candidates.document.doc_id
+    target = error_count(slot_rng(seed, doc_id, "count"), config)
+    tiebreak_rng = slot_rng(seed, doc_id, "tiebreak")
+    tiebreak = {t: tiebreak_rng.random() for t in config.types}
+    pool = list(candidates.instances)
+    used: Counter[str] = Counter()
+    chosen: list[ErrorInstance] = []
+    while pool and len(chosen) < target:
+        pool.sort(key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type]))
+        pick = pool.pop(0)
+        chosen.append(pick)
+        used[pick.error_type] += 1
+        counts[pick.error_type] += 1
+    order = {id(i): n for n, i in enumerate(candidates.instances)}
+    return sorted(chosen, key=lambda i: order[id(i)])
+
+
+def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionResult:
+    """The corrupted document with the chosen errors applied together."""
+    corrupted, final, pre_existing = _assemble(candidates.baseline, chosen)
+    return InjectionResult(
+        original=candidates.document,
+        corrupted=corrupted,
+        instances=tuple(final),
+        pre_existing=pre_existing,
+        skipped=candidates.skipped,
+        stats=candidates.stats,
+    )
+
+
 def inject_document(
     document: Document,
     seed: int,
@@ -75,48 +162,9 @@ def inject_document(
     config: PlanConfig = PlanConfig(),
     type_counts: Counter[str] | None = None,
 ) -> InjectionResult:
-    counts = type_counts if type_counts is not None else Counter()
-    available = injectors()
-    baseline = Baseline(document)
-    target = error_count(slot_rng(seed, document.doc_id, "count"), config)
-    order_rng = slot_rng(seed, document.doc_id, "order")
-    tiebreak = {t: order_rng.random() for t in config.types}
-    candidates = [t for t in config.types if t in available]
-    skipped = {t: "no_injector" for t in config.types if t not in available}
-    used: Counter[str] = Counter()
-    instances: list[ErrorInstance] = []
-    stats: dict[str, Counter[str]] = {t: Counter() for t in candidates}
-    slot = 0
-    while len(instances) < target and candidates:
-        candidates.sort(key=lambda t: (used[t], counts[t], tiebreak[t]))
-        error_type = candidates[0]
-        injector: Injector = available[error_type]
-        attempt = injector.inject(
-            baseline,
-            slot_rng(seed, document.doc_id, slot),
-            context,
-            taken=[i.edit for i in instances],
-            seed=seed,
-            stats=stats[error_type],
-        )
-        slot += 1
-        if attempt.instance is None:
-            candidates.remove(error_type)
-            if not used[error_type]:
-                skipped[error_type] = attempt.reason
-            continue
-        instances.append(attempt.instance)
-        used[error_type] += 1
-        counts[error_type] += 1
-    corrupted, final, pre_existing = _assemble(baseline, instances)
-    return InjectionResult(
-        original=document,
-        corrupted=corrupted,
-        instances=tuple(final),
-        pre_existing=pre_existing,
-        skipped=dict(sorted(skipped.items())),
-        stats=stats,
-    )
+    """Candidates, choice and assembly for one document; pass `type_counts` along to balance a corpus."""
+    candidates = candidate_instances(document, seed, context, config)
+    return finalize(candidates, choose(candidates, seed, config, type_counts))
 
 
 _QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")

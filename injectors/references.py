@@ -43,6 +43,9 @@ from validation.rules.references import (
 )
 
 MAX_CANDIDATES = 8  # real numbers offered per document for NREF-02: the best-fitting ones
+# What the planner rewrites in a description when other errors renumber this document ("第5章", "“5.2”"):
+# clause numbers of OTHER documents and words quoted from the text must never take that form here.
+_RENUMBERED = regex.compile(r"第\d+(?:\.\d+)*[条章]|“[\dA-Z](?:\.\d+)*”")
 _FOLLOWS_PROVISION = regex.compile(r"^(?:的规定|规定的|的要求|要求的|的相关规定)")
 
 
@@ -63,7 +66,8 @@ def _snippet(text: str, start: int, end: int, width: int = 14) -> str:
         right = left + partial.start()  # nor end on a code whose number was cut off ("…、GB/T")
     head = "…" if left > 0 and text[left - 1] not in stops else ""
     tail = "…" if right < len(text) and text[right] not in stops else ""
-    return head + text[left:right] + tail
+    quoted = head + text[left:right] + tail
+    return text[start:end] if _RENUMBERED.search(quoted) else quoted
 
 
 def _list_section(document: Document, a: Analysis) -> Section:
@@ -151,11 +155,7 @@ class NormativeReferenceUnlisted(Injector):
         a = analyse(document)
         if a.list_target is None or cited_but_not_listed(document):
             return
-        entries = [i.cited for i in a.items]
-        order = _order_signature(entries)
         for k, item in enumerate(a.items):
-            if _order_signature([*entries[:k], *entries[k + 1 :]]) != order:
-                continue  # the removal would also change what an existing order defect looks like
             if any(u.role == "normative" for u in a.uses_of(item.cited)):
                 yield Site(a.list_target, k)
 
@@ -431,8 +431,8 @@ class CitationFormError(Injector):
 
     Why: GB/T 1.1—2020 9.5 fixes the form of a citation. Three edits, each at its own sites: the em dash
     before a year becomes a hyphen ("GB/T 2423.1—2008" → "GB/T 2423.1-2008", list entries and citations);
-    a specific clause is cited from an undated reference ("按GB 2894的规定" → "按GB 2894中第5章的规定", or
-    the year is dropped from "GB/T 15706—2012中第5章"); the 2020 list lead-in of a 2020 document is replaced
+    a specific clause is cited from an undated reference ("按GB 2894的规定" → "按GB 2894中5.2的规定", or
+    the year is dropped from "GB/T 2423.1—2008中4.2"); the 2020 list lead-in of a 2020 document is replaced
     by the 2009 one.
     """
 
@@ -467,7 +467,7 @@ class CitationFormError(Injector):
                 yield Site(use.target, ("dash", c))
             if use.role != "normative":
                 continue
-            if c.year and use.specific:
+            if c.year and use.specific and not use.specific.startswith("第"):
                 yield Site(use.target, ("undate", use))
             elif not c.year and not use.specific and _FOLLOWS_PROVISION.match(section.text[c.end :]):
                 yield Site(use.target, ("specific", use))
@@ -516,17 +516,17 @@ class CitationFormError(Injector):
             edit = Edit("modify", site.target, (Replacement("text", c.number_end, old, ""),))
             return Proposal(
                 edit,
-                error=f"{where}“{written}”引用了不注日期文件“{c.ident}”的具体内容“{use.specific}”",
+                error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
                 fix=f"引用具体章条、图表时应注日期，改为“{text[c.start : use.specific_end]}”",
             )
-        chapter = rng.randint(4, 8)
-        specific = rng.choice([f"第{chapter}章", f"{chapter}.{rng.randint(1, 4)}", f"表{rng.randint(1, 3)}"])
+        clause = f"{rng.randint(4, 8)}.{rng.randint(1, 4)}"
+        specific = rng.choice([clause, clause, f"表{rng.randint(1, 3)}"])
         follows = _FOLLOWS_PROVISION.match(text[c.end :])
         assert follows is not None
         written = f"{text[c.start : c.end]}中{specific}{follows.group()}"
         edit = Edit("modify", site.target, (Replacement("text", c.end, "", f"中{specific}"),))
         return Proposal(
             edit,
-            error=f"{where}“{written}”引用了不注日期文件“{c.ident}”的具体内容“{specific}”",
+            error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
             fix=f"引用具体章条、图表时应注日期（写为“{c.ident}—××××中{specific}”），或改为引用整个文件",
         )

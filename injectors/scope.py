@@ -32,6 +32,7 @@ from validation.rules.scope import (
     self_reference,
     sentences,
     statement_sentences,
+    states_applicability,
     tokens,
 )
 
@@ -351,7 +352,7 @@ class ScopeFormulaBroken(Injector):
         target, section = found
         out = []
         statements = statement_sentences(section.text)
-        applicable = [s for s in statements if APPLICABILITY.search(s.text)]
+        applicable = [s for s in statements if states_applicability(s.text)]
         if (
             len(applicable) == 1
             and len(statements) > 1

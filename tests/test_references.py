@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
+import regex
 
 from injectors.base import Baseline, Injector, Site
 from injectors.context import InjectionContext
@@ -289,6 +290,9 @@ def names_the_change(instance: ErrorInstance) -> bool:
     if instance.error_type == "NREF-04":
         swapped = [r.old for r in instance.edit.replacements]
         return len(quoted) == 2 and all(any(entry.startswith(q) for entry in swapped) for q in quoted)
+    # the planner renumbers "第5章" and "“5.2”" when other errors renumber this document: quotations of the
+    # text and clauses of other documents must not take that form
+    assert not any(regex.search(r"第\d+(?:\.\d+)*[条章]|^[\dA-Z](?:\.\d+)*$", q) for q in quoted), quoted
     before, after = instance.original_section.text, instance.corrupted_section.text
     fragments = [f for q in quoted for f in q.split("…") if len(f) >= 4]
     return any((f in before) != (f in after) for f in fragments)

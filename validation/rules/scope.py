@@ -37,6 +37,8 @@ NONSTANDARD_VERB = regex.compile(
 )
 # "本文件适用于……" (also 仅适用于, 适用范围为……); "不适用于" is the exclusion, not the boundary.
 APPLICABILITY = regex.compile(r"(?<!不)(?<!不仅)适用(?:于|(?:范围|对象)(?:为|是|包括))")
+# Looser applicability wording a real scope may use instead ("本文件可供……使用", "适合于"): not reported.
+_APPLICABILITY_VARIANT = regex.compile(rf"(?<!不)适合于|{SELF_REFERENCE.pattern}(?:也|还)?(?:可)?(?:用于|供)")
 EXCLUSION = regex.compile(r"不适用于")
 
 # Provision words (GB/T 1.1—2020 annex C and the non-standard forms of NMS-03) as jieba tokens.
@@ -239,6 +241,11 @@ def statement_sentences(text: str) -> list[Sentence]:
     return [s for s in sentences(text) if not s.is_note]
 
 
+def states_applicability(sentence: str) -> bool:
+    """Whether a sentence says where the document applies ("适用于……", or a looser "本文件可供……")."""
+    return bool(APPLICABILITY.search(sentence) or _APPLICABILITY_VARIANT.search(sentence))
+
+
 def _quote(text: str, limit: int = 60) -> str:
     text = regex.sub(r"\s*\n\s*", "", text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -284,7 +291,7 @@ def scope_formula(document: Document) -> list[Violation]:
         statements = [(s, st) for s in members for st in statement_sentences(s.text)]
         if not statements:
             continue  # an empty scope is a parsing or structure matter, not a broken formula
-        if not any(APPLICABILITY.search(st.text) for _, st in statements):
+        if not any(states_applicability(st.text) for _, st in statements):
             word = self_reference(document)
             out.append(
                 Violation(
