@@ -163,8 +163,9 @@ def _bump(number: str) -> str:
 
 
 class _Assembler:
-    def __init__(self, lines: Sequence[Line]) -> None:
+    def __init__(self, lines: Sequence[Line], *, number_styled: bool = False) -> None:
         self.lines = [ln for ln in lines if ln.text.strip()]
+        self.number_styled = number_styled
         self.numbering = _Numbering()
         self.sections: list[_Open] = []
         self.chapter_kind = "clause"
@@ -195,7 +196,7 @@ class _Assembler:
             return None
         heading = parse_heading(line.text)
         if heading is None:
-            return None
+            return self.styled_heading(line)
         n = self.numbering
         if heading.number in UNNUMBERED:
             if heading.number not in n.seen_unnumbered:
@@ -221,6 +222,24 @@ class _Assembler:
         titled = bool(heading.title) and not heading.rest
         lenient = titled or line.heading_level is not None
         return heading if lenient and n.near(heading.number) else None
+
+    def styled_heading(self, line: Line) -> Heading | None:
+        """A Word heading style with no number in the text: number it as Word would print it."""
+        level = line.heading_level
+        title = normalize_title(line.text)
+        if not self.number_styled or level is None or not self.sections or not looks_like_title(title):
+            return None
+        n = self.numbering
+        if level == 1 and not n.annex:
+            return Heading(str(n.chapters + 1), title, 1)
+        if level == 2 and n.annex:
+            parent: str | None = n.annex
+        else:
+            parent = _deepest(n.path, depth=level - 1, prefix="")
+        if parent is None:
+            return None
+        last = _deepest(n.path, depth=level, prefix=parent + ".")
+        return Heading(_bump(last) if last else f"{parent}.1", title, level)
 
     def complete(self, i: int, heading: Heading) -> tuple[Heading, int]:
         """Pull a title or annex marker from the following lines; returns the heading and lines used."""
@@ -290,6 +309,11 @@ class _Assembler:
 def _term_line(text: str) -> bool:
     """A term with its English equivalent: no sentence punctuation, however long."""
     return len(text) <= 120 and not regex.search(r"[。；！？]", text) and text[-1] not in "。；：:，,、"
+
+
+def _deepest(path: Sequence[str], *, depth: int, prefix: str) -> str | None:
+    """The latest number on the path with this many components and this prefix."""
+    return next((p for p in reversed(path) if p.count(".") == depth - 1 and p.startswith(prefix)), None)
 
 
 def _next_letter(letter: str) -> str:
@@ -375,9 +399,10 @@ def assemble(lines: Sequence[Line], *, path: Path, fmt: str, data: bytes) -> Doc
     """The one place where lines become a Document; raises NotAStandardError when no structure is found."""
     if not any(ln.text.strip() for ln in lines):
         raise EmptyFileError(path, "no text: the file holds nothing to parse")
-    assembler = _Assembler(lines)
+    assembler = _Assembler(lines, number_styled=fmt == "docx")
     start = assembler.body_start()
-    toc = next((i for i, ln in enumerate(assembler.lines[:start]) if compact(ln.text) in (TOC_TITLE, "目录")), start)
+    front = assembler.lines[:start]
+    toc = next((i for i, ln in enumerate(front) if compact(ln.text) in (TOC_TITLE, "目录")), start)
     standard_id, title, cover = read_cover(assembler.lines[:toc])
     opened = assembler.run()
     sections = [

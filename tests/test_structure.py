@@ -142,3 +142,27 @@ def test_llm_extraction_markers_and_xuyan() -> None:
     assert doc.sections[0].kind == "foreword" and doc.drafting_rules == "GB/T 1.1—2020"
     assert doc.section("4.1").text == "设备应可靠。\n并便于维护。"
     assert doc.section("参考文献").text.startswith("[1] GB/T 1.1—2020")
+
+
+def test_word_heading_styles_without_numbers_are_numbered() -> None:
+    from parsers.lines import Line
+    from parsers.structure import assemble
+
+    def styled(text: str, level: int | None = None) -> Line:
+        return Line(text, heading_level=level)
+
+    lines = [
+        styled("前言", 1), styled("本文件按照GB/T 1.1—2020起草。"), styled("范围", 1), styled("本文件规定了示例。"),
+        styled("规范性引用文件", 1), styled("本文件没有规范性引用文件。"), styled("术语和定义", 1),
+        styled("本文件没有需要界定的术语和定义。"), styled("技术要求", 1), styled("总体要求", 2), styled("设备应可靠。"),
+        styled("外观", 2), styled("表面", 3), styled("表面应平整。"), styled("颜色", 3), styled("颜色应均匀。"),
+        styled("附录A（规范性）数据", 1), styled("格式", 2), styled("格式应统一。"),
+    ]  # fmt: skip
+    doc = assemble(lines, path=Path("styled.docx"), fmt="docx", data=b"styled")
+    assert [s.number for s in doc.sections] == [
+        "前言", "1", "2", "3", "4", "4.1", "4.2", "4.2.1", "4.2.2", "附录A", "A.1",
+    ]  # fmt: skip
+    assert doc.section("4.2.2").text == "颜色应均匀。"
+    # Markdown headings carry levels too, but only Word styles are numbered this way
+    md = assemble(lines, path=Path("styled.md"), fmt="markdown", data=b"styled")
+    assert "4.1" not in [s.number for s in md.sections]

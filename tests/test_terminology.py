@@ -324,3 +324,46 @@ def test_term_variants_and_helpers() -> None:
     assert "数据报文" in near_synonyms("数据帧", set())
     assert "样时间" not in near_synonyms("出样时间", set())
     assert near_synonyms("温度记录仪", {"温度记录仪", "记录仪"}) == ("温度记录器",)
+
+
+def test_every_ter05_variant_is_detected_where_it_applies(
+    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    """Each kind of TER-05 site (numbering, English, each lead-in form) yields an edit the checker sees."""
+    injector = ter_injectors["TER-05"]
+    doc = next(
+        d for d in corpus_documents if "library-digital" in d.source
+    )  # a "GB/T x界定的以及下列" lead-in
+    before = {(v.location, v.error_type) for v in lint(doc)}
+    kinds: set[str] = set()
+    for site in injector.sites(doc, context):
+        proposal = injector.propose(doc, site, random.Random(0), context)
+        if proposal is None:  # refused because another checker would fire elsewhere (see quiet_elsewhere)
+            assert site.detail.kind == "unlisted"
+            continue
+        applied = apply_edits(doc, [proposal.edit])
+        assert (applied.locations[0], "TER-05") in {
+            (v.location, v.error_type) for v in lint(applied.document)
+        }
+        assert (applied.locations[0], "TER-05") not in before
+        kinds.add(site.detail.kind)
+    required = {"english", "gap", "duplicate", "none", "only-ref", "generation"}
+    assert required <= kinds <= required | {"unlisted"}
+
+
+def test_every_ter04_variant_is_detected(corpus_documents: list[Document], context: InjectionContext) -> None:
+    injector = injectors()["TER-04"]
+    doc = corpus_documents[0]
+    site = next(iter(injector.sites(doc, context)))
+    seen: set[str] = set()
+    for seed in range(30):
+        proposal = injector.propose(doc, site, random.Random(seed), context)
+        assert proposal is not None
+        (r,) = proposal.edit.replacements
+        seen.add("term-last" if r.new.startswith("，称为") else r.new)
+        applied = apply_edits(doc, [proposal.edit])
+        assert (applied.locations[0], "TER-04") in {
+            (v.location, v.error_type) for v in lint(applied.document)
+        }
+    term = doc.sections[site.target].title.split(" ")[0]
+    assert seen == {"是指", "指", "是", f"{term}是", "term-last"}
