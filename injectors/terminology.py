@@ -512,6 +512,37 @@ class InconsistentTermUse(TerminologyInjector):
 # TER-04 Definition defect
 # ---------------------------------------------------------------------------------------------------
 OPENERS = ("是指", "指", "是")
+PROVISION_MODALS = ("应", "宜")
+# Descriptive verbs before which a careless author writes 应 / 宜 ("具有" → "应具有").
+PROVISION_VERBS = frozenset(
+    (
+        "具有",
+        "具备",
+        "能",
+        "能够",
+        "由",
+        "按",
+        "按照",
+        "采用",
+        "满足",
+        "符合",
+        "包括",
+        "包含",
+        "保持",
+        "设有",
+        "设置",
+    )
+)
+
+
+def _provision_point(definition: str) -> tuple[int, str] | None:
+    """Where 应 / 宜 can go in the definition's first sentence: before its first descriptive verb."""
+    at = 0
+    for word in words(first_sentence(definition)):
+        if word in PROVISION_VERBS and not modal_verbs(definition[max(0, at - 1) : at + len(word)]):
+            return at, word
+        at += len(word)
+    return None
 
 
 @register
@@ -519,8 +550,10 @@ class DefinitionDefect(TerminologyInjector):
     """TER-04: a definition that can no longer stand in for its term.
 
     Deterministic variants the checker sees: an opening "是指 / 指 / 是", the term written before the
-    definition ("传感终端是……"), or after it ("……，称为传感终端。"). A provision (应/宜) in a definition is
-    not injected here: NMS-05 owns provisions in definitions and its checker would fire too.
+    definition ("传感终端是……") or after it ("……，称为传感终端。"), or a provision slipped in before a
+    descriptive verb ("并具有本地缓存功能" → "并应具有本地缓存功能"). NMS-05 leaves definitions to this type.
+    The judgement variant (a rewritten definition that no longer substitutes for the term) is not built:
+    TER-04 counts as deterministic, so the base verification and the planner would drop it.
     """
 
     error_type = "TER-04"
@@ -543,6 +576,9 @@ class DefinitionDefect(TerminologyInjector):
             variants.append("term-first")
             if "。" in first_sentence(entry.definition):
                 variants.append("term-last")
+        verb = _provision_point(entry.definition)
+        if verb is not None:
+            variants.append("provision")
         variant = rng.choice(variants)
         definition = entry.definition
         head = ""
@@ -563,6 +599,15 @@ class DefinitionDefect(TerminologyInjector):
                 Edit("modify", site.target, (Replacement("text", start, "", added),)),
                 error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}……”），定义中重复了术语",
                 fix=f"删去定义开头的“{added}”，使定义能直接替换术语",
+            )
+        if variant == "provision":
+            assert verb is not None
+            at, word = verb
+            modal = rng.choice(PROVISION_MODALS)
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", start + at, "", modal),)),
+                error=f"术语“{entry.term}”的定义中写入了能愿动词“{modal}”（“{modal}{word}……”），定义不应包含要求",
+                fix=f"删去定义中的“{modal}”，定义只陈述概念",
             )
         end = start + first_sentence(definition).index("。")
         added = f"，称为{entry.term}"

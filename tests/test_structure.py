@@ -148,16 +148,32 @@ def test_word_heading_styles_without_numbers_are_numbered() -> None:
     from parsers.lines import Line
     from parsers.structure import assemble
 
-    def styled(text: str, level: int | None = None) -> Line:
-        return Line(text, heading_level=level)
-
-    lines = [
-        styled("前言", 1), styled("本文件按照GB/T 1.1—2020起草。"), styled("范围", 1), styled("本文件规定了示例。"),
-        styled("规范性引用文件", 1), styled("本文件没有规范性引用文件。"), styled("术语和定义", 1),
-        styled("本文件没有需要界定的术语和定义。"), styled("技术要求", 1), styled("总体要求", 2), styled("设备应可靠。"),
-        styled("外观", 2), styled("表面", 3), styled("表面应平整。"), styled("颜色", 3), styled("颜色应均匀。"),
-        styled("附录A（规范性）数据", 1), styled("格式", 2), styled("格式应统一。"),
-    ]  # fmt: skip
+    # "<level> <text>": a paragraph in Word style Heading <level>; "- <text>": a body paragraph
+    spec = """
+    1 前言
+    - 本文件按照GB/T 1.1—2020起草。
+    1 范围
+    - 本文件规定了示例。
+    1 规范性引用文件
+    - 本文件没有规范性引用文件。
+    1 术语和定义
+    - 本文件没有需要界定的术语和定义。
+    1 技术要求
+    2 总体要求
+    - 设备应可靠。
+    2 外观
+    3 表面
+    - 表面应平整。
+    3 颜色
+    - 颜色应均匀。
+    1 附录A（规范性）数据
+    2 格式
+    - 格式应统一。
+    """
+    lines = []
+    for row in spec.strip().splitlines():
+        mark, text = row.strip().split(" ", 1)
+        lines.append(Line(text, heading_level=None if mark == "-" else int(mark)))
     doc = assemble(lines, path=Path("styled.docx"), fmt="docx", data=b"styled")
     assert [s.number for s in doc.sections] == [
         "前言", "1", "2", "3", "4", "4.1", "4.2", "4.2.1", "4.2.2", "附录A", "A.1",
