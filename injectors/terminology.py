@@ -539,7 +539,9 @@ def _provision_point(definition: str) -> tuple[int, str] | None:
     """Where 应 / 宜 can go in the definition's first sentence: before its first descriptive verb."""
     at = 0
     for word in words(first_sentence(definition)):
-        if word in PROVISION_VERBS and not modal_verbs(definition[max(0, at - 1) : at + len(word)]):
+        if word in PROVISION_VERBS and all(
+            (at, m) in modal_verbs(definition[:at] + m + definition[at:]) for m in PROVISION_MODALS
+        ):  # the inserted word reads as a modal verb, not as part of 相应 / 适宜 …
             return at, word
         at += len(word)
     return None
