@@ -178,6 +178,88 @@ def lint(
     raise typer.Exit(2 if unreadable else 1 if found else 0)
 
 
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+@app.command()
+def build(
+    corpus: Annotated[
+        Path, typer.Option("--corpus", help="Folder of standards (a manifest picks one file each).")
+    ] = (PROJECT_ROOT / "corpus"),
+    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = PROJECT_ROOT
+    / "outputs",
+    seed: Annotated[int, typer.Option("--seed", help="Build seed.")] = 0,
+    version: Annotated[
+        str | None, typer.Option("--version", help="Version label (default: next patch).")
+    ] = None,
+    errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
+    llm: Annotated[str, typer.Option("--llm", help="none (offline rule templates) or openai.")] = "none",
+    task_runner: Annotated[str, typer.Option("--task-runner", help="thread, process or dask.")] = "thread",
+    dask_address: Annotated[
+        str | None, typer.Option("--dask-address", help="Scheduler of a Dask cluster.")
+    ] = None,
+    prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
+    verbose: Annotated[bool, typer.Option("--verbose", help="Show Prefect's logs.")] = False,
+) -> None:
+    """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
+    from flows import settings
+
+    settings.configure(out / ".cache", verbose=verbose)
+    from flows.build import run_build
+    from release.config import BuildConfig
+    from release.writer import next_version
+
+    lo, hi = _parse_range(errors)
+    try:
+        config = BuildConfig(
+            seed=seed, version=version or next_version(out), min_errors=lo, max_errors=hi, llm=llm
+        )
+    except ValueError as exc:
+        err.print(f"ERROR: {exc}")
+        raise typer.Exit(2) from None
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    ) as bar:
+        tasks: dict[str, object] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        try:
+            summary = run_build(
+                corpus,
+                out,
+                config,
+                prefer=prefer,
+                task_runner=task_runner,
+                dask_address=dask_address,
+                progress=report,
+            )
+        except (ValueError, FileExistsError) as exc:
+            err.print(f"ERROR: {exc}")
+            raise typer.Exit(1) from None
+    if summary.up_to_date:
+        err.print("corpus, configuration and code unchanged since the latest version: nothing to build")
+        return
+    for bad in summary.bad_inputs:
+        err.print(f"ERROR {bad['source']}: {bad['reason']}")
+    err.print(
+        f"built {summary.version}: {summary.documents} documents, {summary.instances} errors, "
+        f"{len(summary.bad_inputs)} bad inputs → {summary.output} ({summary.timings.get('total', 0):.1f} s)"
+    )
+    if summary.critical_failures:
+        err.print("critical expectations failed: " + ", ".join(summary.critical_failures))
+    if summary.documents == 0 or summary.critical_failures:
+        raise typer.Exit(1)
+
+
 def main() -> None:
     app()
 

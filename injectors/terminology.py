@@ -512,7 +512,7 @@ class InconsistentTermUse(TerminologyInjector):
 # TER-04 Definition defect
 # ---------------------------------------------------------------------------------------------------
 OPENERS = ("是指", "指", "是")
-PROVISION_MODALS = ("应", "宜")
+PROVISION_MODALS = ("应", "宜")  # 应 twice as often: a requirement is the usual slip
 # Descriptive verbs before which a careless author writes 应 / 宜 ("具有" → "应具有").
 PROVISION_VERBS = frozenset(
     (
@@ -605,7 +605,7 @@ class DefinitionDefect(TerminologyInjector):
         if variant == "provision":
             assert verb is not None
             at, word = verb
-            modal = rng.choice(PROVISION_MODALS)
+            modal = rng.choice(("应", "应", "宜"))
             return Proposal(
                 Edit("modify", site.target, (Replacement("text", start + at, "", modal),)),
                 error=f"术语“{entry.term}”的定义中写入了能愿动词“{modal}”（“{modal}{word}……”），定义不应包含要求",

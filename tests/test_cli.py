@@ -26,7 +26,8 @@ def test_parse_json_and_errors(tmp_path: Path) -> None:
     assert result.returncode == 1
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 1
-    assert set(rows[0]) == {"doc_id", "source", "format", "standard_id", "title", "drafting_rules", "sections"}
+    keys = {"doc_id", "source", "format", "standard_id", "title", "drafting_rules", "sections"}
+    assert set(rows[0]) == keys
     assert set(rows[0]["sections"][0]) == {"number", "title", "text", "level", "kind"}
     assert rows[0]["standard_id"] == "GB/T 99901—2025"
     assert f"ERROR {bad}: empty file (0 bytes)" in result.stderr

@@ -10,6 +10,8 @@ from sample_standard import SAMPLE
 from parsers import parse_file, parse_many
 from parsers.errors import CorruptFileError, EmptyFileError, ParseError, UnsupportedFormatError
 
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
 
 def write(tmp_path: Path, name: str, data: bytes) -> Path:
     path = tmp_path / name
@@ -22,10 +24,10 @@ def write(tmp_path: Path, name: str, data: bytes) -> Path:
     [
         ("empty.pdf", b"", EmptyFileError, "empty file"),
         ("empty.txt", b"  \n\n", EmptyFileError, "empty"),
-        ("fake.pdf", "1 范围\n本文件".encode(), UnsupportedFormatError, "extension .pdf but the content is plain text"),
+        ("fake.pdf", "1 范围".encode(), UnsupportedFormatError, "extension .pdf but the content is plain"),
         ("report.docx", b"%PDF-1.7\n%...", UnsupportedFormatError, "content is a PDF"),
         ("notes.txt", b"PK\x03\x04" + b"\x00" * 40, UnsupportedFormatError, "zip archive"),
-        ("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 100, UnsupportedFormatError, "legacy Word .doc"),
+        ("old.doc", OLE_MAGIC + b"\x00" * 100, UnsupportedFormatError, "legacy Word .doc"),
         ("scan.png", b"\x89PNG\r\n\x1a\n", UnsupportedFormatError, "unsupported file type .png"),
         ("gbk.txt", b"\xff\xfe\x00\xd8" * 10, UnsupportedFormatError, "binary"),
     ],

@@ -267,6 +267,25 @@ def test_scope_types_share_chapter_one(
     assert ("1", "SCP-01") in found and ("1", "SCP-02") in found
 
 
+@pytest.mark.parametrize("type_id", ["SCP-02", "SCP-05"])
+def test_both_variants_are_built(
+    type_id: str,
+    corpus_documents: list[Document],
+    context: InjectionContext,
+    scope_injectors: dict[str, Injector],
+) -> None:
+    """SCP-02: a deleted 适用于 sentence or a textbook verb; SCP-05: a dropped qualifier or an exclusion."""
+    document = next(d for d in corpus_documents if "储能" in d.title)
+    variants = set()
+    for seed in range(8):
+        instance = inject(scope_injectors[type_id], document, context, seed=seed)
+        assert instance is not None
+        (replacement,) = instance.edit.replacements
+        variants.add("delete" if not replacement.new else "insert" if not replacement.old else "replace")
+    expected = {"delete", "replace"} if type_id == "SCP-02" else {"delete", "insert"}
+    assert variants == expected
+
+
 def test_scope_04_only_promises_what_no_chapter_treats(corpus_documents: list[Document]) -> None:
     for document in corpus_documents:
         body = "".join(s.title + s.text for s in document.sections if s.kind in ("clause", "annex"))

@@ -27,8 +27,6 @@ _TOKENIZER = jieba.Tokenizer()
 
 # How a document names itself in its scope, by generation and kind.
 SELF_REFERENCE = regex.compile(r"本(?:指导性技术文件|技术规范|文件|标准|部分|规范|规程|指南|导则)")
-# Statement verbs of the scope formula (规定了 for requirements, 确立了/给出了/描述了/界定了 for the others).
-STANDARD_VERBS = ("规定了", "确立了", "给出了", "描述了", "界定了")
 # Verbs a textbook or report would use; a standard's scope does not "introduce" or "expound" anything.
 NONSTANDARD_VERB = regex.compile(
     rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也|主要|重点|着重|简要|系统地?)?)"
@@ -124,11 +122,12 @@ def sentences(text: str) -> list[Sentence]:
     for i, char in enumerate(text):
         boundary = char in "。！？"
         if char == "\n":
-            before = text[:i].rstrip()[-1:]
-            after = text[i + 1 :]
             line = text[text.rfind("\n", 0, i) + 1 : i]
-            boundary = before in ("", "。", "！", "？", "；", "：", ";", ":") or bool(
-                _NOTE.match(after) or _LIST_START.match(after) or _NOTE.match(line) or _LIST_START.match(line)
+            following = text.find("\n", i + 1)
+            after = text[i + 1 : following if following >= 0 else len(text)]
+            before = line.rstrip()[-1:]
+            boundary = before in ("", "。", "！", "？", "；", "：", ";", ":") or any(
+                p.match(x) for p in (_NOTE, _LIST_START) for x in (line, after)
             )
         if boundary:
             _add(out, text, start, i + 1 if char != "\n" else i)

@@ -1,0 +1,198 @@
+"""The Prefect build flow: parse → scan → candidates → balanced choice → assemble → validate → write.
+
+Tasks are thin wrappers over the plain-Python stages. Their cache keys are content addresses (file hash,
+configuration, seed, code version), never source text alone, so a rebuild with nothing changed does no
+work, a killed build resumes from its cached tasks, and one changed file reprocesses that document (and,
+when its references, terms or scope changed, the documents whose templates draw on them).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prefect import flow, task
+from prefect.futures import as_completed
+from prefect.task_runners import ThreadPoolTaskRunner
+
+from flows.fingerprint import code_version, combine, file_hash
+from injectors.context import InjectionContext
+from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, choose, finalize
+from parsers import parse_file
+from parsers.corpus import corpus_files
+from parsers.errors import ParseError
+from parsers.model import Document
+from release.config import BuildConfig
+
+Progress = Callable[[str, int, int], None]  # stage, done, total
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    path: str
+    document: Document | None = None
+    error: str = ""
+
+
+@dataclass
+class BuildSummary:
+    version: str
+    output: Path | None
+    fingerprint: str
+    documents: int = 0
+    instances: int = 0
+    bad_inputs: list[dict[str, str]] = field(default_factory=list)
+    up_to_date: bool = False
+    critical_failures: list[str] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _parse_key(_: Any, params: dict[str, Any]) -> str:
+    return f"parse-{params['digest']}-{params['code']}"
+
+
+@task(name="parse", cache_key_fn=_parse_key, persist_result=True)
+def parse_task(path: str, digest: str, code: str) -> ParsedFile:
+    """A bad file becomes a record with its reason, so the rest of the build goes on."""
+    try:
+        return ParsedFile(path, document=parse_file(path))
+    except ParseError as exc:
+        return ParsedFile(path, error=exc.reason)
+
+
+def _candidates_key(_: Any, params: dict[str, Any]) -> str:
+    parts = [params["document"].doc_id, params["context_digest"], params["plan_digest"], str(params["seed"])]
+    return "candidates-" + "-".join([*parts, params["code"]])
+
+
+@task(name="inject", cache_key_fn=_candidates_key, persist_result=True)
+def candidates_task(
+    document: Document,
+    context: InjectionContext,
+    plan: PlanConfig,
+    seed: int,
+    context_digest: str,
+    plan_digest: str,
+    code: str,
+) -> Candidates:
+    return candidate_instances(document, seed, context, plan)
+
+
+def build_fingerprint(files: list[Path], config: BuildConfig) -> str:
+    """Same corpus bytes, configuration and code: same dataset, so no new version is needed."""
+    return combine([config.fingerprint(), code_version(), *(f"{p.name}:{file_hash(p)}" for p in files)])
+
+
+def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> Any:
+    if kind == "thread":
+        return ThreadPoolTaskRunner(max_workers=workers)
+    if kind == "process":
+        from prefect.task_runners import ProcessPoolTaskRunner
+
+        return ProcessPoolTaskRunner(max_workers=workers)
+    if kind == "dask":
+        from prefect_dask import DaskTaskRunner
+
+        return DaskTaskRunner(address=dask_address) if dask_address else DaskTaskRunner()
+    raise ValueError(f"unknown task runner {kind!r}: expected thread, process or dask")
+
+
+def run_build(
+    corpus: Path,
+    out: Path,
+    config: BuildConfig,
+    *,
+    prefer: str = "pdf",
+    task_runner: str = "thread",
+    dask_address: str | None = None,
+    workers: int | None = None,
+    progress: Progress | None = None,
+) -> BuildSummary:
+    """Run the build flow with the chosen task runner (the CLI's entry point)."""
+    runner = _task_runner(task_runner, dask_address, workers)
+    return build.with_options(task_runner=runner)(corpus, out, config, prefer=prefer, progress=progress)
+
+
+@flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
+def build(
+    corpus: Path,
+    out: Path,
+    config: BuildConfig,
+    prefer: str = "pdf",
+    progress: Progress | None = None,
+) -> BuildSummary:
+    from release.writer import latest_fingerprint, write_release
+
+    report = progress or (lambda stage, done, total: None)
+    started = time.perf_counter()
+    timings: dict[str, float] = {}
+    files = corpus_files(Path(corpus), prefer)
+    if not files:
+        raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
+    fingerprint = build_fingerprint(files, config)
+    if latest_fingerprint(Path(out)) == fingerprint:
+        return BuildSummary(config.version, None, fingerprint, up_to_date=True)
+    code = code_version()
+
+    parsed: list[ParsedFile] = []
+    futures = [parse_task.submit(str(p), file_hash(p), code) for p in files]
+    for done, future in enumerate(as_completed(futures), 1):
+        parsed.append(future.result())
+        report("parse", done, len(files))
+    parsed.sort(key=lambda p: p.path)
+    documents = sorted((p.document for p in parsed if p.document is not None), key=lambda d: d.doc_id)
+    bad_inputs = [{"source": p.path, "reason": p.error} for p in parsed if p.document is None]
+    timings["parse"] = time.perf_counter() - started
+
+    context = InjectionContext.from_documents(documents)
+    plan = PlanConfig(config.min_errors, config.max_errors, config.types)
+    context_digest = combine([repr(context)])
+    plan_digest = combine([repr(plan)])
+    step = time.perf_counter()
+    candidates: list[Candidates] = []
+    futures = [
+        candidates_task.submit(doc, context, plan, config.seed, context_digest, plan_digest, code)
+        for doc in documents
+    ]
+    for done, future in enumerate(as_completed(futures), 1):
+        candidates.append(future.result())
+        report("inject", done, len(documents))
+    candidates.sort(key=lambda c: c.document.doc_id)
+    timings["inject"] = time.perf_counter() - step
+
+    step = time.perf_counter()
+    counts: Counter[str] = Counter()
+    results: list[InjectionResult] = []
+    for done, c in enumerate(candidates, 1):
+        results.append(finalize(c, choose(c, config.seed, plan, counts)))
+        report("assemble", done, len(candidates))
+    timings["assemble"] = time.perf_counter() - step
+
+    step = time.perf_counter()
+    report("write", 0, 1)
+    written = write_release(
+        results,
+        config,
+        Path(out),
+        bad_inputs=bad_inputs,
+        timings=timings,
+        code_version=code,
+        fingerprint=fingerprint,
+    )
+    report("write", 1, 1)
+    timings["write"] = time.perf_counter() - step
+    timings["total"] = time.perf_counter() - started
+    return BuildSummary(
+        version=config.version,
+        output=written.path,
+        fingerprint=fingerprint,
+        documents=len(results),
+        instances=sum(len(r.instances) for r in results),
+        bad_inputs=bad_inputs,
+        critical_failures=written.critical_failures,
+        timings=timings,
+    )

@@ -1,0 +1,28 @@
+"""Prefect settings for gbtbench runs: no telemetry, results under the project, quiet logs.
+
+Prefect reads its settings when it is imported, so `configure` must run before the first
+`import prefect` (the CLI does this before importing `flows.build`).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def configure(cache_dir: Path, *, verbose: bool = False) -> None:
+    """Set defaults only: a user's own PREFECT_* environment always wins."""
+    defaults = {
+        "DO_NOT_TRACK": "1",
+        "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+        "PREFECT_RESULTS_PERSIST_BY_DEFAULT": "true",
+        "PREFECT_LOCAL_STORAGE_PATH": str(cache_dir / "prefect-results"),
+        "PREFECT_LOGGING_LEVEL": "INFO" if verbose else "WARNING",
+        "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "90",
+        "GX_ANALYTICS_ENABLED": "false",
+        "TQDM_DISABLE": "1",
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+        "HF_DATASETS_DISABLE_PROGRESS_BARS": "1",
+    }
+    for key, value in defaults.items():
+        os.environ.setdefault(key, value)
