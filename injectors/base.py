@@ -13,16 +13,26 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from injectors.context import InjectionContext
-from injectors.edit import Edit, apply_edits, overlaps
-from injectors.instance import ErrorInstance, InjectionProvenance, describe, instance_id
+from injectors.edit import Edit, apply_edits, claimed_spans, overlaps
+from injectors.instance import (
+    ErrorInstance,
+    FlaggedCandidate,
+    InjectionProvenance,
+    LLMTrace,
+    describe,
+    instance_id,
+)
 from injectors.taxonomy import BY_ID, ErrorType
 from parsers.model import Document
 from validation.linter import Violation, lint, lint_diff
 
 MAX_ATTEMPTS = 12
+# One error per section, except where the taxonomy defines several types on one element: the scope and
+# the list of normative references, which may take several errors on separate spans.
+SHARED_KINDS = ("scope", "normative_references")
 
 
 @dataclass(frozen=True)
@@ -39,6 +49,7 @@ class Proposal:
     error: str  # what is wrong, in Chinese, as a reviewer should say it
     fix: str  # how to correct it
     generator: str = "rule"
+    llm: LLMTrace | None = None  # set when an LLM wrote the edit, or was tried before a rule-template fallback
 
 
 @dataclass
@@ -47,6 +58,44 @@ class Attempt:
 
     instance: ErrorInstance | None = None
     reason: str = ""
+    flagged: list[FlaggedCandidate] = field(default_factory=list)  # LLM rewrites for review, never gold
+
+
+@dataclass(frozen=True)
+class Verification:
+    """The verdict on one proposal: the instance, or the failure and the violations behind it."""
+
+    instance: ErrorInstance | None
+    failure: str = ""  # not_detected | side_effect
+    side_effects: tuple[Violation, ...] = ()  # other types' violations the edit newly causes at the location
+
+
+@dataclass(frozen=True)
+class RewriteOutcome:
+    """What a rewriter makes of a site: a proposal to verify (LLM-written, or the template as a fallback),
+    and/or a candidate flagged for review when no template fits and the LLM's answers all failed."""
+
+    proposal: Proposal | None
+    flagged: FlaggedCandidate | None = None
+
+
+class Rewriter(Protocol):
+    """The LLM path (injectors.rewriter.LLMRewriter); the base class only needs these three methods."""
+
+    def handles(self, error_type: str) -> bool: ...
+
+    def works_without_template(self, error_type: str) -> bool: ...
+
+    def rewrite(
+        self,
+        injector: Injector,
+        baseline: Baseline,
+        site: Site,
+        template: Proposal | None,
+        context: InjectionContext,
+        taken: Sequence[Edit],
+        seed: int,
+    ) -> RewriteOutcome: ...
 
 
 @dataclass
@@ -91,8 +140,13 @@ class Injector(ABC):
         taken: Sequence[Edit] = (),
         seed: int = 0,
         stats: Counter[str] | None = None,
+        rewriter: Rewriter | None = None,
     ) -> Attempt:
+        """One verified instance from the first site that yields one; with a rewriter that handles this
+        type, each site's template proposal first goes through the LLM (which falls back to it)."""
         stats = stats if stats is not None else Counter()
+        llm = rewriter if rewriter is not None and rewriter.handles(self.error_type) else None
+        flagged: list[FlaggedCandidate] = []
         document = baseline.document
         sites = list(self.sites(document, context))
         if not sites:
@@ -100,32 +154,52 @@ class Injector(ABC):
             return Attempt(reason="no_site")
         rng.shuffle(sites)
         reasons: Counter[str] = Counter()
+        busy = {p for edit in taken for p, *_ in claimed_spans(edit)} | {
+            e.target for e in taken if e.op == "insert"
+        }
         for site in sites[:MAX_ATTEMPTS]:
-            number = document.sections[site.target].number
+            section = document.sections[site.target]
+            if site.target in busy and section.kind not in SHARED_KINDS:
+                reasons["taken"] += 1
+                continue
+            number = section.number
             if baseline.pre_existing(number, self.error_type):
                 reasons["pre_existing"] += 1
                 continue
             proposal = self.propose(document, site, rng, context)
-            if proposal is None:
+            if proposal is None and (llm is None or not llm.works_without_template(self.error_type)):
                 reasons["no_edit"] += 1
                 continue
-            if any(overlaps(proposal.edit, other) for other in taken):
+            if proposal is not None and any(overlaps(proposal.edit, other) for other in taken):
                 reasons["taken"] += 1
                 continue
+            if llm is not None:
+                outcome = llm.rewrite(self, baseline, site, proposal, context, taken, seed)
+                if outcome.flagged is not None:
+                    flagged.append(outcome.flagged)
+                proposal = outcome.proposal
+                if proposal is None:
+                    reasons["flagged" if outcome.flagged is not None else "no_edit"] += 1
+                    continue
             instance, failure = self._verified(baseline, proposal, seed)
             if instance is None:
                 reasons[failure] += 1
                 continue
             stats["injected"] += 1
-            return Attempt(instance=instance)
+            return Attempt(instance=instance, flagged=flagged)
         reason = reasons.most_common(1)[0][0] if reasons else "no_site"
         stats[f"skipped_{reason}"] += 1
-        return Attempt(reason=reason)
+        return Attempt(reason=reason, flagged=flagged)
 
     def _verified(
         self, baseline: Baseline, proposal: Proposal, seed: int
     ) -> tuple[ErrorInstance | None, str]:
         """The checker of this type fires at the location, and no other type's checker newly fires there."""
+        verdict = self.verify(baseline, proposal, seed)
+        return verdict.instance, verdict.failure
+
+    def verify(self, baseline: Baseline, proposal: Proposal, seed: int) -> Verification:
+        """`_verified` with the side effects named (the LLM rewriter tells the model which rule it broke)."""
         document = baseline.document
         applied = apply_edits(document, [proposal.edit])
         location = applied.locations[0]
@@ -137,13 +211,14 @@ class Injector(ABC):
         }
         if self.spec.deterministic:
             if not any(v.error_type == self.error_type for v in new):
-                return None, "not_detected"
+                return Verification(None, "not_detected")
         elif self.spec.diff_detectable:
             found = lint_diff(document, corrupted, [self.error_type])
             if not any(v.location == location for v in found):
-                return None, "not_detected"
-        if any(v.error_type != self.error_type for v in new):
-            return None, "side_effect"
+                return Verification(None, "not_detected")
+        side_effects = tuple(sorted(v for v in new if v.error_type != self.error_type))
+        if side_effects:
+            return Verification(None, "side_effect", side_effects)
         original = None if proposal.edit.op == "insert" else document.sections[proposal.edit.target]
         instance = ErrorInstance(
             instance_id=instance_id(document.doc_id, self.error_type, location, seed),
@@ -154,9 +229,14 @@ class Injector(ABC):
             corrupted_section=applied.sections[0],
             edit=proposal.edit,
             description=describe(proposal.error, proposal.fix, self.spec.rule),
-            provenance=InjectionProvenance(proposal.generator, self.version, seed),
+            provenance=InjectionProvenance(
+                proposal.generator,
+                self.version,
+                seed,
+                **(proposal.llm.provenance_fields() if proposal.llm is not None else {}),
+            ),
         )
-        return instance, ""
+        return Verification(instance)
 
 
 REGISTRY: dict[str, type[Injector]] = {}

@@ -19,6 +19,33 @@ class InjectionProvenance:
     model: str | None = None
     prompt_id: str | None = None
     cache_key: str | None = None
+    # when an LLM was asked: why its answers were not used (generator is then rule-template), how many
+    # answers it gave, and what each failed answer or retried request broke ("leaked_heading", "transport:…")
+    fallback_reason: str | None = None
+    llm_attempts: int | None = None
+    llm_failures: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class LLMTrace:
+    """What an LLM rewrite (or its failed attempt before a fallback) leaves in an instance's provenance."""
+
+    model: str
+    prompt_id: str
+    cache_key: str | None  # of the answer used, or of the last answer tried before the fallback
+    attempts: int
+    failures: tuple[str, ...] = ()
+    fallback_reason: str | None = None
+
+    def provenance_fields(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "prompt_id": self.prompt_id,
+            "cache_key": self.cache_key,
+            "fallback_reason": self.fallback_reason,
+            "llm_attempts": self.attempts,
+            "llm_failures": self.failures,
+        }
 
 
 @dataclass(frozen=True)
@@ -48,6 +75,35 @@ class ErrorInstance:
             "corrupted_section": section_dict(self.corrupted_section),
             "edit": self.edit.to_dict(),
             "description": self.description,
+            "provenance": vars(self.provenance).copy(),
+        }
+
+
+@dataclass(frozen=True)
+class FlaggedCandidate:
+    """An LLM rewrite that no rule template could replace and that failed its constraints: never gold.
+
+    It goes to the review queue with the reasons it failed; `candidate_section` is the last answer's text
+    (None when no answer could even be parsed), kept for the annotator and never applied to a document.
+    """
+
+    doc_id: str
+    error_type: str
+    location: str  # the target's number in the original document
+    original_section: Section
+    candidate_section: Section | None
+    reasons: tuple[str, ...]
+    provenance: InjectionProvenance
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "doc_id": self.doc_id,
+            "dimension": BY_ID[self.error_type].dimension,
+            "error_type": self.error_type,
+            "location": self.location,
+            "original_section": section_dict(self.original_section),
+            "candidate_section": section_dict(self.candidate_section),
+            "reasons": list(self.reasons),
             "provenance": vars(self.provenance).copy(),
         }
 

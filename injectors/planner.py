@@ -14,10 +14,10 @@ from typing import Any
 
 import regex
 
-from injectors.base import Baseline
+from injectors.base import Baseline, Rewriter
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, rename_all, replay
-from injectors.instance import ErrorInstance, instance_id
+from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID, TYPE_IDS
 from parsers.model import Document
@@ -46,6 +46,8 @@ class InjectionResult:
     pre_existing: tuple[Violation, ...]
     skipped: dict[str, str]  # type → why it could not be injected in this document
     stats: dict[str, Counter[str]] = field(default_factory=dict)  # per type: injected, skipped_<reason>
+    # LLM rewrites that failed their constraints where no rule template fitted: for review, never gold
+    flagged: tuple[FlaggedCandidate, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The corrupted document as `parse --json` prints it, plus instances and pre-existing violations."""
@@ -54,6 +56,8 @@ class InjectionResult:
         row["instances"] = [i.to_dict() for i in self.instances]
         row["pre_existing"] = [v.to_dict() for v in self.pre_existing]
         row["skipped"] = self.skipped
+        if self.flagged:
+            row["flagged"] = [f.to_dict() for f in self.flagged]
         return row
 
 
@@ -77,6 +81,7 @@ class Candidates:
     instances: tuple[ErrorInstance, ...]
     skipped: dict[str, str]
     stats: dict[str, Counter[str]]
+    flagged: tuple[FlaggedCandidate, ...] = ()  # LLM rewrites for review (never gold), see InjectionResult
 
 
 def candidate_instances(
@@ -84,6 +89,7 @@ def candidate_instances(
     seed: int,
     context: InjectionContext,
     config: PlanConfig = PlanConfig(),
+    rewriter: Rewriter | None = None,
 ) -> Candidates:
     """One verified instance per applicable type (a second round when a document has few types).
 
@@ -99,6 +105,7 @@ def candidate_instances(
     skipped = {t: "no_injector" for t in config.types if t not in available}
     stats: dict[str, Counter[str]] = {t: Counter() for t in order}
     instances: list[ErrorInstance] = []
+    flagged: list[FlaggedCandidate] = []
     for round_ in range(2):
         if round_ and len(instances) >= config.max_errors:
             break
@@ -110,14 +117,18 @@ def candidate_instances(
                 taken=[i.edit for i in instances],
                 seed=seed,
                 stats=stats[error_type],
+                rewriter=rewriter,
             )
+            flagged.extend(attempt.flagged)
             if attempt.instance is None:
                 order.remove(error_type)
                 if not round_:
                     skipped[error_type] = attempt.reason
                 continue
             instances.append(attempt.instance)
-    return Candidates(document, baseline, tuple(instances), dict(sorted(skipped.items())), stats)
+    return Candidates(
+        document, baseline, tuple(instances), dict(sorted(skipped.items())), stats, tuple(flagged)
+    )
 
 
 def choose(
@@ -152,6 +163,7 @@ def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionRe
         pre_existing=pre_existing,
         skipped=candidates.skipped,
         stats=candidates.stats,
+        flagged=candidates.flagged,
     )
 
 
@@ -161,9 +173,14 @@ def inject_document(
     context: InjectionContext,
     config: PlanConfig = PlanConfig(),
     type_counts: Counter[str] | None = None,
+    rewriter: Rewriter | None = None,
 ) -> InjectionResult:
-    """Candidates, choice and assembly for one document; pass `type_counts` along to balance a corpus."""
-    candidates = candidate_instances(document, seed, context, config)
+    """Candidates, choice and assembly for one document; pass `type_counts` along to balance a corpus.
+
+    With a `rewriter` (the LLM path) the semantic types it handles are rewritten by the model, validated,
+    and fall back to their rule template; `flagged` then lists what must go to review instead.
+    """
+    candidates = candidate_instances(document, seed, context, config, rewriter)
     return finalize(candidates, choose(candidates, seed, config, type_counts))
 
 

@@ -412,13 +412,16 @@ class ReferenceListOutOfOrder(Injector):
                 Replacement("text", second.start, text_j, text_i),
             ),
         )
+        # the numbers as the list writes them, so that the quotes match the text a reviewer sees
+        moved_up = section.text[second.cited.start : second.cited.end].strip()
+        moved_down = section.text[first.cited.start : first.cited.end].strip()
         return Proposal(
             edit,
             error=(
-                f"{place_name(section.number)}规范性引用文件清单中“{second.cited.citation}”被排在"
-                f"“{first.cited.citation}”之前，不符合{ORDER_RULE}的规则"
+                f"{place_name(section.number)}规范性引用文件清单中“{moved_up}”被排在“{moved_down}”之前，"
+                f"不符合{ORDER_RULE}的规则"
             ),
-            fix=f"将“{first.cited.citation}”移至“{second.cited.citation}”之前",
+            fix=f"将“{moved_down}”移至“{moved_up}”之前",
         )
 
 

@@ -325,6 +325,15 @@ def _next_entry_number(document: Document) -> tuple[int, str, int] | None:
     return entries[-1][0], f"{chapter.number}.{max(int(t) for t in tails) + 1}", 2
 
 
+def _claim(*numbers: str) -> tuple[tuple[str, str], ...]:
+    """No-op renames that declare the numbers an inserted entry relies on (the last entry's and its own).
+
+    An insert claims no span, so `edit.overlaps` would let another edit renumber the last entry (3.6 →
+    3.7) next to a new 3.7; renames that share a number overlap, so these keep such edits apart.
+    """
+    return tuple((n, n) for n in numbers)
+
+
 def borrowable(entry: DefinedTerm) -> bool:
     """A foreign entry whose definition can be copied as it stands: clean, self-contained, one sentence."""
     definition = entry.definition
@@ -387,7 +396,7 @@ class UnusedTermDefined(TerminologyInjector):
             kind="terms",
         )
         return Proposal(
-            Edit("insert", after, inserted=section),
+            Edit("insert", after, inserted=section, renames=_claim(document.sections[after].number, number)),
             error=f"{chapter_name(document)}增加了术语条目“{borrowed.term}”，但该术语在文件其他部分均未使用",
             fix=f"删除术语条目“{borrowed.term}”，或在正文中按界定的含义使用该术语",
         )
@@ -535,7 +544,7 @@ PROVISION_VERBS = frozenset(
 )
 
 
-def _provision_point(definition: str) -> tuple[int, str] | None:
+def provision_point(definition: str) -> tuple[int, str] | None:
     """Where 应 / 宜 can go in the definition's first sentence: before its first descriptive verb."""
     at = 0
     for word in words(first_sentence(definition)):
@@ -578,7 +587,7 @@ class DefinitionDefect(TerminologyInjector):
             variants.append("term-first")
             if "。" in first_sentence(entry.definition):
                 variants.append("term-last")
-        verb = _provision_point(entry.definition)
+        verb = provision_point(entry.definition)
         if verb is not None:
             variants.append("provision")
         variant = rng.choice(variants)
@@ -629,7 +638,8 @@ class EntryChange:
     entry: DefinedTerm | None = None
     renames: tuple[tuple[str, str], ...] = ()
     shown: str = ""  # the number the reader now sees
-    previous: str = ""
+    previous: str = ""  # the entry's own number before the edit
+    before: str = ""  # the number of the entry before it ("" for the first entry)
     span: int = 1  # sections from the entry to the end of the chapter: all of them are renumbered
 
 
@@ -701,7 +711,12 @@ class TermEntryFormat(TerminologyInjector):
             yield Site(
                 position,
                 EntryChange(
-                    "gap", renames=gap, shown=gap[0][1], previous=section.number, span=end - position
+                    "gap",
+                    renames=gap,
+                    shown=gap[0][1],
+                    previous=section.number,
+                    before=numbers[k - 1] if k else "",
+                    span=end - position,
                 ),
             )
             if k >= 1:
@@ -764,16 +779,18 @@ class TermEntryFormat(TerminologyInjector):
                 error=f"术语条目“{entry.term}”缺少英文对应词",
                 fix=f"在术语“{entry.term}”后补充英文对应词“{entry.english}”",
             )
+        edit = Edit("modify", site.target, span=change.span, renames=change.renames)
         if change.kind == "gap":
+            where = f"第{change.before}条之后的条目" if change.before else "第一个术语条目"
             return Proposal(
-                Edit("modify", site.target, span=change.span, renames=change.renames),
-                error=f"术语条目编号不连续：原{change.previous}条编为{change.shown}，缺少{change.previous}",
-                fix=f"将条目编号{change.shown}改为{change.previous}，其后条目编号相应调整",
+                edit,
+                error=f"术语条目编号不连续：{where}编为“{change.shown}”，缺少“{change.previous}”",
+                fix=f"将“{change.shown}”改为“{change.previous}”，其后条目编号依次前移",
             )
         return Proposal(
-            Edit("modify", site.target, span=change.span, renames=change.renames),
-            error=f"术语条目编号重复：原{change.previous}条也编为{change.shown}",
-            fix=f"将第二个{change.shown}改为{change.previous}，其后条目编号相应调整",
+            edit,
+            error=f"术语条目编号重复：第{change.shown}条之后的条目也编为“{change.shown}”",
+            fix=f"将第二个“{change.shown}”改为“{change.previous}”，其后条目编号依次后移",
         )
 
     @staticmethod

@@ -136,9 +136,19 @@ class _Numbering:
             chapter = int(parts[0])
             if not (self.chapters - 1 <= chapter <= self.chapters + 2) or len(parts) > 6:
                 return False
+            if len(parts) == 1 and chapter <= self.chapters:
+                return False  # chapters do not go backwards; a repeated chapter number is a table row
             if len(parts) == 1:
                 return True
         return all(p.isdigit() and 1 <= int(p) <= 60 for p in parts)
+
+    def rewind(self, number: str) -> None:
+        """Start numbering again just before `number`."""
+        letter = annex_letter(number)
+        if letter is None:
+            self.chapters = int(number.split(".")[0]) - 1
+            self.annex = ""
+        self.path = []
 
     def accept(self, number: str) -> None:
         if number in UNNUMBERED:
@@ -173,11 +183,20 @@ class _Assembler:
     # --- front matter -------------------------------------------------------------------------
     def body_start(self) -> int:
         """Index of the first element heading after the cover and the 目次."""
+        start = self._first_element(0)
+        run = start
+        while run < len(self.lines) and parse_heading(self.lines[run].text) is not None:
+            run += 1
+        first = compact(self.lines[start].text) if start < len(self.lines) else ""
+        if run - start >= 4 and any(compact(ln.text) == first for ln in self.lines[run:]):
+            return self._first_element(run)  # that run was a 目次 without page numbers
+        return start
+
+    def _first_element(self, begin: int) -> int:
         in_toc = False
-        for i, line in enumerate(self.lines):
-            text = line.text.strip()
-            key = compact(text)
-            if key in (TOC_TITLE, "目录"):
+        for i in range(begin, len(self.lines)):
+            text = self.lines[i].text.strip()
+            if compact(text) in (TOC_TITLE, "目录"):
                 in_toc = True
                 continue
             if in_toc and _TOC_ENTRY.match(text):
@@ -214,7 +233,12 @@ class _Assembler:
                 if looks_like_title(heading.title) and n.annex < letter <= _next_letter(n.annex)
                 else None
             )
+        if heading.title and self._listed_before(heading):
+            n.rewind(heading.number)  # the earlier headings were a 目次 without page numbers
+            return heading
         strict = heading.number in n.expected()
+        if line.heading_level is None and regex.search(r"\t| {3,}|\u3000{2,}", line.text.strip()):
+            return None  # columns of a table printed as text, e.g. "6    数据类型    元数据的…"
         if heading.spaced_number:
             return heading if strict and heading.title else None
         if strict:
@@ -222,6 +246,13 @@ class _Assembler:
         titled = bool(heading.title) and not heading.rest
         lenient = titled or line.heading_level is not None
         return heading if lenient and n.near(heading.number) else None
+
+    def _listed_before(self, heading: Heading) -> bool:
+        """The same heading was already seen with nothing under it: that was a listing, this is the body."""
+        return any(
+            o.heading.number == heading.number and o.heading.title == heading.title and not o.body
+            for o in self.sections
+        )
 
     def styled_heading(self, line: Line) -> Heading | None:
         """A Word heading style with no number in the text: number it as Word would print it."""

@@ -1,0 +1,494 @@
+"""A chat-completions client for any OpenAI-compatible endpoint, with our own retries, limits, cache and counters.
+
+Why our own machinery around the `openai` package: its defaults (600 s timeout, 2 silent retries) suit an
+interactive app, not a batch build. Here every request has an explicit timeout; retries (timeouts, 429 with
+Retry-After honoured, 5xx, dropped connections) use exponential backoff with jitter and are counted;
+concurrency is bounded by a semaphore and, optionally, by requests-per-minute and tokens-per-minute
+buckets; every call is content-addressed in the SQLite cache so that a rebuild makes no request at all.
+
+The API key is never printed: `LLMConfig` masks it in its repr, and every error message that leaves this
+module passes through `redact`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import logging
+import os
+import random
+import threading
+import time
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any
+
+import regex
+
+from injectors.llm_cache import CachedCompletion, LLMCache, cache_key
+
+log = logging.getLogger(__name__)
+
+RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "none")
+# How the `auto` mode steps down when a server refuses a response_format.
+_DOWNGRADE = {"json_schema": "json_object", "json_object": "none"}
+ENV_PREFIX = "GBTBENCH_LLM_"
+
+
+class LLMConfigError(ValueError):
+    """The LLM option was chosen but the configuration cannot work (no model, bad number …)."""
+
+
+class LLMError(RuntimeError):
+    """A call that failed for good (after retries); `reason` is a short code counted per build."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(f"LLM request failed ({reason}): {message}")
+        self.reason = reason
+
+
+def mask(secret: str) -> str:
+    """What a log may show of a secret: that it is set, never any of its characters."""
+    return "<set>" if secret else "<unset>"
+
+
+def redact(text: str, secret: str) -> str:
+    """`text` without the secret or any long piece of it (servers echo keys: "Incorrect API key sk-…")."""
+    if not secret or not text:
+        return text
+    out = text.replace(secret, "***")
+    if len(secret) >= 12:  # masked echoes keep a prefix or suffix of the key: drop any 6+ char piece
+        for size in range(min(len(secret) - 1, 24), 5, -1):
+            for start in range(0, len(secret) - size + 1):
+                piece = secret[start : start + size]
+                if piece in out:
+                    out = out.replace(piece, "***")
+    return out
+
+
+@dataclass(frozen=True, repr=False)
+class LLMConfig:
+    """Where and how to call the model; from explicit arguments, then GBTBENCH_LLM_* environment variables."""
+
+    model: str
+    base_url: str | None = None  # None: the library's default (api.openai.com)
+    api_key: str = ""
+    timeout: float = 60.0  # seconds per request (the library's default would be 600)
+    max_concurrency: int = 8
+    max_retries: int = 4  # retries of one call after a timeout, 429, 5xx or dropped connection
+    backoff_base: float = 0.5  # seconds; doubles per retry, with jitter
+    backoff_max: float = 30.0
+    max_retry_after: float = 120.0  # a server's Retry-After is honoured up to this many seconds
+    rpm: float | None = None  # requests per minute (None: unlimited)
+    tpm: float | None = None  # tokens per minute, prompt + completion (None: unlimited)
+    temperature: float = 0.3
+    max_tokens: int = 2048
+    response_format: str = "auto"  # auto (json_schema, stepping down when refused) | json_schema | json_object | none
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            raise LLMConfigError(f"no model: set {ENV_PREFIX}MODEL or pass --llm-model")
+        if self.response_format not in RESPONSE_FORMATS:
+            raise LLMConfigError(f"response_format must be one of {', '.join(RESPONSE_FORMATS)}")
+        if self.timeout <= 0 or self.max_concurrency < 1 or self.max_retries < 0:
+            raise LLMConfigError("timeout must be > 0, max_concurrency ≥ 1 and max_retries ≥ 0")
+
+    def __repr__(self) -> str:
+        shown = ", ".join(
+            f"{f.name}={mask(self.api_key) if f.name == 'api_key' else repr(getattr(self, f.name))}"
+            for f in fields(self)
+        )
+        return f"LLMConfig({shown})"
+
+    __str__ = __repr__
+
+    def to_dict(self) -> dict[str, Any]:
+        """For manifests and logs: the key is only said to be set or not."""
+        return {f.name: mask(self.api_key) if f.name == "api_key" else getattr(self, f.name) for f in fields(self)}
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
+        """Explicit arguments win over GBTBENCH_LLM_*; the key falls back to OPENAI_API_KEY."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {
+            "model": env.get(f"{ENV_PREFIX}MODEL", ""),
+            "base_url": env.get(f"{ENV_PREFIX}BASE_URL") or None,
+            "api_key": env.get(f"{ENV_PREFIX}API_KEY") or env.get("OPENAI_API_KEY", ""),
+        }
+        numbers = {
+            "timeout": ("TIMEOUT", float),
+            "max_concurrency": ("CONCURRENCY", int),
+            "max_retries": ("MAX_RETRIES", int),
+            "rpm": ("RPM", float),
+            "tpm": ("TPM", float),
+            "temperature": ("TEMPERATURE", float),
+            "max_tokens": ("MAX_TOKENS", int),
+        }
+        for name, (suffix, kind) in numbers.items():
+            raw = env.get(ENV_PREFIX + suffix)
+            if raw:
+                try:
+                    values[name] = kind(raw)
+                except ValueError:
+                    raise LLMConfigError(f"{ENV_PREFIX}{suffix}={raw!r} is not a number") from None
+        if env.get(f"{ENV_PREFIX}RESPONSE_FORMAT"):
+            values["response_format"] = env[f"{ENV_PREFIX}RESPONSE_FORMAT"]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**values)
+
+
+class LLMStats:
+    """Per-build counters, shared by the client and the rewriter; thread-safe."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.counts: Counter[str] = Counter()
+        self.failures: Counter[str] = Counter()  # by reason: transport codes and constraint codes
+
+    def add(self, name: str, n: int = 1) -> None:
+        with self._lock:
+            self.counts[name] += n
+
+    def fail(self, reason: str, n: int = 1) -> None:
+        with self._lock:
+            self.failures[reason] += n
+
+    def __getitem__(self, name: str) -> int:
+        with self._lock:
+            return self.counts[name]
+
+    def to_dict(self) -> dict[str, Any]:
+        with self._lock:
+            return {"counts": dict(sorted(self.counts.items())), "failures": dict(sorted(self.failures.items()))}
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    """One logical call: what the cache key is made of (plus the model and the parameters)."""
+
+    messages: tuple[dict[str, str], ...]
+    prompt_id: str  # versioned: a new prompt text gets a new id, hence new cache keys
+    seed: int
+    json_schema: dict[str, Any] | None = None  # the answer's schema when the server supports json_schema
+    schema_name: str = "answer"
+
+
+@dataclass(frozen=True)
+class ChatResponse:
+    content: str
+    prompt_tokens: int
+    completion_tokens: int
+    cache_key: str
+    cached: bool
+    retried: tuple[str, ...] = ()  # transport failures before this answer, e.g. ("rate_limited",)
+
+
+_HAN = regex.compile(r"\p{Han}")
+
+
+def estimate_tokens(text: str) -> int:
+    """A tokenizer-free estimate (one per Han character, one per four other characters) for the TPM bucket."""
+    han = len(_HAN.findall(text))
+    return han + (len(text) - han + 3) // 4
+
+
+class TokenBucket:
+    """`rate` units per minute, bursting up to one minute's worth; `take` may drive it negative (debt)."""
+
+    def __init__(self, per_minute: float) -> None:
+        self.rate = per_minute / 60.0
+        self.capacity = per_minute
+        self.level = per_minute
+        self.stamp = time.monotonic()
+        self._lock = asyncio.Lock()
+
+    def _refill(self) -> None:
+        now = time.monotonic()
+        self.level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    async def acquire(self, amount: float) -> None:
+        """Wait until `amount` units are available (a request larger than the bucket waits for a full one)."""
+        amount = min(amount, self.capacity)
+        async with self._lock:
+            for _ in range(100_000):  # bounded: each round sleeps for the missing amount
+                self._refill()
+                if self.level >= amount:
+                    self.level -= amount
+                    return
+                await asyncio.sleep((amount - self.level) / self.rate)
+
+    def take(self, amount: float) -> None:
+        """Charge what was used beyond the estimate (tokens of the completion)."""
+        self._refill()
+        self.level -= amount
+
+
+def retry_after(headers: Mapping[str, str] | None) -> float | None:
+    """Seconds a server asks us to wait: retry-after-ms, or Retry-After as seconds or an HTTP date."""
+    if not headers:
+        return None
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            return max(0.0, float(raw_ms) / 1000)
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        return max(0.0, float(raw))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class AsyncChatClient:
+    """The async client: cache, limits, retries and counters around AsyncOpenAI (which never retries itself)."""
+
+    def __init__(self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None) -> None:
+        from openai import AsyncOpenAI
+
+        self.config = config
+        self.cache = cache
+        self.stats = stats if stats is not None else LLMStats()
+        self._client = AsyncOpenAI(
+            api_key=config.api_key or "EMPTY",  # local servers (vLLM, Ollama) accept any key
+            base_url=config.base_url,
+            timeout=config.timeout,
+            max_retries=0,
+        )
+        self._semaphore = asyncio.Semaphore(config.max_concurrency)
+        self._rpm = TokenBucket(config.rpm) if config.rpm else None
+        self._tpm = TokenBucket(config.tpm) if config.tpm else None
+        self._format = "json_schema" if config.response_format == "auto" else config.response_format
+        self._cooldown_until = 0.0  # a 429's Retry-After pauses every request, not only the one refused
+        self._jitter = random.Random(0)  # timing only: answers never depend on it
+
+    def params(self, request: ChatRequest) -> dict[str, Any]:
+        """The parameters that, with the model, messages and seed, determine an answer (the cache key)."""
+        return {
+            "temperature": self.config.temperature,
+            "max_tokens": self.config.max_tokens,
+            "response_format": self.config.response_format,
+            "schema": request.json_schema,
+        }
+
+    def key(self, request: ChatRequest) -> str:
+        return cache_key(self.config.model, request.prompt_id, request.messages, self.params(request), request.seed)
+
+    async def complete(self, request: ChatRequest) -> ChatResponse:
+        """The answer from the cache, or from the server (with retries); LLMError when it cannot be had."""
+        key = self.key(request)
+        self.stats.add("calls")
+        if self.cache is not None:
+            hit = self.cache.get(key)
+            if hit is not None:
+                self.stats.add("cache_hits")
+                self.stats.add("cached_prompt_tokens", hit.prompt_tokens)
+                self.stats.add("cached_completion_tokens", hit.completion_tokens)
+                return ChatResponse(hit.content, hit.prompt_tokens, hit.completion_tokens, key, True, hit.retried)
+            self.stats.add("cache_misses")
+        content, prompt_tokens, completion_tokens, retried = await self._request(request)
+        if self.cache is not None:
+            self.cache.put(
+                key,
+                CachedCompletion(content, prompt_tokens, completion_tokens, retried),
+                model=self.config.model,
+                prompt_id=request.prompt_id,
+                request={"messages": list(request.messages), "params": self.params(request), "seed": request.seed},
+            )
+        return ChatResponse(content, prompt_tokens, completion_tokens, key, False, retried)
+
+    def _response_format(self, request: ChatRequest) -> dict[str, Any] | None:
+        if self._format == "json_schema" and request.json_schema is not None:
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": request.schema_name, "schema": request.json_schema, "strict": True},
+            }
+        if self._format in ("json_schema", "json_object"):
+            return {"type": "json_object"}
+        return None
+
+    def _backoff(self, attempt: int) -> float:
+        """Exponential backoff with equal jitter: half the step fixed, half random."""
+        step = min(self.config.backoff_max, self.config.backoff_base * 2**attempt)
+        return step / 2 + self._jitter.uniform(0, step / 2)
+
+    async def _request(self, request: ChatRequest) -> tuple[str, int, int, tuple[str, ...]]:
+        import openai
+
+        config = self.config
+        estimate = sum(estimate_tokens(m["content"]) for m in request.messages)
+        retried: list[str] = []
+        attempt = 0
+        for _ in range(config.max_retries + len(_DOWNGRADE) + 1):  # bounded: retries plus format downgrades
+            wait = self._cooldown_until - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if self._rpm is not None:
+                await self._rpm.acquire(1)
+            if self._tpm is not None:
+                await self._tpm.acquire(estimate)
+            kwargs: dict[str, Any] = {
+                "model": config.model,
+                "messages": list(request.messages),
+                "temperature": config.temperature,
+                "max_tokens": config.max_tokens,
+                "seed": request.seed,
+                "timeout": config.timeout,
+            }
+            response_format = self._response_format(request)
+            if response_format is not None:
+                kwargs["response_format"] = response_format
+            delay: float | None = None
+            try:
+                async with self._semaphore:
+                    self.stats.add("requests")
+                    completion = await self._client.chat.completions.create(**kwargs)
+                return self._read(completion, estimate, retried)
+            except openai.APITimeoutError:
+                reason = "timeout"
+            except openai.APIConnectionError:
+                reason = "connection"
+            except openai.RateLimitError as exc:
+                reason = "rate_limited"
+                delay = retry_after(exc.response.headers)
+                if delay is not None:
+                    delay = min(delay, config.max_retry_after)
+                    self._cooldown_until = max(self._cooldown_until, time.monotonic() + delay)
+            except openai.BadRequestError as exc:
+                downgrade = _DOWNGRADE.get(self._format)
+                if config.response_format == "auto" and downgrade and "response_format" in str(exc):
+                    log.info("server refused response_format %s; using %s", self._format, downgrade)
+                    self._format = downgrade
+                    self.stats.add("response_format_downgrades")
+                    continue
+                self.stats.fail("bad_request")
+                raise LLMError("bad_request", redact(str(exc), config.api_key)) from None
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+                self.stats.fail("auth")
+                raise LLMError("auth", redact(str(exc), config.api_key)) from None
+            except openai.APIStatusError as exc:
+                if exc.status_code < 500:
+                    self.stats.fail(f"http_{exc.status_code}")
+                    raise LLMError(f"http_{exc.status_code}", redact(str(exc), config.api_key)) from None
+                reason = "server_error"
+                delay = retry_after(exc.response.headers)
+            except (openai.APIResponseValidationError, json.JSONDecodeError, ValueError, TypeError):
+                reason = "bad_response"
+            except openai.OpenAIError as exc:
+                self.stats.fail("client_error")
+                raise LLMError("client_error", redact(str(exc), config.api_key)) from None
+            self.stats.fail(reason)
+            retried.append(reason)
+            if attempt >= config.max_retries:
+                raise LLMError(reason, f"gave up after {attempt + 1} attempts ({', '.join(retried)})")
+            wait = max(delay or 0.0, self._backoff(attempt))
+            self.stats.add("retries")
+            log.info("LLM request %s; retry %d in %.2f s", reason, attempt + 1, wait)
+            attempt += 1
+            await asyncio.sleep(wait)
+        raise LLMError("gave_up", f"no answer after {attempt + 1} attempts")
+
+    def _read(self, completion: Any, estimate: int, retried: list[str]) -> tuple[str, int, int, tuple[str, ...]]:
+        """Content and token counts of a completion (estimated when the server reports no usage)."""
+        if not getattr(completion, "choices", None):
+            raise ValueError("completion without choices")
+        message = completion.choices[0].message
+        content = message.content if message.content is not None else (getattr(message, "refusal", None) or "")
+        usage = getattr(completion, "usage", None)
+        prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) or estimate
+        completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or estimate_tokens(content)
+        self.stats.add("prompt_tokens", prompt_tokens)
+        self.stats.add("completion_tokens", completion_tokens)
+        if self._tpm is not None:
+            self._tpm.take(completion_tokens + max(0, prompt_tokens - estimate))
+        return content, prompt_tokens, completion_tokens, tuple(retried)
+
+    async def aclose(self) -> None:
+        await self._client.close()
+
+
+class LLMClient:
+    """The synchronous facade: a private event loop on its own thread, callable from many threads at once.
+
+    The planner is synchronous; builds run documents on a thread pool. All their calls meet on one loop,
+    so the semaphore and the rate buckets bound the whole build, not each thread.
+    """
+
+    def __init__(self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None) -> None:
+        self.config = config
+        self.cache = cache
+        self.stats = stats if stats is not None else LLMStats()
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="gbtbench-llm", daemon=True)
+        self._thread.start()
+        self._async = self._run(self._make())
+        self._closed = False
+
+    async def _make(self) -> AsyncChatClient:
+        return AsyncChatClient(self.config, self.cache, self.stats)
+
+    def _run(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+
+    def key(self, request: ChatRequest) -> str:
+        return self._async.key(request)
+
+    def complete(self, request: ChatRequest) -> ChatResponse:
+        return self._run(self._async.complete(request))
+
+    def complete_many(self, requests: Sequence[ChatRequest]) -> list[ChatResponse | LLMError]:
+        """Many calls at once (bounded by the semaphore); a failed call gives its LLMError in its place."""
+
+        async def gather() -> list[ChatResponse | LLMError]:
+            results = await asyncio.gather(*(self._async.complete(r) for r in requests), return_exceptions=True)
+            out: list[ChatResponse | LLMError] = []
+            for r in results:
+                if isinstance(r, BaseException) and not isinstance(r, LLMError):
+                    raise r
+                out.append(r)
+            return out
+
+        return self._run(gather())
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._run(self._async.aclose())
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=5)
+        self._loop.close()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def with_config(self, **changes: Any) -> LLMConfig:
+        return replace(self.config, **changes)
+
+
+__all__ = [
+    "AsyncChatClient",
+    "ChatRequest",
+    "ChatResponse",
+    "LLMClient",
+    "LLMConfig",
+    "LLMConfigError",
+    "LLMError",
+    "LLMStats",
+    "estimate_tokens",
+    "field",
+    "redact",
+]

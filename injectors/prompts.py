@@ -1,0 +1,390 @@
+"""Versioned prompts for the semantic error types: the target section plus the least context the type needs.
+
+A prompt never carries the whole document: only the section to rewrite, and per type the scope text
+(SCP-03), the list of defined terms (TER-01/02/03) or the document title (TER-02). The rule template
+proposed for the same site is shown as a mechanical example, and it also fixes the type's material (the
+out-of-scope object, the promised aspect, the undefined term …) that the validator then requires.
+The answer is one JSON object: {"rewritten_text", "changed_span": {"original", "rewritten"}, "description"}.
+A prompt id carries the version of the shared system text and of the type's task; the id enters the
+cache key and the instance provenance, so changing a prompt never reuses an old answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from injectors.base import Proposal, Site
+from injectors.context import InjectionContext
+from injectors.edit import Replacement
+from injectors.taxonomy import BY_ID
+from parsers.entries import split_term
+from parsers.model import Document, Section
+
+SYSTEM_VERSION = "1"
+
+SYSTEM = """你在为标准审查能力评测制作数据：在一份中国标准的一个章条中，按要求引入一处指定类型的起草错误，使它读起来像起草人无意中犯下的错误。
+规则：
+1. 只改写<target>中的正文；不改动章条编号和标题，不添加任何标题、章条编号或方括号前缀。
+2. 只做一处改动（一个词到一句话），其余文字逐字保留，包括换行和标点。
+3. 使用规范的中文书面语，与原文风格一致。
+4. 只输出一个JSON对象，不输出其他任何内容：
+{"rewritten_text": "改写后的完整正文", "changed_span": {"original": "被改动的原文片段（纯插入时为空字符串）", "rewritten": "改写后的对应片段"}, "description": "一句中文：在哪里把什么改成了什么，错在哪里"}"""
+
+ANSWER_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "rewritten_text": {"type": "string"},
+        "changed_span": {
+            "type": "object",
+            "properties": {"original": {"type": "string"}, "rewritten": {"type": "string"}},
+            "required": ["original", "rewritten"],
+            "additionalProperties": False,
+        },
+        "description": {"type": "string"},
+    },
+    "required": ["rewritten_text", "changed_span", "description"],
+    "additionalProperties": False,
+}
+
+
+@dataclass(frozen=True)
+class PromptInput:
+    """What a prompt is built from: the site, and the rule template proposed there (None: no template fits)."""
+
+    document: Document
+    site: Site
+    template: Proposal | None
+    context: InjectionContext
+
+
+@dataclass(frozen=True)
+class Prompt:
+    error_type: str
+    prompt_id: str
+    messages: tuple[dict[str, str], ...]
+    section: Section  # the target as it stands before the rewrite (TER-02: the template's new entry)
+    position: int  # its position in the document (TER-02: the entry after which it is inserted)
+    material: Mapping[str, str]  # what the type's condition requires (object, aspect, term …)
+    context_texts: tuple[str, ...] = ()  # passages of other sections shown to the model
+
+
+@dataclass(frozen=True)
+class PromptSpec:
+    """One type's prompt: its task text from the material, and the material from the site and template."""
+
+    error_type: str
+    version: str
+    material: Callable[[PromptInput], dict[str, str] | None]
+    task: Callable[[Mapping[str, str]], str]
+    context: Callable[[PromptInput, Mapping[str, str]], dict[str, str]] = field(default=lambda i, m: {})
+    works_without_template: bool = False  # the material can be found without a template's edit
+
+    @property
+    def prompt_id(self) -> str:
+        return f"{self.error_type}@s{SYSTEM_VERSION}.t{self.version}"
+
+
+# --- helpers -------------------------------------------------------------------------------------------
+_QUOTED = re.compile(r"“([^”]{1,40})”")
+_STOPS = "。；！？\n"
+
+
+def text_replacement(template: Proposal | None) -> Replacement | None:
+    """The template's first replacement in the section text (the edit a rule template makes)."""
+    if template is None or template.edit.op != "modify":
+        return None
+    return next((r for r in template.edit.replacements if r.field == "text"), None)
+
+
+def example_spans(text: str, replacement: Replacement) -> tuple[str, str]:
+    """The template's change widened to its sentence, so that the example is unique in the target text."""
+    start, end = replacement.start, replacement.start + len(replacement.old)
+    left, right = start, end
+    while left > 0 and text[left - 1] not in _STOPS and start - left < 40:
+        left -= 1
+    while right < len(text) and text[right] not in _STOPS and right - end < 40:
+        right += 1
+    if right < len(text) and text[right] in "。；！？":
+        right += 1
+    if left == right:  # an insertion at a paragraph end: show the sentence before it
+        left = max(0, start - 1)
+        while left > 0 and text[left - 1] not in _STOPS and start - left < 60:
+            left -= 1
+    original = text[left:right]
+    rewritten = text[left:start] + replacement.new + text[end:right]
+    return original, rewritten
+
+
+def quoted_in(template: Proposal, inside: str, exclude: str = "") -> str | None:
+    """A word the template's description quotes that its edit wrote in (the object, aspect, term …)."""
+    for q in _QUOTED.findall(template.error):
+        if q in inside and q.strip() != inside.strip() and (not exclude or q not in exclude):
+            return q
+    return None
+
+
+def scope_text(document: Document) -> str:
+    scope = next((s for s in document.sections if s.kind == "scope" and s.level == 1 and s.text.strip()), None)
+    return scope.text if scope else ""
+
+
+def defined_term_list(document: Document) -> str:
+    from validation.rules.terminology import defined_terms
+
+    return "、".join(dict.fromkeys(e.term for e in defined_terms(document)))
+
+
+def informative_place(section: Section, at: int | None) -> str:
+    """Where an NMS-05 provision goes: 前言, the 注 or 示例 holding offset `at`, else 资料性附录."""
+    if section.kind == "foreword":
+        return "前言"
+    lines = section.text.split("\n")
+    offset = 0
+    kinds = []
+    for line in lines:
+        kind = "注" if re.match(r"^\s*注\s*\d*\s*[：:]", line) else "示例" if re.match(r"^\s*示例", line) else ""
+        if at is not None and offset <= at <= offset + len(line):
+            return kind or "资料性附录"
+        if kind:
+            kinds.append(kind)
+        offset += len(line) + 1
+    return kinds[0] if kinds else "资料性附录"
+
+
+# --- material per type ---------------------------------------------------------------------------------
+def _no_material(_: PromptInput) -> dict[str, str]:
+    return {}
+
+
+def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or i.template is None:
+        return None
+    obj = quoted_in(i.template, r.new, exclude=scope_text(i.document))
+    return {"object": obj} if obj else None
+
+
+def _promised_aspect(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or i.template is None:
+        return None
+    item = quoted_in(i.template, r.new)
+    return {"aspect": item} if item else None
+
+
+def _vague_boundary(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None:
+        return None
+    if r.old and not r.new:
+        return {"variant": "qualifier", "qualifier": r.old.rstrip("，")}
+    m = re.search(r"不适用于([^。；，\n]{2,40})", r.new)
+    return {"variant": "exclusion", "object": m.group(1)} if m else None
+
+
+def _nms05_place(i: PromptInput) -> dict[str, str]:
+    r = text_replacement(i.template)
+    section = i.document.sections[i.site.target]
+    return {"place": informative_place(section, r.start if r else None)}
+
+
+def _undefined_term(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or not r.new.strip() or r.new in r.old:
+        return None
+    return {"term": r.new, "replaces": r.old}
+
+
+def _new_entry(i: PromptInput) -> dict[str, str] | None:
+    if i.template is None or i.template.edit.op != "insert" or i.template.edit.inserted is None:
+        return None
+    term, english = split_term(i.template.edit.inserted.title)
+    return {"term": term, "english": english} if term else None
+
+
+def _inconsistent_term(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or not r.old:
+        return None
+    return {"term": r.old, "synonym": r.new}
+
+
+def _defined_entry(i: PromptInput) -> dict[str, str] | None:
+    from validation.rules.terminology import defined_terms
+
+    entry = next((e for e in defined_terms(i.document) if e.position == i.site.target), None)
+    return {"term": entry.term} if entry and entry.definition else None
+
+
+# --- context per type ------------------------------------------------------------------------------------
+def _scope_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
+    return {"scope": scope_text(i.document)}
+
+
+def _terms_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
+    return {"terms": defined_term_list(i.document)}
+
+
+def _entry_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
+    return {"title": i.document.title, "terms": defined_term_list(i.document)}
+
+
+# --- the tasks -------------------------------------------------------------------------------------------
+def _scp05_task(m: Mapping[str, str]) -> str:
+    if m["variant"] == "qualifier":
+        return (
+            f"删去或泛化适用界限中的限定语“{m['qualifier']}”，使适用对象的边界变得模糊"
+            "（结果中不再出现这一限定语），其余陈述保持不变。"
+        )
+    return (
+        f"在范围中增加一句排除陈述，说明本文件不适用于“{m['object']}”（须出现“不适用于”和“{m['object']}”），"
+        f"而正文对{m['object']}规定了要求，使范围与正文矛盾。"
+    )
+
+
+PROMPTS: dict[str, PromptSpec] = {
+    s.error_type: s
+    for s in (
+        PromptSpec(
+            "SCP-01",
+            "1",
+            _no_material,
+            lambda m: "在范围中加入一句要求型条款（含“应”的句子，例如把正文的一项要求写进范围），使范围中含有要求。",
+            works_without_template=True,
+        ),
+        PromptSpec(
+            "SCP-03",
+            "1",
+            _out_of_scope_object,
+            lambda m: (
+                f"在本条中增加或改写一句，使本条对“{m['object']}”提出要求（须出现“{m['object']}”和“应”）；"
+                f"“{m['object']}”不在<scope>所述的范围之内。不要改动范围。"
+            ),
+            _scope_context,
+        ),
+        PromptSpec(
+            "SCP-04",
+            "1",
+            _promised_aspect,
+            lambda m: (
+                f"在范围列举的内容中加入“{m['aspect']}”（原样写出这几个字），而正文没有任何章条涉及它，"
+                "使范围承诺了正文缺失的内容。"
+            ),
+        ),
+        PromptSpec("SCP-05", "1", _vague_boundary, _scp05_task),
+        PromptSpec(
+            "NMS-01",
+            "1",
+            _no_material,
+            lambda m: (
+                "把本条中一处必须满足的要求（“应”或“不应”）改写为推荐或允许（“宜”“可”“不宜”），使要求被弱化；"
+                "只改能愿动词及必要的相邻字词。"
+            ),
+            works_without_template=True,
+        ),
+        PromptSpec(
+            "NMS-02",
+            "1",
+            _no_material,
+            lambda m: (
+                "把本条中一处推荐或允许（“宜”“可”“可以”“不宜”）改写为要求（“应”“不应”），使可选做法变成必须满足的要求；"
+                "只改能愿动词及必要的相邻字词。"
+            ),
+            works_without_template=True,
+        ),
+        PromptSpec(
+            "NMS-05",
+            "1",
+            _nms05_place,
+            lambda m: (
+                f"在本章条的{m['place']}中加入能愿动词“应”“宜”或“可”，把一句陈述改为条款（或在{m['place']}中加一句条款），"
+                f"使{m['place']}中出现不应有的条款；不要改动其他段落。"
+            ),
+            works_without_template=True,
+        ),
+        PromptSpec(
+            "TER-01",
+            "1",
+            _undefined_term,
+            lambda m: (
+                f"在本条正文中使用术语“{m['term']}”（替换或修饰原文“{m['replaces']}”处的表述），"
+                f"“{m['term']}”没有在术语和定义或缩略语中界定（已界定的术语见<terms>），使正文使用了未定义的术语。"
+            ),
+            _terms_context,
+        ),
+        PromptSpec(
+            "TER-02",
+            "1",
+            _new_entry,
+            lambda m: (
+                f"这是新加在术语和定义一章末尾的术语条目“{m['term']}”的定义。把定义改写得符合本文件的领域"
+                f"（见<title>），仍是一句能直接替换术语的定义：不以“是指”“指”开头，不含“应”“宜”“可”，"
+                f"不出现“{m['term']}”本身；文件其他部分不使用该术语。"
+            ),
+            _entry_context,
+        ),
+        PromptSpec(
+            "TER-03",
+            "1",
+            _inconsistent_term,
+            lambda m: (
+                f"把本条中一处已界定的术语“{m['term']}”改写为意思相近但未经界定的说法（例如“{m['synonym']}”），"
+                "其他出现处保持不变，使同一概念在文件中有两种叫法。"
+            ),
+            _terms_context,
+        ),
+        PromptSpec(
+            "TER-04",
+            "1",
+            _defined_entry,
+            lambda m: (
+                f"改写术语“{m['term']}”的定义，引入一处定义缺陷：以“是指”或“指”开头，或在定义中重复术语“{m['term']}”，"
+                "使定义不能直接替换术语。不要加入“应”“宜”“可”，不要改动注和来源。"
+            ),
+            works_without_template=True,
+        ),
+    )
+}
+
+
+def _block(tag: str, text: str) -> str:
+    return f"<{tag}>\n{text}\n</{tag}>"
+
+
+def build_prompt(spec: PromptSpec, data: PromptInput) -> Prompt | None:
+    """The messages for one site; None when the type's material cannot be found there."""
+    material = spec.material(data)
+    if material is None or (data.template is None and not spec.works_without_template):
+        return None
+    document = data.document
+    if spec.error_type == "TER-02":
+        assert data.template is not None and data.template.edit.inserted is not None
+        section = data.template.edit.inserted
+        position = data.template.edit.target
+    else:
+        section = document.sections[data.site.target]
+        position = data.site.target
+    if not section.text.strip():
+        return None
+    context = spec.context(data, material)
+    parts = [
+        f"错误类型：{spec.error_type} {BY_ID[spec.error_type].name_zh}",
+        f"要求：{spec.task(material)}",
+    ]
+    for tag, text in context.items():
+        if text:
+            parts.append(_block(tag, text))
+    replacement = text_replacement(data.template)
+    if replacement is not None:
+        original, rewritten = example_spans(section.text, replacement)
+        parts.append("参考改法（机械示例，可以写得更自然，但须满足同样的要求）：")
+        parts.append(_block("example_original", original))
+        parts.append(_block("example_rewritten", rewritten))
+    parts.append(f"目标章条：{section.heading}")
+    parts.append(_block("target", section.text))
+    messages = ({"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n".join(parts)})
+    context_texts = tuple(t for tag, t in context.items() if tag == "scope" and t)
+    return Prompt(spec.error_type, spec.prompt_id, messages, section, position, material, context_texts)
