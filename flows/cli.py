@@ -7,7 +7,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -16,6 +16,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
+
+if TYPE_CHECKING:
+    from injectors.rewriter import LLMRewriter
 
 app = typer.Typer(
     add_completion=False,
@@ -119,6 +122,49 @@ def _context_documents(corpus: Path | None, document: Document) -> list[Document
     return docs
 
 
+# The LLM options, shared by `inject` and `build`: --llm none (default, offline) | openai, the types it
+# rewrites and its cache. The endpoint comes from GBTBENCH_LLM_BASE_URL / _MODEL / _API_KEY (README).
+LLMMode = Annotated[
+    str, typer.Option("--llm", help="none (offline rule templates) or openai (OpenAI-compatible endpoint).")
+]
+LLMTypes = Annotated[
+    str | None,
+    typer.Option("--llm-types", help="Types the LLM rewrites, e.g. SCP-03,NMS-01 (default: all it can)."),
+]
+LLMCachePath = Annotated[
+    Path | None,
+    typer.Option("--llm-cache", help="SQLite cache of LLM answers (default: outputs/llm-cache.sqlite)."),
+]
+
+
+def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = None) -> LLMRewriter | None:
+    """The rewriter the options ask for (None for --llm none); a bad option exits with status 2."""
+    from injectors.rewriter import open_rewriter
+
+    try:
+        return open_rewriter(llm, types=llm_types, cache_path=llm_cache)
+    except ValueError as exc:  # unknown mode or type, no model configured, a malformed number
+        err.print(f"ERROR: {exc}", markup=False)
+        raise typer.Exit(2) from None
+
+
+def report_llm(rewriter: LLMRewriter) -> None:
+    """One stderr line: calls, cache hits, requests, tokens, outcomes and failures (never the key)."""
+    summary = rewriter.summary()
+    counts: dict[str, int] = summary["counts"]  # type: ignore[assignment]
+    outcomes: dict[str, int] = summary["outcomes"]  # type: ignore[assignment]
+    failures: dict[str, int] = summary["failures"]  # type: ignore[assignment]
+    line = (
+        f"LLM {rewriter.client.config.model}: {counts.get('calls', 0)} calls, "
+        f"{counts.get('cache_hits', 0)} cache hits, {counts.get('requests', 0)} requests, "
+        f"{counts.get('prompt_tokens', 0)} tokens in, {counts.get('completion_tokens', 0)} out; "
+        + ", ".join(f"{k} {v}" for k, v in outcomes.items())
+    )
+    if failures:
+        line += "; failures: " + ", ".join(f"{k} {v}" for k, v in failures.items())
+    err.print(line, markup=False)
+
+
 @app.command()
 def inject(
     path: Annotated[Path, typer.Argument(help="One standard (.pdf .docx .md .txt).")],
@@ -131,6 +177,9 @@ def inject(
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the corrupted document and its instances as JSON.")
     ] = False,
+    llm: LLMMode = "none",
+    llm_types: LLMTypes = None,
+    llm_cache: LLMCachePath = None,
 ) -> None:
     """Inject 10–18 verified drafting errors into one standard."""
     from injectors.context import InjectionContext
@@ -143,8 +192,17 @@ def inject(
     except (ValueError, ParseError) as exc:
         print(f"ERROR {path}: {getattr(exc, 'reason', exc)}", file=sys.stderr)
         raise typer.Exit(1) from None
-    context = InjectionContext.from_documents(_context_documents(corpus, document))
-    result = inject_document(document, seed, context, config)
+    rewriter = open_llm(llm, llm_types, llm_cache)
+    try:
+        context = InjectionContext.from_documents(_context_documents(corpus, document))
+        result = inject_document(document, seed, context, config, rewriter=rewriter)
+    finally:
+        if rewriter is not None:
+            rewriter.close()
+    if rewriter is not None:
+        report_llm(rewriter)
+        if result.flagged:
+            err.print(f"{len(result.flagged)} LLM rewrites flagged for review (not injected)")
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
         return
@@ -258,6 +316,55 @@ def build(
         err.print("critical expectations failed: " + ", ".join(summary.critical_failures))
     if summary.documents == 0 or summary.critical_failures:
         raise typer.Exit(1)
+
+
+@app.command()
+def publish(
+    output_dir: Annotated[
+        Path, typer.Argument(help="A release folder: outputs/<version>/ or outputs/latest.")
+    ],
+    repo_id: Annotated[str, typer.Option("--repo-id", help="Dataset repo on the Hub, ORG/NAME.")],
+    private: Annotated[bool, typer.Option("--private", help="Create the repo private.")] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="List what would be uploaded and contact nothing.")
+    ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Move the version's tag if it already exists.")
+    ] = False,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", help="Give up after this many seconds (default 900).")
+    ] = None,
+) -> None:
+    """Upload a release to the Hugging Face Hub as one commit tagged with its version.
+
+    The token comes from HF_TOKEN or `hf auth login` and is never shown; HF_ENDPOINT selects another Hub.
+    """
+    from release.hub import PublishError
+    from release.hub import publish as publish_release
+
+    limits = {} if timeout is None else {"deadline_s": timeout}
+    try:
+        result = publish_release(output_dir, repo_id, private=private, dry_run=dry_run, force=force, **limits)
+    except PublishError as exc:
+        print(f"ERROR: {exc}", file=sys.stderr)
+        raise typer.Exit(1) from None
+    target = f"{result.endpoint}/datasets/{repo_id}"
+    if dry_run:
+        for f in result.files:
+            print(f"{f.size:>14,}  {f.path_in_repo}")
+        print(
+            f"dry run: {len(result.files)} files, {result.total_bytes:,} bytes would go to {target} "
+            f"tagged {result.version}; nothing was sent",
+            file=sys.stderr,
+        )
+        return
+    moved = f" (tag moved from {result.replaced_tag_commit[:12]})" if result.replaced_tag_commit else ""
+    print(
+        f"published {result.version}: {len(result.files)} files, {result.total_bytes:,} bytes → {target}, "
+        f"commit {result.commit_oid}, tag {result.version}{moved}",
+        file=sys.stderr,
+    )
+    print(f'load_dataset("{repo_id}", revision="{result.version}")')
 
 
 def main() -> None:

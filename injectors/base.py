@@ -49,7 +49,7 @@ class Proposal:
     error: str  # what is wrong, in Chinese, as a reviewer should say it
     fix: str  # how to correct it
     generator: str = "rule"
-    llm: LLMTrace | None = None  # set when an LLM wrote the edit, or was tried before a rule-template fallback
+    llm: LLMTrace | None = None  # set when an LLM wrote the edit or was tried before a template fallback
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The content-addressed cache of LLM calls: one SQLite row per (model, prompt version, messages, params, seed).
+"""The content-addressed cache of LLM calls: one SQLite row per model, prompt version, messages, params, seed.
 
 A rebuild with the same inputs finds every answer here and makes no request, so LLM-written instances are
 as reproducible as rule-written ones. The file is safe to share between threads (one connection behind a
@@ -34,7 +34,13 @@ def cache_key(
     model: str, prompt_id: str, messages: Sequence[dict[str, str]], params: dict[str, Any], seed: int
 ) -> str:
     """SHA-256 of the canonical JSON of everything that determines an answer."""
-    payload = {"model": model, "prompt_id": prompt_id, "messages": list(messages), "params": params, "seed": seed}
+    payload = {
+        "model": model,
+        "prompt_id": prompt_id,
+        "messages": list(messages),
+        "params": params,
+        "seed": seed,
+    }
     canonical = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
@@ -63,7 +69,8 @@ class LLMCache:
     def get(self, key: str) -> CachedCompletion | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT content, prompt_tokens, completion_tokens, retried FROM completions WHERE key = ?", (key,)
+                "SELECT content, prompt_tokens, completion_tokens, retried FROM completions WHERE key = ?",
+                (key,),
             ).fetchone()
         if row is None:
             return None

@@ -1,4 +1,4 @@
-"""A chat-completions client for any OpenAI-compatible endpoint, with our own retries, limits, cache and counters.
+"""A chat-completions client for any OpenAI-compatible endpoint: our own retries, limits, cache, counters.
 
 Why our own machinery around the `openai` package: its defaults (600 s timeout, 2 silent retries) suit an
 interactive app, not a batch build. Here every request has an explicit timeout; retries (timeouts, 429 with
@@ -22,7 +22,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 import regex
@@ -85,7 +85,9 @@ class LLMConfig:
     tpm: float | None = None  # tokens per minute, prompt + completion (None: unlimited)
     temperature: float = 0.3
     max_tokens: int = 2048
-    response_format: str = "auto"  # auto (json_schema, stepping down when refused) | json_schema | json_object | none
+    response_format: str = (
+        "auto"  # auto (json_schema, stepping down when refused) | json_schema | json_object | none
+    )
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -106,7 +108,9 @@ class LLMConfig:
 
     def to_dict(self) -> dict[str, Any]:
         """For manifests and logs: the key is only said to be set or not."""
-        return {f.name: mask(self.api_key) if f.name == "api_key" else getattr(self, f.name) for f in fields(self)}
+        return {
+            f.name: mask(self.api_key) if f.name == "api_key" else getattr(self, f.name) for f in fields(self)
+        }
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
@@ -161,7 +165,10 @@ class LLMStats:
 
     def to_dict(self) -> dict[str, Any]:
         with self._lock:
-            return {"counts": dict(sorted(self.counts.items())), "failures": dict(sorted(self.failures.items()))}
+            return {
+                "counts": dict(sorted(self.counts.items())),
+                "failures": dict(sorted(self.failures.items())),
+            }
 
 
 @dataclass(frozen=True)
@@ -195,12 +202,13 @@ def estimate_tokens(text: str) -> int:
 
 
 class TokenBucket:
-    """`rate` units per minute, bursting up to one minute's worth; `take` may drive it negative (debt)."""
+    """`per_minute` units a minute, in bursts of at most one second's worth (so a limit is felt at once,
+    not after a minute of full speed); `take` may drive it negative, a debt later requests wait for."""
 
     def __init__(self, per_minute: float) -> None:
         self.rate = per_minute / 60.0
-        self.capacity = per_minute
-        self.level = per_minute
+        self.capacity = max(1.0, self.rate)
+        self.level = self.capacity
         self.stamp = time.monotonic()
         self._lock = asyncio.Lock()
 
@@ -251,9 +259,11 @@ def retry_after(headers: Mapping[str, str] | None) -> float | None:
 
 
 class AsyncChatClient:
-    """The async client: cache, limits, retries and counters around AsyncOpenAI (which never retries itself)."""
+    """The async client: cache, limits, retries and counters around AsyncOpenAI (which never retries)."""
 
-    def __init__(self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None) -> None:
+    def __init__(
+        self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None
+    ) -> None:
         from openai import AsyncOpenAI
 
         self.config = config
@@ -282,7 +292,9 @@ class AsyncChatClient:
         }
 
     def key(self, request: ChatRequest) -> str:
-        return cache_key(self.config.model, request.prompt_id, request.messages, self.params(request), request.seed)
+        return cache_key(
+            self.config.model, request.prompt_id, request.messages, self.params(request), request.seed
+        )
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
         """The answer from the cache, or from the server (with retries); LLMError when it cannot be had."""
@@ -294,7 +306,9 @@ class AsyncChatClient:
                 self.stats.add("cache_hits")
                 self.stats.add("cached_prompt_tokens", hit.prompt_tokens)
                 self.stats.add("cached_completion_tokens", hit.completion_tokens)
-                return ChatResponse(hit.content, hit.prompt_tokens, hit.completion_tokens, key, True, hit.retried)
+                return ChatResponse(
+                    hit.content, hit.prompt_tokens, hit.completion_tokens, key, True, hit.retried
+                )
             self.stats.add("cache_misses")
         content, prompt_tokens, completion_tokens, retried = await self._request(request)
         if self.cache is not None:
@@ -303,7 +317,11 @@ class AsyncChatClient:
                 CachedCompletion(content, prompt_tokens, completion_tokens, retried),
                 model=self.config.model,
                 prompt_id=request.prompt_id,
-                request={"messages": list(request.messages), "params": self.params(request), "seed": request.seed},
+                request={
+                    "messages": list(request.messages),
+                    "params": self.params(request),
+                    "seed": request.seed,
+                },
             )
         return ChatResponse(content, prompt_tokens, completion_tokens, key, False, retried)
 
@@ -398,12 +416,16 @@ class AsyncChatClient:
             await asyncio.sleep(wait)
         raise LLMError("gave_up", f"no answer after {attempt + 1} attempts")
 
-    def _read(self, completion: Any, estimate: int, retried: list[str]) -> tuple[str, int, int, tuple[str, ...]]:
+    def _read(
+        self, completion: Any, estimate: int, retried: list[str]
+    ) -> tuple[str, int, int, tuple[str, ...]]:
         """Content and token counts of a completion (estimated when the server reports no usage)."""
         if not getattr(completion, "choices", None):
             raise ValueError("completion without choices")
         message = completion.choices[0].message
-        content = message.content if message.content is not None else (getattr(message, "refusal", None) or "")
+        content = (
+            message.content if message.content is not None else (getattr(message, "refusal", None) or "")
+        )
         usage = getattr(completion, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) or estimate
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or estimate_tokens(content)
@@ -424,7 +446,9 @@ class LLMClient:
     so the semaphore and the rate buckets bound the whole build, not each thread.
     """
 
-    def __init__(self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None) -> None:
+    def __init__(
+        self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None
+    ) -> None:
         self.config = config
         self.cache = cache
         self.stats = stats if stats is not None else LLMStats()
@@ -450,7 +474,9 @@ class LLMClient:
         """Many calls at once (bounded by the semaphore); a failed call gives its LLMError in its place."""
 
         async def gather() -> list[ChatResponse | LLMError]:
-            results = await asyncio.gather(*(self._async.complete(r) for r in requests), return_exceptions=True)
+            results = await asyncio.gather(
+                *(self._async.complete(r) for r in requests), return_exceptions=True
+            )
             out: list[ChatResponse | LLMError] = []
             for r in results:
                 if isinstance(r, BaseException) and not isinstance(r, LLMError):
@@ -475,9 +501,6 @@ class LLMClient:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def with_config(self, **changes: Any) -> LLMConfig:
-        return replace(self.config, **changes)
-
 
 __all__ = [
     "AsyncChatClient",
@@ -489,6 +512,5 @@ __all__ = [
     "LLMError",
     "LLMStats",
     "estimate_tokens",
-    "field",
     "redact",
 ]

@@ -25,13 +25,21 @@ from parsers.model import Document, Section
 
 SYSTEM_VERSION = "1"
 
-SYSTEM = """你在为标准审查能力评测制作数据：在一份中国标准的一个章条中，按要求引入一处指定类型的起草错误，使它读起来像起草人无意中犯下的错误。
-规则：
-1. 只改写<target>中的正文；不改动章条编号和标题，不添加任何标题、章条编号或方括号前缀。
-2. 只做一处改动（一个词到一句话），其余文字逐字保留，包括换行和标点。
-3. 使用规范的中文书面语，与原文风格一致。
-4. 只输出一个JSON对象，不输出其他任何内容：
-{"rewritten_text": "改写后的完整正文", "changed_span": {"original": "被改动的原文片段（纯插入时为空字符串）", "rewritten": "改写后的对应片段"}, "description": "一句中文：在哪里把什么改成了什么，错在哪里"}"""
+SYSTEM = "\n".join(
+    (
+        "你在为标准审查能力评测制作数据：在一份中国标准的一个章条中，按要求引入一处指定类型的起草错误，"
+        "使它读起来像起草人无意中犯下的错误。",
+        "规则：",
+        "1. 只改写<target>中的正文；不改动章条编号和标题，不添加任何标题、章条编号或方括号前缀。",
+        "2. 只做一处改动（一个词到一句话），其余文字逐字保留，包括换行和标点。",
+        "3. 使用规范的中文书面语，与原文风格一致。",
+        "4. 只输出一个JSON对象，不输出其他任何内容：",
+        '{"rewritten_text": "改写后的完整正文", '
+        '"changed_span": {"original": "被改动的原文片段（纯插入时为空字符串）", '
+        '"rewritten": "改写后的对应片段"}, '
+        '"description": "一句中文：在哪里把什么改成了什么，错在哪里"}',
+    )
+)
 
 ANSWER_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -52,7 +60,7 @@ ANSWER_SCHEMA: dict[str, Any] = {
 
 @dataclass(frozen=True)
 class PromptInput:
-    """What a prompt is built from: the site, and the rule template proposed there (None: no template fits)."""
+    """What a prompt is built from: the site and the rule template proposed there (None: none fits)."""
 
     document: Document
     site: Site
@@ -127,7 +135,9 @@ def quoted_in(template: Proposal, inside: str, exclude: str = "") -> str | None:
 
 
 def scope_text(document: Document) -> str:
-    scope = next((s for s in document.sections if s.kind == "scope" and s.level == 1 and s.text.strip()), None)
+    scope = next(
+        (s for s in document.sections if s.kind == "scope" and s.level == 1 and s.text.strip()), None
+    )
     return scope.text if scope else ""
 
 
@@ -145,7 +155,9 @@ def informative_place(section: Section, at: int | None) -> str:
     offset = 0
     kinds = []
     for line in lines:
-        kind = "注" if re.match(r"^\s*注\s*\d*\s*[：:]", line) else "示例" if re.match(r"^\s*示例", line) else ""
+        kind = (
+            "注" if re.match(r"^\s*注\s*\d*\s*[：:]", line) else "示例" if re.match(r"^\s*示例", line) else ""
+        )
         if at is not None and offset <= at <= offset + len(line):
             return kind or "资料性附录"
         if kind:
@@ -252,7 +264,9 @@ PROMPTS: dict[str, PromptSpec] = {
             "SCP-01",
             "1",
             _no_material,
-            lambda m: "在范围中加入一句要求型条款（含“应”的句子，例如把正文的一项要求写进范围），使范围中含有要求。",
+            lambda m: (
+                "在范围中加入一句要求型条款（含“应”的句子，例如把正文的一项要求写进范围），使范围中含有要求。"
+            ),
             works_without_template=True,
         ),
         PromptSpec(

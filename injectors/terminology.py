@@ -19,7 +19,6 @@ import regex
 from injectors.base import Injector, Proposal, Site, register
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement, apply_edits
-from parsers.entries import normative_references
 from parsers.model import Document, Section
 from validation.linter import lint
 from validation.rules.terminology import (
@@ -37,7 +36,6 @@ from validation.rules.terminology import (
     first_sentence,
     lead_in,
     modal_verbs,
-    number_key,
     occurrences,
     prose_lines,
     tagged,
@@ -106,9 +104,10 @@ def quiet_elsewhere(document: Document, edit: Edit, error_type: str) -> bool:
     """No other type's checker reports more violations anywhere in the document after the edit.
 
     The base verification looks only at the instance's location; a terminology edit can be seen from
-    elsewhere (a lead-in citing an unlisted document is also NREF-01 at "2"), and such an instance
-    would carry an unlabelled second error. Counts per type, not locations, are compared, so that a
-    pre-existing violation merely renumbered by the edit does not count as new.
+    elsewhere (a lead-in replaced by "本文件没有需要界定的术语和定义" no longer cites the documents it
+    named, so NREF-02 may fire at "2"), and such an instance would carry an unlabelled second error.
+    Counts per type, not locations, are compared, so that a pre-existing violation merely renumbered by
+    the edit does not count as new.
     """
     before = _type_counts(document)
     after = Counter(v.error_type for v in lint(apply_edits(document, [edit]).document))
@@ -645,7 +644,7 @@ class EntryChange:
 
 @dataclass(frozen=True)
 class LeadInChange:
-    kind: str  # none | only-ref | unlisted | generation
+    kind: str  # none | only-ref | generation
     start: int
     old: str
     new: str
@@ -671,8 +670,9 @@ def _sibling_entries(document: Document) -> list[tuple[int, Section]]:
 @register
 class TermEntryFormat(TerminologyInjector):
     """TER-05: an entry number gap or duplicate, an English equivalent removed, or a lead-in sentence
-    that contradicts the entries (本文件没有需要界定的术语和定义 / only "X界定的" without 以及下列 /
-    naming a document chapter 2 does not list / "适用于本标准" in a GB/T 1.1—2020 document).
+    that contradicts the entries (本文件没有需要界定的术语和定义 / only "X界定的" without 以及下列) or
+    the document's drafting rules ("适用于本标准" in a GB/T 1.1—2020 document). A lead-in citing a
+    document chapter 2 does not list is NREF-01's (cited normatively but not listed), not injected here.
 
     Numbers change through `Edit.renames` on the entry and the entries after it, so the rest of the
     chapter stays consecutive and only one break is visible; `span` claims every renumbered entry, so
@@ -742,27 +742,9 @@ class TermEntryFormat(TerminologyInjector):
         also = line.find("以及下列")
         if LEAD_REF.match(line) and also >= 0:
             yield Site(position, LeadInChange("only-ref", start + also, "以及下列", ""))
-        citation = self._unlisted_reference(document, context)
-        if citation:
-            if LEAD_LIST.match(line):
-                yield Site(position, LeadInChange("unlisted", start, "", f"{citation}界定的以及"))
-            elif (at := line.find("界定的")) > 0:
-                yield Site(position, LeadInChange("unlisted", start + at, "", f"、{citation}"))
         at = line.find("适用于本文件")
         if at >= 0 and document.drafting_rules == "GB/T 1.1—2020":
             yield Site(position, LeadInChange("generation", start + at + 3, "本文件", "本标准"))
-
-    @staticmethod
-    def _unlisted_reference(document: Document, context: InjectionContext) -> str:
-        """A real standard number (from another corpus document) this document never mentions."""
-        whole = document_text(document)
-        listed = {number_key(e.number) for e in normative_references(document)}
-        for reference in context.references_for(document):
-            entry = reference.entry
-            key = number_key(entry.number)
-            if entry.year and key not in listed and compact_key(entry.number) not in whole:
-                return entry.citation
-        return ""
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -807,13 +789,6 @@ class TermEntryFormat(TerminologyInjector):
                 edit,
                 error="术语和定义的引导语删去了“以及下列”，只称引用文件界定的术语适用，与其后列出的术语条目矛盾",
                 fix="在引导语“界定的”之后补上“以及下列”",
-            )
-        if change.kind == "unlisted":
-            cited = change.new.strip("、").removesuffix("界定的以及")
-            return Proposal(
-                edit,
-                error=f"术语和定义的引导语写入了“{change.new}”，但{cited}未列入第2章规范性引用文件",
-                fix=f"在第2章中列出{cited}，或从引导语中删去",
             )
         return Proposal(
             edit,

@@ -11,7 +11,7 @@ from parsers.model import Document, Section
 # "GB/T 2828.1—2012", "GB 4208", "ISO 8601-1:2019", "JR/T 0184—2020", "T/CESA 1234—2022", "IEC 60529:2013"
 REFERENCE_NUMBER = regex.compile(
     r"^(?P<number>(?:GB/[TZ]|GB|[A-Z]{1,4}/[TZ]|T/[A-Z]{2,12}|ISO/IEC|ISO|IEC|ITU-T|IEEE|[A-Z]{2,4})"
-    r"\s*[A-Z]?\s*\d+(?:[.\-]\d+)*)"
+    r"\s*[A-Z]?\s*\d+(?:\.\d+)*(?:-(?!(?:19|20)\d{2}\b)\d+(?:\.\d+)*)*)"
     r"(?:\s*(?:[—–]|－|-{1,2}|:|：)\s*(?P<year>\d{4}))?"
     r"(?P<all>\s*[（(]所有部分[)）])?"
     r"[\s\u3000]*(?P<title>.*)$"

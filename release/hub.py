@@ -29,7 +29,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from huggingface_hub import HfApi
 
 log = logging.getLogger(__name__)
 
@@ -226,7 +229,9 @@ def _resolve_token(token: str | None, seconds: float) -> str:
     worker = _run_bounded(lambda _w: get_token(), seconds, "gbtbench-token")
     if worker.is_alive():  # refreshing a stored OAuth / OIDC login goes over the network
         raise HubUnreachableError(f"reading the stored Hugging Face login took more than {seconds:g} s")
-    if worker.error is not None or not worker.result:
+    if worker.error is not None:  # e.g. a failed OIDC exchange; its text is not shown, it may hold secrets
+        raise MissingTokenError(f"could not read the Hugging Face login ({type(worker.error).__name__})")
+    if not worker.result:
         raise MissingTokenError(
             "no Hugging Face token: set HF_TOKEN or run `hf auth login` (publishing needs write access)"
         )
@@ -259,6 +264,10 @@ def _preflight(endpoint: str, token: str, seconds: float, mask: _Masker) -> str:
             f"the Hub at {endpoint} rejected the token (HTTP {response.status_code}): "
             "set HF_TOKEN to a valid write token or run `hf auth login`"
         )
+    if response.status_code == 429:
+        raise HubRefusedError(
+            f"the Hub at {endpoint} rate-limited GET /api/whoami-v2 (HTTP 429): retry later"
+        )
     if response.status_code != 200:
         body = mask(response.text[:200].strip())
         raise HubRefusedError(
@@ -287,7 +296,7 @@ class _Pushed:
 
 
 def _push(
-    api: Any,
+    api: HfApi,
     worker: _Worker[_Pushed],
     *,
     staging: Path,
@@ -332,6 +341,8 @@ def _push(
             f"(hf/ at the root, the rest of the build under {EXTRA_PREFIX}/)."
         ),
     )
+    if old == commit.oid:  # forced again with unchanged files: the tag already names this commit
+        return _Pushed(str(repo_url), commit.oid, commit.commit_url, None)
     if old is not None:
         worker.set_step(f"removing the old tag {version}")
         api.delete_tag(repo_id, tag=version, repo_type=REPO_TYPE)
@@ -455,7 +466,7 @@ def publish(
             f"publishing {version} to {where}/datasets/{repo_id} did not finish within {deadline_s:g} s "
             f"(stuck while {worker.step}); huggingface_hub has no network timeout, so its thread may "
             "linger in the background until the connection closes. The tag is created last: run publish "
-            "again once the Hub answers (files already uploaded are not sent twice)."
+            "again once the Hub answers (what already reached the Hub is not uploaded again)."
         )
     if worker.error is not None:
         raise _explain(worker.error, worker.step, where, repo_id, version, mask)

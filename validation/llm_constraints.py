@@ -137,7 +137,9 @@ def parse_answer(content: str) -> tuple[Answer | None, list[Failure]]:
                 "JSON does not match the schema",
             )
         ]
-    return Answer(data["rewritten_text"], span["original"], span["rewritten"], data["description"].strip()), []
+    return Answer(
+        data["rewritten_text"], span["original"], span["rewritten"], data["description"].strip()
+    ), []
 
 
 # --- measures --------------------------------------------------------------------------------------------
@@ -178,7 +180,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
     if after == before:
         return [_f("unchanged", "正文没有任何改动", "the text is unchanged")]
     prefix, end_before, end_after = changed_region(before, after)
-    removed, added = before[prefix:end_before], after[prefix:end_after]
+    added = after[prefix:end_after]
     new_lines = _new_lines(before, after)
     new_text = "\n".join([added, answer.rewritten_span, *new_lines])
 
@@ -198,10 +200,16 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
 
     if _REFUSAL.search(new_text) or _REFUSAL.search(answer.description):
-        failures.append(_f("refusal", "回答中含有拒绝或道歉的话语；请直接完成改写", "refusal or apology in the answer"))
+        failures.append(
+            _f("refusal", "回答中含有拒绝或道歉的话语；请直接完成改写", "refusal or apology in the answer")
+        )
 
     outside = [c for c in case.context_texts if answer.original_span and answer.original_span in c]
-    copied = [line for line in new_lines if len(line.strip()) >= 8 and any(line.strip() in c for c in case.context_texts)]
+    copied = [
+        line
+        for line in new_lines
+        if len(line.strip()) >= 8 and any(line.strip() in c for c in case.context_texts)
+    ]
     if (answer.original_span and answer.original_span not in before and outside) or copied:
         failures.append(
             _f(
@@ -252,15 +260,23 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
             )
         )
 
-    if _ENGLISH_RUN.search(added) or (len(_HAN.findall(added)) + len(_LATIN.findall(added)) >= 8 and _han_share(added) < 0.5):
+    if _ENGLISH_RUN.search(added) or (
+        len(_HAN.findall(added)) + len(_LATIN.findall(added)) >= 8 and _han_share(added) < 0.5
+    ):
         failures.append(_f("not_chinese", "改写的文字不是中文", "the rewritten text is not Chinese"))
     description = answer.description
     if not 4 <= len(description) <= 300 or not _HAN.search(description) or _han_share(description) < 0.5:
         failures.append(
-            _f("description", "description须是一句4～300字的中文说明", "description must be one Chinese sentence")
+            _f(
+                "description",
+                "description须是一句4～300字的中文说明",
+                "description must be one Chinese sentence",
+            )
         )
     if "```" in after or regex.search(r'"\s*(?:rewritten_text|changed_span|description)"\s*:', after):
-        failures.append(_f("format_residue", "rewritten_text中混入了JSON或代码块标记", "JSON or code fence in the text"))
+        failures.append(
+            _f("format_residue", "rewritten_text中混入了JSON或代码块标记", "JSON or code fence in the text")
+        )
     return failures
 
 
@@ -271,7 +287,9 @@ def _covers(before: str, after: str, answer: Answer, prefix: int, end_before: in
         spans = [(m.start(), m.end()) for m in regex.finditer(regex.escape(answer.original_span), before)]
         return any(a - slack <= prefix and end_before <= b + slack for a, b in spans)
     spans = [(m.start(), m.end()) for m in regex.finditer(regex.escape(answer.rewritten_span), after)]
-    return bool(answer.rewritten_span) and any(a - slack <= prefix and end_after <= b + slack for a, b in spans)
+    return bool(answer.rewritten_span) and any(
+        a - slack <= prefix and end_after <= b + slack for a, b in spans
+    )
 
 
 # --- the type's own condition --------------------------------------------------------------------------
@@ -314,7 +332,9 @@ def _scp03(case: RewriteCase, answer: Answer) -> Failure | None:
 
 def _body_text(document: Document) -> str:
     return "\n".join(
-        f"{s.title}\n{s.text}" for s in document.sections if s.kind not in ("foreword", "introduction", "scope")
+        f"{s.title}\n{s.text}"
+        for s in document.sections
+        if s.kind not in ("foreword", "introduction", "scope")
     )
 
 
@@ -337,7 +357,9 @@ def _scp05(case: RewriteCase, answer: Answer) -> Failure | None:
         if after.count(qualifier) >= before.count(qualifier):
             return _f("condition", f"限定语“{qualifier}”仍在", "the qualifier is still there")
         if not APPLICABILITY.search(after):
-            return _f("condition", "删掉了整个适用界限陈述，只应删去限定语", "the applicability sentence is gone")
+            return _f(
+                "condition", "删掉了整个适用界限陈述，只应删去限定语", "the applicability sentence is gone"
+            )
         return None
     obj = case.material["object"]
     new = [s for s in _new_sentences(before, after) if "不适用于" in s and obj in s]
@@ -356,8 +378,12 @@ def _modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | N
     if wanted and len(wanted) == len(deltas):
         return None
     if weaker:
-        return _f("condition", "没有把“应/不应”改为“宜/可/不宜”（能愿动词未被弱化）", "no modal verb was weakened")
-    return _f("condition", "没有把“宜/可/不宜”改为“应/不应”（能愿动词未被强化）", "no modal verb was strengthened")
+        return _f(
+            "condition", "没有把“应/不应”改为“宜/可/不宜”（能愿动词未被弱化）", "no modal verb was weakened"
+        )
+    return _f(
+        "condition", "没有把“宜/可/不宜”改为“应/不应”（能愿动词未被强化）", "no modal verb was strengthened"
+    )
 
 
 def _nms05(case: RewriteCase, answer: Answer) -> Failure | None:
@@ -370,7 +396,9 @@ def _nms05(case: RewriteCase, answer: Answer) -> Failure | None:
     if count(case.with_text(answer.rewritten_text)) > count(case.document):
         return None
     place = case.material.get("place", "注、示例或前言")
-    return _f("condition", f"{place}中没有出现新的“应/宜/可”条款", "no provision added to the informative place")
+    return _f(
+        "condition", f"{place}中没有出现新的“应/宜/可”条款", "no provision added to the informative place"
+    )
 
 
 def _ter01(case: RewriteCase, answer: Answer) -> Failure | None:
@@ -380,7 +408,9 @@ def _ter01(case: RewriteCase, answer: Answer) -> Failure | None:
     if term not in answer.rewritten_text or term in case.section.text:
         return _f("condition", f"正文中没有用上术语“{term}”", "the undefined term is not used")
     if compact_key(term) in document_text(case.document):
-        return _f("condition", f"“{term}”在文件中已经出现或已界定", "the term already appears in the document")
+        return _f(
+            "condition", f"“{term}”在文件中已经出现或已界定", "the term already appears in the document"
+        )
     return None
 
 
@@ -404,7 +434,9 @@ def _ter03(case: RewriteCase, answer: Answer) -> Failure | None:
         return sum(1 for o in occurrences(document) if o.position == case.position and o.form == term)
 
     if uses(case.with_text(answer.rewritten_text)) >= uses(case.document):
-        return _f("condition", f"本条中的术语“{term}”没有被改写为其他说法", "the defined term was not replaced")
+        return _f(
+            "condition", f"本条中的术语“{term}”没有被改写为其他说法", "the defined term was not replaced"
+        )
     return None
 
 

@@ -5,6 +5,7 @@ list_repo_refs, _validate_yaml, create_tag, delete_tag; _commit_api.py: _fetch_u
 lfs.py: post_lfs_batch_info, lfs_upload) with Xet disabled (HF_HUB_DISABLE_XET=1):
 
     GET    /api/whoami-v2                                     who owns the token
+    GET    /api/agent-harnesses                               user-agent registry (built with every header)
     POST   /api/repos/create                                  create a repo (409 + url when it exists)
     GET    /api/{type}s/{ns}/{name}[/revision/{rev}]          repo info (sha, private, siblings)
     GET    /api/{type}s/{ns}/{name}/refs                      branches and tags
@@ -41,6 +42,7 @@ IDLE_CONNECTION_S = 30.0  # keep-alive sockets left open by a client are closed 
 
 # Route names, for fail() / hang() and for assertions on recorded requests.
 WHOAMI = "whoami"
+AGENT_HARNESSES = "agent_harnesses"
 CREATE_REPO = "create_repo"
 REPO_INFO = "repo_info"
 REFS = "refs"
@@ -464,6 +466,8 @@ def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
     """The route name and its captured parts (repo_type, repo_id, rev, oid) for a request path."""
     if path == "/api/whoami-v2" and method == "GET":
         return WHOAMI, {}
+    if path == "/api/agent-harnesses" and method == "GET":
+        return AGENT_HARNESSES, {}
     if path == "/api/repos/create" and method == "POST":
         return CREATE_REPO, {}
     if path == "/api/validate-yaml" and method == "POST":
@@ -573,6 +577,8 @@ class _Handler(BaseHTTPRequestHandler):
         repo_type, repo_id, rev = parts.get("repo_type", ""), parts.get("repo_id", ""), parts.get("rev", "")
         if route == WHOAMI:
             return 200, hub.whoami(auth)
+        if route == AGENT_HARNESSES:  # huggingface_hub fetches it once per process unless telemetry is off
+            return 200, {"standardEnvVars": [], "harnesses": {}}
         if route == CREATE_REPO:
             return hub.create_repo(auth, payload)
         if route == VALIDATE_YAML:

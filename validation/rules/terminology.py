@@ -16,7 +16,7 @@ import jieba
 import jieba.posseg
 import regex
 
-from parsers.entries import normative_references, split_term
+from parsers.entries import split_term
 from parsers.model import Document, Section
 from validation.linter import Violation, rule
 
@@ -322,10 +322,6 @@ LEAD_NONE = regex.compile(r"本(?:文件|标准)没有需要界定的术语和�
 LEAD_LIST = regex.compile(r"^下列术语和定义适用于本(?:文件|标准)。?$")
 LEAD_REF = regex.compile(r"^(?P<refs>.+?)界定的(?P<also>以及下列)?术语和定义适用于本(?:文件|标准)。?")
 LEAD_THIS = regex.compile(r"适用于(?P<this>本标准|本文件)")
-STANDARD_NUMBER = regex.compile(
-    r"(?P<number>(?:GB/[TZ]|GB|[A-Z]{1,4}/[TZ]|T/[A-Z]{2,12}|ISO/IEC|ISO|IEC|[A-Z]{2,4})\s*\d+(?:[.\-]\d+)*)"
-    r"(?:\s*(?:[—–]|－|-{1,2}|:|：)\s*\d{4})?"
-)
 
 
 def lead_in(chapter: Section) -> tuple[int, str]:
@@ -336,21 +332,6 @@ def lead_in(chapter: Section) -> tuple[int, str]:
             return offset, line
         offset += len(line) + 1
     return -1, ""
-
-
-def number_key(number: str) -> str:
-    """ "GB/T32919", "GB/T 32919—2016" → "GB/T32919": how two citations of one document compare."""
-    m = STANDARD_NUMBER.match(compact_key(number))
-    key = compact_key(m.group("number")) if m else compact_key(number)
-    return regex.sub(r"-(?:19|20)\d\d$", "", key)  # "JT/T 808-2019": a hyphen where the dash belongs
-
-
-def lead_in_citations(line: str) -> list[str]:
-    """The documents a "GB/T x界定的…" lead-in names, as printed (without the year)."""
-    m = LEAD_REF.match(line.strip())
-    if not m:
-        return []
-    return [c.group("number") for c in STANDARD_NUMBER.finditer(m.group("refs"))]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -501,7 +482,12 @@ def english_defects(document: Document) -> Iterator[Violation]:
 
 
 def lead_in_defects(document: Document) -> Iterator[Violation]:
-    """The lead-in must agree with what follows (GB/T 1.1—2020 8.5.2) and cite only listed documents."""
+    """The lead-in must agree with what follows (GB/T 1.1—2020 8.5.2).
+
+    A lead-in that cites a document chapter 2 does not list is left to NREF-01 (cited normatively but
+    not listed, reported at "2"): reporting it here as well would give one defect two labels, and every
+    NREF-01 instance that deletes a document the lead-in cites would carry an unlabelled TER-05.
+    """
     found = terms_chapter(document)
     if found is None:
         return
@@ -519,11 +505,6 @@ def lead_in_defects(document: Document) -> Iterator[Violation]:
         yield Violation(
             where, "TER-05", "引导语仅称引用文件界定的术语和定义适用，未写“以及下列”，但其后列出了术语条目"
         )
-    if ref:
-        listed = {number_key(e.number) for e in normative_references(document)}
-        for cited in lead_in_citations(line):
-            if number_key(cited) not in listed:
-                yield Violation(where, "TER-05", f"引导语引用的{cited}未列入规范性引用文件")
     this = LEAD_THIS.search(line)
     if this and this.group("this") == "本标准" and document.drafting_rules == "GB/T 1.1—2020":
         yield Violation(where, "TER-05", "按GB/T 1.1—2020起草的文件，引导语应称“适用于本文件”而非“本标准”")

@@ -1,0 +1,403 @@
+"""The LLM rewriter: a semantic error written by a model, validated, retried with feedback, or replaced.
+
+For a site and the rule template proposed there, the model rewrites the target section (prompts.py); every
+answer goes through the constraint validator (validation/llm_constraints.py) and the injector's own
+verification. A failed answer is sent back with the reasons, up to `max_attempts` answers; then the rule
+template is used (provenance says so and why), or, when no template fits the site, the candidate is
+flagged for review and never shipped as gold. An accepted answer becomes a minimal Edit (difflib over the
+section text), so instances of both paths look the same downstream.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import threading
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement, apply_edits, overlaps
+from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
+from injectors.llm_cache import LLMCache
+from injectors.llm_client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
+from injectors.prompts import ANSWER_SCHEMA, PROMPTS, Prompt, PromptInput, build_prompt
+from injectors.taxonomy import BY_ID
+from parsers.model import Section
+from validation.linter import lint
+from validation.llm_constraints import Answer, Failure, RewriteCase, feedback, validate
+
+LLM_MODES = ("none", "openai")
+SUPPORTED_TYPES: tuple[str, ...] = tuple(PROMPTS)
+DEFAULT_MAX_ATTEMPTS = 3
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+_MERGE_GAP = 2  # diff pieces this close together become one replacement (a reviewer reads one change)
+
+
+def parse_llm_mode(value: str) -> str:
+    """`--llm` / BuildConfig.llm: none (the offline default) or openai (any OpenAI-compatible endpoint)."""
+    mode = (value or "none").strip().lower()
+    if mode not in LLM_MODES:
+        raise ValueError(f"--llm must be one of {', '.join(LLM_MODES)}, not {value!r}")
+    return mode
+
+
+def parse_llm_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
+    """Which types the LLM rewrites ("SCP-03,NMS-01" or a list); empty means every type it supports."""
+    items = [t.strip() for t in value.split(",")] if isinstance(value, str) else list(value or ())
+    wanted = tuple(dict.fromkeys(t for t in items if t))
+    unsupported = [t for t in wanted if t not in PROMPTS]
+    if unsupported:
+        raise ValueError(
+            f"no LLM prompt for {', '.join(unsupported)}: the LLM can rewrite {', '.join(SUPPORTED_TYPES)}"
+        )
+    return wanted or SUPPORTED_TYPES
+
+
+def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
+    """GBTBENCH_LLM_CACHE, else outputs/llm-cache.sqlite (git-ignored, shared by all builds)."""
+    env = os.environ if env is None else env
+    return Path(env.get("GBTBENCH_LLM_CACHE") or PROJECT_ROOT / "outputs" / "llm-cache.sqlite")
+
+
+@dataclass(frozen=True)
+class RewriteRecord:
+    """One site's conversation with the model, for the per-build report and the token benchmark."""
+
+    doc_id: str
+    error_type: str
+    location: str
+    outcome: str  # accepted | fallback | flagged
+    attempts: int
+    prompt_tokens: int
+    completion_tokens: int
+    cache_key: str | None
+
+
+def place(section: Section) -> str:
+    """How a description names the target: 第5章, 第5.2条, 前言, 附录A."""
+    if section.number[:1].isdigit():
+        return f"第{section.number}章" if section.level == 1 else f"第{section.number}条"
+    return section.number
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def diff_replacements(before: str, after: str) -> tuple[Replacement, ...]:
+    """The minimal replacements turning `before` into `after` (offsets into `before`), close pieces merged."""
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    pieces = [(i1, i2, j1, j2) for op, i1, i2, j1, j2 in matcher.get_opcodes() if op != "equal"]
+    merged: list[list[int]] = []
+    for i1, i2, j1, j2 in pieces:
+        if merged and i1 - merged[-1][1] <= _MERGE_GAP and j1 - merged[-1][3] <= _MERGE_GAP:
+            merged[-1][1], merged[-1][3] = i2, j2
+        else:
+            merged.append([i1, i2, j1, j2])
+    return tuple(Replacement("text", i1, before[i1:i2], after[j1:j2]) for i1, i2, j1, j2 in merged)
+
+
+class LLMRewriter:
+    """Implements `injectors.base.Rewriter`; thread-safe (the client, the stats and the records are)."""
+
+    def __init__(
+        self,
+        client: LLMClient,
+        *,
+        types: Iterable[str] | None = None,
+        max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+        owns_client: bool = False,
+    ) -> None:
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self.client = client
+        self.stats: LLMStats = client.stats
+        self.types = parse_llm_types(types)
+        self.max_attempts = max_attempts
+        self._owns_client = owns_client
+        self._lock = threading.Lock()
+        self.records: list[RewriteRecord] = []
+
+    # --- the Rewriter protocol ------------------------------------------------------------------------
+    def handles(self, error_type: str) -> bool:
+        return error_type in self.types
+
+    def works_without_template(self, error_type: str) -> bool:
+        return PROMPTS[error_type].works_without_template
+
+    def rewrite(
+        self,
+        injector: Injector,
+        baseline: Baseline,
+        site: Site,
+        template: Proposal | None,
+        context: InjectionContext,
+        taken: Sequence[Edit],
+        seed: int,
+    ) -> RewriteOutcome:
+        """The model's rewrite when an answer passes every constraint; else the template, else a flag."""
+        error_type = injector.error_type
+        document = baseline.document
+        spec = PROMPTS[error_type]
+        prompt = build_prompt(spec, PromptInput(document, site, template, context))
+        if prompt is None:  # the type's material is not at this site: the template stands as it is
+            self.stats.add("no_prompt")
+            return RewriteOutcome(template)
+        case = RewriteCase(
+            error_type,
+            document,
+            prompt.position,
+            prompt.section,
+            prompt.material,
+            prompt.context_texts,
+            inserted=template is not None and template.edit.op == "insert",
+        )
+        digest = hashlib.sha256(f"{seed}:{document.doc_id}:{error_type}:{site.target}".encode()).hexdigest()
+        request_seed = int(digest[:8], 16)
+        messages = list(prompt.messages)
+        failures: list[str] = []
+        answer_codes: list[str] = []
+        last_key: str | None = None
+        last_answer: Answer | None = None
+        attempts = prompt_tokens = completion_tokens = 0
+        transport: str | None = None
+        for _ in range(self.max_attempts):
+            request = ChatRequest(tuple(messages), prompt.prompt_id, request_seed, ANSWER_SCHEMA)
+            try:
+                response = self.client.complete(request)
+            except LLMError as exc:
+                transport = exc.reason
+                failures.append(f"transport:{exc.reason}")
+                break
+            attempts += 1
+            prompt_tokens += response.prompt_tokens
+            completion_tokens += response.completion_tokens
+            failures.extend(f"transport:{r}" for r in response.retried)
+            last_key = response.cache_key
+            answer, failed = validate(
+                case,
+                response.content,
+                lambda a: self._confirm(injector, baseline, case, a, taken, seed, template),
+            )
+            if not failed:
+                assert answer is not None
+                trace = LLMTrace(
+                    self.client.config.model, prompt.prompt_id, last_key, attempts, tuple(failures)
+                )
+                self._record(
+                    document.doc_id,
+                    error_type,
+                    case,
+                    "accepted",
+                    attempts,
+                    prompt_tokens,
+                    completion_tokens,
+                    last_key,
+                )
+                self.stats.add("accepted")
+                self.stats.add(f"accepted:{error_type}")
+                return RewriteOutcome(self._proposal(case, answer, trace, template))
+            last_answer = answer if answer is not None else last_answer
+            for f in failed:
+                failures.append(f.code)
+                answer_codes.append(f.code)
+                self.stats.fail(f.code)
+            messages.append({"role": "assistant", "content": response.content[:4000]})
+            messages.append({"role": "user", "content": feedback(failed)})
+        reason = (
+            f"transport:{transport}"
+            if transport is not None
+            else "constraints:" + "+".join(dict.fromkeys(answer_codes))
+        )
+        trace = LLMTrace(
+            self.client.config.model,
+            prompt.prompt_id,
+            last_key,
+            attempts,
+            tuple(failures),
+            fallback_reason=reason,
+        )
+        if template is not None:
+            outcome = "fallback"
+            self.stats.add("fallbacks")
+            self.stats.add(f"fallback:{error_type}")
+            result = RewriteOutcome(replace(template, generator="rule-template", llm=trace))
+        else:
+            outcome = "flagged"
+            self.stats.add("flagged")
+            candidate = None
+            if last_answer is not None and last_answer.rewritten_text.strip():
+                candidate = replace(case.section, text=last_answer.rewritten_text)
+            flagged = FlaggedCandidate(
+                doc_id=document.doc_id,
+                error_type=error_type,
+                location=case.section.number,
+                original_section=case.section,
+                candidate_section=candidate,
+                reasons=tuple(dict.fromkeys(failures)),
+                provenance=InjectionProvenance("llm", injector.version, seed, **trace.provenance_fields()),
+            )
+            result = RewriteOutcome(None, flagged)
+        self._record(
+            document.doc_id, error_type, case, outcome, attempts, prompt_tokens, completion_tokens, last_key
+        )
+        return result
+
+    # --- helpers -------------------------------------------------------------------------------------------
+    def _record(
+        self,
+        doc_id: str,
+        error_type: str,
+        case: RewriteCase,
+        outcome: str,
+        attempts: int,
+        prompt_tokens: int,
+        completion_tokens: int,
+        cache_key: str | None,
+    ) -> None:
+        record = RewriteRecord(
+            doc_id,
+            error_type,
+            case.section.number,
+            outcome,
+            attempts,
+            prompt_tokens,
+            completion_tokens,
+            cache_key,
+        )
+        with self._lock:
+            self.records.append(record)
+
+    @staticmethod
+    def _edit(case: RewriteCase, text: str, template: Proposal | None) -> Edit:
+        if case.inserted:
+            assert template is not None and template.edit.inserted is not None
+            return replace(template.edit, inserted=replace(template.edit.inserted, text=text))
+        return Edit("modify", case.position, diff_replacements(case.section.text, text))
+
+    def _confirm(
+        self,
+        injector: Injector,
+        baseline: Baseline,
+        case: RewriteCase,
+        answer: Answer,
+        taken: Sequence[Edit],
+        seed: int,
+        template: Proposal | None,
+    ) -> list[Failure]:
+        """The last constraints: no overlap with other errors, the type's checker fires, nothing else does."""
+        edit = self._edit(case, answer.rewritten_text, template)
+        clashes = [other for other in taken if overlaps(edit, other)]
+        if clashes:
+            kept = [r.old or r.new for other in clashes for r in other.replacements if r.old or r.new]
+            shown = "、".join(f"“{_short(k, 20)}”" for k in kept[:3])
+            keep = f"（不要改动{shown}）" if shown else ""
+            message = f"改动与文件中已引入的另一处错误位置重叠，请改动其他文字{keep}"
+            return [Failure("overlap", message + "（the edit overlaps another injected error）")]
+        verdict = injector.verify(baseline, Proposal(edit, "", "", "llm"), seed)
+        spec = BY_ID[injector.error_type]
+        if verdict.failure == "not_detected":
+            return [
+                Failure(
+                    "not_detected",
+                    f"确定性检查没有检出“{spec.name_zh}”错误，请按要求的方式改写"
+                    "（the type's checker does not confirm it）",
+                )
+            ]
+        if verdict.failure == "side_effect":
+            named = "；".join(_short(v.message, 50) for v in verdict.side_effects[:3])
+            return [
+                Failure("side_effect", f"改动还引入了其他类型的错误：{named}（the edit causes other errors）")
+            ]
+        before = Counter(v.error_type for v in baseline.violations)
+        after = Counter(v.error_type for v in lint(apply_edits(baseline.document, [edit]).document))
+        extra = sorted(t for t, n in after.items() if t != injector.error_type and n > before[t])
+        if extra:
+            return [
+                Failure(
+                    "side_effect",
+                    f"改动使文件其他位置新出现了{'、'.join(BY_ID[t].name_zh for t in extra)}错误"
+                    "（the edit causes other errors elsewhere）",
+                )
+            ]
+        return []
+
+    def _proposal(
+        self, case: RewriteCase, answer: Answer, trace: LLMTrace, template: Proposal | None
+    ) -> Proposal:
+        """The accepted answer as a proposal: a minimal edit, the model's description, a fix from the span."""
+        edit = self._edit(case, answer.rewritten_text, template)
+        description = " ".join(answer.description.split()).replace("；", "，").rstrip("。")
+        where = place(case.section)
+        for lead in ("本条", "该条", "此处", "本章"):
+            if description.startswith(lead):
+                description = description[len(lead) :]
+        if case.section.number not in description and not case.inserted:
+            description = f"{where}{description}"
+        if case.inserted:
+            term = case.material.get("term", "")
+            fix = f"删除术语条目“{term}”，或在正文中按界定的含义使用该术语"
+        elif answer.original_span:
+            fix = f"将“{_short(answer.rewritten_span)}”改回“{_short(answer.original_span)}”"
+        else:
+            fix = f"删除“{_short(answer.rewritten_span)}”"
+        return Proposal(edit, description, fix, generator="llm", llm=trace)
+
+    # --- lifetime ------------------------------------------------------------------------------------------
+    def summary(self) -> dict[str, object]:
+        """Per-build figures for the manifest: calls, cache hits and misses, tokens, failures by reason."""
+        with self._lock:
+            outcomes = Counter(r.outcome for r in self.records)
+        return {**self.stats.to_dict(), "outcomes": dict(sorted(outcomes.items()))}
+
+    def close(self) -> None:
+        if self._owns_client:
+            self.client.close()
+            if self.client.cache is not None:
+                self.client.cache.close()
+
+    def __enter__(self) -> LLMRewriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_rewriter(
+    mode: str,
+    *,
+    types: Iterable[str] | str | None = None,
+    cache_path: str | Path | None = None,
+    config: LLMConfig | None = None,
+    max_attempts: int = DEFAULT_MAX_ATTEMPTS,
+    env: Mapping[str, str] | None = None,
+) -> LLMRewriter | None:
+    """The rewriter a command or a build asked for (None for --llm none); close it when done.
+
+    Configuration comes from `config`, else from GBTBENCH_LLM_* (see LLMConfig.from_env); answers are
+    cached in `cache_path`, else GBTBENCH_LLM_CACHE, else outputs/llm-cache.sqlite.
+    """
+    if parse_llm_mode(mode) == "none":
+        return None
+    config = config if config is not None else LLMConfig.from_env(env)
+    cache = LLMCache(cache_path if cache_path is not None else default_cache_path(env))
+    client = LLMClient(config, cache)
+    return LLMRewriter(client, types=parse_llm_types(types), max_attempts=max_attempts, owns_client=True)
+
+
+__all__ = [
+    "LLMRewriter",
+    "Prompt",
+    "RewriteRecord",
+    "default_cache_path",
+    "diff_replacements",
+    "open_rewriter",
+    "parse_llm_mode",
+    "parse_llm_types",
+]

@@ -1,0 +1,239 @@
+"""The dataset card: README.md whose YAML declares the Hub configs, statistics tables and a type chart.
+
+The card is what a model evaluator reads first on the Hub, so it says what each config holds, how to
+load a version, and how the errors are distributed. The chart labels types by ID (ASCII only), so it
+renders with matplotlib's bundled fonts and needs no CJK font on the build machine.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import yaml
+
+from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY, TYPE_IDS
+from release.config import BuildConfig
+
+CHART_NAME = "type_distribution.png"
+DIMENSION_COLOURS = {"STR": "#4C72B0", "SCP": "#DD8452", "NMS": "#55A868", "TER": "#C44E52", "NREF": "#8172B3"}
+TABLE_CONFIGS = {
+    "items": "one benchmark item per document: the corrupted document as text and its gold errors (JSON)",
+    "documents": "original and corrupted text of every document, with its id, format and error count",
+    "instances": "every injected error: location, dimension, type, description, sections, edit, provenance, flags",
+    "sections": "every section of the original and the corrupted documents",
+    "pre_existing": "violations the original documents already had (not injected; not to be scored)",
+}
+
+
+@dataclass(frozen=True)
+class InstructionConfig:
+    """One instruction task as a Hub config: its splits (zero_shot, one_shot) and their Parquet files."""
+
+    task: str
+    files: dict[str, str]  # split → path under the card's folder, e.g. data/instructions/review_zero_shot.parquet
+
+
+def hub_configs(instruction_configs: Sequence[InstructionConfig]) -> list[dict[str, Any]]:
+    """The `configs` YAML list: table configs with a single test split, instruction configs per shot."""
+    configs: list[dict[str, Any]] = []
+    for name in TABLE_CONFIGS:
+        config: dict[str, Any] = {
+            "config_name": name,
+            "data_files": [{"split": "test", "path": f"data/{name}.parquet"}],
+        }
+        if name == "items":
+            config["default"] = True
+        configs.append(config)
+    for ic in instruction_configs:
+        configs.append(
+            {
+                "config_name": f"instructions_{ic.task}",
+                "data_files": [{"split": split, "path": path} for split, path in ic.files.items()],
+            }
+        )
+    return configs
+
+
+def type_counts(instances: pa.Table) -> Counter[str]:
+    return Counter(instances.column("error_type").to_pylist())
+
+
+def write_chart(counts: Mapping[str, int], path: Path) -> None:
+    """A bar per taxonomy type (zero bars included, so charts of two versions line up), coloured by dimension."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    ids = list(TYPE_IDS)
+    values = [counts.get(t, 0) for t in ids]
+    colours = [DIMENSION_COLOURS.get(BY_ID[t].dimension, "#999999") for t in ids]
+    fig, ax = plt.subplots(figsize=(11, 4.2), dpi=100)
+    try:
+        ax.bar(range(len(ids)), values, color=colours)
+        ax.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=8)
+        ax.set_ylabel("instances")
+        ax.set_title("Injected errors by type")
+        handles = [plt.Rectangle((0, 0), 1, 1, color=c) for c in DIMENSION_COLOURS.values()]
+        ax.legend(handles, list(DIMENSION_COLOURS), title="dimension", fontsize=8, ncols=5, loc="upper right")
+        ax.set_ylim(0, max([*values, 1]) * 1.25)
+        fig.tight_layout()
+        fig.savefig(path, format="png", metadata={"Software": None})
+    finally:
+        plt.close(fig)
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _share(n: int, total: int) -> str:
+    return f"{100 * n / total:.1f} %" if total else "0.0 %"
+
+
+def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table) -> str:
+    """Markdown tables by type, by dimension and by document."""
+    total = instances.num_rows
+    by_type = type_counts(instances)
+    by_dim = Counter(instances.column("dimension").to_pylist())
+    type_rows = [
+        (t.id, t.dimension, t.name_zh, t.name_en, by_type.get(t.id, 0), _share(by_type.get(t.id, 0), total))
+        for t in TAXONOMY
+    ]
+    dim_rows = [
+        (code, zh, en, by_dim.get(code, 0), _share(by_dim.get(code, 0), total)) for code, (zh, en) in DIMENSIONS.items()
+    ]
+    pre_by_doc = Counter(pre_existing.column("doc_id").to_pylist())
+    flagged_by_doc = Counter(
+        d for d, f in zip(instances.column("doc_id").to_pylist(), instances.column("flags").to_pylist(), strict=True)
+        if f
+    )
+    doc_rows = [
+        (d["standard_id"] or "—", f"`{d['doc_id']}`", d["format"], d["n_sections"], d["n_errors"],
+         pre_by_doc.get(d["doc_id"], 0), flagged_by_doc.get(d["doc_id"], 0))
+        for d in documents.select(["doc_id", "standard_id", "format", "n_sections", "n_errors"]).to_pylist()
+    ]
+    counts = documents.column("n_errors").to_pylist()
+    summary = (
+        f"{documents.num_rows} documents, {total} injected errors "
+        f"({min(counts, default=0)}–{max(counts, default=0)} per document), "
+        f"{pre_existing.num_rows} pre-existing violations, "
+        f"{sum(flagged_by_doc.values())} instances flagged for review."
+    )
+    return "\n\n".join(
+        [
+            summary,
+            "### By error type\n\n" + _table(["type", "dimension", "名称", "name", "instances", "share"], type_rows),
+            "### By dimension\n\n" + _table(["dimension", "维度", "name", "instances", "share"], dim_rows),
+            "### By document\n\n"
+            + _table(["standard", "doc_id", "format", "sections", "errors", "pre-existing", "flagged"], doc_rows),
+        ]
+    )
+
+
+def render_card(
+    *,
+    version: str,
+    config: BuildConfig,
+    tables: Mapping[str, pa.Table],
+    instruction_configs: Sequence[InstructionConfig],
+    instruction_rows: Mapping[str, int],
+) -> str:
+    """README.md text: YAML front matter (configs, language, size) and the human part."""
+    front = {
+        "pretty_name": "gbtbench",
+        "language": ["zh"],
+        "task_categories": ["text-classification", "text-generation"],
+        "tags": ["standards", "GB/T", "document-review", "error-detection"],
+        "size_categories": [_size_category(tables["instances"].num_rows)],
+        "configs": hub_configs(instruction_configs),
+    }
+    head = "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n"
+    config_rows = [(f"`{name}`", "test", tables[name].num_rows, what) for name, what in TABLE_CONFIGS.items()]
+    for ic in instruction_configs:
+        for split in ic.files:
+            config_rows.append(
+                (f"`instructions_{ic.task}`", split, instruction_rows.get(f"{ic.task}_{split}", 0),
+                 "instruction set (PIXIU schema: id, query, answer, text, choices, gold)")
+            )
+    body = f"""
+# gbtbench {version}
+
+Benchmark of injected drafting errors in Chinese standards (GB/T 1.1—2020), built by the gbtbench
+pipeline: every document receives {config.min_errors}–{config.max_errors} errors across 5 review dimensions
+and 25 error types; every error keeps the original section, the corrupted section, its location,
+dimension, type, a Chinese description and the exact edit. Build seed: {config.seed}; configuration
+fingerprint: `{config.fingerprint()}`.
+
+## Loading
+
+```python
+from datasets import load_dataset
+
+items = load_dataset("<org>/<name>", "items", revision="{version}", split="test")
+instances = load_dataset("<org>/<name>", "instances", revision="{version}", split="test")
+review = load_dataset("<org>/<name>", "instructions_review", revision="{version}")
+```
+
+A local build folder loads the same way (`load_dataset("outputs/{version}/hf", "items")`) or with
+`datasets.load_from_disk("outputs/{version}/hf")` (all tables as one DatasetDict keyed by table name).
+
+## Configs
+
+{_table(["config", "split", "rows", "content"], config_rows)}
+
+In `instances`, `edit` and `provenance` are JSON strings (sorted keys); `flags` lists checks an instance
+failed (it stays in the gold list and is queued for human review). In `items`, `gold` is a JSON list of
+`{{location, dimension, error_type, description}}`; scoring matches location + dimension + error_type after
+normalising the section number. `pre_existing` violations are not injected and should not be counted as
+false positives.
+
+## Statistics
+
+![Injected errors by type]({CHART_NAME})
+
+{statistics(tables["documents"], tables["instances"], tables["pre_existing"])}
+
+## Error types
+
+{_table(["type", "dimension", "名称", "rule"], [(t.id, t.dimension, t.name_zh, t.rule) for t in TAXONOMY])}
+"""
+    return head + body.lstrip("\n")
+
+
+def _size_category(n: int) -> str:
+    if n < 1000:
+        return "n<1K"
+    if n < 10_000:
+        return "1K<n<10K"
+    if n < 100_000:
+        return "10K<n<100K"
+    return "100K<n<1M"
+
+
+def write_card(
+    hf_dir: Path,
+    *,
+    version: str,
+    config: BuildConfig,
+    tables: Mapping[str, pa.Table],
+    instruction_configs: Sequence[InstructionConfig],
+    instruction_rows: Mapping[str, int],
+) -> None:
+    """README.md and the type chart into the Hub folder."""
+    write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
+    text = render_card(
+        version=version,
+        config=config,
+        tables=tables,
+        instruction_configs=instruction_configs,
+        instruction_rows=instruction_rows,
+    )
+    (hf_dir / "README.md").write_text(text, encoding="utf-8")

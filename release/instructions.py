@@ -1,0 +1,352 @@
+"""Instruction sets in the PIXIU / TaxPraBen schema, and lm-evaluation-harness tasks that run them.
+
+Every row is {id, query, answer, text, choices, gold} as in PIXIU's FLARE datasets: `query` is the whole
+prompt (instruction, the one-shot exemplar if any, the input and "答案："), `text` the bare input,
+`answer` the expected output. Classification tasks list their labels in `choices` and `gold` is the
+index of the answer; generative tasks have empty `choices` and `gold` = -1. Two more columns say where a
+row comes from: `doc_id`, and `exemplar_id` (the id of the zero-shot row used as the one-shot exemplar,
+always from a different document; empty for zero-shot).
+
+Tasks (each zero-shot and one-shot):
+
+- review: the corrupted document → the JSON list of its errors (location, dimension, error_type,
+  description): the benchmark itself.
+- dimension: one changed place (original and corrupted) → its review dimension (5 choices).
+- error_type: one changed place → its error type (25 choices).
+- localisation: the corrupted document and an error type → the section number(s) where that type occurs.
+- correction: one modified section and its error type → the section as it should read.
+
+The lm-eval YAML of each task and shot reads the JSONL beside it with `dataset_path: json` and a relative
+`data_files` path; run lm_eval from the instructions/ folder with `--include_path .`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import yaml
+
+from injectors.instance import ErrorInstance
+from injectors.planner import InjectionResult
+from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY, TYPE_IDS
+from parsers.model import Section
+from parsers.render import render_text
+from release.tables import gold_entries, ordered_instances, ordered_results
+
+TASKS = ("review", "dimension", "error_type", "localisation", "correction")
+SHOTS = ("zero_shot", "one_shot")
+DIMENSION_CHOICES = tuple(DIMENSIONS)
+
+INSTRUCTION_SCHEMA = pa.schema(
+    [
+        ("id", pa.string()),
+        ("query", pa.string()),
+        ("answer", pa.string()),
+        ("text", pa.string()),
+        ("choices", pa.list_(pa.string())),
+        ("gold", pa.int64()),
+        ("doc_id", pa.string()),
+        ("exemplar_id", pa.string()),
+    ]
+)
+
+_ROLE = "你是标准化文件审查专家，熟悉GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》。"
+_DIMENSION_LIST = "、".join(f"{code}（{zh}）" for code, (zh, _) in DIMENSIONS.items())
+_TYPE_LIST = "\n".join(f"{t.id} {t.name_zh}" for t in TAXONOMY)
+_INSTRUCTIONS = {
+    "review": (
+        f"{_ROLE}请审查下面的标准文件，找出其中全部的起草错误。审查维度：{_DIMENSION_LIST}。错误类型：\n{_TYPE_LIST}\n"
+        "以JSON数组作答，每个错误一个对象："
+        '{"location": 章条编号（如"5.2.1""附录A""前言"）, "dimension": 维度代码, "error_type": 错误类型代码, '
+        '"description": "错误：…；修改建议：…；依据：…"}。只输出JSON数组。'
+    ),
+    "dimension": (
+        f"{_ROLE}下面是标准文件中被改动的一处内容（改动前后对照）。请判断其中的错误属于哪个审查维度。"
+        f"选项：{_DIMENSION_LIST}。只回答维度代码。"
+    ),
+    "error_type": (
+        f"{_ROLE}下面是标准文件中被改动的一处内容（改动前后对照）。请判断其中的错误属于哪种错误类型。"
+        f"选项：\n{_TYPE_LIST}\n只回答错误类型代码。"
+    ),
+    "localisation": (
+        f"{_ROLE}下面的标准文件中存在指定类型的错误。请指出错误所在的章条编号（如“5.2.1”“附录A”“前言”）；"
+        "若有多处，按在文件中出现的顺序用“、”分隔。只回答编号。"
+    ),
+    "correction": (
+        f"{_ROLE}下面这一部分存在指定类型的错误。请改正该错误，输出改正后的完整内容（第一行为标题，其后为正文），"
+        "不要改动与该错误无关的内容。只输出改正后的内容。"
+    ),
+}
+_YAML_TEMPLATE = {
+    "review": {"output_type": "generate_until", "max_gen_toks": 4096},
+    "dimension": {"output_type": "multiple_choice"},
+    "error_type": {"output_type": "multiple_choice"},
+    "localisation": {"output_type": "generate_until", "max_gen_toks": 64},
+    "correction": {"output_type": "generate_until", "max_gen_toks": 2048},
+}
+
+
+@dataclass(frozen=True)
+class Example:
+    """One task input before it becomes a row: the part of the prompt that varies, and its answer."""
+
+    key: str  # unique within the task: doc_id, instance_id or doc_id:error_type
+    doc_id: str
+    prompt: str  # the input as shown after the instruction (may include a per-example hint)
+    text: str
+    answer: str
+    choices: tuple[str, ...] = ()
+    gold: int = -1
+
+
+def _section_text(section: Section) -> str:
+    return f"{section.heading}\n{section.text}" if section.text else section.heading
+
+
+def _change_text(instance: ErrorInstance) -> str:
+    """Before and after of one instance, as a reviewer of the change would see it."""
+    before = "（原文件中没有这一部分）" if instance.original_section is None else _section_text(instance.original_section)
+    if instance.corrupted_section is None:
+        after = "（这一部分已被删除）"
+    elif instance.edit.op == "move":
+        after = f"（这一部分被移动到了新的位置）\n{_section_text(instance.corrupted_section)}"
+    else:
+        after = _section_text(instance.corrupted_section)
+    return f"位置：{instance.location}\n改动前：\n{before}\n改动后：\n{after}"
+
+
+def _review(result: InjectionResult) -> list[Example]:
+    text = render_text(result.corrupted)
+    answer = json.dumps(gold_entries(result), ensure_ascii=False)
+    return [Example(result.original.doc_id, result.original.doc_id, f"文件：\n{text}", text, answer)]
+
+
+def _classification(result: InjectionResult, by: str) -> list[Example]:
+    examples = []
+    for instance in ordered_instances(result):
+        text = _change_text(instance)
+        if by == "dimension":
+            choices, label = DIMENSION_CHOICES, instance.dimension
+        else:
+            choices, label = TYPE_IDS, instance.error_type
+        examples.append(
+            Example(instance.instance_id, instance.doc_id, text, text, label, tuple(choices), choices.index(label))
+        )
+    return examples
+
+
+def _localisation(result: InjectionResult) -> list[Example]:
+    text = render_text(result.corrupted)
+    locations: dict[str, list[str]] = {}
+    for instance in ordered_instances(result):
+        places = locations.setdefault(instance.error_type, [])
+        if instance.location not in places:
+            places.append(instance.location)
+    examples = []
+    for error_type in sorted(locations):
+        kind = BY_ID[error_type]
+        hint = f"错误类型：{error_type} {kind.name_zh}（{DIMENSIONS[kind.dimension][0]}）"
+        doc_id = result.original.doc_id
+        examples.append(
+            Example(f"{doc_id}:{error_type}", doc_id, f"{hint}\n文件：\n{text}", text, "、".join(locations[error_type]))
+        )
+    return examples
+
+
+def _correction(result: InjectionResult) -> list[Example]:
+    examples = []
+    for instance in ordered_instances(result):
+        if instance.edit.op != "modify" or instance.original_section is None or instance.corrupted_section is None:
+            continue
+        kind = BY_ID[instance.error_type]
+        text = _section_text(instance.corrupted_section)
+        fixed = Section(
+            number=instance.corrupted_section.number,
+            title=instance.original_section.title,
+            text=instance.original_section.text,
+            level=instance.original_section.level,
+            kind=instance.original_section.kind,
+            annex_marker=instance.original_section.annex_marker,
+        )
+        hint = f"错误类型：{instance.error_type} {kind.name_zh}"
+        examples.append(
+            Example(instance.instance_id, instance.doc_id, f"{hint}\n内容：\n{text}", text, _section_text(fixed))
+        )
+    return examples
+
+
+def task_examples(results: Sequence[InjectionResult], task: str) -> list[Example]:
+    """A task's examples over the build, by doc_id and then document order."""
+    out: list[Example] = []
+    for result in ordered_results(results):
+        if task == "review":
+            out.extend(_review(result))
+        elif task in ("dimension", "error_type"):
+            out.extend(_classification(result, task))
+        elif task == "localisation":
+            out.extend(_localisation(result))
+        elif task == "correction":
+            out.extend(_correction(result))
+        else:
+            raise ValueError(f"unknown task {task!r}: expected one of {', '.join(TASKS)}")
+    return out
+
+
+def exemplars(examples: Sequence[Example]) -> list[Example | None]:
+    """Per example, the one at the same rank in the next document (cyclically) that has any.
+
+    Deterministic and never from the example's own document; None when no other document has examples.
+    """
+    by_doc: dict[str, list[Example]] = {}
+    for e in examples:
+        by_doc.setdefault(e.doc_id, []).append(e)
+    doc_ids = list(by_doc)  # first-seen order: examples come sorted by doc_id
+    out: list[Example | None] = []
+    rank: dict[str, int] = {}
+    for e in examples:
+        n = rank.get(e.doc_id, 0)
+        rank[e.doc_id] = n + 1
+        start = doc_ids.index(e.doc_id)
+        others = [doc_ids[(start + step) % len(doc_ids)] for step in range(1, len(doc_ids))]
+        other = next((d for d in others if by_doc[d]), None)
+        out.append(None if other is None else by_doc[other][n % len(by_doc[other])])
+    return out
+
+
+def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> dict[str, Any]:
+    shown = f"示例：\n{exemplar.prompt}\n答案：{exemplar.answer}\n\n" if exemplar is not None else ""
+    return {
+        "id": f"{task}_{shot}_{example.key}",
+        "query": f"{_INSTRUCTIONS[task]}\n\n{shown}{example.prompt}\n答案：",
+        "answer": example.answer,
+        "text": example.text,
+        "choices": list(example.choices),
+        "gold": example.gold,
+        "doc_id": example.doc_id,
+        "exemplar_id": "" if exemplar is None else f"{task}_zero_shot_{exemplar.key}",
+    }
+
+
+def instruction_rows(results: Sequence[InjectionResult], task: str, shot: str) -> list[dict[str, Any]]:
+    """Rows of one task and shot; a one-shot row is left out when no other document has an exemplar."""
+    examples = task_examples(results, task)
+    if shot == "zero_shot":
+        return [_row(task, shot, e, None) for e in examples]
+    if shot != "one_shot":
+        raise ValueError(f"unknown shot {shot!r}: expected one of {', '.join(SHOTS)}")
+    return [
+        _row(task, shot, example, exemplar)
+        for example, exemplar in zip(examples, exemplars(examples), strict=True)
+        if exemplar is not None
+    ]
+
+
+def lm_eval_task(task: str, shot: str, data_file: str) -> dict[str, Any]:
+    """An lm-evaluation-harness (0.4.x) task config reading one JSONL file as its test split."""
+    spec = _YAML_TEMPLATE[task]
+    config: dict[str, Any] = {
+        "task": f"gbtbench_{task}_{shot}",
+        "tag": ["gbtbench", f"gbtbench_{shot}"],
+        "dataset_path": "json",
+        "dataset_kwargs": {"data_files": {"test": data_file}},
+        "test_split": "test",
+        "output_type": spec["output_type"],
+        "doc_to_text": "query",
+    }
+    if spec["output_type"] == "multiple_choice":
+        config.update(
+            doc_to_choice="choices",
+            doc_to_target="gold",
+            metric_list=[{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
+        )
+    else:
+        config.update(
+            doc_to_target="answer",
+            target_delimiter="",
+            generation_kwargs={"until": ["\n\n\n"], "max_gen_toks": spec["max_gen_toks"], "do_sample": False},
+            metric_list=[
+                {
+                    "metric": "exact_match",
+                    "aggregation": "mean",
+                    "higher_is_better": True,
+                    "ignore_case": True,
+                    "ignore_punctuation": False,
+                }
+            ],
+        )
+    config["metadata"] = {"version": 1.0}
+    return config
+
+
+def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
+    with path.open("w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
+@dataclass(frozen=True)
+class InstructionFiles:
+    """What was written for one task and shot (paths relative to the instructions folder)."""
+
+    task: str
+    shot: str
+    rows: int
+    jsonl: str
+    parquet: str
+    yaml: str
+
+
+def write_instructions(
+    results: Sequence[InjectionResult], out_dir: Path, write_parquet: Any
+) -> list[InstructionFiles]:
+    """JSONL + Parquet + lm-eval YAML for every task and shot; `write_parquet(table, path)` fixes the bytes."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for task in TASKS:
+        for shot in SHOTS:
+            rows = instruction_rows(results, task, shot)
+            if not rows:
+                continue
+            stem = f"{task}_{shot}"
+            _write_jsonl(out_dir / f"{stem}.jsonl", rows)
+            write_parquet(pa.Table.from_pylist(rows, schema=INSTRUCTION_SCHEMA), out_dir / f"{stem}.parquet")
+            config = lm_eval_task(task, shot, f"{stem}.jsonl")
+            yaml_name = f"gbtbench_{stem}.yaml"
+            (out_dir / yaml_name).write_text(
+                yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8"
+            )
+            written.append(InstructionFiles(task, shot, len(rows), f"{stem}.jsonl", f"{stem}.parquet", yaml_name))
+    (out_dir / "README.md").write_text(_readme(written), encoding="utf-8")
+    return written
+
+
+def _readme(written: list[InstructionFiles]) -> str:
+    lines = [
+        "# gbtbench instruction sets",
+        "",
+        "PIXIU / TaxPraBen schema: `{id, query, answer, text, choices, gold}` plus `doc_id` and `exemplar_id`.",
+        "Classification tasks: `gold` indexes `choices`. Generative tasks: `choices` is empty, `gold` is -1.",
+        "",
+        "Run with lm-evaluation-harness from this folder (the YAML `data_files` paths are relative to it):",
+        "",
+        "```bash",
+        "cd instructions && lm_eval --model <model> --model_args <args> --include_path . --tasks gbtbench",
+        "```",
+        "",
+        "| task | shot | rows | data | lm-eval task |",
+        "|---|---|---|---|---|",
+    ]
+    for w in written:
+        lines.append(f"| {w.task} | {w.shot} | {w.rows} | `{w.jsonl}`, `{w.parquet}` | `{w.yaml[:-5]}` |")
+    lines.append("")
+    lines.append(
+        "The exact-match metric of the generative tasks is a smoke test; score the review task with the "
+        "paper's protocol (location + dimension + error_type matched after normalising the section number)."
+    )
+    return "\n".join(lines) + "\n"

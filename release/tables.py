@@ -1,0 +1,277 @@
+"""A build's results as Arrow tables with explicit schemas, in an order that never depends on the run.
+
+Tables and their row order:
+
+- documents: one row per document, by doc_id.
+- sections: every section of the original and the corrupted document (variant "original" | "corrupted"),
+  by doc_id, variant (original first), position.
+- instances: the ErrorInstance contract, by doc_id, then the edit's target position in the original
+  document, error type and instance id. `original_section` / `corrupted_section` are structs (null when a
+  section was inserted / removed); `edit` and `provenance` are canonical JSON strings (sorted keys), so the
+  schema stays fixed when an injector adds provenance fields and `Edit.from_dict(json.loads(edit))`
+  restores the edit; `generator` repeats provenance.generator for filtering; `flags` lists
+  {code, message} (empty when nothing is doubtful).
+- items: one benchmark item per document: the corrupted document as text (parsers.render.render_text) and
+  the gold list as JSON [{location, dimension, error_type, description}] in document order, plus the
+  pre-existing violations as JSON so scorers need not count them as false positives.
+- pre_existing: violations the original already had, at their location in the corrupted document.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any
+
+import pyarrow as pa
+
+from injectors.instance import ErrorInstance
+from injectors.planner import InjectionResult
+from parsers.model import Document, Section
+from parsers.render import render_text
+from validation.traceability import Flag, merge_flags
+
+SECTION_STRUCT = pa.struct(
+    [
+        ("number", pa.string()),
+        ("title", pa.string()),
+        ("text", pa.string()),
+        ("level", pa.int32()),
+        ("kind", pa.string()),
+        ("annex_marker", pa.string()),
+    ]
+)
+FLAG_STRUCT = pa.struct([("code", pa.string()), ("message", pa.string())])
+
+DOCUMENTS_SCHEMA = pa.schema(
+    [
+        ("doc_id", pa.string()),
+        ("standard_id", pa.string()),
+        ("title", pa.string()),
+        ("source", pa.string()),
+        ("format", pa.string()),
+        ("drafting_rules", pa.string()),
+        ("original_text", pa.string()),
+        ("corrupted_text", pa.string()),
+        ("n_sections", pa.int32()),
+        ("n_errors", pa.int32()),
+    ]
+)
+SECTIONS_SCHEMA = pa.schema(
+    [
+        ("doc_id", pa.string()),
+        ("variant", pa.string()),
+        ("position", pa.int32()),
+        ("number", pa.string()),
+        ("title", pa.string()),
+        ("text", pa.string()),
+        ("level", pa.int32()),
+        ("kind", pa.string()),
+        ("annex_marker", pa.string()),
+    ]
+)
+INSTANCES_SCHEMA = pa.schema(
+    [
+        ("instance_id", pa.string()),
+        ("doc_id", pa.string()),
+        ("dimension", pa.string()),
+        ("error_type", pa.string()),
+        ("location", pa.string()),
+        ("original_section", SECTION_STRUCT),
+        ("corrupted_section", SECTION_STRUCT),
+        ("edit", pa.string()),
+        ("description", pa.string()),
+        ("provenance", pa.string()),
+        ("generator", pa.string()),
+        ("flags", pa.list_(FLAG_STRUCT)),
+    ]
+)
+ITEMS_SCHEMA = pa.schema(
+    [
+        ("doc_id", pa.string()),
+        ("standard_id", pa.string()),
+        ("title", pa.string()),
+        ("text", pa.string()),
+        ("gold", pa.string()),
+        ("n_errors", pa.int32()),
+        ("pre_existing", pa.string()),
+    ]
+)
+PRE_EXISTING_SCHEMA = pa.schema(
+    [
+        ("doc_id", pa.string()),
+        ("position", pa.int32()),
+        ("location", pa.string()),
+        ("dimension", pa.string()),
+        ("error_type", pa.string()),
+        ("message", pa.string()),
+    ]
+)
+
+
+def canonical_json(value: Any) -> str:
+    """JSON that is the same for the same content: sorted keys, no ASCII escaping, no spaces."""
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def source_name(document: Document) -> str:
+    """The file name only: an absolute build path is neither reproducible nor anyone else's business."""
+    return PurePath(document.source).name if document.source else ""
+
+
+def ordered_results(results: Iterable[InjectionResult]) -> list[InjectionResult]:
+    """By doc_id (stable for equal ids), so the input order of files never shows in a table."""
+    return sorted(results, key=lambda r: r.original.doc_id)
+
+
+def ordered_instances(result: InjectionResult) -> list[ErrorInstance]:
+    """Document order of the edit's target, then type and id: the order a reviewer reads them in."""
+    return sorted(result.instances, key=lambda i: (i.edit.target, i.error_type, i.instance_id))
+
+
+def instance_flags(instance: ErrorInstance, flags: Mapping[str, Sequence[Flag]]) -> tuple[Flag, ...]:
+    """The build's flags for an instance plus any the injector itself attached (an optional `flags`)."""
+    return merge_flags(flags.get(instance.instance_id, ()), getattr(instance, "flags", ()) or ())
+
+
+def _section_row(section: Section | None) -> dict[str, Any] | None:
+    if section is None:
+        return None
+    return {
+        "number": section.number,
+        "title": section.title,
+        "text": section.text,
+        "level": section.level,
+        "kind": section.kind,
+        "annex_marker": section.annex_marker,
+    }
+
+
+def gold_entries(result: InjectionResult) -> list[dict[str, str]]:
+    """The gold list a reviewer model is scored against, in document order."""
+    return [
+        {
+            "location": i.location,
+            "dimension": i.dimension,
+            "error_type": i.error_type,
+            "description": i.description,
+        }
+        for i in ordered_instances(result)
+    ]
+
+
+def documents_table(results: Iterable[InjectionResult]) -> pa.Table:
+    rows = [
+        {
+            "doc_id": r.original.doc_id,
+            "standard_id": r.original.standard_id,
+            "title": r.original.title,
+            "source": source_name(r.original),
+            "format": r.original.format,
+            "drafting_rules": r.original.drafting_rules,
+            "original_text": render_text(r.original),
+            "corrupted_text": render_text(r.corrupted),
+            "n_sections": len(r.original.sections),
+            "n_errors": len(r.instances),
+        }
+        for r in ordered_results(results)
+    ]
+    return pa.Table.from_pylist(rows, schema=DOCUMENTS_SCHEMA)
+
+
+def sections_table(results: Iterable[InjectionResult]) -> pa.Table:
+    rows = []
+    for r in ordered_results(results):
+        for variant, document in (("original", r.original), ("corrupted", r.corrupted)):
+            for position, section in enumerate(document.sections):
+                row = _section_row(section)
+                assert row is not None
+                rows.append({"doc_id": document.doc_id, "variant": variant, "position": position, **row})
+    return pa.Table.from_pylist(rows, schema=SECTIONS_SCHEMA)
+
+
+def instances_table(
+    results: Iterable[InjectionResult], flags: Mapping[str, Sequence[Flag]] | None = None
+) -> pa.Table:
+    flags = flags or {}
+    rows = []
+    for r in ordered_results(results):
+        for i in ordered_instances(r):
+            provenance = dict(vars(i.provenance))
+            rows.append(
+                {
+                    "instance_id": i.instance_id,
+                    "doc_id": i.doc_id,
+                    "dimension": i.dimension,
+                    "error_type": i.error_type,
+                    "location": i.location,
+                    "original_section": _section_row(i.original_section),
+                    "corrupted_section": _section_row(i.corrupted_section),
+                    "edit": canonical_json(i.edit.to_dict()),
+                    "description": i.description,
+                    "provenance": canonical_json(provenance),
+                    "generator": str(provenance.get("generator", "")),
+                    "flags": [f.to_dict() for f in instance_flags(i, flags)],
+                }
+            )
+    return pa.Table.from_pylist(rows, schema=INSTANCES_SCHEMA)
+
+
+def items_table(results: Iterable[InjectionResult]) -> pa.Table:
+    rows = [
+        {
+            "doc_id": r.original.doc_id,
+            "standard_id": r.original.standard_id,
+            "title": r.original.title,
+            "text": render_text(r.corrupted),
+            "gold": json.dumps(gold_entries(r), ensure_ascii=False),
+            "n_errors": len(r.instances),
+            "pre_existing": json.dumps([v.to_dict() for v in r.pre_existing], ensure_ascii=False),
+        }
+        for r in ordered_results(results)
+    ]
+    return pa.Table.from_pylist(rows, schema=ITEMS_SCHEMA)
+
+
+def pre_existing_table(results: Iterable[InjectionResult]) -> pa.Table:
+    rows = [
+        {"doc_id": r.original.doc_id, "position": n, **v.to_dict()}
+        for r in ordered_results(results)
+        for n, v in enumerate(r.pre_existing)
+    ]
+    return pa.Table.from_pylist(rows, schema=PRE_EXISTING_SCHEMA)
+
+
+@dataclass(frozen=True)
+class ReleaseTables:
+    """The five tables every release has; the review queue is derived from `instances` later."""
+
+    documents: pa.Table
+    sections: pa.Table
+    instances: pa.Table
+    items: pa.Table
+    pre_existing: pa.Table
+
+    def as_dict(self) -> dict[str, pa.Table]:
+        return {
+            "documents": self.documents,
+            "sections": self.sections,
+            "instances": self.instances,
+            "items": self.items,
+            "pre_existing": self.pre_existing,
+        }
+
+
+def build_tables(
+    results: Sequence[InjectionResult], flags: Mapping[str, Sequence[Flag]] | None = None
+) -> ReleaseTables:
+    """All tables of a release from the build's results and the flags its checks raised."""
+    return ReleaseTables(
+        documents=documents_table(results),
+        sections=sections_table(results),
+        instances=instances_table(results, flags),
+        items=items_table(results),
+        pre_existing=pre_existing_table(results),
+    )

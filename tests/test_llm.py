@@ -1,0 +1,406 @@
+"""The LLM path end to end: the production client and rewriter against a scripted chat-completions server.
+
+Every behaviour of the test server goes through `inject_document` (or `Injector.inject`): the build
+completes, no answer that breaks a constraint reaches an instance, and retries, fallbacks and flags are
+counted and written into provenance. Also: the cache makes a second run request-free and identical, the
+API key appears nowhere, and the command line takes `--llm openai`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
+
+from injectors.base import Baseline
+from injectors.context import InjectionContext
+from injectors.edit import apply_replacements
+from injectors.llm_cache import LLMCache
+from injectors.llm_client import LLMClient, LLMConfig
+from injectors.planner import InjectionResult, PlanConfig, inject_document, slot_rng
+from injectors.registry import injectors
+from injectors.rewriter import SUPPORTED_TYPES, LLMRewriter, open_rewriter, parse_llm_types
+from parsers.model import Document
+
+ROOT = Path(__file__).resolve().parents[1]
+LEAKS = re.compile(r"【|抱歉|对不起|我无法|sorry|I cannot", re.I)
+SENTINEL = "sk-SENTINEL-7f3a9c2e5b1d4086a1c3"
+
+
+@pytest.fixture(scope="module")
+def context(corpus_documents: list[Document]) -> InjectionContext:
+    return InjectionContext.from_documents(corpus_documents)
+
+
+@pytest.fixture(scope="module")
+def battery(corpus_documents: list[Document]) -> Document:
+    """A corpus standard with sites for every scope, modality and terminology type the LLM rewrites."""
+    return next(d for d in corpus_documents if "battery-storage" in d.source)
+
+
+def make_rewriter(
+    server: ChatCompletionsServer, cache: Path | None = None, max_attempts: int = 3, **config: object
+) -> LLMRewriter:
+    settings = {"timeout": 5.0, "max_retries": 2, "backoff_base": 0.02, "max_concurrency": 4, **config}
+    client = LLMClient(
+        LLMConfig(model="scripted-model", base_url=server.base_url, api_key=SENTINEL, **settings),  # type: ignore[arg-type]
+        LLMCache(cache) if cache is not None else None,
+    )
+    return LLMRewriter(client, max_attempts=max_attempts, owns_client=True)
+
+
+def run(
+    document: Document,
+    context: InjectionContext,
+    server: ChatCompletionsServer,
+    types: tuple[str, ...],
+    cache: Path | None = None,
+    **config: object,
+) -> tuple[InjectionResult, LLMRewriter]:
+    with make_rewriter(server, cache, **config) as rewriter:
+        plan = PlanConfig(min_errors=1, max_errors=1 if len(types) == 1 else 18, types=types)
+        result = inject_document(document, 0, context, plan, rewriter=rewriter)
+    return result, rewriter
+
+
+def only(result: InjectionResult, error_type: str) -> list:
+    return [i for i in result.instances if i.error_type == error_type]
+
+
+def assert_clean(result: InjectionResult) -> None:
+    """No instance text carries a heading bracket, a refusal or a changed heading."""
+    for i in result.instances:
+        section = i.corrupted_section
+        if section is None:
+            continue
+        assert not LEAKS.search(section.text), section.text
+        if i.original_section is not None and i.edit.op == "modify":
+            assert section.title == i.original_section.title
+    for s in result.corrupted.sections:
+        assert "【" not in s.text
+
+
+# --- correct answers ---------------------------------------------------------------------------------------
+def test_correct_rewrites_become_llm_instances(battery: Document, context: InjectionContext) -> None:
+    with ChatCompletionsServer() as server:
+        result, rewriter = run(battery, context, server, SUPPORTED_TYPES)
+    llm = [i for i in result.instances if i.provenance.generator == "llm"]
+    assert len(llm) >= 8, [(i.error_type, i.provenance.generator) for i in result.instances]
+    for i in llm:
+        p = i.provenance
+        assert p.model == "scripted-model" and p.prompt_id.startswith(i.error_type + "@")
+        assert re.fullmatch(r"[0-9a-f]{64}", p.cache_key or "")
+        assert p.llm_attempts == 1 and p.llm_failures == () and p.fallback_reason is None
+        assert i.description.startswith("错误：") and "修改建议：" in i.description
+        if i.edit.op == "modify" and not i.edit.renames:
+            assert apply_replacements(i.original_section, i.edit.replacements).text == i.corrupted_section.text
+    assert_clean(result)
+    assert {r.response_format for r in server.requests} == {"json_schema"}
+    assert all(r.seed is not None for r in server.requests)
+    assert rewriter.stats["accepted"] >= len(llm)
+
+
+def test_every_supported_type_can_be_written_by_the_llm(
+    corpus_documents: list[Document], context: InjectionContext
+) -> None:
+    available = injectors()
+    accepted: set[str] = set()
+    with ChatCompletionsServer() as server, make_rewriter(server) as rewriter:
+        for error_type in SUPPORTED_TYPES:
+            for doc in corpus_documents:
+                attempt = available[error_type].inject(
+                    Baseline(doc), slot_rng(0, doc.doc_id, error_type), context, rewriter=rewriter
+                )
+                if attempt.instance is not None and attempt.instance.provenance.generator == "llm":
+                    accepted.add(error_type)
+                    break
+    assert accepted == set(SUPPORTED_TYPES)
+
+
+def test_a_rewrite_other_than_the_template_is_validated_and_minimal(
+    battery: Document, context: InjectionContext
+) -> None:
+    """The server's own NMS-01 edit (the first 应 of the section → 宜) ships as a one-character edit."""
+    with ChatCompletionsServer(default=Behaviour("own")) as server:
+        result, _ = run(battery, context, server, ("NMS-01",))
+    (instance,) = only(result, "NMS-01")
+    assert instance.provenance.generator == "llm"
+    (replacement,) = instance.edit.replacements
+    assert (replacement.old, replacement.new) == ("应", "宜")
+
+
+# --- bad answers: retried with feedback, never shipped ----------------------------------------------------
+@pytest.mark.parametrize(
+    ("kind", "code"),
+    [
+        ("malformed", "json"),
+        ("refusal", "refusal"),
+        ("leaked_heading", "leaked_heading"),
+        ("unchanged", "unchanged"),
+    ],
+)
+def test_a_bad_answer_is_retried_with_feedback(
+    battery: Document, context: InjectionContext, kind: str, code: str
+) -> None:
+    rules = [Rule(Behaviour(kind), error_type="NMS-01", retry=False)]  # every first answer is bad
+    with ChatCompletionsServer(rules) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01",))
+    (instance,) = only(result, "NMS-01")
+    assert instance.provenance.generator == "llm"
+    assert instance.provenance.llm_attempts == 2 and instance.provenance.llm_failures == (code,)
+    assert rewriter.stats.failures[code] >= 1
+    retries = [r for r in server.requests if r.retry]
+    assert retries and all(r.kind == "rewrite" for r in retries)
+    assert_clean(result)
+
+
+def test_feedback_names_the_failed_constraint(battery: Document, context: InjectionContext) -> None:
+    seen: list[str] = []
+
+    class Recording(ChatCompletionsServer):
+        def handle(self, handler, body, messages):  # type: ignore[no-untyped-def]
+            if len(messages) > 2:
+                seen.append(messages[-1]["content"])
+            super().handle(handler, body, messages)
+
+    with Recording([Rule(Behaviour("leaked_heading"), error_type="NMS-01", retry=False)]) as server:
+        run(battery, context, server, ("NMS-01",))
+    assert seen and "未通过检查" in seen[0] and "标题" in seen[0] and "leading" not in seen[0]
+
+
+def test_an_edit_outside_the_target_section_is_refused(battery: Document, context: InjectionContext) -> None:
+    """SCP-03 shows the scope as context; an answer that edits the scope instead never ships."""
+    rules = [Rule(Behaviour("outside_target"), error_type="SCP-03", retry=False)]
+    with ChatCompletionsServer(rules) as server:
+        result, rewriter = run(battery, context, server, ("SCP-03",))
+    (instance,) = only(result, "SCP-03")
+    assert "outside_target" in instance.provenance.llm_failures
+    assert instance.provenance.generator == "llm" and instance.provenance.llm_attempts == 2
+    scope = next(s for s in battery.sections if s.kind == "scope")
+    assert result.corrupted.section(scope.number).text == scope.text
+    assert rewriter.stats.failures["outside_target"] == 1
+    assert_clean(result)
+
+
+def test_answers_that_always_fail_fall_back_to_the_rule_template(
+    battery: Document, context: InjectionContext
+) -> None:
+    with ChatCompletionsServer([Rule(Behaviour("leaked_heading"), error_type="NMS-01")]) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01",))
+    (instance,) = only(result, "NMS-01")
+    p = instance.provenance
+    assert p.generator == "rule-template" and p.fallback_reason == "constraints:leaked_heading"
+    assert p.llm_attempts == 3 and p.llm_failures == ("leaked_heading",) * 3
+    assert p.model == "scripted-model" and p.cache_key is not None
+    assert rewriter.stats["fallbacks"] == 1 and rewriter.stats.failures["leaked_heading"] == 3
+    assert_clean(result)
+
+
+def test_no_template_and_no_valid_answer_is_flagged_not_shipped(
+    battery: Document, context: InjectionContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    injector = injectors()["NMS-01"]
+    monkeypatch.setattr(type(injector), "propose", lambda self, *args: None)
+    with ChatCompletionsServer([Rule(Behaviour("refusal"), error_type="NMS-01")]) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01",))
+    assert not only(result, "NMS-01")
+    assert result.flagged and all(f.error_type == "NMS-01" for f in result.flagged)
+    assert "refusal" in result.flagged[0].reasons
+    assert result.to_dict()["flagged"][0]["provenance"]["generator"] == "llm"
+    assert rewriter.stats["flagged"] == len(result.flagged)
+    # without a template a valid answer still ships (the server's own edit)
+    with ChatCompletionsServer() as server:
+        result, _ = run(battery, context, server, ("NMS-01",))
+    (instance,) = only(result, "NMS-01")
+    assert instance.provenance.generator == "llm" and not result.flagged
+
+
+# --- transport failures: retried by the client, counted, recorded ------------------------------------------
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [
+        ("rate_limit", "rate_limited"),
+        ("server_error", "server_error"),
+        ("hang", "timeout"),
+        ("malformed_body", "bad_response"),
+    ],
+)
+def test_transport_failures_are_retried(
+    battery: Document, context: InjectionContext, kind: str, reason: str
+) -> None:
+    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=2.0), error_type="NMS-01", times=1)]
+    with ChatCompletionsServer(rules) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01",), timeout=0.5)
+    (instance,) = only(result, "NMS-01")
+    assert instance.provenance.generator == "llm"
+    assert instance.provenance.llm_failures == (f"transport:{reason}",)
+    assert rewriter.stats.failures[reason] == 1 and rewriter.stats["retries"] == 1
+    if kind == "rate_limit":  # Retry-After honoured
+        first, second = server.requests[:2]
+        assert second.started - first.started >= 0.38
+    if kind == "hang":  # the client gave up at its own timeout, long before the server's 2 s
+        first, second = server.requests[:2]
+        assert second.started - first.started < 1.5
+
+
+def test_a_server_that_keeps_failing_leads_to_the_template(battery: Document, context: InjectionContext) -> None:
+    with ChatCompletionsServer(default=Behaviour("server_error")) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01",), max_retries=1)
+    (instance,) = only(result, "NMS-01")
+    assert instance.provenance.generator == "rule-template"
+    assert instance.provenance.fallback_reason == "transport:server_error"
+    assert rewriter.stats.failures["server_error"] == 2 and rewriter.stats["requests"] == 2
+
+
+def test_latency_is_only_slower(battery: Document, context: InjectionContext) -> None:
+    with ChatCompletionsServer(default=Behaviour("rewrite", latency=0.05)) as server:
+        result, _ = run(battery, context, server, ("NMS-02",))
+    (instance,) = only(result, "NMS-02")
+    assert instance.provenance.generator == "llm"
+
+
+def test_json_schema_refused_steps_down_to_json_object(battery: Document, context: InjectionContext) -> None:
+    with ChatCompletionsServer(json_schema=False) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01",))
+    assert only(result, "NMS-01")[0].provenance.generator == "llm"
+    assert [r.response_format for r in server.requests[:2]] == ["json_schema", "json_object"]
+    assert rewriter.stats["response_format_downgrades"] == 1
+
+
+def test_mixed_bad_behaviour_never_reaches_an_instance(
+    battery: Document, context: InjectionContext
+) -> None:
+    """Every other request misbehaves in turn; whatever ships passed every constraint."""
+    kinds = ["refusal", "leaked_heading", "malformed", "unchanged", "outside_target", "server_error"]
+    rules = [Rule(Behaviour(k), requests=range(i, 400, 2 * len(kinds))) for i, k in enumerate(kinds)]
+    with ChatCompletionsServer(rules) as server:
+        result, rewriter = run(battery, context, server, SUPPORTED_TYPES)
+    assert result.instances
+    assert_clean(result)
+    assert rewriter.stats.failures  # the bad answers were seen and counted
+    for i in result.instances:
+        if i.provenance.generator == "llm":
+            assert not any(f in ("refusal", "leaked_heading") for f in i.provenance.llm_failures[-1:])
+
+
+# --- cache -------------------------------------------------------------------------------------------------
+def test_second_run_makes_no_request_and_gives_identical_instances(
+    battery: Document, context: InjectionContext, tmp_path: Path
+) -> None:
+    cache = tmp_path / "llm.sqlite"
+    types = ("SCP-03", "NMS-01", "TER-03", "TER-04")
+    rules = [Rule(Behaviour("refusal"), error_type="TER-03", retry=False), Rule(Behaviour("rate_limit", retry_after=0.05), times=1)]
+    with ChatCompletionsServer(rules) as server:
+        first, one = run(battery, context, server, types, cache)
+        requests = server.count()
+        second, two = run(battery, context, server, types, cache)
+        assert server.count() == requests
+    assert [i.to_dict() for i in first.instances] == [i.to_dict() for i in second.instances]
+    assert two.stats["requests"] == 0 and two.stats["cache_misses"] == 0
+    assert two.stats["cache_hits"] == one.stats["calls"] == one.stats["cache_misses"]
+    assert two.stats["cached_prompt_tokens"] == one.stats["prompt_tokens"]
+
+
+# --- the API key -------------------------------------------------------------------------------------------
+def test_the_api_key_never_leaks(
+    battery: Document, context: InjectionContext, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    cache = tmp_path / "llm.sqlite"
+    rules = [
+        Rule(Behaviour("unauthorized"), error_type="NMS-02"),  # echoes the key it received, like some vendors
+        Rule(Behaviour("server_error"), times=2),
+        Rule(Behaviour("leaked_heading"), error_type="NMS-01", retry=False),
+    ]
+    with ChatCompletionsServer(rules, api_key=SENTINEL) as server:
+        result, rewriter = run(battery, context, server, ("NMS-01", "NMS-02", "TER-04"), cache)
+        assert all(r.authorized for r in server.requests)
+        config = LLMConfig(model="m", base_url=server.base_url, api_key=SENTINEL, timeout=1, max_retries=0)
+        with LLMClient(config) as client:
+            from injectors.llm_client import ChatRequest, LLMError
+
+            with pytest.raises(LLMError) as failure:
+                client.complete(ChatRequest(({"role": "user", "content": "错误类型：NMS-02"},), "p", 0))
+    assert failure.value.reason == "auth"
+    assert only(result, "NMS-02")[0].provenance.fallback_reason == "transport:auth"
+    texts = [
+        caplog.text,
+        str(failure.value),
+        repr(failure.value),
+        repr(config),
+        str(config),
+        json.dumps(config.to_dict()),
+        json.dumps(result.to_dict(), ensure_ascii=False),
+        json.dumps(rewriter.summary()),
+    ]
+    for text in texts:
+        assert SENTINEL not in text and SENTINEL[3:15] not in text
+    for path in tmp_path.iterdir():  # the cache and its WAL
+        data = path.read_bytes()
+        assert SENTINEL.encode() not in data and SENTINEL[3:15].encode() not in data
+
+
+# --- configuration and command line ------------------------------------------------------------------------
+def test_config_from_environment() -> None:
+    env = {"GBTBENCH_LLM_MODEL": "qwen", "GBTBENCH_LLM_BASE_URL": "http://127.0.0.1:1/v1", "OPENAI_API_KEY": "k1"}
+    config = LLMConfig.from_env(env, timeout=7.5)
+    assert (config.model, config.base_url, config.api_key, config.timeout) == ("qwen", "http://127.0.0.1:1/v1", "k1", 7.5)
+    assert LLMConfig.from_env({**env, "GBTBENCH_LLM_API_KEY": "k2"}).api_key == "k2"
+    assert LLMConfig.from_env({**env, "GBTBENCH_LLM_RPM": "30"}).rpm == 30
+    assert "k1" not in repr(config) and "api_key='<set>'" not in repr(config) and "api_key=<set>" in repr(config)
+    with pytest.raises(ValueError, match="GBTBENCH_LLM_MODEL"):
+        LLMConfig.from_env({})
+    with pytest.raises(ValueError, match="not a number"):
+        LLMConfig.from_env({**env, "GBTBENCH_LLM_TIMEOUT": "soon"})
+    assert open_rewriter("none") is None
+    with pytest.raises(ValueError, match="--llm"):
+        open_rewriter("gpt")
+    assert parse_llm_types("SCP-03, NMS-01") == ("SCP-03", "NMS-01") and parse_llm_types("") == SUPPORTED_TYPES
+    with pytest.raises(ValueError, match="STR-01"):
+        parse_llm_types("STR-01")
+
+
+@pytest.fixture
+def standard_file(tmp_path: Path, battery: Document) -> Iterator[Path]:
+    from parsers.render import render_text
+
+    path = tmp_path / "standard.txt"
+    path.write_text(render_text(battery), encoding="utf-8")
+    yield path
+
+
+def test_command_line_llm_option(standard_file: Path, tmp_path: Path) -> None:
+    empty = tmp_path / "no-corpus"
+    empty.mkdir()
+    cache = tmp_path / "cache.sqlite"
+    with ChatCompletionsServer(api_key=SENTINEL) as server:
+        env = {
+            **os.environ,
+            "GBTBENCH_LLM_BASE_URL": server.base_url,
+            "GBTBENCH_LLM_MODEL": "scripted-model",
+            "GBTBENCH_LLM_API_KEY": SENTINEL,
+        }
+        args = [sys.executable, "-m", "flows.cli", "inject", str(standard_file), "--corpus", str(empty)]
+        args += ["--json", "--llm", "openai", "--llm-types", "NMS-01,NMS-02,TER-04", "--llm-cache", str(cache)]
+        first = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
+        assert first.returncode == 0, first.stderr
+        requests = server.count()
+        second = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
+        assert server.count() == requests > 0
+        bad = subprocess.run([*args[:-6], "--llm", "gpt"], capture_output=True, text=True, cwd=ROOT, env=env, check=False)
+    generators = {i["error_type"]: i["provenance"]["generator"] for i in json.loads(first.stdout)["instances"]}
+    assert {generators.get(t) for t in ("NMS-01", "NMS-02", "TER-04")} == {"llm"}
+    assert first.stdout == second.stdout
+    assert "cache hits" in first.stderr and f"0 calls" not in first.stderr
+    assert " 0 requests" in second.stderr
+    assert bad.returncode == 2 and "--llm must be one of none, openai" in bad.stderr
+    for output in (first.stdout, first.stderr, second.stdout, second.stderr, bad.stderr):
+        assert SENTINEL not in output

@@ -1,0 +1,358 @@
+"""Great Expectations suites over a release's document and instance tables, and what they decide.
+
+Each expectation is marked critical or not. A critical failure (duplicate ids, a type or dimension outside
+the taxonomy or inconsistent with each other, an edit that does not replay, a document outside the error
+count range) means the release cannot be trusted and the build must fail. A non-critical failure (leaked
+heading, refusal, English prose, description not in the Chinese three-part form, incomplete provenance,
+location not found, unchanged section) flags the failing instances for review; nothing is dropped.
+
+What GX cannot express on one table row (replaying an edit, finding a location in the corrupted document)
+is computed by validation/traceability.py and handed to GX as boolean columns, so that every decision is
+in one report: `results.json` (the plain result below), `gx_results.json` (GX's own) and a Data Docs site.
+
+GX is imported lazily: its import costs seconds, and most callers of this package never validate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from injectors.taxonomy import BY_ID, DIMENSIONS, TYPE_IDS
+from parsers.model import DRAFTING_RULES, FORMATS
+from validation.traceability import (
+    ENGLISH_PROSE,
+    LEAKED_HEADING,
+    LOCATION_MISSING,
+    REFUSAL,
+    REPLAY_MISMATCH,
+    UNCHANGED,
+    Flag,
+)
+
+GENERATORS = ("rule", "rule-template", "llm")
+DESCRIPTION_FORM = r"^错误：.+；修改建议：.+；依据：.+"
+HAS_CHINESE = r"[\u4e00-\u9fff]"
+# Traceability codes whose absence becomes a boolean column "<code>_ok" that GX checks.
+TRACE_COLUMNS = (REPLAY_MISMATCH, LOCATION_MISSING, UNCHANGED, LEAKED_HEADING, REFUSAL, ENGLISH_PROSE)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One expectation as this project names it: a short code, its table, whether it gates the build."""
+
+    name: str
+    table: str  # documents | instances
+    critical: bool
+    description: str
+    kind: str  # the GX expectation class
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ExpectationOutcome:
+    name: str
+    table: str
+    critical: bool
+    success: bool
+    failing_ids: tuple[str, ...]  # instance_id or doc_id of the failing rows, sorted and unique
+    description: str
+    expectation: str  # GX expectation type, e.g. expect_column_values_to_be_unique
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "table": self.table,
+            "critical": self.critical,
+            "success": self.success,
+            "failing_ids": list(self.failing_ids),
+            "description": self.description,
+            "expectation": self.expectation,
+        }
+
+
+@dataclass(frozen=True)
+class SuiteResult:
+    """What the suites decided, as plain data: no GX object leaks out of this module."""
+
+    outcomes: tuple[ExpectationOutcome, ...]
+    seconds: dict[str, float]
+    gx_version: str
+
+    @property
+    def critical_failures(self) -> tuple[ExpectationOutcome, ...]:
+        return tuple(o for o in self.outcomes if o.critical and not o.success)
+
+    @property
+    def non_critical_failures(self) -> tuple[ExpectationOutcome, ...]:
+        return tuple(o for o in self.outcomes if not o.critical and not o.success)
+
+    @property
+    def success(self) -> bool:
+        return not self.critical_failures
+
+    def flags(self) -> dict[str, tuple[Flag, ...]]:
+        """Flags per instance_id from the failed non-critical expectations on the instance table."""
+        out: dict[str, list[Flag]] = {}
+        for outcome in self.non_critical_failures:
+            if outcome.table != "instances":
+                continue
+            for instance_id in outcome.failing_ids:
+                out.setdefault(instance_id, []).append(Flag(outcome.name, outcome.description))
+        return {k: tuple(sorted(v)) for k, v in sorted(out.items())}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "success": self.success,
+            "critical_failures": [o.name for o in self.critical_failures],
+            "non_critical_failures": [o.name for o in self.non_critical_failures],
+            "expectations": [o.to_dict() for o in self.outcomes],
+            "seconds": self.seconds,
+            "great_expectations": self.gx_version,
+        }
+
+
+def instance_checks(doc_ids: Sequence[str]) -> list[Check]:
+    """Checks of the instance table; `doc_ids` are the documents of the release."""
+    pairs = sorted([t.id, t.dimension] for t in BY_ID.values())
+    trace = {
+        REPLAY_MISMATCH: (True, "replaying the edit on the original section reproduces the corrupted section"),
+        LOCATION_MISSING: (False, "the location is a section number of the corrupted document"),
+        UNCHANGED: (False, "the corrupted section differs from the original (removals and moves excepted)"),
+        LEAKED_HEADING: (False, "no leaked heading (【…】 or a clause number opening the text) was added"),
+        REFUSAL: (False, "no refusal or apology (抱歉, 我无法, I'm sorry, As an AI …) was added"),
+        ENGLISH_PROSE: (False, "no English prose (a run of 6 or more English words) was added"),
+    }
+    checks = [
+        Check("instance_id_unique", "instances", True, "instance ids are unique",
+              "ExpectColumnValuesToBeUnique", {"column": "instance_id"}),
+        Check("error_type_in_taxonomy", "instances", True, "the error type is one of the 25 taxonomy types",
+              "ExpectColumnValuesToBeInSet", {"column": "error_type", "value_set": list(TYPE_IDS)}),
+        Check("dimension_in_taxonomy", "instances", True, "the dimension is one of the 5 review dimensions",
+              "ExpectColumnValuesToBeInSet", {"column": "dimension", "value_set": list(DIMENSIONS)}),
+        Check("type_matches_dimension", "instances", True, "the error type belongs to the dimension",
+              "ExpectColumnPairValuesToBeInSet",
+              {"column_A": "error_type", "column_B": "dimension", "value_pairs_set": pairs}),
+        Check("doc_id_known", "instances", True, "the instance belongs to a document of the release",
+              "ExpectColumnValuesToBeInSet", {"column": "doc_id", "value_set": sorted(doc_ids)}),
+        Check("description_not_empty", "instances", False, "the description is not empty",
+              "ExpectColumnValueLengthsToBeBetween", {"column": "description", "min_value": 1}),
+        Check("description_chinese", "instances", False, "the description is written in Chinese",
+              "ExpectColumnValuesToMatchRegex", {"column": "description", "regex": HAS_CHINESE}),
+        Check("description_form", "instances", False, "the description reads 错误：…；修改建议：…；依据：…",
+              "ExpectColumnValuesToMatchRegex", {"column": "description", "regex": DESCRIPTION_FORM}),
+        Check("provenance_generator", "instances", False, "provenance names the generator (rule, rule-template, llm)",
+              "ExpectColumnValuesToBeInSet", {"column": "provenance_generator", "value_set": list(GENERATORS)}),
+        Check("provenance_injector_version", "instances", False, "provenance has the injector version",
+              "ExpectColumnValuesToNotBeNull", {"column": "provenance_injector_version"}),
+        Check("provenance_seed", "instances", False, "provenance has the seed",
+              "ExpectColumnValuesToNotBeNull", {"column": "provenance_seed"}),
+        Check("provenance_llm_complete", "instances", False,
+              "LLM instances name the model, the prompt id and the cache key",
+              "ExpectColumnValuesToBeInSet", {"column": "provenance_llm_complete", "value_set": [True]}),
+    ]
+    for code in TRACE_COLUMNS:
+        critical, description = trace[code]
+        checks.append(
+            Check(code, "instances", critical, description,
+                  "ExpectColumnValuesToBeInSet", {"column": f"{code}_ok", "value_set": [True]})
+        )
+    return checks
+
+
+def document_checks(min_errors: int, max_errors: int) -> list[Check]:
+    return [
+        Check("doc_id_unique", "documents", True, "document ids are unique",
+              "ExpectColumnValuesToBeUnique", {"column": "doc_id"}),
+        Check("errors_per_document", "documents", True,
+              f"every document has {min_errors} to {max_errors} injected errors",
+              "ExpectColumnValuesToBeBetween", {"column": "n_errors", "min_value": min_errors,
+                                                "max_value": max_errors}),
+        Check("corrupted_differs", "documents", False, "the corrupted text differs from the original",
+              "ExpectColumnValuesToBeInSet", {"column": "corrupted_differs", "value_set": [True]}),
+        Check("drafting_rules_known", "documents", False, "drafting rules are one of the known values",
+              "ExpectColumnValuesToBeInSet", {"column": "drafting_rules", "value_set": list(DRAFTING_RULES)}),
+        Check("format_known", "documents", False, "the source format is one of pdf, docx, markdown, text",
+              "ExpectColumnValuesToBeInSet", {"column": "format", "value_set": list(FORMATS)}),
+    ]
+
+
+def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) -> pd.DataFrame:
+    """The instance table as GX sees it: provenance unpacked, traceability results as boolean columns."""
+    rows = []
+    for row in instances.select(["instance_id", "doc_id", "dimension", "error_type", "description",
+                                 "provenance"]).to_pylist():
+        provenance = json.loads(row.pop("provenance") or "{}")
+        codes = {f.code for f in checks.get(row["instance_id"], ())}
+        row["provenance_generator"] = provenance.get("generator")
+        row["provenance_injector_version"] = provenance.get("injector_version") or None
+        row["provenance_seed"] = provenance.get("seed")
+        row["provenance_llm_complete"] = provenance.get("generator") != "llm" or all(
+            provenance.get(key) for key in ("model", "prompt_id", "cache_key")
+        )
+        for code in TRACE_COLUMNS:
+            row[f"{code}_ok"] = code not in codes
+        rows.append(row)
+    columns = ["instance_id", "doc_id", "dimension", "error_type", "description", "provenance_generator",
+               "provenance_injector_version", "provenance_seed", "provenance_llm_complete",
+               *(f"{c}_ok" for c in TRACE_COLUMNS)]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def document_frame(documents: pa.Table) -> pd.DataFrame:
+    rows = documents.select(["doc_id", "format", "drafting_rules", "n_errors", "original_text",
+                             "corrupted_text"]).to_pylist()
+    for row in rows:
+        row["corrupted_differs"] = row.pop("original_text") != row.pop("corrupted_text")
+    columns = ["doc_id", "format", "drafting_rules", "n_errors", "corrupted_differs"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+_GX: Any = None
+
+
+def _import_gx() -> Any:
+    """Import GX once, with analytics off; the import is the slow part of a validation."""
+    global _GX
+    if _GX is None:
+        os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
+        import great_expectations
+
+        _GX = great_expectations
+    return _GX
+
+
+def _context(gx: Any, docs_dir: Path | None) -> Any:
+    """An ephemeral context with progress bars and analytics off and, if asked, a Data Docs site."""
+    from great_expectations.data_context.types.base import (
+        DataContextConfig,
+        InMemoryStoreBackendDefaults,
+        ProgressBarsConfig,
+    )
+
+    config = DataContextConfig(
+        store_backend_defaults=InMemoryStoreBackendDefaults(init_temp_docs_sites=False),
+        analytics_enabled=False,
+        progress_bars=ProgressBarsConfig(globally=False, metric_calculations=False),
+    )
+    context = gx.get_context(mode="ephemeral", project_config=config)
+    if docs_dir is not None:
+        context.add_data_docs_site(
+            site_name="release",
+            site_config={
+                "class_name": "SiteBuilder",
+                "store_backend": {"class_name": "TupleFilesystemStoreBackend", "base_directory": str(docs_dir)},
+                "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+            },
+        )
+    return context
+
+
+def _expectation(gx: Any, check: Check) -> Any:
+    cls = getattr(gx.expectations, check.kind)
+    return cls(**check.kwargs, meta={"name": check.name, "critical": check.critical})
+
+
+def _failing_ids(result: Any, id_column: str) -> tuple[str, ...]:
+    rows = result.result.get("unexpected_index_list") or []
+    return tuple(sorted({str(r[id_column]) for r in rows if isinstance(r, dict) and id_column in r}))
+
+
+def _run_table(
+    gx: Any, context: Any, table: str, frame: pd.DataFrame, checks: list[Check], id_column: str,
+    run_name: str, docs: bool,
+) -> tuple[list[ExpectationOutcome], dict[str, Any]]:
+    """One checkpoint per table: batch parameters carry one dataframe, and the tables differ."""
+    source = context.data_sources.add_pandas(name=f"{table}_source")
+    batch = source.add_dataframe_asset(name=table).add_batch_definition_whole_dataframe(f"{table}_all")
+    suite = context.suites.add(
+        gx.ExpectationSuite(name=f"gbtbench_{table}", expectations=[_expectation(gx, c) for c in checks])
+    )
+    definition = context.validation_definitions.add(
+        gx.ValidationDefinition(name=f"gbtbench_{table}", data=batch, suite=suite)
+    )
+    actions = [gx.checkpoint.UpdateDataDocsAction(name="data_docs", site_names=["release"])] if docs else []
+    checkpoint = context.checkpoints.add(
+        gx.Checkpoint(
+            name=f"gbtbench_{table}",
+            validation_definitions=[definition],
+            actions=actions,
+            result_format={"result_format": "COMPLETE", "unexpected_index_column_names": [id_column]},
+        )
+    )
+    from great_expectations.core.run_identifier import RunIdentifier
+
+    run = checkpoint.run(batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name))
+    by_name = {c.name: c for c in checks}
+    outcomes: list[ExpectationOutcome] = []
+    for validation in run.run_results.values():
+        for result in validation.results:
+            name = result.expectation_config.meta["name"]
+            check = by_name[name]
+            failing = () if result.success else _failing_ids(result, id_column)
+            outcomes.append(
+                ExpectationOutcome(
+                    name=name,
+                    table=table,
+                    critical=check.critical,
+                    success=bool(result.success),
+                    failing_ids=failing,
+                    description=check.description,
+                    expectation=result.expectation_config.type,
+                )
+            )
+    order = {c.name: n for n, c in enumerate(checks)}
+    outcomes.sort(key=lambda o: order[o.name])
+    return outcomes, run.describe_dict()
+
+
+def validate_release(
+    documents: pa.Table,
+    instances: pa.Table,
+    checks: Mapping[str, Sequence[Flag]],
+    *,
+    min_errors: int,
+    max_errors: int,
+    out_dir: Path | None = None,
+    run_name: str = "gbtbench",
+) -> SuiteResult:
+    """Run both suites; with `out_dir`, write results.json, gx_results.json and data_docs/ there."""
+    seconds: dict[str, float] = {}
+    start = time.perf_counter()
+    gx = _import_gx()
+    seconds["import"] = round(time.perf_counter() - start, 3)
+    mark = time.perf_counter()
+    docs_dir = None if out_dir is None else out_dir / "data_docs"
+    context = _context(gx, docs_dir)
+    seconds["context"] = round(time.perf_counter() - mark, 3)
+    mark = time.perf_counter()
+    i_checks = instance_checks(sorted(set(documents.column("doc_id").to_pylist())))
+    d_outcomes, d_raw = _run_table(
+        gx, context, "documents", document_frame(documents), document_checks(min_errors, max_errors),
+        "doc_id", run_name, docs_dir is not None,
+    )
+    i_outcomes, i_raw = _run_table(
+        gx, context, "instances", instance_frame(instances, checks), i_checks, "instance_id", run_name,
+        docs_dir is not None,
+    )
+    seconds["validate"] = round(time.perf_counter() - mark, 3)
+    result = SuiteResult(tuple(d_outcomes + i_outcomes), seconds, gx.__version__)
+    if out_dir is not None:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / "results.json").write_text(
+            json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
+        )
+        (out_dir / "gx_results.json").write_text(
+            json.dumps({"documents": d_raw, "instances": i_raw}, ensure_ascii=False, indent=2, default=str)
+            + "\n",
+            encoding="utf-8",
+        )
+    return result
