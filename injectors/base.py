@@ -35,6 +35,22 @@ MAX_ATTEMPTS = 12
 SHARED_KINDS = ("scope", "normative_references")
 
 
+def occupied(edits: Sequence[Edit]) -> set[int]:
+    """Positions of the sections these edits touch (an insertion occupies the section it follows)."""
+    return {p for edit in edits for p, *_ in claimed_spans(edit)} | {
+        e.target for e in edits if e.op == "insert"
+    }
+
+
+def compatible(edit: Edit, taken: Sequence[Edit], document: Document) -> bool:
+    """One error per section (several on separate spans of the scope or the reference list)."""
+    if any(overlaps(edit, other) for other in taken):
+        return False
+    busy = occupied(taken)
+    mine = occupied([edit])
+    return all(p not in busy or document.sections[p].kind in SHARED_KINDS for p in mine)
+
+
 @dataclass(frozen=True)
 class Site:
     """A place an error can go: a section position and whatever the injector needs to remember."""
@@ -154,9 +170,7 @@ class Injector(ABC):
             return Attempt(reason="no_site")
         rng.shuffle(sites)
         reasons: Counter[str] = Counter()
-        busy = {p for edit in taken for p, *_ in claimed_spans(edit)} | {
-            e.target for e in taken if e.op == "insert"
-        }
+        busy = occupied(taken)
         for site in sites[:MAX_ATTEMPTS]:
             section = document.sections[site.target]
             if site.target in busy and section.kind not in SHARED_KINDS:
@@ -221,7 +235,7 @@ class Injector(ABC):
             return Verification(None, "side_effect", side_effects)
         original = None if proposal.edit.op == "insert" else document.sections[proposal.edit.target]
         instance = ErrorInstance(
-            instance_id=instance_id(document.doc_id, self.error_type, location, seed),
+            instance_id=instance_id(document.doc_id, self.error_type, location, seed, proposal.edit),
             doc_id=document.doc_id,
             error_type=self.error_type,
             location=location,

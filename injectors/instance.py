@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,9 +109,13 @@ class FlaggedCandidate:
         }
 
 
-def instance_id(doc_id: str, error_type: str, location: str, seed: int) -> str:
-    """Stable across runs: the same document, type, place and seed always give the same id."""
-    return hashlib.sha256(f"{doc_id}|{error_type}|{location}|{seed}".encode()).hexdigest()[:16]
+def instance_id(doc_id: str, error_type: str, location: str, seed: int, edit: Edit) -> str:
+    """Stable across runs: the same document, type, place, seed and edit always give the same id.
+
+    The edit is part of it because one section may take two errors of a type on separate spans (the
+    reference list, the scope)."""
+    payload = json.dumps(edit.to_dict(), ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(f"{doc_id}|{error_type}|{location}|{seed}|{payload}".encode()).hexdigest()[:16]
 
 
 def describe(error: str, fix: str, rule: str) -> str:

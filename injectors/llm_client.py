@@ -84,7 +84,7 @@ class LLMConfig:
     rpm: float | None = None  # requests per minute (None: unlimited)
     tpm: float | None = None  # tokens per minute, prompt + completion (None: unlimited)
     temperature: float = 0.3
-    max_tokens: int = 2048
+    max_tokens: int = 4096  # the answer repeats the whole section text
     response_format: str = (
         "auto"  # auto (json_schema, stepping down when refused) | json_schema | json_object | none
     )
@@ -340,6 +340,18 @@ class AsyncChatClient:
         step = min(self.config.backoff_max, self.config.backoff_base * 2**attempt)
         return step / 2 + self._jitter.uniform(0, step / 2)
 
+    async def _admit(self, estimate: int) -> None:
+        """Wait out a server's Retry-After (it pauses everyone) and the RPM / TPM buckets."""
+        for _ in range(100):  # bounded: a new 429 while waiting extends the pause at most this often
+            wait = self._cooldown_until - time.monotonic()
+            if wait <= 0:
+                break
+            await asyncio.sleep(wait)
+        if self._rpm is not None:
+            await self._rpm.acquire(1)
+        if self._tpm is not None:
+            await self._tpm.acquire(estimate)
+
     async def _request(self, request: ChatRequest) -> tuple[str, int, int, tuple[str, ...]]:
         import openai
 
@@ -348,13 +360,6 @@ class AsyncChatClient:
         retried: list[str] = []
         attempt = 0
         for _ in range(config.max_retries + len(_DOWNGRADE) + 1):  # bounded: retries plus format downgrades
-            wait = self._cooldown_until - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            if self._rpm is not None:
-                await self._rpm.acquire(1)
-            if self._tpm is not None:
-                await self._tpm.acquire(estimate)
             kwargs: dict[str, Any] = {
                 "model": config.model,
                 "messages": list(request.messages),
@@ -369,6 +374,7 @@ class AsyncChatClient:
             delay: float | None = None
             try:
                 async with self._semaphore:
+                    await self._admit(estimate)
                     self.stats.add("requests")
                     completion = await self._client.chat.completions.create(**kwargs)
                 return self._read(completion, estimate, retried)

@@ -14,7 +14,7 @@ from typing import Any
 
 import regex
 
-from injectors.base import Baseline, Rewriter
+from injectors.base import Baseline, Rewriter, compatible
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
@@ -66,9 +66,9 @@ def slot_rng(seed: int, doc_id: str, slot: int | str) -> random.Random:
 
 
 def error_count(rng: random.Random, config: PlanConfig) -> int:
-    """Triangular over the range, peaking at 5/8 of it: median 15 for 10–18."""
+    """Triangular over the range, peaking at 3/4 of it: median 15 for 10–18, as in the paper."""
     lo, hi = config.min_errors, config.max_errors
-    mode = lo + (hi - lo) * 5 / 8
+    mode = lo + (hi - lo) * 3 / 4
     return max(lo, min(hi, round(rng.triangular(lo, hi, mode))))
 
 
@@ -84,6 +84,9 @@ class Candidates:
     flagged: tuple[FlaggedCandidate, ...] = ()  # LLM rewrites for review (never gold), see InjectionResult
 
 
+ALTERNATIVES = 2  # verified instances per type and document, at different sections
+
+
 def candidate_instances(
     document: Document,
     seed: int,
@@ -91,41 +94,39 @@ def candidate_instances(
     config: PlanConfig = PlanConfig(),
     rewriter: Rewriter | None = None,
 ) -> Candidates:
-    """One verified instance per applicable type (a second round when a document has few types).
+    """Up to two verified instances per applicable type, each type found independently of the others.
 
-    Each candidate avoids the edits of those before it, so any subset can be applied together. The
-    result depends only on the document, the context, the configuration and the seed, so it can be
-    cached per document while the corpus-wide balancing (`choose`) stays cheap.
+    Independence matters: a chapter removed for STR-01 must not keep the terms types from ever being
+    considered. `choose` then picks a compatible subset. The result depends only on the document, the
+    context, the configuration and the seed, so it can be cached per document while the corpus-wide
+    balancing stays cheap.
     """
     available = injectors()
     baseline = Baseline(document)
-    order_rng = slot_rng(seed, document.doc_id, "order")
-    order = [t for t in config.types if t in available]
-    order_rng.shuffle(order)
     skipped = {t: "no_injector" for t in config.types if t not in available}
-    stats: dict[str, Counter[str]] = {t: Counter() for t in order}
+    stats: dict[str, Counter[str]] = {}
     instances: list[ErrorInstance] = []
     flagged: list[FlaggedCandidate] = []
-    for round_ in range(2):
-        if round_ and len(instances) >= config.max_errors:
-            break
-        for error_type in list(order):
+    for error_type in (t for t in config.types if t in available):
+        stats[error_type] = Counter()
+        found: list[ErrorInstance] = []
+        for k in range(ALTERNATIVES):
             attempt = available[error_type].inject(
                 baseline,
-                slot_rng(seed, document.doc_id, f"{error_type}:{round_}"),
+                slot_rng(seed, document.doc_id, f"{error_type}:{k}"),
                 context,
-                taken=[i.edit for i in instances],
+                taken=[i.edit for i in found],
                 seed=seed,
                 stats=stats[error_type],
                 rewriter=rewriter,
             )
             flagged.extend(attempt.flagged)
             if attempt.instance is None:
-                order.remove(error_type)
-                if not round_:
+                if not found:
                     skipped[error_type] = attempt.reason
-                continue
-            instances.append(attempt.instance)
+                break
+            found.append(attempt.instance)
+        instances.extend(found)
     return Candidates(
         document, baseline, tuple(instances), dict(sorted(skipped.items())), stats, tuple(flagged)
     )
@@ -134,23 +135,30 @@ def candidate_instances(
 def choose(
     candidates: Candidates, seed: int, config: PlanConfig, type_counts: Counter[str] | None = None
 ) -> list[ErrorInstance]:
-    """Pick 10–18 candidates: types not yet used in this document first, then the corpus's least used."""
+    """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used."""
     counts = type_counts if type_counts is not None else Counter()
     doc_id = candidates.document.doc_id
     target = error_count(slot_rng(seed, doc_id, "count"), config)
     tiebreak_rng = slot_rng(seed, doc_id, "tiebreak")
     tiebreak = {t: tiebreak_rng.random() for t in config.types}
-    pool = list(candidates.instances)
-    used: Counter[str] = Counter()
+    rank = {id(i): n for n, i in enumerate(candidates.instances)}
     chosen: list[ErrorInstance] = []
+    used: Counter[str] = Counter()
+    pool = list(candidates.instances)
     while pool and len(chosen) < target:
-        pool.sort(key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type]))
-        pick = pool.pop(0)
+        taken = [i.edit for i in chosen]
+        pool = [i for i in pool if compatible(i.edit, taken, candidates.document)]
+        if not pool:
+            break
+        pick = min(
+            pool,
+            key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type], rank[id(i)]),
+        )
+        pool.remove(pick)
         chosen.append(pick)
         used[pick.error_type] += 1
         counts[pick.error_type] += 1
-    order = {id(i): n for n, i in enumerate(candidates.instances)}
-    return sorted(chosen, key=lambda i: order[id(i)])
+    return sorted(chosen, key=lambda i: rank[id(i)])
 
 
 def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionResult:
@@ -216,7 +224,7 @@ def _assemble(
         final.append(
             ErrorInstance(
                 instance_id=instance_id(
-                    instance.doc_id, instance.error_type, location, instance.provenance.seed
+                    instance.doc_id, instance.error_type, location, instance.provenance.seed, instance.edit
                 ),
                 doc_id=instance.doc_id,
                 error_type=instance.error_type,

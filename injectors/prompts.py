@@ -22,8 +22,10 @@ from injectors.edit import Replacement
 from injectors.taxonomy import BY_ID
 from parsers.entries import split_term
 from parsers.model import Document, Section
+from validation.llm_constraints import outside_scope
 
 SYSTEM_VERSION = "1"
+MAX_TARGET_CHARS = 3000  # a longer section keeps its rule template: the answer would repeat all of it
 
 SYSTEM = "\n".join(
     (
@@ -126,10 +128,10 @@ def example_spans(text: str, replacement: Replacement) -> tuple[str, str]:
     return original, rewritten
 
 
-def quoted_in(template: Proposal, inside: str, exclude: str = "") -> str | None:
+def quoted_in(template: Proposal, inside: str, accept: Callable[[str], bool] = bool) -> str | None:
     """A word the template's description quotes that its edit wrote in (the object, aspect, term …)."""
     for q in _QUOTED.findall(template.error):
-        if q in inside and q.strip() != inside.strip() and (not exclude or q not in exclude):
+        if q in inside and q.strip() != inside.strip() and accept(q):
             return q
     return None
 
@@ -175,7 +177,8 @@ def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:
     r = text_replacement(i.template)
     if r is None or i.template is None:
         return None
-    obj = quoted_in(i.template, r.new, exclude=scope_text(i.document))
+    scope = scope_text(i.document)
+    obj = quoted_in(i.template, r.new, lambda q: outside_scope(q, scope))
     return {"object": obj} if obj else None
 
 
@@ -381,7 +384,7 @@ def build_prompt(spec: PromptSpec, data: PromptInput) -> Prompt | None:
     else:
         section = document.sections[data.site.target]
         position = data.site.target
-    if not section.text.strip():
+    if not section.text.strip() or len(section.text) > MAX_TARGET_CHARS:
         return None
     context = spec.context(data, material)
     parts = [

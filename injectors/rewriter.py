@@ -21,7 +21,7 @@ from pathlib import Path
 
 from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
 from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement, apply_edits, overlaps
+from injectors.edit import Edit, EditConflict, Replacement, apply_edits, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
 from injectors.llm_cache import LLMCache
 from injectors.llm_client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
@@ -276,9 +276,24 @@ class LLMRewriter:
 
     @staticmethod
     def _edit(case: RewriteCase, text: str, template: Proposal | None) -> Edit:
+        """The rewrite as an Edit: the template's own edit when the model wrote exactly its result (a diff
+        could align the same change differently), else the minimal diff."""
         if case.inserted:
             assert template is not None and template.edit.inserted is not None
             return replace(template.edit, inserted=replace(template.edit.inserted, text=text))
+        same_kind = (
+            template is not None
+            and template.edit.op == "modify"
+            and template.edit.target == case.position
+            and not template.edit.renames
+            and all(r.field == "text" for r in template.edit.replacements)
+        )
+        if same_kind and template is not None:
+            try:
+                if apply_replacements(case.section, template.edit.replacements).text == text:
+                    return template.edit
+            except EditConflict:
+                pass
         return Edit("modify", case.position, diff_replacements(case.section.text, text))
 
     def _confirm(

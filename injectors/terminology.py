@@ -36,6 +36,7 @@ from validation.rules.terminology import (
     first_sentence,
     lead_in,
     modal_verbs,
+    numbering_readable,
     occurrences,
     prose_lines,
     tagged,
@@ -699,7 +700,7 @@ class TermEntryFormat(TerminologyInjector):
             for e in _spread(english):
                 yield Site(e.position, EntryChange("english", e))
         top = _sibling_entries(document)
-        if len(top) < 2:
+        if len(top) < 2 or not numbering_readable(document):
             return
         parent = top[0][1].number.rsplit(".", 1)[0]
         numbers = [s.number for _, s in top]

@@ -20,11 +20,17 @@ from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY, TYPE_IDS
 from release.config import BuildConfig
 
 CHART_NAME = "type_distribution.png"
-DIMENSION_COLOURS = {"STR": "#4C72B0", "SCP": "#DD8452", "NMS": "#55A868", "TER": "#C44E52", "NREF": "#8172B3"}
+DIMENSION_COLOURS = {
+    "STR": "#4C72B0",
+    "SCP": "#DD8452",
+    "NMS": "#55A868",
+    "TER": "#C44E52",
+    "NREF": "#8172B3",
+}
 TABLE_CONFIGS = {
     "items": "one benchmark item per document: the corrupted document as text and its gold errors (JSON)",
     "documents": "original and corrupted text of every document, with its id, format and error count",
-    "instances": "every injected error: location, dimension, type, description, sections, edit, provenance, flags",
+    "instances": "every injected error: location, dimension, type, description, sections, edit, provenance",
     "sections": "every section of the original and the corrupted documents",
     "pre_existing": "violations the original documents already had (not injected; not to be scored)",
 }
@@ -35,7 +41,9 @@ class InstructionConfig:
     """One instruction task as a Hub config: its splits (zero_shot, one_shot) and their Parquet files."""
 
     task: str
-    files: dict[str, str]  # split → path under the card's folder, e.g. data/instructions/review_zero_shot.parquet
+    files: dict[
+        str, str
+    ]  # split → path under the card's folder, e.g. data/instructions/review_zero_shot.parquet
 
 
 def hub_configs(instruction_configs: Sequence[InstructionConfig]) -> list[dict[str, Any]]:
@@ -64,7 +72,7 @@ def type_counts(instances: pa.Table) -> Counter[str]:
 
 
 def write_chart(counts: Mapping[str, int], path: Path) -> None:
-    """A bar per taxonomy type (zero bars included, so charts of two versions line up), coloured by dimension."""
+    """A bar per taxonomy type, zero bars included so charts of two versions line up; colour = dimension."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -108,16 +116,27 @@ def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table)
         for t in TAXONOMY
     ]
     dim_rows = [
-        (code, zh, en, by_dim.get(code, 0), _share(by_dim.get(code, 0), total)) for code, (zh, en) in DIMENSIONS.items()
+        (code, zh, en, by_dim.get(code, 0), _share(by_dim.get(code, 0), total))
+        for code, (zh, en) in DIMENSIONS.items()
     ]
     pre_by_doc = Counter(pre_existing.column("doc_id").to_pylist())
     flagged_by_doc = Counter(
-        d for d, f in zip(instances.column("doc_id").to_pylist(), instances.column("flags").to_pylist(), strict=True)
+        d
+        for d, f in zip(
+            instances.column("doc_id").to_pylist(), instances.column("flags").to_pylist(), strict=True
+        )
         if f
     )
     doc_rows = [
-        (d["standard_id"] or "—", f"`{d['doc_id']}`", d["format"], d["n_sections"], d["n_errors"],
-         pre_by_doc.get(d["doc_id"], 0), flagged_by_doc.get(d["doc_id"], 0))
+        (
+            d["standard_id"] or "—",
+            f"`{d['doc_id']}`",
+            d["format"],
+            d["n_sections"],
+            d["n_errors"],
+            pre_by_doc.get(d["doc_id"], 0),
+            flagged_by_doc.get(d["doc_id"], 0),
+        )
         for d in documents.select(["doc_id", "standard_id", "format", "n_sections", "n_errors"]).to_pylist()
     ]
     counts = documents.column("n_errors").to_pylist()
@@ -130,10 +149,13 @@ def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table)
     return "\n\n".join(
         [
             summary,
-            "### By error type\n\n" + _table(["type", "dimension", "名称", "name", "instances", "share"], type_rows),
+            "### By error type\n\n"
+            + _table(["type", "dimension", "名称", "name", "instances", "share"], type_rows),
             "### By dimension\n\n" + _table(["dimension", "维度", "name", "instances", "share"], dim_rows),
             "### By document\n\n"
-            + _table(["standard", "doc_id", "format", "sections", "errors", "pre-existing", "flagged"], doc_rows),
+            + _table(
+                ["standard", "doc_id", "format", "sections", "errors", "pre-existing", "flagged"], doc_rows
+            ),
         ]
     )
 
@@ -160,8 +182,12 @@ def render_card(
     for ic in instruction_configs:
         for split in ic.files:
             config_rows.append(
-                (f"`instructions_{ic.task}`", split, instruction_rows.get(f"{ic.task}_{split}", 0),
-                 "instruction set (PIXIU schema: id, query, answer, text, choices, gold)")
+                (
+                    f"`instructions_{ic.task}`",
+                    split,
+                    instruction_rows.get(f"{ic.task}_{split}", 0),
+                    "instruction set (PIXIU schema: id, query, answer, text, choices, gold)",
+                )
             )
     body = f"""
 # gbtbench {version}

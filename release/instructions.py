@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import pyarrow.parquet as pq
 import yaml
 
 from injectors.instance import ErrorInstance
@@ -111,7 +110,11 @@ def _section_text(section: Section) -> str:
 
 def _change_text(instance: ErrorInstance) -> str:
     """Before and after of one instance, as a reviewer of the change would see it."""
-    before = "（原文件中没有这一部分）" if instance.original_section is None else _section_text(instance.original_section)
+    before = (
+        "（原文件中没有这一部分）"
+        if instance.original_section is None
+        else _section_text(instance.original_section)
+    )
     if instance.corrupted_section is None:
         after = "（这一部分已被删除）"
     elif instance.edit.op == "move":
@@ -136,7 +139,9 @@ def _classification(result: InjectionResult, by: str) -> list[Example]:
         else:
             choices, label = TYPE_IDS, instance.error_type
         examples.append(
-            Example(instance.instance_id, instance.doc_id, text, text, label, tuple(choices), choices.index(label))
+            Example(
+                instance.instance_id, instance.doc_id, text, text, label, tuple(choices), choices.index(label)
+            )
         )
     return examples
 
@@ -154,7 +159,13 @@ def _localisation(result: InjectionResult) -> list[Example]:
         hint = f"错误类型：{error_type} {kind.name_zh}（{DIMENSIONS[kind.dimension][0]}）"
         doc_id = result.original.doc_id
         examples.append(
-            Example(f"{doc_id}:{error_type}", doc_id, f"{hint}\n文件：\n{text}", text, "、".join(locations[error_type]))
+            Example(
+                f"{doc_id}:{error_type}",
+                doc_id,
+                f"{hint}\n文件：\n{text}",
+                text,
+                "、".join(locations[error_type]),
+            )
         )
     return examples
 
@@ -162,7 +173,11 @@ def _localisation(result: InjectionResult) -> list[Example]:
 def _correction(result: InjectionResult) -> list[Example]:
     examples = []
     for instance in ordered_instances(result):
-        if instance.edit.op != "modify" or instance.original_section is None or instance.corrupted_section is None:
+        if (
+            instance.edit.op != "modify"
+            or instance.original_section is None
+            or instance.corrupted_section is None
+        ):
             continue
         kind = BY_ID[instance.error_type]
         text = _section_text(instance.corrupted_section)
@@ -176,7 +191,9 @@ def _correction(result: InjectionResult) -> list[Example]:
         )
         hint = f"错误类型：{instance.error_type} {kind.name_zh}"
         examples.append(
-            Example(instance.instance_id, instance.doc_id, f"{hint}\n内容：\n{text}", text, _section_text(fixed))
+            Example(
+                instance.instance_id, instance.doc_id, f"{hint}\n内容：\n{text}", text, _section_text(fixed)
+            )
         )
     return examples
 
@@ -305,7 +322,7 @@ class InstructionFiles:
 def write_instructions(
     results: Sequence[InjectionResult], out_dir: Path, write_parquet: Any
 ) -> list[InstructionFiles]:
-    """JSONL + Parquet + lm-eval YAML for every task and shot; `write_parquet(table, path)` fixes the bytes."""
+    """JSONL, Parquet and lm-eval YAML per task and shot; `write_parquet(table, path)` fixes the bytes."""
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for task in TASKS:
@@ -321,7 +338,9 @@ def write_instructions(
             (out_dir / yaml_name).write_text(
                 yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8"
             )
-            written.append(InstructionFiles(task, shot, len(rows), f"{stem}.jsonl", f"{stem}.parquet", yaml_name))
+            written.append(
+                InstructionFiles(task, shot, len(rows), f"{stem}.jsonl", f"{stem}.parquet", yaml_name)
+            )
     (out_dir / "README.md").write_text(_readme(written), encoding="utf-8")
     return written
 
@@ -330,7 +349,7 @@ def _readme(written: list[InstructionFiles]) -> str:
     lines = [
         "# gbtbench instruction sets",
         "",
-        "PIXIU / TaxPraBen schema: `{id, query, answer, text, choices, gold}` plus `doc_id` and `exemplar_id`.",
+        "PIXIU / TaxPraBen schema: `{id, query, answer, text, choices, gold}`, plus `doc_id`, `exemplar_id`.",
         "Classification tasks: `gold` indexes `choices`. Generative tasks: `choices` is empty, `gold` is -1.",
         "",
         "Run with lm-evaluation-harness from this folder (the YAML `data_files` paths are relative to it):",

@@ -22,6 +22,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import tempfile
 import time
@@ -80,12 +81,34 @@ class ReleaseError(Exception):
     """A release could not be written; the message says why and what to do."""
 
 
-class ReleaseExistsError(ReleaseError):
+class ReleaseExistsError(ReleaseError, FileExistsError):
     """The version folder exists already: versions are immutable."""
 
 
-class EmptyReleaseError(ReleaseError):
+class EmptyReleaseError(ReleaseError, ValueError):
     """The build produced nothing to release."""
+
+
+class InvalidVersionError(ReleaseError, ValueError):
+    """The version cannot name a release folder."""
+
+
+@dataclass(frozen=True)
+class WrittenRelease:
+    """Where a release went and whether it may be used (a critical failure means: inspect, don't ship)."""
+
+    path: Path
+    version: str
+    critical_failures: list[str]
+    non_critical_failures: list[str]
+    flagged: int
+
+    @property
+    def success(self) -> bool:
+        return not self.critical_failures
+
+    def __fspath__(self) -> str:
+        return str(self.path)
 
 
 @dataclass(frozen=True)
@@ -138,7 +161,9 @@ def _check_version(version: str) -> None:
         or version.startswith(".")
         or any(c in version for c in "/\\\0")
     ):
-        raise ReleaseError(f"invalid release version {version!r}: use a plain folder name such as v0.1.0")
+        raise InvalidVersionError(
+            f"invalid release version {version!r}: use a plain folder name such as v0.1.0"
+        )
 
 
 def _package_versions() -> dict[str, str]:
@@ -305,12 +330,14 @@ def write_release(
     llm_stats: Mapping[str, Any] | None = None,
     timings: Mapping[str, float] | None = None,
     code_version: str = "unknown",
-) -> Path:
-    """Write `out_root/<config.version>/` atomically and return it.
+    fingerprint: str | None = None,
+) -> WrittenRelease:
+    """Write `out_root/<config.version>/` atomically and say where it went and whether it may be used.
 
-    Raises ReleaseExistsError when that version exists and EmptyReleaseError when there is nothing to
-    release. A release whose critical expectations failed is still written (so it can be inspected) but
-    `latest` is not moved to it; `manifest.json` → validation.success says which case it is.
+    Raises ReleaseExistsError (a FileExistsError) when that version exists, EmptyReleaseError (a
+    ValueError) when there is nothing to release. A release whose critical expectations failed is still
+    written, so it can be inspected, but `latest` is not moved to it. `fingerprint` (the build's input
+    fingerprint) is stored in the manifest so a rebuild with unchanged inputs can be skipped.
     """
     start = time.perf_counter()
     _check_version(config.version)
@@ -336,6 +363,7 @@ def write_release(
             "config": asdict(config),
             "config_fingerprint": config.fingerprint(),
             "code_version": code_version,
+            "build_fingerprint": fingerprint,
             "packages": _package_versions(),
             "tables": facts["tables"],
             "counts": facts["counts"],
@@ -344,22 +372,32 @@ def write_release(
                 **validation.to_dict(),
                 "expectations": [o.to_dict() for o in validation.outcomes if not o.success],
             },
-            "timings": {**dict(timings or {}), "release": {**timer.seconds,
-                                                            "total": round(time.perf_counter() - start, 3)}},
+            "timings": {
+                **dict(timings or {}),
+                "release": {**timer.seconds, "total": round(time.perf_counter() - start, 3)},
+            },
             "bad_inputs": [asdict(_bad_input(b)) for b in bad_inputs],
         }
         (tmp / MANIFEST_NAME).write_text(
             json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )
         if final.exists() or final.is_symlink():
-            raise ReleaseExistsError(f"{final} appeared while writing: a released version is never overwritten")
+            raise ReleaseExistsError(
+                f"{final} appeared while writing: a released version is never overwritten"
+            )
         os.rename(tmp, final)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     if validation.success:
         point_latest(out_root, config.version)
-    return final
+    return WrittenRelease(
+        path=final,
+        version=config.version,
+        critical_failures=[o.name for o in validation.critical_failures],
+        non_critical_failures=[o.name for o in validation.non_critical_failures],
+        flagged=facts["counts"]["flagged"],
+    )
 
 
 def point_latest(out_root: Path, version: str) -> None:
@@ -387,8 +425,35 @@ def latest_version(out_root: Path) -> str | None:
     return None
 
 
-def read_manifest(release: Path) -> dict[str, Any]:
+def read_manifest(release: Path | WrittenRelease) -> dict[str, Any]:
     """The manifest of a written release (validation.success tells whether a critical expectation failed)."""
     return json.loads((Path(release) / MANIFEST_NAME).read_text(encoding="utf-8"))
 
 
+def latest_fingerprint(out_root: Path) -> str | None:
+    """The build fingerprint recorded by the release `latest` points at (None: no usable latest release)."""
+    version = latest_version(out_root)
+    if version is None:
+        return None
+    try:
+        return read_manifest(Path(out_root) / version).get("build_fingerprint")
+    except (OSError, ValueError):
+        return None
+
+
+_VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
+
+
+def next_version(out_root: Path, first: str = "v0.1.0") -> str:
+    """The highest vX.Y.Z folder in out_root with its patch number raised; `first` when there is none."""
+    root = Path(out_root)
+    found = []
+    if root.is_dir():
+        for p in root.iterdir():
+            match = _VERSION.match(p.name)
+            if match and p.is_dir():
+                found.append(tuple(int(g) for g in match.groups()))
+    if not found:
+        return first
+    major, minor, patch = max(found)
+    return f"v{major}.{minor}.{patch + 1}"

@@ -138,6 +138,24 @@ def test_publish_uploads_every_file_and_tags_the_commit(release: Path, lfs_suffi
         assert request.has_auth == (request.route != LFS_UPLOAD), request
 
 
+def test_the_tagged_tree_is_what_load_dataset_reads(release: Path, tmp_path: Path) -> None:
+    """The card's configs resolve at the repo root: load the tree at the tag the way the Hub serves it."""
+    import datasets
+
+    with LocalHub() as hub:
+        result = publish(release, REPO, token=SENTINEL, endpoint=hub.url)
+        repo = hub.repo(REPO)
+        assert repo is not None
+        tree = repo.files_at(result.version)
+    checkout = tmp_path / "checkout"
+    for path, content in tree.items():
+        (checkout / path).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / path).write_bytes(content)
+    datasets.disable_progress_bars()
+    instances = datasets.load_dataset(str(checkout), "instances", cache_dir=str(tmp_path / "cache"))
+    assert instances["test"]["error_type"] == ["S01", "M02", "T03"]
+
+
 def test_private_repo_and_refusal_to_publish_privately_into_a_public_repo(tmp_path: Path) -> None:
     folder = write_release(tmp_path / "outputs")
     with LocalHub() as hub:
@@ -169,7 +187,7 @@ def test_a_hanging_hub_fails_the_preflight_within_its_timeout(release: Path) -> 
         with pytest.raises(HubUnreachableError) as caught:
             publish(release, REPO, token=SENTINEL, endpoint=hub.url, preflight_s=1, deadline_s=10)
         elapsed = time.monotonic() - started
-    assert elapsed < 3
+    assert elapsed < 4
     assert str(caught.value).startswith(f"Hub not reachable at {hub.url} within 1 s: ")
 
 
@@ -181,7 +199,7 @@ def test_a_hub_that_hangs_mid_upload_fails_at_the_overall_deadline(release: Path
             publish(release, REPO, token=SENTINEL, endpoint=hub.url, deadline_s=2.5)
         elapsed = time.monotonic() - started
         repo = hub.repo(REPO)
-    assert 2.5 <= elapsed < 4.5
+    assert 2.5 <= elapsed < 6
     message = str(caught.value)
     assert "did not finish within 2.5 s (stuck while uploading 10 files" in message
     assert "may linger in the background" in message
@@ -194,7 +212,7 @@ def test_a_nearly_spent_deadline_still_bounds_the_preflight(release: Path) -> No
         started = time.monotonic()
         with pytest.raises(HubUnreachableError):
             publish(release, REPO, token=SENTINEL, endpoint=hub.url, preflight_s=10, deadline_s=1)
-        assert time.monotonic() - started < 3
+        assert time.monotonic() - started < 4
 
 
 def test_a_rejected_token_gives_an_auth_message(release: Path) -> None:

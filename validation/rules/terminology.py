@@ -145,11 +145,18 @@ def term_variants(term: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for v in out if len(v) >= 2))
 
 
+# Lines of an entry that are not its definition: notes, examples, sources, and the entry's own heading
+# echoed by an LLM extraction ("【3.15 自定义知识点 customized knowledge】").
+_NOT_DEFINITION = regex.compile(r"^(注\d*[：:]|示例\d*[：:]|[\[［]\s*来源|[\[［]\s*[A-Z]|【\s*\d+(\.\d+)+)")
+# Signs that the parser lost entry headings: a bare entry number, or a "术语 english" line inside a text.
+_LOST_HEADING = regex.compile(r"^(\d+(\.\d+)+|[\p{Han}（）()、/]{2,24}[ \u3000]+[A-Za-z][A-Za-z \-]*)$")
+
+
 def _definition_line(text: str) -> tuple[int, str]:
     offset = 0
     for line in text.split("\n"):
         stripped = line.strip()
-        if stripped and not regex.match(r"^(注\d*[：:]|示例\d*[：:]|[\[［]\s*来源|[\[［]\s*[A-Z])", stripped):
+        if stripped and not _NOT_DEFINITION.match(stripped):
             return offset, line
         offset += len(line) + 1
     return -1, ""
@@ -444,10 +451,19 @@ def _last_part(number: str) -> int | None:
     return int(tail) if tail.isdigit() else None
 
 
-def numbering_defects(document: Document) -> Iterator[Violation]:
-    """Entries of one level numbered 1, 2, 3 … under their parent: a gap or a repeat is an error."""
+def numbering_readable(document: Document) -> bool:
+    """False when entry headings were read as text (a bare "3.99" line, a "术语 english" line inside an
+    entry): the numbers seen are then the parser's, not the author's, and are not judged."""
     found = terms_chapter(document)
     if found is None:
+        return False
+    sections = [found[1], *(s for _, s in entry_sections(document))]
+    return not any(_LOST_HEADING.match(line.strip()) for s in sections for line in s.text.split("\n"))
+
+
+def numbering_defects(document: Document) -> Iterator[Violation]:
+    """Entries of one level numbered 1, 2, 3 … under their parent: a gap or a repeat is an error."""
+    if not numbering_readable(document):
         return
     last: dict[str, str] = {}  # parent number → number of the previous sibling
     for _, s in entry_sections(document):

@@ -1,0 +1,108 @@
+"""The planner over whole documents: counts, verification, replay, balance, pre-existing, determinism."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from injectors.context import InjectionContext
+from injectors.edit import replay
+from injectors.planner import InjectionResult, PlanConfig, inject_document
+from injectors.taxonomy import BY_ID, TYPE_IDS
+from parsers import parse_file
+from parsers.model import Document
+from validation.linter import lint
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = range(3)
+
+
+def check_result(result: InjectionResult, config: PlanConfig = PlanConfig()) -> None:
+    """Everything a shipped document must satisfy, asserted for one injection result."""
+    instances = result.instances
+    assert config.min_errors <= len(instances) <= config.max_errors, result.original.source
+    assert len({i.instance_id for i in instances}) == len(instances)
+    found = {(v.location, v.error_type) for v in lint(result.corrupted)}
+    numbers = {s.number for s in result.corrupted.sections}
+    for instance in instances:
+        spec = BY_ID[instance.error_type]
+        assert instance.dimension == spec.dimension
+        others = [r for i in instances if i is not instance for r in i.edit.renames]
+        assert replay(instance.edit, instance.original_section, others) == instance.corrupted_section
+        if instance.corrupted_section is not None:
+            assert instance.location in numbers
+        if spec.deterministic:  # zero verification failures shipped
+            assert (instance.location, instance.error_type) in found, instance.description
+        assert instance.description.startswith("错误：") and "；修改建议：" in instance.description
+        assert "；依据：GB/T 1.1—2020" in instance.description
+        assert instance.provenance.generator in ("rule", "rule-template", "llm")
+    # every violation of the original is listed as pre-existing (in the corrupted numbering) unless the
+    # section it sits in was removed; none is counted as injected
+    before = Counter((v.error_type, v.message) for v in lint(result.original))
+    listed = Counter((v.error_type, v.message) for v in result.pre_existing)
+    assert not listed - before
+    if not any(i.edit.renames or i.edit.op == "remove" for i in instances):
+        assert listed == before
+
+
+@pytest.fixture(scope="module")
+def context(corpus_documents: list[Document]) -> InjectionContext:
+    return InjectionContext.from_documents(corpus_documents)
+
+
+def test_corpus_documents_every_seed(corpus_documents: list[Document], context: InjectionContext) -> None:
+    for seed in SEEDS:
+        counts: Counter[str] = Counter()
+        for doc in corpus_documents:
+            check_result(inject_document(doc, seed, context, type_counts=counts))
+
+
+def test_types_are_balanced_across_the_corpus(corpus_documents: list[Document], context: InjectionContext) -> None:
+    """Where every type applies, each type's count stays within ±20% of the mean."""
+    for seed in SEEDS:
+        counts: Counter[str] = Counter()
+        per_doc = [len(inject_document(d, seed, context, type_counts=counts).instances) for d in corpus_documents]
+        mean = sum(counts[t] for t in TYPE_IDS) / len(TYPE_IDS)
+        assert all(abs(counts[t] - mean) <= 0.2 * mean for t in TYPE_IDS), (seed, sorted(counts.items()))
+        assert 14 <= sorted(per_doc)[len(per_doc) // 2] <= 16  # median about 15
+
+
+def test_real_documents(real_corpus: Path, context: InjectionContext) -> None:
+    paths = [p for p in sorted(real_corpus.rglob("*")) if p.suffix in (".md", ".txt", ".pdf")]
+    documents = [parse_file(p) for p in paths if p.name != "README.md" and "bad" not in p.parts]
+    for doc in documents:
+        result = inject_document(doc, 7, context)
+        check_result(result)
+        pre = {(v.location, v.error_type) for v in result.pre_existing}
+        assert not any((i.location, i.error_type) in pre for i in result.instances)
+
+
+def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
+    source = ROOT / "corpus" / "docx" / "green-tea-processing.docx"
+    outputs = []
+    for hash_seed in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        result = subprocess.run(
+            [sys.executable, "-m", "flows.cli", "inject", str(source), "--seed", "5", "--json"],
+            capture_output=True,
+            cwd=ROOT,
+            env=env,
+            check=True,
+        )
+        outputs.append(result.stdout)
+    assert outputs[0] == outputs[1]
+    row = json.loads(outputs[0])
+    assert 10 <= len(row["instances"]) <= 18 and "pre_existing" in row
+    other_seed = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "inject", str(source), "--seed", "6", "--json"],
+        capture_output=True,
+        cwd=ROOT,
+        check=True,
+    ).stdout
+    assert other_seed != outputs[0]
