@@ -3,8 +3,9 @@
     python bench/llm.py [--latency 0.2] [--levels 1,4,16,32]
 
 1. Throughput: the production client (semaphore, retries, sync facade on its private loop) sends real
-   prompts to a server that answers each after `latency` seconds. For each concurrency level it prints
-   requests per second and the ratio to the ideal concurrency / latency (goal ≥ 0.8 at every level).
+   prompts to the server (run in its own process, as a real endpoint would be, so that its threads do not
+   compete with the client for the GIL), which answers each after `latency` seconds. For each concurrency
+   level it prints requests per second and the ratio to the ideal concurrency / latency (goal ≥ 0.8).
 2. Prompt size: every corpus document is injected with `--llm openai` semantics (all eleven LLM types,
    correct answers from the server); for each LLM-written instance of the final documents it sums the
    prompt tokens of all the calls that produced it (retries included) and prints the median and the 90th
@@ -15,10 +16,14 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import statistics
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,14 +76,34 @@ def percentile(values: list[int], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+def _serve(latency: float, connection: Connection) -> None:
+    """The scripted server in its own process, so that its threads do not share the client's GIL."""
+    with ChatCompletionsServer(default=Behaviour("rewrite", latency=latency)) as server:
+        connection.send(server.base_url)
+        connection.recv()  # until the benchmark says stop
+        connection.send(server.count())
+
+
+@contextmanager
+def server_process(latency: float) -> Iterator[tuple[str, Connection]]:
+    ours, theirs = multiprocessing.Pipe()
+    process = multiprocessing.get_context("spawn").Process(target=_serve, args=(latency, theirs), daemon=True)
+    process.start()
+    try:
+        yield ours.recv(), ours
+    finally:
+        ours.send("stop")
+        process.join(timeout=10)
+
+
 def throughput(messages: tuple[dict[str, str], ...], latency: float, levels: list[int]) -> None:
     print(f"## Throughput at {latency * 1000:.0f} ms latency (goal: ratio ≥ 0.8 at every level)")
     print(f"{'concurrency':>11} {'requests':>9} {'seconds':>8} {'req/s':>8} {'ideal':>7} {'ratio':>6}")
-    with ChatCompletionsServer(default=Behaviour("rewrite", latency=latency)) as server:
+    with server_process(latency) as (base_url, _):
         for level in levels:
             count = max(32, 8 * level)
             config = LLMConfig(
-                model="bench", base_url=server.base_url, api_key="bench", timeout=30, max_concurrency=level
+                model="bench", base_url=base_url, api_key="bench", timeout=30, max_concurrency=level
             )
             with LLMClient(config) as client:
                 client.complete(ChatRequest(messages, "warmup", -1, ANSWER_SCHEMA))  # connection, imports

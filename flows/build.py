@@ -27,6 +27,7 @@ from parsers.corpus import corpus_files
 from parsers.errors import ParseError
 from parsers.model import Document
 from release.config import BuildConfig
+from release.writer import latest_fingerprint, write_release
 
 Progress = Callable[[str, int, int], None]  # stage, done, total
 
@@ -111,10 +112,20 @@ def run_build(
     dask_address: str | None = None,
     workers: int | None = None,
     progress: Progress | None = None,
+    force: bool = False,
 ) -> BuildSummary:
-    """Run the build flow with the chosen task runner (the CLI's entry point)."""
+    """Run the build flow with the chosen task runner (the CLI's entry point).
+
+    An unchanged corpus, configuration and code is recognised before Prefect starts, so a scheduled or
+    repeated build that has nothing to do costs a second, not a server start-up.
+    """
+    if not force:
+        fingerprint = build_fingerprint(corpus_files(Path(corpus), prefer), config)
+        if latest_fingerprint(Path(out)) == fingerprint:
+            return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     runner = _task_runner(task_runner, dask_address, workers)
-    return build.with_options(task_runner=runner)(corpus, out, config, prefer=prefer, progress=progress)
+    flow_ = build.with_options(task_runner=runner)
+    return flow_(corpus, out, config, prefer=prefer, progress=progress, force=force)
 
 
 @flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
@@ -124,9 +135,8 @@ def build(
     config: BuildConfig,
     prefer: str = "pdf",
     progress: Progress | None = None,
+    force: bool = False,
 ) -> BuildSummary:
-    from release.writer import latest_fingerprint, write_release
-
     report = progress or (lambda stage, done, total: None)
     started = time.perf_counter()
     timings: dict[str, float] = {}
@@ -134,7 +144,7 @@ def build(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     fingerprint = build_fingerprint(files, config)
-    if latest_fingerprint(Path(out)) == fingerprint:
+    if not force and latest_fingerprint(Path(out)) == fingerprint:
         return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     code = code_version()
 
@@ -147,10 +157,12 @@ def build(
     documents = sorted((p.document for p in parsed if p.document is not None), key=lambda d: d.doc_id)
     bad_inputs = [{"source": p.path, "reason": p.error} for p in parsed if p.document is None]
     timings["parse"] = time.perf_counter() - started
+    if not documents:  # nothing usable: the caller reports every bad input and fails
+        return BuildSummary(config.version, None, fingerprint, bad_inputs=bad_inputs, timings=timings)
 
     context = InjectionContext.from_documents(documents)
     plan = PlanConfig(config.min_errors, config.max_errors, config.types)
-    context_digest = combine([repr(context)])
+    context_digest = context.digest()
     plan_digest = combine([repr(plan)])
     step = time.perf_counter()
     candidates: list[Candidates] = []

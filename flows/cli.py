@@ -258,6 +258,9 @@ def build(
     ] = None,
     prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
     verbose: Annotated[bool, typer.Option("--verbose", help="Show Prefect's logs.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Build a new version even if nothing changed.")
+    ] = False,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -299,6 +302,7 @@ def build(
                 task_runner=task_runner,
                 dask_address=dask_address,
                 progress=report,
+                force=force,
             )
         except (ValueError, FileExistsError) as exc:
             err.print(f"ERROR: {exc}")
@@ -307,10 +311,14 @@ def build(
         err.print("corpus, configuration and code unchanged since the latest version: nothing to build")
         return
     for bad in summary.bad_inputs:
-        err.print(f"ERROR {bad['source']}: {bad['reason']}")
+        err.print(f"ERROR {bad['source']}: {bad['reason']}", highlight=False)
+    if summary.output is None:
+        err.print("nothing usable: no document could be parsed")
+        raise typer.Exit(1)
     err.print(
         f"built {summary.version}: {summary.documents} documents, {summary.instances} errors, "
-        f"{len(summary.bad_inputs)} bad inputs → {summary.output} ({summary.timings.get('total', 0):.1f} s)"
+        f"{len(summary.bad_inputs)} bad inputs → {summary.output} ({summary.timings.get('total', 0):.1f} s)",
+        highlight=False,
     )
     if summary.critical_failures:
         err.print("critical expectations failed: " + ", ".join(summary.critical_failures))
@@ -365,6 +373,28 @@ def publish(
         file=sys.stderr,
     )
     print(f'load_dataset("{repo_id}", revision="{result.version}")')
+
+
+@app.command()
+def serve(
+    cron: Annotated[str, typer.Option("--cron", help='When to rebuild, e.g. "0 3 * * 1" (Mondays 03:00).')],
+    corpus: Annotated[Path, typer.Option("--corpus", help="Folder of standards.")] = PROJECT_ROOT / "corpus",
+    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = PROJECT_ROOT
+    / "outputs",
+    seed: Annotated[int, typer.Option("--seed", help="Build seed.")] = 0,
+    prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
+    publish_to: Annotated[
+        str | None, typer.Option("--publish-to", help="Also push each new version to this Hub dataset repo.")
+    ] = None,
+) -> None:
+    """Serve scheduled rebuilds; a run that finds nothing changed creates no new version."""
+    from flows import settings
+
+    settings.configure(out / ".cache")
+    from flows.schedule import serve as serve_schedule
+
+    err.print(f"serving scheduled builds ({cron}) of {corpus} into {out}; Ctrl-C stops")
+    serve_schedule(cron, corpus, out, seed, prefer, publish_to)
 
 
 def main() -> None:

@@ -208,7 +208,7 @@ class Injector(ABC):
     def _verified(
         self, baseline: Baseline, proposal: Proposal, seed: int
     ) -> tuple[ErrorInstance | None, str]:
-        """The checker of this type fires at the location, and no other type's checker newly fires there."""
+        """This type's checker fires at the location; no other type's checker newly fires anywhere."""
         verdict = self.verify(baseline, proposal, seed)
         return verdict.instance, verdict.failure
 
@@ -220,9 +220,8 @@ class Injector(ABC):
         corrupted = applied.document
         # the original's own violations, at the numbers their sections carry after this edit's renames
         before = {(applied.numbers.get(v.location, v.location), v.error_type) for v in baseline.violations}
-        new = {
-            v for v in lint(corrupted) if v.location == location and (v.location, v.error_type) not in before
-        }
+        after = lint(corrupted)
+        new = {v for v in after if v.location == location and (v.location, v.error_type) not in before}
         if self.spec.deterministic:
             if not any(v.error_type == self.error_type for v in new):
                 return Verification(None, "not_detected")
@@ -231,6 +230,13 @@ class Injector(ABC):
             if not any(v.location == location for v in found):
                 return Verification(None, "not_detected")
         side_effects = tuple(sorted(v for v in new if v.error_type != self.error_type))
+        if not side_effects:
+            # nor anywhere else: counts per type, so that a violation the edit merely renumbered is not new
+            counts_before = Counter(v.error_type for v in baseline.violations)
+            counts_after = Counter(v.error_type for v in after if v.error_type != self.error_type)
+            side_effects = tuple(
+                sorted(v for v in after if counts_after[v.error_type] > counts_before[v.error_type])
+            )
         if side_effects:
             return Verification(None, "side_effect", side_effects)
         original = None if proposal.edit.op == "insert" else document.sections[proposal.edit.target]

@@ -7,6 +7,7 @@ document's scope, an added reference is a real standard number listed by another
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -42,12 +43,13 @@ class InjectionContext:
 
     @classmethod
     def from_documents(cls, documents: Iterable[Document]) -> InjectionContext:
-        """Collected in doc_id order so that the context never depends on the order files were read."""
+        """Collected in (standard id, title) order: independent of the order files were read, and of
+        edits elsewhere in a document, which change its doc_id but not its place here."""
         references: list[CorpusReference] = []
         terms: list[CorpusTerm] = []
         scopes: list[CorpusScope] = []
         bibliography: list[CorpusReference] = []
-        for doc in sorted(documents, key=lambda d: d.doc_id):
+        for doc in sorted(documents, key=lambda d: (d.standard_id, d.title, d.doc_id)):
             ics = doc.cover.ics
             references.extend(CorpusReference(doc.doc_id, ics, e) for e in normative_references(doc))
             terms.extend(CorpusTerm(doc.doc_id, e) for e in term_entries(doc))
@@ -63,7 +65,20 @@ class InjectionContext:
         """Real reference numbers from other documents, those of the same field (ICS group) first."""
         field = document.cover.ics.split(".")[0]
         others = [r for r in self.references if r.doc_id != document.doc_id]
-        return tuple(sorted(others, key=lambda r: (r.ics.split(".")[0] != field, r.doc_id, r.entry.number)))
+        return tuple(
+            sorted(others, key=lambda r: (r.ics.split(".")[0] != field, r.entry.number, r.entry.line))
+        )
+
+    def digest(self) -> str:
+        """What the rule templates can draw on, without document ids: a cache key that survives an edit
+        to a document's body (its doc_id changes, its references, terms and scope do not)."""
+        material = (
+            [(r.ics, r.entry) for r in self.references],
+            [t.entry for t in self.terms],
+            [c.text for c in self.scopes],
+            [(r.ics, r.entry) for r in self.bibliography],
+        )
+        return hashlib.sha256(repr(material).encode()).hexdigest()[:16]
 
     def terms_for(self, document: Document) -> tuple[CorpusTerm, ...]:
         return tuple(t for t in self.terms if t.doc_id != document.doc_id)

@@ -21,14 +21,13 @@ from pathlib import Path
 
 from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
 from injectors.context import InjectionContext
-from injectors.edit import Edit, EditConflict, Replacement, apply_edits, apply_replacements, overlaps
+from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
 from injectors.llm_cache import LLMCache
 from injectors.llm_client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
 from injectors.prompts import ANSWER_SCHEMA, PROMPTS, Prompt, PromptInput, build_prompt
 from injectors.taxonomy import BY_ID
 from parsers.model import Section
-from validation.linter import lint
 from validation.llm_constraints import Answer, Failure, RewriteCase, feedback, validate
 
 LLM_MODES = ("none", "openai")
@@ -203,7 +202,8 @@ class LLMRewriter:
                 self.stats.add("accepted")
                 self.stats.add(f"accepted:{error_type}")
                 return RewriteOutcome(self._proposal(case, answer, trace, template))
-            last_answer = answer if answer is not None else last_answer
+            # a refusal is never kept, not even as a candidate for review
+            last_answer = answer if all(f.code != "refusal" for f in failed) else None
             for f in failed:
                 failures.append(f.code)
                 answer_codes.append(f.code)
@@ -330,17 +330,6 @@ class LLMRewriter:
             return [
                 Failure("side_effect", f"改动还引入了其他类型的错误：{named}（the edit causes other errors）")
             ]
-        before = Counter(v.error_type for v in baseline.violations)
-        after = Counter(v.error_type for v in lint(apply_edits(baseline.document, [edit]).document))
-        extra = sorted(t for t, n in after.items() if t != injector.error_type and n > before[t])
-        if extra:
-            return [
-                Failure(
-                    "side_effect",
-                    f"改动使文件其他位置新出现了{'、'.join(BY_ID[t].name_zh for t in extra)}错误"
-                    "（the edit causes other errors elsewhere）",
-                )
-            ]
         return []
 
     def _proposal(
@@ -365,6 +354,20 @@ class LLMRewriter:
         return Proposal(edit, description, fix, generator="llm", llm=trace)
 
     # --- lifetime ------------------------------------------------------------------------------------------
+    def fingerprint(self) -> str:
+        """What the rewriter's answers depend on (model, prompt versions, parameters, attempts), for the
+        build's per-document cache keys; never the endpoint or the key."""
+        config = self.client.config
+        parts = [
+            config.model,
+            config.response_format,
+            repr(config.temperature),
+            str(config.max_tokens),
+            str(self.max_attempts),
+            *(PROMPTS[t].prompt_id for t in self.types),
+        ]
+        return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
+
     def summary(self) -> dict[str, object]:
         """Per-build figures for the manifest: calls, cache hits and misses, tokens, failures by reason."""
         with self._lock:

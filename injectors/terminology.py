@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import random
 from abc import abstractmethod
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 import regex
 
 from injectors.base import Injector, Proposal, Site, register
 from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement, apply_edits
+from injectors.edit import Edit, Replacement
 from parsers.model import Document, Section
-from validation.linter import lint
 from validation.rules.terminology import (
     BODY_KINDS,
     LEAD_LIST,
@@ -96,41 +93,19 @@ def relatedness(term: str, definition: str, vocab: frozenset[str]) -> float:
     return len(ws & vocab) / len(ws) if ws else 0.0
 
 
-@lru_cache(maxsize=8)
-def _type_counts(document: Document) -> Counter[str]:
-    return Counter(v.error_type for v in lint(document))
-
-
-def quiet_elsewhere(document: Document, edit: Edit, error_type: str) -> bool:
-    """No other type's checker reports more violations anywhere in the document after the edit.
-
-    The base verification looks only at the instance's location; a terminology edit can be seen from
-    elsewhere (a lead-in replaced by "本文件没有需要界定的术语和定义" no longer cites the documents it
-    named, so NREF-02 may fire at "2"), and such an instance would carry an unlabelled second error.
-    Counts per type, not locations, are compared, so that a pre-existing violation merely renumbered by
-    the edit does not count as new.
-    """
-    before = _type_counts(document)
-    after = Counter(v.error_type for v in lint(apply_edits(document, [edit]).document))
-    return all(n <= before[t] for t, n in after.items() if t != error_type)
-
-
 class TerminologyInjector(Injector):
-    """What the five TER injectors share: a draft edit, kept only when it is quiet elsewhere."""
+    """What the five TER injectors share (the base class rejects an edit that other checkers see)."""
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        proposal = self.draft(document, site, rng, context)
-        if proposal is None or not quiet_elsewhere(document, proposal.edit, self.error_type):
-            return None
-        return proposal
+        return self.draft(document, site, rng, context)
 
     @abstractmethod
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        """The edit at one site, before the check that nothing else in the document changes."""
+        """The edit at one site."""
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -325,15 +300,6 @@ def _next_entry_number(document: Document) -> tuple[int, str, int] | None:
     return entries[-1][0], f"{chapter.number}.{max(int(t) for t in tails) + 1}", 2
 
 
-def _claim(*numbers: str) -> tuple[tuple[str, str], ...]:
-    """No-op renames that declare the numbers an inserted entry relies on (the last entry's and its own).
-
-    An insert claims no span, so `edit.overlaps` would let another edit renumber the last entry (3.6 →
-    3.7) next to a new 3.7; renames that share a number overlap, so these keep such edits apart.
-    """
-    return tuple((n, n) for n in numbers)
-
-
 def borrowable(entry: DefinedTerm) -> bool:
     """A foreign entry whose definition can be copied as it stands: clean, self-contained, one sentence."""
     definition = entry.definition
@@ -396,7 +362,7 @@ class UnusedTermDefined(TerminologyInjector):
             kind="terms",
         )
         return Proposal(
-            Edit("insert", after, inserted=section, renames=_claim(document.sections[after].number, number)),
+            Edit("insert", after, inserted=section),
             error=f"{chapter_name(document)}增加了术语条目“{borrowed.term}”，但该术语在文件其他部分均未使用",
             fix=f"删除术语条目“{borrowed.term}”，或在正文中按界定的含义使用该术语",
         )

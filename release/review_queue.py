@@ -1,19 +1,27 @@
 """The review queue: every flagged instance plus a seeded, type-stratified quality sample of the rest.
 
-Annotators see the flagged instances (what a check doubted) and a random share of the unflagged ones per
-error type (the paper's 30 % quality sample), so that every type gets looked at even when it is rare.
-The sample depends only on the build seed and the instance table, never on the order of the run.
+Annotators see the flagged instances (what a check doubted), a random share of the unflagged ones per
+error type (the paper's 30 % quality sample, so every type gets looked at even when it is rare), and the
+LLM rewrites that were rejected and not replaced by a rule template (`InjectionResult.flagged`: never
+gold, reason "llm_rejected", `instance_id` a content hash since they have no instance id). The sample
+depends only on the build seed and the instance table, never on the order of the run.
 """
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pyarrow as pa
 
-from release.tables import FLAG_STRUCT
+from injectors.instance import FlaggedCandidate
+from injectors.taxonomy import BY_ID
+from release.tables import FLAG_STRUCT, canonical_json
+
+LLM_REJECTED = "llm_rejected"
 
 REVIEW_QUEUE_SCHEMA = pa.schema(
     [
@@ -22,7 +30,7 @@ REVIEW_QUEUE_SCHEMA = pa.schema(
         ("dimension", pa.string()),
         ("error_type", pa.string()),
         ("location", pa.string()),
-        ("reason", pa.string()),  # flagged | sample
+        ("reason", pa.string()),  # flagged | sample | llm_rejected
         ("flags", pa.list_(FLAG_STRUCT)),
         ("description", pa.string()),
         ("original_text", pa.string()),
@@ -56,8 +64,30 @@ def _text(section: dict[str, Any] | None) -> str | None:
     return None if section is None else section["text"]
 
 
-def review_queue(instances: pa.Table, *, fraction: float, seed: int) -> pa.Table:
-    """Flagged instances (reason "flagged") and the quality sample (reason "sample"), in table order."""
+def rejected_row(candidate: FlaggedCandidate) -> dict[str, Any]:
+    """A rejected LLM rewrite as a queue row: the failed constraints become its flags."""
+    data = candidate.to_dict()
+    candidate_id = hashlib.sha256(canonical_json(data).encode()).hexdigest()[:16]
+    section = candidate.candidate_section
+    return {
+        "instance_id": candidate_id,
+        "doc_id": candidate.doc_id,
+        "dimension": BY_ID[candidate.error_type].dimension,
+        "error_type": candidate.error_type,
+        "location": candidate.location,
+        "reason": LLM_REJECTED,
+        "flags": [{"code": LLM_REJECTED, "message": reason} for reason in candidate.reasons],
+        "description": "",
+        "original_text": candidate.original_section.text,
+        "corrupted_text": None if section is None else section.text,
+        "generator": str(data["provenance"].get("generator", "")),
+    }
+
+
+def review_queue(
+    instances: pa.Table, *, fraction: float, seed: int, rejected: Sequence[FlaggedCandidate] = ()
+) -> pa.Table:
+    """Flagged instances ("flagged") and the quality sample ("sample") in table order, then `rejected`."""
     rows = instances.to_pylist()
     unflagged = [r for r in rows if not r["flags"]]
     sampled = quality_sample(unflagged, fraction, seed)
@@ -84,4 +114,6 @@ def review_queue(instances: pa.Table, *, fraction: float, seed: int) -> pa.Table
                 "generator": row["generator"],
             }
         )
+    extra = [rejected_row(c) for c in rejected]
+    queue.extend(sorted(extra, key=lambda r: (r["doc_id"], r["error_type"], r["location"], r["instance_id"])))
     return pa.Table.from_pylist(queue, schema=REVIEW_QUEUE_SCHEMA)

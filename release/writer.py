@@ -235,12 +235,21 @@ def _counts(results: Sequence[InjectionResult], tables: ReleaseTables, queue: pa
         "instances": tables.instances.num_rows,
         "pre_existing": tables.pre_existing.num_rows,
         "flagged": flagged,
-        "review_queue": {"flagged": reasons.get("flagged", 0), "sample": reasons.get("sample", 0)},
+        "review_queue": {reason: reasons.get(reason, 0) for reason in ("flagged", "sample", "llm_rejected")},
         "by_type": {t: types.get(t, 0) for t in TYPE_IDS},
         "by_dimension": {d: dims.get(d, 0) for d in DIMENSIONS},
         "by_generator": dict(sorted(generators.items())),
         "skipped_types": {t: dict(sorted(c.items())) for t, c in sorted(skipped.items())},
     }
+
+
+def _llm_facts(config: BuildConfig, llm_stats: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The LLM mode plus the build's call and token counters; an offline build made no calls at all."""
+    facts: dict[str, Any] = {"mode": config.llm}
+    if llm_stats is None and config.llm == "none":
+        facts.update(calls=0, prompt_tokens=0, completion_tokens=0)
+    facts.update(llm_stats or {})
+    return facts
 
 
 def _final_flags(
@@ -275,7 +284,10 @@ def _write_contents(
         )
     with timer.phase("review_queue"):
         tables = replace(tables, instances=instances_table(results, _final_flags(checks, validation)))
-        queue = review_queue(tables.instances, fraction=config.review_fraction, seed=config.seed)
+        rejected = [c for r in results for c in getattr(r, "flagged", ()) or ()]
+        queue = review_queue(
+            tables.instances, fraction=config.review_fraction, seed=config.seed, rejected=rejected
+        )
     table_info: dict[str, Any] = {}
     with timer.phase("parquet"):
         all_tables = {**tables.as_dict(), "review_queue": queue}
@@ -367,7 +379,7 @@ def write_release(
             "packages": _package_versions(),
             "tables": facts["tables"],
             "counts": facts["counts"],
-            "llm": dict(llm_stats or {}),
+            "llm": _llm_facts(config, llm_stats),
             "validation": {
                 **validation.to_dict(),
                 "expectations": [o.to_dict() for o in validation.outcomes if not o.success],

@@ -49,7 +49,7 @@ def battery(corpus_documents: list[Document]) -> Document:
 def make_rewriter(
     server: ChatCompletionsServer, cache: Path | None = None, max_attempts: int = 3, **config: object
 ) -> LLMRewriter:
-    settings = {"timeout": 5.0, "max_retries": 2, "backoff_base": 0.02, "max_concurrency": 4, **config}
+    settings = {"timeout": 10.0, "max_retries": 2, "backoff_base": 0.02, "max_concurrency": 4, **config}
     client = LLMClient(
         LLMConfig(model="scripted-model", base_url=server.base_url, api_key=SENTINEL, **settings),  # type: ignore[arg-type]
         LLMCache(cache) if cache is not None else None,
@@ -216,7 +216,7 @@ def test_no_template_and_no_valid_answer_is_flagged_not_shipped(
         result, rewriter = run(battery, context, server, ("NMS-01",))
     assert not only(result, "NMS-01")
     assert result.flagged and all(f.error_type == "NMS-01" for f in result.flagged)
-    assert "refusal" in result.flagged[0].reasons
+    assert "refusal" in result.flagged[0].reasons and result.flagged[0].candidate_section is None
     assert result.to_dict()["flagged"][0]["provenance"]["generator"] == "llm"
     assert rewriter.stats["flagged"] == len(result.flagged)
     # without a template a valid answer still ships (the server's own edit)
@@ -239,9 +239,10 @@ def test_no_template_and_no_valid_answer_is_flagged_not_shipped(
 def test_transport_failures_are_retried(
     battery: Document, context: InjectionContext, kind: str, reason: str
 ) -> None:
-    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=2.0), error_type="NMS-01", times=1)]
+    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=4.0), error_type="NMS-01", times=1)]
+    timeout = 1.0 if kind == "hang" else 10.0  # short only where the hang must outlast it
     with ChatCompletionsServer(rules) as server:
-        result, rewriter = run(battery, context, server, ("NMS-01",), timeout=0.5)
+        result, rewriter = run(battery, context, server, ("NMS-01",), timeout=timeout)
     (instance,) = only(result, "NMS-01")
     assert instance.provenance.generator == "llm"
     assert instance.provenance.llm_failures == (f"transport:{reason}",)
@@ -249,9 +250,9 @@ def test_transport_failures_are_retried(
     if kind == "rate_limit":  # Retry-After honoured
         first, second = server.requests[:2]
         assert second.started - first.started >= 0.38
-    if kind == "hang":  # the client gave up at its own timeout, long before the server's 2 s
+    if kind == "hang":  # the client gave up at its own timeout, long before the server's 4 s
         first, second = server.requests[:2]
-        assert second.started - first.started < 1.5
+        assert 0.95 <= second.started - first.started < 3.0
 
 
 def test_a_server_that_keeps_failing_leads_to_the_template(
@@ -437,3 +438,41 @@ def test_command_line_llm_option(standard_file: Path, tmp_path: Path) -> None:
     assert bad.returncode == 2 and "--llm must be one of none, openai" in bad.stderr
     for output in (first.stdout, first.stderr, second.stdout, second.stderr, bad.stderr):
         assert SENTINEL not in output
+
+
+# --- the validator on its own ------------------------------------------------------------------------------
+def test_validator_names_each_broken_constraint(battery: Document) -> None:
+    from validation.llm_constraints import RewriteCase, validate
+
+    position, section = next(
+        (i, s) for i, s in enumerate(battery.sections) if s.kind == "clause" and "应" in s.text
+    )
+    case = RewriteCase("NMS-01", battery, position, section, {}, ("范围之外的参考文字。",))
+    text = section.text
+    at = text.index("应")
+    weakened = text[:at] + "宜" + text[at + 1 :]
+    span = text[max(0, at - 3) : at + 3]
+    new_span = weakened[max(0, at - 3) : at + 3]
+
+    def codes(rewritten: str, original: str = span, new: str = new_span, description: str = "") -> list[str]:
+        answer = {
+            "rewritten_text": rewritten,
+            "changed_span": {"original": original, "rewritten": new},
+            "description": description or f"将“{span}”改为“{new_span}”，要求被弱化",
+        }
+        return [f.code for f in validate(case, json.dumps(answer, ensure_ascii=False))[1]]
+
+    assert codes(weakened) == []
+    assert "leaked_heading" in codes(f"【{section.heading}】{weakened}")
+    assert "leaked_heading" in codes(f"{section.number} {section.title}\n{weakened}")
+    assert "leaked_heading" in codes(weakened, new=f"【{section.number}】{new_span}")
+    assert "refusal" in codes(weakened, description="抱歉，我无法完成这个改写。")
+    assert codes(text) == ["unchanged"]
+    assert codes(weakened, original="范围之外的参考文字。") == ["outside_target"]
+    assert codes(weakened + "。") == ["span_mismatch"]  # a second change, outside the declared span
+    assert "span_mismatch" in codes(weakened + "另外增加一句不相干的话。")
+    assert "budget" in codes(weakened[:at] + "宜" * 40)
+    assert codes(weakened, description="The requirement was weakened on purpose.") == ["description"]
+    assert codes(weakened.replace("宜", "应", 1).replace("应", "应当", 1)) != []  # not a weakening
+    assert validate(case, "not json")[1][0].code == "json"
+    assert validate(case, '{"rewritten_text": "x"}')[1][0].code == "schema"

@@ -34,7 +34,7 @@ def test_concurrency_is_bounded_by_the_semaphore() -> None:
         elapsed = time.monotonic() - started
     assert all(not isinstance(a, Exception) for a in answers)
     assert server.max_in_flight == 3
-    assert 0.38 <= elapsed < 1.2  # 4 waves of 0.1 s
+    assert 0.38 <= elapsed < 3.0  # 4 waves of 0.1 s (generous: CI machines are shared)
 
 
 def test_sync_facade_serves_many_threads_on_one_loop() -> None:

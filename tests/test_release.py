@@ -15,6 +15,7 @@ import yaml
 from release_data import SEED, injected, text_instance, with_added_text, with_unreplayable
 
 from injectors.edit import Edit
+from injectors.instance import FlaggedCandidate, InjectionProvenance
 from injectors.planner import InjectionResult
 from injectors.taxonomy import TYPE_IDS
 from parsers.render import render_text
@@ -118,6 +119,29 @@ def test_review_queue_holds_flagged_instances_and_a_stratified_sample() -> None:
     assert queue.column("instance_id").to_pylist() not in others  # the seed decides the sample
 
 
+def test_rejected_llm_rewrites_wait_in_the_review_queue_and_never_in_the_gold(tmp_path: Path) -> None:
+    results = list(injected())
+    instance = text_instance(results[2])
+    assert instance.original_section is not None
+    candidate = FlaggedCandidate(
+        doc_id=instance.doc_id,
+        error_type=instance.error_type,
+        location=instance.location,
+        original_section=instance.original_section,
+        candidate_section=replace(instance.original_section, text="抱歉，我无法完成这个请求。"),
+        reasons=("refusal: 抱歉", "unchanged_modal"),
+        provenance=InjectionProvenance("llm", "1", SEED, model="m", prompt_id="p", cache_key="k"),
+    )
+    results[2] = replace(results[2], flagged=(candidate,))
+    tables = build_tables(results, {})
+    queue = review_queue(tables.instances, fraction=0.3, seed=SEED, rejected=[candidate]).to_pylist()
+    rejected = [r for r in queue if r["reason"] == "llm_rejected"]
+    assert len(rejected) == 1 and rejected[0]["corrupted_text"] == "抱歉，我无法完成这个请求。"
+    assert [f["message"] for f in rejected[0]["flags"]] == ["refusal: 抱歉", "unchanged_modal"]
+    assert rejected[0]["instance_id"] not in tables.instances.column("instance_id").to_pylist()
+    assert tables.instances.num_rows == sum(len(r.instances) for r in results)
+
+
 @pytest.fixture(scope="module")
 def release_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("outputs")
@@ -152,7 +176,8 @@ def test_release_layout_and_manifest(release_root: Path) -> None:
         {"source": "corpus/bad/empty.pdf", "reason": "empty file"},
         {"source": "x.doc", "reason": "legacy .doc"},
     ]
-    assert manifest["llm"]["calls"] == 0 and manifest["timings"]["parse"] == 1.5
+    assert manifest["llm"] == {"mode": "none", "calls": 0, "prompt_tokens": 0, "completion_tokens": 0}
+    assert manifest["timings"]["parse"] == 1.5
     assert manifest["timings"]["release"]["validation"] > 0
     assert manifest["validation"]["success"] is True
     for info in manifest["tables"].values():

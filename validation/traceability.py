@@ -10,7 +10,7 @@ reference title, and that is not something an injector wrote.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,9 +103,10 @@ def text_flags(corrupted: Section, original: Section | None) -> list[Flag]:
 
 
 def check_instance(
-    instance: ErrorInstance, renames: Sequence[tuple[str, str]], numbers: Iterable[str]
+    instance: ErrorInstance, renames: Sequence[tuple[str, str]], numbers: Collection[str]
 ) -> tuple[Flag, ...]:
-    """One instance against its document: `renames` are the other instances' renumberings."""
+    """One instance against its document: `renames` are the other instances' renumberings, `numbers`
+    the section numbers of the corrupted document."""
     flags: list[Flag] = []
     op = instance.edit.op
     try:
@@ -120,7 +121,7 @@ def check_instance(
                     "replaying the edit on the original section does not give the corrupted one",
                 )
             )
-    if op != "remove" and instance.location not in set(numbers):
+    if op != "remove" and instance.location not in numbers:
         flags.append(
             Flag(LOCATION_MISSING, f"location {instance.location!r} is not a section of the document")
         )
@@ -133,7 +134,7 @@ def check_instance(
 
 def check_result(result: InjectionResult) -> dict[str, tuple[Flag, ...]]:
     """Flags per instance_id for one document (instances without a problem map to an empty tuple)."""
-    numbers = [s.number for s in result.corrupted.sections]
+    numbers = frozenset(s.number for s in result.corrupted.sections)
     out: dict[str, tuple[Flag, ...]] = {}
     for instance in result.instances:
         others = [r for other in result.instances if other is not instance for r in other.edit.renames]

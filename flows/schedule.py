@@ -1,0 +1,55 @@
+"""Scheduled rebuilds: a flow that builds a new version only when something changed, and may publish it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from prefect import flow
+
+from flows.build import build, build_fingerprint
+from parsers.corpus import corpus_files
+from release.config import BuildConfig
+from release.writer import latest_fingerprint, next_version
+
+DEPLOYMENT_NAME = "gbtbench-rebuild"
+
+
+@flow(name="gbtbench-scheduled-build", validate_parameters=True)
+def scheduled_build(
+    corpus: str,
+    out: str,
+    seed: int = 0,
+    prefer: str = "pdf",
+    publish_to: str | None = None,
+    private: bool = False,
+) -> str:
+    """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
+    config = BuildConfig(seed=seed, version=next_version(Path(out)))
+    fingerprint = build_fingerprint(corpus_files(Path(corpus), prefer), config)
+    if latest_fingerprint(Path(out)) == fingerprint:
+        return "unchanged"
+    summary = build(Path(corpus), Path(out), config, prefer=prefer)
+    if summary.output is None or summary.critical_failures:
+        raise RuntimeError(
+            f"build {config.version} is not usable: {summary.critical_failures or 'no output'}"
+        )
+    if publish_to:
+        from release.hub import publish
+
+        publish(summary.output, publish_to, private=private)
+    return summary.version
+
+
+def serve(cron: str, corpus: Path, out: Path, seed: int, prefer: str, publish_to: str | None) -> None:
+    """Serve the scheduled build from this process (Prefect's `flow.serve`) until interrupted."""
+    scheduled_build.serve(
+        name=DEPLOYMENT_NAME,
+        cron=cron,
+        parameters={
+            "corpus": str(corpus),
+            "out": str(out),
+            "seed": seed,
+            "prefer": prefer,
+            "publish_to": publish_to,
+        },
+    )

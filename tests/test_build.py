@@ -1,0 +1,144 @@
+"""The Prefect build end to end: outputs, caching, resumption, incremental rebuilds, schedules, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import corpus_sources, gold_document
+
+from flows import settings
+
+settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
+
+import flows.build as build_module  # noqa: E402  (Prefect reads its settings on import)
+from flows.build import run_build  # noqa: E402
+from flows.schedule import scheduled_build  # noqa: E402
+from injectors import planner  # noqa: E402
+from parsers.render import render_text  # noqa: E402
+from release.config import BuildConfig  # noqa: E402
+from release.writer import read_manifest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def write_corpus(folder: Path, count: int = 3) -> list[Path]:
+    """A small text corpus rendered from the project's own standards."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for source in corpus_sources()[:count]:
+        path = folder / f"{source.stem}.txt"
+        path.write_text(render_text(gold_document(source)), encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record every document the injection stage really processes (a cache hit records nothing)."""
+    calls: list[str] = []
+    real = planner.candidate_instances
+
+    def spy(document, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(document.doc_id)
+        return real(document, *args, **kwargs)
+
+    monkeypatch.setattr(build_module, "candidate_instances", spy)
+    return calls
+
+
+def test_build_writes_a_release_and_skips_unchanged_inputs(tmp_path: Path, counted: list[str]) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus)
+    (corpus / "broken.pdf").write_bytes(b"%PDF-1.7\n")  # truncated: reported, the rest goes on
+    out = tmp_path / "out"
+    summary = run_build(corpus, out, BuildConfig(seed=3, version="v1.0.0"))
+    assert summary.documents == 3 and not summary.critical_failures
+    assert [b["source"] for b in summary.bad_inputs] == [str(corpus / "broken.pdf")]
+    release = out / "v1.0.0"
+    for name in ("documents", "sections", "instances", "items", "pre_existing", "review_queue"):
+        assert (release / f"{name}.parquet").is_file()
+    manifest = read_manifest(release)
+    assert manifest["version"] == "v1.0.0" and manifest["seed"] == 3
+    assert manifest["bad_inputs"][0]["reason"].startswith("truncated") or manifest["bad_inputs"]
+    assert (out / "latest").resolve() == release.resolve()
+    assert len(counted) == 3
+
+    again = run_build(corpus, out, BuildConfig(seed=3, version="v1.0.1"))
+    assert again.up_to_date and not (out / "v1.0.1").exists()
+
+    forced = run_build(corpus, out, BuildConfig(seed=3, version="v1.0.1"), force=True)
+    assert forced.output == out / "v1.0.1"
+    assert len(counted) == 3  # every document came from the cache
+    assert read_manifest(out / "v1.0.1")["tables"] == manifest["tables"]
+
+
+def test_one_changed_file_reprocesses_that_document_only(tmp_path: Path, counted: list[str]) -> None:
+    corpus = tmp_path / "corpus"
+    paths = write_corpus(corpus, count=3)
+    out = tmp_path / "out"
+    run_build(corpus, out, BuildConfig(seed=11, version="v0.1.0"))
+    assert len(counted) == 3
+    # a body clause changes; the document's scope, terms and references (what other documents' rule
+    # templates draw on) stay the same, so the other documents' injections come from the cache
+    lines = paths[1].read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("5.1.1")) + 1
+    lines[at] += "（本版修订）"
+    paths[1].write_text("\n".join(lines), encoding="utf-8")
+    summary = run_build(corpus, out, BuildConfig(seed=11, version="v0.1.1"))
+    assert summary.output == out / "v0.1.1"
+    assert len(counted) == 4  # only the changed document was injected again
+
+
+def test_an_existing_version_is_never_overwritten(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    out = tmp_path / "out"
+    run_build(corpus, out, BuildConfig(seed=1, version="v2.0.0"))
+    with pytest.raises(FileExistsError):
+        run_build(corpus, out, BuildConfig(seed=2, version="v2.0.0"))
+
+
+def test_scheduled_build_creates_no_version_when_nothing_changed(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    out = tmp_path / "out"
+    assert scheduled_build(str(corpus), str(out), seed=4) == "v0.1.0"
+    assert scheduled_build(str(corpus), str(out), seed=4) == "unchanged"
+    assert sorted(p.name for p in out.iterdir() if p.name.startswith("v")) == ["v0.1.0"]
+
+
+def test_two_cold_builds_give_identical_tables(tmp_path: Path) -> None:
+    """Separate processes, separate caches: the content hashes of every table agree."""
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    hashes = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        subprocess.run(
+            [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}", "--seed=9"],
+            cwd=ROOT,
+            check=True,
+            capture_output=True,
+        )
+        hashes.append(json.loads((out / "v0.1.0" / "manifest.json").read_text(encoding="utf-8"))["tables"])
+    assert hashes[0] == hashes[1]
+
+
+def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "empty.txt").write_text("", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "build", "--corpus", str(corpus), "--out", str(tmp_path / "out")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "empty.txt" in result.stderr
