@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 install: $(STAMP)
 
 build: install
-	$(BIN)/gbtbench parse corpus/docx corpus/pdf --out outputs/parsed
+	$(BIN)/gbtbench build --corpus corpus --out outputs
 
 test: install
 	$(BIN)/pytest
@@ -34,6 +34,7 @@ corpus: install
 
 bench: install
 	$(BIN)/python bench/parse.py
+	$(BIN)/python bench/types.py
 
 clean:
-	rm -rf outputs/parsed .pytest_cache .ruff_cache
+	rm -rf outputs/v* outputs/latest outputs/.cache .pytest_cache .ruff_cache

@@ -1,6 +1,6 @@
 """Per-type injection success, pre-existing violations and planner balance over the corpus and real documents.
 
-    python bench/types.py [--seeds 20] [--no-real]
+    python bench/types.py [--seeds 20] [--no-real] [--dimension STR] [--examples 3]
 
 Prints three tables: each type's success rate when injected alone into every document that has a site
 for it (goal ≥ 95%), the pre-existing violations the linter finds in the real documents by type, and the
@@ -27,30 +27,10 @@ from injectors.planner import inject_document  # noqa: E402
 from injectors.registry import injectors  # noqa: E402
 from injectors.taxonomy import TYPE_IDS  # noqa: E402
 from parsers import parse_file  # noqa: E402
-from parsers.model import Document, doc_id_for  # noqa: E402
+from parsers.model import Document  # noqa: E402
+from stdsource import gold_documents  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "corpus-real"
-
-
-def corpus_documents() -> list[Document]:
-    import stdsource
-
-    docs = []
-    for path in sorted((ROOT / "corpus" / "sources").glob("*.std")):
-        source = stdsource.load(path)
-        docs.append(
-            Document(
-                doc_id=doc_id_for(path.read_bytes()),
-                source=str(path),
-                format="text",
-                standard_id=source.standard_id,
-                title=source.title,
-                drafting_rules=source.drafting_rules,
-                sections=stdsource.expected_sections(source),
-                cover=stdsource.cover(source),
-            )
-        )
-    return docs
 
 
 def real_documents() -> list[Document]:
@@ -74,12 +54,15 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--no-real", action="store_true")
+    parser.add_argument("--dimension", help="only the types of this dimension (STR, SCP, NMS, TER, NREF)")
+    parser.add_argument("--examples", type=int, default=0, help="pre-existing findings to quote per type")
     args = parser.parse_args()
-    corpus = corpus_documents()
+    types = [t for t in TYPE_IDS if args.dimension is None or t.startswith(args.dimension.upper() + "-")]
+    corpus = gold_documents()
     real = [] if args.no_real else real_documents()
     documents = corpus + real
     context = InjectionContext.from_documents(documents)
-    available = injectors()
+    available = {t: i for t, i in injectors().items() if t in types}
     attempts: Counter[str] = Counter()
     successes: Counter[str] = Counter()
     applicable_docs: Counter[str] = Counter()
@@ -103,7 +86,7 @@ def main() -> None:
     elapsed = time.perf_counter() - started
     print(f"\n## Per-type success ({len(documents)} documents, {args.seeds} seeds, {elapsed:.1f} s)")
     print(f"{'type':8} {'docs':>5} {'attempts':>9} {'ok':>6} {'rate':>7}  failures")
-    for type_id in TYPE_IDS:
+    for type_id in types:
         if type_id not in available:
             print(f"{type_id:8} (no injector)")
             continue
@@ -116,8 +99,13 @@ def main() -> None:
 
     print("\n## Pre-existing violations in the real documents")
     by_type: Counter[str] = Counter()
+    quoted: Counter[str] = Counter()
     for doc in real:
-        found = Baseline(doc).violations
+        found = [v for v in Baseline(doc).violations if v.error_type in types]
+        for v in sorted(found):
+            if quoted[v.error_type] < args.examples:
+                quoted[v.error_type] += 1
+                print(f"    {Path(doc.source).name} {v.location} {v.error_type}: {v.message}")
         by_type.update(v.error_type for v in found)
         print(
             f"{Path(doc.source).name:40} {len(found):4d}  "

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
-from parsers.model import DRAFTING_RULES, Cover, Section
+from parsers.model import DRAFTING_RULES, Cover, Document, Section, doc_id_for
 
 HEADER_KEYS = (
     "standard_id",
@@ -337,3 +337,27 @@ def cover(doc: SourceDocument) -> Cover:
         issued=h["issued"],
         implemented=h["implemented"],
     )
+
+
+def gold_document(path: str | Path) -> Document:
+    """A source as the Document every parser must produce (fast: no PDF or DOCX involved)."""
+    path = Path(path)
+    source = load(path)
+    return Document(
+        doc_id=doc_id_for(path.read_bytes()),
+        source=str(path),
+        format="text",
+        standard_id=source.standard_id,
+        title=source.title,
+        drafting_rules=source.drafting_rules,
+        sections=expected_sections(source),
+        cover=cover(source),
+    )
+
+
+SOURCES = Path(__file__).resolve().parent / "sources"
+
+
+def gold_documents(folder: str | Path = SOURCES) -> list[Document]:
+    """Every source of the corpus, in file-name order."""
+    return [gold_document(p) for p in sorted(Path(folder).glob("*.std"))]

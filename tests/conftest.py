@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from parsers.model import Document, doc_id_for
+from parsers.model import Document
+from stdsource import gold_document
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus-real"
@@ -18,23 +19,6 @@ def real_corpus() -> Path:
     if not REAL.is_dir():
         pytest.skip("../shared/corpus-real is absent")
     return REAL
-
-
-def gold_document(path: Path) -> Document:
-    """A corpus source as the Document every parser must produce (fast: no PDF or DOCX involved)."""
-    import stdsource
-
-    source = stdsource.load(path)
-    return Document(
-        doc_id=doc_id_for(path.read_bytes()),
-        source=str(path),
-        format="text",
-        standard_id=source.standard_id,
-        title=source.title,
-        drafting_rules=source.drafting_rules,
-        sections=stdsource.expected_sections(source),
-        cover=stdsource.cover(source),
-    )
 
 
 def corpus_sources() -> list[Path]:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 from dataclasses import replace
 
-from conftest import corpus_sources, gold_document
+from conftest import corpus_sources
 
 from injectors.context import InjectionContext
 from injectors.edit import Replacement, replay
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult, inject_document
+from stdsource import gold_document
 
 SEED = 11
 

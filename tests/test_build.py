@@ -9,9 +9,10 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import corpus_sources, gold_document
+from conftest import corpus_sources
 
 from flows import settings
+from stdsource import gold_document
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 

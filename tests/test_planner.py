@@ -23,7 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(3)
 
 
-def check_result(result: InjectionResult, config: PlanConfig = PlanConfig()) -> None:
+DEFAULT = PlanConfig()
+
+
+def check_result(result: InjectionResult, config: PlanConfig = DEFAULT) -> None:
     """Everything a shipped document must satisfy, asserted for one injection result."""
     instances = result.instances
     assert config.min_errors <= len(instances) <= config.max_errors, result.original.source
@@ -63,11 +66,14 @@ def test_corpus_documents_every_seed(corpus_documents: list[Document], context: 
             check_result(inject_document(doc, seed, context, type_counts=counts))
 
 
-def test_types_are_balanced_across_the_corpus(corpus_documents: list[Document], context: InjectionContext) -> None:
+def test_types_are_balanced_across_the_corpus(
+    corpus_documents: list[Document], context: InjectionContext
+) -> None:
     """Where every type applies, each type's count stays within ±20% of the mean."""
+    docs = corpus_documents
     for seed in SEEDS:
         counts: Counter[str] = Counter()
-        per_doc = [len(inject_document(d, seed, context, type_counts=counts).instances) for d in corpus_documents]
+        per_doc = [len(inject_document(d, seed, context, type_counts=counts).instances) for d in docs]
         mean = sum(counts[t] for t in TYPE_IDS) / len(TYPE_IDS)
         assert all(abs(counts[t] - mean) <= 0.2 * mean for t in TYPE_IDS), (seed, sorted(counts.items()))
         assert 14 <= sorted(per_doc)[len(per_doc) // 2] <= 16  # median about 15

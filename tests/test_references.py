@@ -385,7 +385,7 @@ def test_no_site_where_the_list_already_breaks_the_rule() -> None:
 
 
 def test_real_findings_are_the_known_ones(real_corpus: Path) -> None:
-    """Defects present in the published texts (see bench/types_references.py for the full table)."""
+    """Defects present in the published texts (see `bench/types.py --dimension NREF` for the full table)."""
     jrt = parse_file(real_corpus / "JRT_0184-2020.pdf")
     assert found(jrt, "NREF-01") == [("2", "“GB/T 32915”在第8.6条中被规范性引用，但未列入规范性引用文件清单")]
     assert [v for v in lint(jrt) if v.error_type in NREF and v.error_type != "NREF-01"] == []
