@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,10 @@ from prefect import flow, task
 from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from flows import progress as progress_callbacks
 from flows.fingerprint import code_version, combine, file_hash
+from flows.llm import shared_rewriter
+from flows.progress import Progress
 from injectors.context import InjectionContext
 from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, choose, finalize
 from parsers import parse_file
@@ -28,8 +30,6 @@ from parsers.errors import ParseError
 from parsers.model import Document
 from release.config import BuildConfig
 from release.writer import latest_fingerprint, write_release
-
-Progress = Callable[[str, int, int], None]  # stage, done, total
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,8 @@ def parse_task(path: str, digest: str, code: str) -> ParsedFile:
 
 
 def _candidates_key(_: Any, params: dict[str, Any]) -> str:
-    parts = [params["document"].doc_id, params["context_digest"], params["plan_digest"], str(params["seed"])]
+    parts = [params["document"].doc_id, params["context_digest"], params["plan_digest"], params["llm_digest"]]
+    parts.append(str(params["seed"]))
     return "candidates-" + "-".join([*parts, params["code"]])
 
 
@@ -76,11 +77,14 @@ def candidates_task(
     context: InjectionContext,
     plan: PlanConfig,
     seed: int,
+    llm: tuple[str, tuple[str, ...], str],
     context_digest: str,
     plan_digest: str,
+    llm_digest: str,
     code: str,
 ) -> Candidates:
-    return candidate_instances(document, seed, context, plan)
+    """`llm` is (mode, types, cache path): each worker process opens its own rewriter from it."""
+    return candidate_instances(document, seed, context, plan, shared_rewriter(*llm))
 
 
 def build_fingerprint(files: list[Path], config: BuildConfig) -> str:
@@ -125,7 +129,11 @@ def run_build(
             return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     runner = _task_runner(task_runner, dask_address, workers)
     flow_ = build.with_options(task_runner=runner)
-    return flow_(corpus, out, config, prefer=prefer, progress=progress, force=force)
+    key = progress_callbacks.register(progress)
+    try:
+        return flow_(corpus, out, config, prefer=prefer, progress_key=key, force=force)
+    finally:
+        progress_callbacks.unregister(key)
 
 
 @flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
@@ -134,10 +142,10 @@ def build(
     out: Path,
     config: BuildConfig,
     prefer: str = "pdf",
-    progress: Progress | None = None,
+    progress_key: str = "",
     force: bool = False,
 ) -> BuildSummary:
-    report = progress or (lambda stage, done, total: None)
+    report = progress_callbacks.reporter(progress_key)
     started = time.perf_counter()
     timings: dict[str, float] = {}
     files = corpus_files(Path(corpus), prefer)
@@ -161,13 +169,18 @@ def build(
         return BuildSummary(config.version, None, fingerprint, bad_inputs=bad_inputs, timings=timings)
 
     context = InjectionContext.from_documents(documents)
+    llm = (config.llm, tuple(config.llm_types), str(Path(out) / ".cache" / "llm-cache.sqlite"))
+    rewriter = shared_rewriter(*llm)
+    llm_digest = rewriter.fingerprint() if rewriter is not None else "none"
     plan = PlanConfig(config.min_errors, config.max_errors, config.types)
     context_digest = context.digest()
     plan_digest = combine([repr(plan)])
     step = time.perf_counter()
     candidates: list[Candidates] = []
     futures = [
-        candidates_task.submit(doc, context, plan, config.seed, context_digest, plan_digest, code)
+        candidates_task.submit(
+            doc, context, plan, config.seed, llm, context_digest, plan_digest, llm_digest, code
+        )
         for doc in documents
     ]
     for done, future in enumerate(as_completed(futures), 1):
@@ -191,6 +204,7 @@ def build(
         config,
         Path(out),
         bad_inputs=bad_inputs,
+        llm_stats=rewriter.summary() if rewriter is not None else None,
         timings=timings,
         code_version=code,
         fingerprint=fingerprint,

@@ -251,7 +251,8 @@ def build(
         str | None, typer.Option("--version", help="Version label (default: next patch).")
     ] = None,
     errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
-    llm: Annotated[str, typer.Option("--llm", help="none (offline rule templates) or openai.")] = "none",
+    llm: LLMMode = "none",
+    llm_types: LLMTypes = None,
     task_runner: Annotated[str, typer.Option("--task-runner", help="thread, process or dask.")] = "thread",
     dask_address: Annotated[
         str | None, typer.Option("--dask-address", help="Scheduler of a Dask cluster.")
@@ -272,8 +273,15 @@ def build(
 
     lo, hi = _parse_range(errors)
     try:
+        from injectors.rewriter import parse_llm_mode, parse_llm_types
+
         config = BuildConfig(
-            seed=seed, version=version or next_version(out), min_errors=lo, max_errors=hi, llm=llm
+            seed=seed,
+            version=version or next_version(out),
+            min_errors=lo,
+            max_errors=hi,
+            llm=parse_llm_mode(llm),
+            llm_types=parse_llm_types(llm_types),
         )
     except ValueError as exc:
         err.print(f"ERROR: {exc}")

@@ -23,6 +23,7 @@ def configure(cache_dir: Path, *, verbose: bool = False) -> None:
         "TQDM_DISABLE": "1",
         "HF_HUB_DISABLE_TELEMETRY": "1",
         "HF_DATASETS_DISABLE_PROGRESS_BARS": "1",
+        "DASK_LOGGING__DISTRIBUTED": "info" if verbose else "warning",
     }
     for key, value in defaults.items():
         os.environ.setdefault(key, value)

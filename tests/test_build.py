@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from conftest import corpus_sources
 
@@ -143,3 +145,46 @@ def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path) -> None:
     )
     assert result.returncode == 1
     assert "empty.txt" in result.stderr
+
+
+def test_build_with_an_llm_endpoint(tmp_path: Path) -> None:
+    """`gbtbench build --llm openai` against the scripted chat-completions server on 127.0.0.1."""
+    from servers.chat_completions import ChatCompletionsServer
+
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    out = tmp_path / "out"
+    with ChatCompletionsServer() as server:
+        env = {
+            **os.environ,
+            "GBTBENCH_LLM_BASE_URL": server.base_url,
+            "GBTBENCH_LLM_MODEL": "scripted-model",
+            "GBTBENCH_LLM_API_KEY": "sk-sentinel-never-shown",
+        }
+        args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}"]
+        args.append("--llm=openai")
+        result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+        assert result.returncode == 0, result.stderr
+        assert server.count() > 0
+    manifest = read_manifest(out / "v0.1.0")
+    assert manifest["config"]["llm"] == "openai"
+    assert manifest["llm"]["counts"]["requests"] == server.count()
+    instances = pq.read_table(out / "v0.1.0" / "instances.parquet").to_pylist()
+    generators = {json.loads(i["provenance"])["generator"] for i in instances}
+    assert "llm" in generators
+    release_text = "".join(p.read_text(errors="ignore") for p in (out / "v0.1.0").rglob("*.json"))
+    assert "sk-sentinel-never-shown" not in release_text + result.stderr + result.stdout
+
+
+@pytest.mark.parametrize("runner", ["process", "dask"])
+def test_other_task_runners_give_the_same_tables(tmp_path: Path, runner: str) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    tables = []
+    for kind in ("thread", runner):
+        out = tmp_path / kind
+        args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}"]
+        args.append(f"--task-runner={kind}")
+        subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
+        tables.append(read_manifest(out / "v0.1.0")["tables"])
+    assert tables[0] == tables[1]
