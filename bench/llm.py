@@ -37,28 +37,8 @@ from injectors.llm_client import ChatRequest, LLMClient, LLMConfig  # noqa: E402
 from injectors.planner import inject_document  # noqa: E402
 from injectors.prompts import ANSWER_SCHEMA, PROMPTS, PromptInput, build_prompt  # noqa: E402
 from injectors.rewriter import LLMRewriter  # noqa: E402
-from parsers.model import Document, doc_id_for  # noqa: E402
-
-
-def corpus_documents() -> list[Document]:
-    import stdsource
-
-    docs = []
-    for path in sorted((ROOT / "corpus" / "sources").glob("*.std")):
-        source = stdsource.load(path)
-        docs.append(
-            Document(
-                doc_id=doc_id_for(path.read_bytes()),
-                source=str(path),
-                format="text",
-                standard_id=source.standard_id,
-                title=source.title,
-                drafting_rules=source.drafting_rules,
-                sections=stdsource.expected_sections(source),
-                cover=stdsource.cover(source),
-            )
-        )
-    return docs
+from parsers.model import Document  # noqa: E402
+from stdsource import gold_documents  # noqa: E402
 
 
 def sample_messages(document: Document, context: InjectionContext) -> tuple[dict[str, str], ...]:
@@ -160,7 +140,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--levels", default="1,4,16,32")
     args = parser.parse_args()
-    documents = corpus_documents()
+    documents = gold_documents()
     context = InjectionContext.from_documents(documents)
     throughput(sample_messages(documents[0], context), args.latency, [int(x) for x in args.levels.split(",")])
     prompt_tokens(documents, context)

@@ -25,10 +25,11 @@ from injectors.base import Baseline  # noqa: E402
 from injectors.context import InjectionContext  # noqa: E402
 from injectors.planner import inject_document  # noqa: E402
 from injectors.registry import injectors  # noqa: E402
-from injectors.taxonomy import TYPE_IDS  # noqa: E402
+from injectors.taxonomy import BY_ID, TYPE_IDS  # noqa: E402
 from parsers import parse_file  # noqa: E402
 from parsers.model import Document  # noqa: E402
 from stdsource import gold_documents  # noqa: E402
+from validation.linter import lint  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "corpus-real"
 
@@ -55,6 +56,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--no-real", action="store_true")
     parser.add_argument("--dimension", help="only the types of this dimension (STR, SCP, NMS, TER, NREF)")
+    parser.add_argument("--planner-seeds", type=int, default=0, help="run the planner on every document")
     parser.add_argument("--examples", type=int, default=0, help="pre-existing findings to quote per type")
     args = parser.parse_args()
     types = [t for t in TYPE_IDS if args.dimension is None or t.startswith(args.dimension.upper() + "-")]
@@ -113,7 +115,7 @@ def main() -> None:
         )
     print("by type: " + ", ".join(f"{k}={v}" for k, v in sorted(by_type.items())))
 
-    print("\n## Planner over the project's corpus")
+    print("\n## Planner over the project's corpus (types balanced across documents)")
     for seed in range(min(args.seeds, 3)):
         counts: Counter[str] = Counter()
         per_doc = [len(inject_document(d, seed, context, type_counts=counts).instances) for d in corpus]
@@ -124,6 +126,29 @@ def main() -> None:
             f"max {max(per_doc)}; per-type mean {mean:.1f}, largest deviation {spread:.0%}"
         )
         print("   " + " ".join(f"{t}={counts[t]}" for t in TYPE_IDS))
+    if args.planner_seeds:
+        planner_sweep(documents, context, args.planner_seeds)
+
+
+def planner_sweep(documents: list[Document], context: InjectionContext, seeds: int) -> None:
+    """Every document, every seed: counts in range, and no shipped instance its checker does not see."""
+    print(f"\n## Planner over every document, {seeds} seeds")
+    started = time.perf_counter()
+    failures = 0
+    for doc in documents:
+        counts = []
+        for seed in range(seeds):
+            result = inject_document(doc, seed, context)
+            counts.append(len(result.instances))
+            found = {(v.location, v.error_type) for v in lint(result.corrupted)}
+            failures += sum(
+                1
+                for i in result.instances
+                if BY_ID[i.error_type].deterministic and (i.location, i.error_type) not in found
+            )
+        median = statistics.median(counts)
+        print(f"{Path(doc.source).name:40} per seed: min {min(counts)}, median {median}, max {max(counts)}")
+    print(f"verification failures shipped: {failures} ({time.perf_counter() - started:.0f} s)")
 
 
 if __name__ == "__main__":

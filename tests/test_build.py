@@ -188,3 +188,23 @@ def test_other_task_runners_give_the_same_tables(tmp_path: Path, runner: str) ->
         subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
         tables.append(read_manifest(out / "v0.1.0")["tables"])
     assert tables[0] == tables[1]
+
+
+def test_a_failed_build_resumes_from_its_cached_tasks(
+    tmp_path: Path, counted: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    out = tmp_path / "out"
+
+    def disk_full(*args: object, **kwargs: object) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(build_module, "write_release", disk_full)
+    with pytest.raises(OSError):
+        run_build(corpus, out, BuildConfig(seed=21, version="v0.3.0"))
+    assert len(counted) == 2 and not (out / "v0.3.0").exists()
+    monkeypatch.undo()
+    monkeypatch.setattr(build_module, "candidate_instances", lambda *a, **k: pytest.fail("not resumed"))
+    summary = run_build(corpus, out, BuildConfig(seed=21, version="v0.3.0"))
+    assert summary.output == out / "v0.3.0"

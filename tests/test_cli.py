@@ -44,3 +44,21 @@ def test_parse_outline_and_out_folder(tmp_path: Path) -> None:
     assert json.loads((out / "errors.json").read_text(encoding="utf-8")) == []
     outline = run("parse", str(good)).stdout
     assert "  5.1 外观  (clause," in outline
+
+
+def test_lint_reports_violations_and_exit_status(tmp_path: Path) -> None:
+    draft = tmp_path / "draft.txt"
+    draft.write_text(SAMPLE.replace("箱体表面应平整", "箱体表面必须平整"), encoding="utf-8")
+    result = run("lint", str(draft), "--json")
+    assert result.returncode == 1
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert {
+        "source": str(draft),
+        "location": "5.1.1",
+        "dimension": "NMS",
+        "error_type": "NMS-03",
+    }.items() <= next(r for r in rows if r["error_type"] == "NMS-03").items()
+    assert all(set(r) == {"source", "location", "dimension", "error_type", "message"} for r in rows)
+    clean = ROOT / "corpus" / "docx" / "green-tea-processing.docx"
+    assert run("lint", str(clean)).returncode == 0
+    assert run("lint", str(tmp_path / "missing.pdf")).returncode == 2

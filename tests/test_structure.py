@@ -182,3 +182,10 @@ def test_word_heading_styles_without_numbers_are_numbered() -> None:
     # Markdown headings carry levels too, but only Word styles are numbered this way
     with pytest.raises(NotAStandardError):
         assemble(lines, path=Path("styled.md"), fmt="markdown", data=b"styled")
+
+
+def test_every_corpus_document_round_trips_through_text(corpus_documents: list[Document]) -> None:
+    for doc in corpus_documents:
+        again = parse_text(Path("rendered.txt"), render_text(doc).encode())
+        assert again.sections == doc.sections, doc.standard_id
+        assert (again.standard_id, again.drafting_rules) == (doc.standard_id, doc.drafting_rules)
