@@ -53,7 +53,7 @@ class BuildSummary:
 
 
 def _parse_key(_: Any, params: dict[str, Any]) -> str:
-    return f"parse-{params['digest']}-{params['code']}"
+    return f"parse-{params['digest']}-{combine([params['path']])}-{params['code']}"
 
 
 @task(name="parse", cache_key_fn=_parse_key, persist_result=True)
@@ -85,6 +85,14 @@ def candidates_task(
 ) -> Candidates:
     """`llm` is (mode, types, cache path): each worker process opens its own rewriter from it."""
     return candidate_instances(document, seed, context, plan, shared_rewriter(*llm))
+
+
+def _relative(path: str, root: Path) -> str:
+    """Paths in a release are relative to the corpus, so nothing about the build machine leaks."""
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return Path(path).name
 
 
 def build_fingerprint(files: list[Path], config: BuildConfig) -> str:
@@ -163,7 +171,9 @@ def build(
         report("parse", done, len(files))
     parsed.sort(key=lambda p: p.path)
     documents = sorted((p.document for p in parsed if p.document is not None), key=lambda d: d.doc_id)
-    bad_inputs = [{"source": p.path, "reason": p.error} for p in parsed if p.document is None]
+    bad_inputs = [
+        {"source": _relative(p.path, Path(corpus)), "reason": p.error} for p in parsed if p.document is None
+    ]
     timings["parse"] = time.perf_counter() - started
     if not documents:  # nothing usable: the caller reports every bad input and fails
         return BuildSummary(config.version, None, fingerprint, bad_inputs=bad_inputs, timings=timings)
