@@ -203,7 +203,15 @@ def build(
     counts: Counter[str] = Counter()
     results: list[InjectionResult] = []
     for done, c in enumerate(candidates, 1):
-        results.append(finalize(c, choose(c, config.seed, plan, counts)))
+        result = finalize(c, choose(c, config.seed, plan, counts))
+        if len(result.instances) >= plan.min_errors:
+            results.append(result)
+        else:  # too little structure to carry a benchmark item: left out and reported, not shipped short
+            reason = (
+                f"only {len(result.instances)} errors could be injected (at least {plan.min_errors} needed)"
+            )
+            bad_inputs.append({"source": _relative(c.document.source, Path(corpus)), "reason": reason})
+            counts.subtract(i.error_type for i in result.instances)
         report("assemble", done, len(candidates))
     timings["assemble"] = time.perf_counter() - step
 

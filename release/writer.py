@@ -363,6 +363,8 @@ def write_release(
         raise ReleaseExistsError(
             f"{final} exists: a released version is never overwritten; choose a new version"
         )
+    for stale in out_root.glob(f".{config.version}.tmp-*"):  # left by a build that was killed while writing
+        shutil.rmtree(stale, ignore_errors=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{config.version}.tmp-", dir=out_root))
     try:
         os.chmod(tmp, 0o755)

@@ -208,3 +208,32 @@ def test_a_failed_build_resumes_from_its_cached_tasks(
     monkeypatch.setattr(build_module, "candidate_instances", lambda *a, **k: pytest.fail("not resumed"))
     summary = run_build(corpus, out, BuildConfig(seed=21, version="v0.3.0"))
     assert summary.output == out / "v0.3.0"
+
+
+def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    thin = "\n".join(
+        [
+            "GB/T 99990—2025",
+            "示例 薄文件",
+            "前言",
+            "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。",
+            "1 范围",
+            "本文件规定了示例。",
+            "2 规范性引用文件",
+            "本文件没有规范性引用文件。",
+            "3 术语和定义",
+            "本文件没有需要界定的术语和定义。",
+            "4 要求",
+            "产品应完好。",
+        ]
+    )
+    (corpus / "thin.txt").write_text(thin, encoding="utf-8")
+    out = tmp_path / "out"
+    (out / ".v0.1.0.tmp-leftover").mkdir(parents=True)  # as a killed build leaves it
+    summary = run_build(corpus, out, BuildConfig(seed=5, version="v0.1.0"))
+    assert summary.documents == 2 and not summary.critical_failures
+    assert [b["source"] for b in summary.bad_inputs] == ["thin.txt"]
+    assert "errors could be injected" in summary.bad_inputs[0]["reason"]
+    assert not (out / ".v0.1.0.tmp-leftover").exists()
