@@ -75,6 +75,17 @@ def _list_section(document: Document, a: Analysis) -> Section:
     return document.sections[a.list_target]
 
 
+def _inserted_entry(document: Document, site: Site) -> tuple[Section, Replacement, str] | None:
+    """The list section, the replacement that adds the site's candidate in order, and the entry's text."""
+    a = analyse(document)
+    section = _list_section(document, a)
+    candidate: Candidate = site.detail
+    replacement = _insertion(section, a.items, candidate.cited, candidate.title)
+    if replacement is None:
+        return None
+    return section, replacement, replacement.new.strip("\n")
+
+
 def _order_signature(entries: Sequence[Cited]) -> tuple[str, str] | None:
     problem = order_problem(entries)
     return None if problem is None else (entries[problem[0]].ident, entries[problem[1]].ident)
@@ -275,13 +286,10 @@ class UncitedReferenceListed(Injector):
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        a = analyse(document)
-        section = _list_section(document, a)
-        candidate: Candidate = site.detail
-        replacement = _insertion(section, a.items, candidate.cited, candidate.title)
-        if replacement is None:
+        inserted = _inserted_entry(document, site)
+        if inserted is None:
             return None
-        entry = replacement.new.strip("\n")
+        section, replacement, entry = inserted
         return Proposal(
             Edit("modify", site.target, (replacement,)),
             error=f"{place_name(section.number)}规范性引用文件清单中列出了“{entry}”，但正文中没有任何条款引用该文件",
@@ -346,13 +354,11 @@ class InformativeReferenceListed(Injector):
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        a = analyse(document)
-        section = _list_section(document, a)
-        candidate: Candidate = site.detail
-        replacement = _insertion(section, a.items, candidate.cited, candidate.title)
-        if replacement is None:
+        inserted = _inserted_entry(document, site)
+        if inserted is None:
             return None
-        entry = replacement.new.strip("\n")
+        section, replacement, entry = inserted
+        candidate: Candidate = site.detail
         if candidate.source == "参考文献":
             error = (
                 f"{place_name(section.number)}规范性引用文件清单中列出了“{entry}”，"

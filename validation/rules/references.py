@@ -477,7 +477,8 @@ def cited_but_not_listed(document: Document) -> list[Violation]:
     """A document cited in a requirement or instruction must be listed in chapter 2."""
     a = analyse(document)
     if a.list_target is None or not document.sections[a.list_target].text.strip():
-        return []  # no chapter 2, or one the parser found empty: STR's business, not a missing entry
+        # no chapter 2, or one the parser found empty: STR's business, not a missing entry
+        return []
     location = document.sections[a.list_target].number
     out: list[Violation] = []
     reported: list[Cited] = []
