@@ -131,8 +131,9 @@ def run_build(
     An unchanged corpus, configuration and code is recognised before Prefect starts, so a scheduled or
     repeated build that has nothing to do costs a second, not a server start-up.
     """
+    corpus, out = Path(corpus).resolve(), Path(out).resolve()
     if not force:
-        fingerprint = build_fingerprint(corpus_files(Path(corpus), prefer), config)
+        fingerprint = build_fingerprint(corpus_files(corpus, prefer), config)
         if latest_fingerprint(Path(out)) == fingerprint:
             return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     runner = _task_runner(task_runner, dask_address, workers)

@@ -24,6 +24,7 @@ def scheduled_build(
     private: bool = False,
 ) -> str:
     """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
+    corpus, out = str(Path(corpus).resolve()), str(Path(out).resolve())
     config = BuildConfig(seed=seed, version=next_version(Path(out)))
     fingerprint = build_fingerprint(corpus_files(Path(corpus), prefer), config)
     if latest_fingerprint(Path(out)) == fingerprint:

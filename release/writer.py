@@ -356,7 +356,7 @@ def write_release(
     results = list(results)
     if not results:
         raise EmptyReleaseError("no document was injected: nothing to release (see the bad inputs)")
-    out_root = Path(out_root)
+    out_root = Path(out_root).resolve()
     out_root.mkdir(parents=True, exist_ok=True)
     final = out_root / config.version
     if final.exists() or final.is_symlink():

@@ -237,3 +237,14 @@ def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Pa
     assert [b["source"] for b in summary.bad_inputs] == ["thin.txt"]
     assert "errors could be injected" in summary.bad_inputs[0]["reason"]
     assert not (out / ".v0.1.0.tmp-leftover").exists()
+
+
+def test_cli_build_with_relative_paths(tmp_path: Path) -> None:
+    """As `make build` runs it: --corpus corpus --out outputs, relative to the working folder."""
+    write_corpus(tmp_path / "corpus", count=2)
+    args = [sys.executable, "-m", "flows.cli", "build", "--corpus", "corpus", "--out", "outputs"]
+    result = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "outputs" / "v0.1.0" / "manifest.json").is_file()
+    again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert again.returncode == 0 and "nothing to build" in again.stderr
