@@ -25,7 +25,7 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Build benchmarks of injected drafting errors from Chinese standards.",
 )
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # no hard wraps: stderr is often a log
 PROJECT_CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "docx"
 
 
