@@ -248,3 +248,23 @@ def test_cli_build_with_relative_paths(tmp_path: Path) -> None:
     assert (tmp_path / "outputs" / "v0.1.0" / "manifest.json").is_file()
     again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, check=False)
     assert again.returncode == 0 and "nothing to build" in again.stderr
+
+
+def test_scheduled_build_publishes_each_new_version(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`serve --publish-to`: a new version is built and pushed to the Hub (a local one on 127.0.0.1)."""
+    import huggingface_hub.constants
+    from servers.hub import LocalHub
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_XET", True)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_TELEMETRY", True)
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    out = tmp_path / "out"
+    with LocalHub(tokens=("hf_scheduled_token",)) as hub:
+        monkeypatch.setenv("HF_ENDPOINT", hub.url)
+        monkeypatch.setenv("HF_TOKEN", "hf_scheduled_token")
+        assert scheduled_build(str(corpus), str(out), seed=8, publish_to="org/gbtbench") == "v0.1.0"
+        assert scheduled_build(str(corpus), str(out), seed=8, publish_to="org/gbtbench") == "unchanged"
+        repo = hub.repo("org/gbtbench")
+    assert repo is not None and set(repo.tags) == {"v0.1.0"}
+    assert "data/items.parquet" in repo.files_at("v0.1.0")
