@@ -132,8 +132,15 @@ def run_build(
     repeated build that has nothing to do costs a second, not a server start-up.
     """
     corpus, out = Path(corpus).resolve(), Path(out).resolve()
+    # what would only fail inside the flow (with Prefect's traceback) is checked here, with a plain message
+    if not corpus.is_dir():
+        raise ValueError(f"{corpus}: corpus folder not found")
+    files = corpus_files(corpus, prefer)
+    if not files:
+        raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
+    PlanConfig(config.min_errors, config.max_errors, config.types)
     if not force:
-        fingerprint = build_fingerprint(corpus_files(corpus, prefer), config)
+        fingerprint = build_fingerprint(files, config)
         if latest_fingerprint(Path(out)) == fingerprint:
             return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     runner = _task_runner(task_runner, dask_address, workers)

@@ -268,3 +268,19 @@ def test_scheduled_build_publishes_each_new_version(tmp_path: Path, monkeypatch:
         repo = hub.repo("org/gbtbench")
     assert repo is not None and set(repo.tags) == {"v0.1.0"}
     assert "data/items.parquet" in repo.files_at("v0.1.0")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--corpus", "/nonexistent-corpus"], "corpus folder not found"),
+        (["--errors", "5-3"], "error count range 5-3 is empty"),
+        (["--llm", "gpt"], "gpt"),
+    ],
+)
+def test_cli_build_refuses_bad_options_plainly(tmp_path: Path, options: list[str], message: str) -> None:
+    args = [sys.executable, "-m", "flows.cli", "build", "--out", str(tmp_path / "out"), *options]
+    result = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, check=False)
+    assert result.returncode in (1, 2)
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out" / "v0.1.0").exists()
