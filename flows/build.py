@@ -19,7 +19,7 @@ from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
-from flows.fingerprint import code_version, combine, file_hash
+from flows.fingerprint import code_version, combine
 from flows.llm import shared_rewriter
 from flows.progress import Progress
 from injectors.context import InjectionContext
@@ -29,7 +29,7 @@ from parsers.corpus import corpus_files
 from parsers.errors import ParseError
 from parsers.model import Document
 from release.config import BuildConfig
-from release.writer import latest_fingerprint, write_release
+from release.writer import file_hash, latest_fingerprint, write_release
 
 
 @dataclass(frozen=True)
@@ -95,9 +95,13 @@ def _relative(path: str, root: Path) -> str:
         return Path(path).name
 
 
-def build_fingerprint(files: list[Path], config: BuildConfig) -> str:
+def file_digests(files: list[Path]) -> dict[Path, str]:
+    return {p: file_hash(p) for p in files}
+
+
+def build_fingerprint(digests: dict[Path, str], config: BuildConfig) -> str:
     """Same corpus bytes, configuration and code: same dataset, so no new version is needed."""
-    return combine([config.fingerprint(), code_version(), *(f"{p.name}:{file_hash(p)}" for p in files)])
+    return combine([config.fingerprint(), code_version(), *(f"{p.name}:{d}" for p, d in digests.items())])
 
 
 def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> Any:
@@ -140,7 +144,7 @@ def run_build(
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     PlanConfig(config.min_errors, config.max_errors, config.types)
     if not force:
-        fingerprint = build_fingerprint(files, config)
+        fingerprint = build_fingerprint(file_digests(files), config)
         if latest_fingerprint(Path(out)) == fingerprint:
             return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     runner = _task_runner(task_runner, dask_address, workers)
@@ -167,13 +171,14 @@ def build(
     files = corpus_files(Path(corpus), prefer)
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
-    fingerprint = build_fingerprint(files, config)
+    digests = file_digests(files)
+    fingerprint = build_fingerprint(digests, config)
     if not force and latest_fingerprint(Path(out)) == fingerprint:
         return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     code = code_version()
 
     parsed: list[ParsedFile] = []
-    futures = [parse_task.submit(str(p), file_hash(p), code) for p in files]
+    futures = [parse_task.submit(str(p), digest, code) for p, digest in digests.items()]
     for done, future in enumerate(as_completed(futures), 1):
         parsed.append(future.result())
         report("parse", done, len(files))

@@ -26,7 +26,8 @@ app = typer.Typer(
     help="Build benchmarks of injected drafting errors from Chinese standards.",
 )
 err = Console(stderr=True, soft_wrap=True)  # no hard wraps: stderr is often a log
-PROJECT_CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "docx"
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+PROJECT_CORPUS = PROJECT_ROOT / "corpus" / "docx"  # what `inject` draws template material from
 
 
 @app.callback()
@@ -234,9 +235,6 @@ def lint(
             else:
                 print(f"{outcome.path}:{v.location}: {v.error_type} {v.message}")
     raise typer.Exit(2 if unreadable else 1 if found else 0)
-
-
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
 @app.command()

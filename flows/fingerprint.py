@@ -22,10 +22,6 @@ def code_version() -> str:
     return digest.hexdigest()[:16]
 
 
-def file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
 def combine(parts: Iterable[str]) -> str:
     digest = hashlib.sha256()
     for part in parts:

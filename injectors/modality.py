@@ -37,7 +37,7 @@ from validation.rules.modality import (
     Modal,
     annex_letter_of,
     body_lines,
-    definition_line,
+    definition_offset,
     generation,
     informative_annexes,
     is_engineering_code,
@@ -534,7 +534,7 @@ class ProvisionInInformativePlace(Injector):
 
 
 def _statements(section: Section, in_annex: bool) -> Iterator[Statement]:
-    definition = definition_line(section) if section.kind == "terms" and section.level > 1 else None
+    definition = definition_offset(section) if section.kind == "terms" and section.level > 1 else None
     for offset, line in text_lines(section.text):
         if not line.strip() or is_table_row(line) or offset == definition or CAPTION.match(line):
             continue

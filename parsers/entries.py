@@ -55,12 +55,23 @@ def split_term(title: str) -> tuple[str, str]:
     return m.group("term").strip(), m.group("english").strip()
 
 
-def _definition(text: str) -> str:
+# Lines of a term entry that are not its definition: notes, examples, sources, and the entry's own heading
+# echoed by an LLM extraction ("【3.15 自定义知识点 customized knowledge】").
+_NOT_DEFINITION = regex.compile(
+    r"^(注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]?|[\[［]\s*来源|[\[［]\s*[A-Z]|【\s*\d+(\.\d+)+)"
+)
+
+
+def definition_line(text: str) -> tuple[int, str]:
+    """The definition of a term entry: its first line that is not a note, example or source, with its
+    offset in the text; (-1, "") when there is none."""
+    offset = 0
     for line in text.split("\n"):
-        line = line.strip()
-        if line and not regex.match(r"^(注\d*[：:]|示例\d*[：:]|\[来源|［来源)", line):
-            return line
-    return ""
+        stripped = line.strip()
+        if stripped and not _NOT_DEFINITION.match(stripped):
+            return offset, line
+        offset += len(line) + 1
+    return -1, ""
 
 
 def term_entries(document: Document) -> tuple[TermEntry, ...]:
@@ -69,7 +80,7 @@ def term_entries(document: Document) -> tuple[TermEntry, ...]:
     for s in document.sections:
         if s.kind == "terms" and s.level > 1 and s.title:
             term, english = split_term(s.title)
-            out.append(TermEntry(s.number, term, english, _definition(s.text)))
+            out.append(TermEntry(s.number, term, english, definition_line(s.text)[1].strip()))
     return tuple(out)
 
 

@@ -18,6 +18,7 @@ import jieba
 import jieba.posseg as pseg
 import regex
 
+from parsers.entries import definition_line
 from parsers.model import Document, Section
 from validation.linter import Violation, diff_rule, rule
 
@@ -424,13 +425,10 @@ def is_normative_body(section: Section, informative: frozenset[str]) -> bool:
     return letter is not None and letter not in informative
 
 
-def definition_line(section: Section) -> int | None:
+def definition_offset(section: Section) -> int | None:
     """Offset of the definition line of a term entry (TER-04 owns provisions there)."""
-    for offset, line in text_lines(section.text):
-        stripped = line.strip()
-        if stripped and not regex.match(r"^(注\s*\d*[：:]|示例\s*\d*[：:]?|\[来源|［来源)", stripped):
-            return offset
-    return None
+    offset, _ = definition_line(section.text)
+    return offset if offset >= 0 else None
 
 
 def is_foreword_boilerplate(line: str) -> bool:
@@ -501,7 +499,7 @@ def provisions_in_informative_places(document: Document) -> Iterator[tuple[Secti
             continue
         letter = annex_letter_of(section)
         in_informative_annex = letter is not None and letter in informative
-        definition = definition_line(section) if section.kind == "terms" and section.level > 1 else None
+        definition = definition_offset(section) if section.kind == "terms" and section.level > 1 else None
         for offset, line in text_lines(section.text):
             if not line.strip() or is_table_row(line) or offset == definition:
                 continue

@@ -16,7 +16,7 @@ import jieba
 import jieba.posseg
 import regex
 
-from parsers.entries import split_term
+from parsers.entries import definition_line, split_term
 from parsers.model import Document, Section
 from validation.linter import Violation, rule
 
@@ -145,21 +145,8 @@ def term_variants(term: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v for v in out if len(v) >= 2))
 
 
-# Lines of an entry that are not its definition: notes, examples, sources, and the entry's own heading
-# echoed by an LLM extraction ("【3.15 自定义知识点 customized knowledge】").
-_NOT_DEFINITION = regex.compile(r"^(注\d*[：:]|示例\d*[：:]|[\[［]\s*来源|[\[［]\s*[A-Z]|【\s*\d+(\.\d+)+)")
 # Signs that the parser lost entry headings: a bare entry number, or a "术语 english" line inside a text.
 _LOST_HEADING = regex.compile(r"^(\d+(\.\d+)+|[\p{Han}（）()、/]{2,24}[ \u3000]+[A-Za-z][A-Za-z \-]*)$")
-
-
-def _definition_line(text: str) -> tuple[int, str]:
-    offset = 0
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped and not _NOT_DEFINITION.match(stripped):
-            return offset, line
-        offset += len(line) + 1
-    return -1, ""
 
 
 def definition_proper(line: str) -> str:
@@ -216,7 +203,7 @@ def defined_terms(document: Document) -> tuple[DefinedTerm, ...]:
         term, english = split_term(s.title)
         if not _is_term(term):
             continue
-        start, line = _definition_line(s.text)
+        start, line = definition_line(s.text)
         out.append(DefinedTerm(i, s.number, term, english, definition_proper(line), start, line))
     return tuple(out)
 
