@@ -309,9 +309,9 @@ def test_corpus_documents_are_clean(corpus_documents: list[Document]) -> None:
 
 # Real documents: three true violations, all requirements written into the scope.
 REAL_FINDINGS = {
-    ("GB_Z_38623-2020.source_text.txt", "1", "SCP-01"),  # "……语义库的建设应按照本指导性技术文件规定的……"
-    ("HJ_212-2017.pdf", "1", "SCP-01"),  # "……扩展内容时不得与本标准中所使用或保留的控制命令相冲突"
-    ("GB_T_37947.4-2024.source_text.txt", "1", "SCP-01"),  # "……过程中，应按照本文件规定的……执行"
+    ("GB_Z_38623-2020.source_text.txt", "1", "SCP-01"),  # a 应 requirement on how the library is built
+    ("HJ_212-2017.pdf", "1", "SCP-01"),  # a 不得 prohibition on extensions of the protocol
+    ("GB_T_37947.4-2024.source_text.txt", "1", "SCP-01"),  # a 应 requirement to follow this document
 }
 
 
