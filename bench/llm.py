@@ -33,10 +33,11 @@ from servers.chat_completions import Behaviour, ChatCompletionsServer  # noqa: E
 
 from injectors.base import Site  # noqa: E402
 from injectors.context import InjectionContext  # noqa: E402
-from injectors.llm_client import ChatRequest, LLMClient, LLMConfig  # noqa: E402
+from injectors.llm.client import ChatRequest, LLMClient, LLMConfig
+from injectors.llm.prompts import ANSWER_SCHEMA, PromptInput, build_prompt
+from injectors.llm.spec import llm_specs
+from injectors.llm.rewriter import LLMRewriter
 from injectors.planner import inject_document  # noqa: E402
-from injectors.prompts import ANSWER_SCHEMA, PROMPTS, PromptInput, build_prompt  # noqa: E402
-from injectors.rewriter import LLMRewriter  # noqa: E402
 from parsers.model import Document  # noqa: E402
 from stdsource import gold_documents  # noqa: E402
 
@@ -44,7 +45,7 @@ from stdsource import gold_documents  # noqa: E402
 def sample_messages(document: Document, context: InjectionContext) -> tuple[dict[str, str], ...]:
     """A real NMS-01 prompt (template-less) for the throughput run."""
     position = next(i for i, s in enumerate(document.sections) if s.kind == "clause" and "应" in s.text)
-    prompt = build_prompt(PROMPTS["NMS-01"], PromptInput(document, Site(position), None, context))
+    prompt = build_prompt(llm_specs()["NMS-01"].prompt, PromptInput(document, Site(position), None, context))
     assert prompt is not None
     return prompt.messages
 

@@ -22,14 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "corpus")]
 
 from injectors.base import Baseline  # noqa: E402
+from injectors.checking import lint
 from injectors.context import InjectionContext  # noqa: E402
 from injectors.planner import inject_document  # noqa: E402
 from injectors.registry import injectors  # noqa: E402
-from injectors.taxonomy import BY_ID, TYPE_IDS  # noqa: E402
+from injectors.taxonomy import by_id, type_ids  # noqa: E402
 from parsers import parse_file  # noqa: E402
 from parsers.model import Document  # noqa: E402
 from stdsource import gold_documents  # noqa: E402
-from validation.linter import lint  # noqa: E402
 
 REAL = ROOT.parent / "shared" / "corpus-real"
 
@@ -59,7 +59,7 @@ def main() -> None:
     parser.add_argument("--planner-seeds", type=int, default=0, help="run the planner on every document")
     parser.add_argument("--examples", type=int, default=0, help="pre-existing findings to quote per type")
     args = parser.parse_args()
-    types = [t for t in TYPE_IDS if args.dimension is None or t.startswith(args.dimension.upper() + "-")]
+    types = [t for t in type_ids() if args.dimension is None or t.startswith(args.dimension.upper() + "-")]
     corpus = gold_documents()
     real = [] if args.no_real else real_documents()
     documents = corpus + real
@@ -68,7 +68,7 @@ def main() -> None:
     attempts: Counter[str] = Counter()
     successes: Counter[str] = Counter()
     applicable_docs: Counter[str] = Counter()
-    failures: dict[str, Counter[str]] = {t: Counter() for t in TYPE_IDS}
+    failures: dict[str, Counter[str]] = {t: Counter() for t in type_ids()}
     started = time.perf_counter()
     for doc in documents:
         baseline = Baseline(doc)
@@ -119,13 +119,13 @@ def main() -> None:
     for seed in range(min(args.seeds, 3)):
         counts: Counter[str] = Counter()
         per_doc = [len(inject_document(d, seed, context, type_counts=counts).instances) for d in corpus]
-        mean = statistics.mean(counts[t] for t in TYPE_IDS)
-        spread = max(abs(counts[t] - mean) / mean for t in TYPE_IDS) if mean else float("nan")
+        mean = statistics.mean(counts[t] for t in type_ids())
+        spread = max(abs(counts[t] - mean) / mean for t in type_ids()) if mean else float("nan")
         print(
             f"seed {seed}: per-document errors min {min(per_doc)} median {statistics.median(per_doc)} "
             f"max {max(per_doc)}; per-type mean {mean:.1f}, largest deviation {spread:.0%}"
         )
-        print("   " + " ".join(f"{t}={counts[t]}" for t in TYPE_IDS))
+        print("   " + " ".join(f"{t}={counts[t]}" for t in type_ids()))
     if args.planner_seeds:
         planner_sweep(documents, context, args.planner_seeds)
 
@@ -144,7 +144,7 @@ def planner_sweep(documents: list[Document], context: InjectionContext, seeds: i
             failures += sum(
                 1
                 for i in result.instances
-                if BY_ID[i.error_type].deterministic and (i.location, i.error_type) not in found
+                if by_id()[i.error_type].deterministic and (i.location, i.error_type) not in found
             )
         median = statistics.median(counts)
         print(f"{Path(doc.source).name:40} per seed: min {min(counts)}, median {median}, max {max(counts)}")

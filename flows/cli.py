@@ -18,7 +18,7 @@ from parsers.errors import ParseError
 from parsers.model import Document
 
 if TYPE_CHECKING:
-    from injectors.rewriter import LLMRewriter
+    from injectors.llm.rewriter import LLMRewriter
 
 app = typer.Typer(
     add_completion=False,
@@ -140,7 +140,7 @@ LLMCachePath = Annotated[
 
 def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = None) -> LLMRewriter | None:
     """The rewriter the options ask for (None for --llm none); a bad option exits with status 2."""
-    from injectors.rewriter import open_rewriter
+    from injectors.llm.rewriter import open_rewriter
 
     try:
         return open_rewriter(llm, types=llm_types, cache_path=llm_cache)
@@ -219,7 +219,7 @@ def lint(
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per violation.")] = False,
 ) -> None:
     """Check drafts against the GB/T 1.1 drafting rules. Exit 0: clean, 1: violations, 2: unreadable files."""
-    from validation.linter import lint as run_lint
+    from injectors.checking import lint as run_lint
 
     found = unreadable = 0
     for outcome in parse_many(expand_paths(paths)):
@@ -271,7 +271,7 @@ def build(
 
     lo, hi = _parse_range(errors)
     try:
-        from injectors.rewriter import parse_llm_mode, parse_llm_types
+        from injectors.llm.rewriter import parse_llm_mode, parse_llm_types
 
         config = BuildConfig(
             seed=seed,

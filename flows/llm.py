@@ -9,7 +9,7 @@ from __future__ import annotations
 import atexit
 from functools import cache
 
-from injectors.rewriter import LLMRewriter, open_rewriter
+from injectors.llm.rewriter import LLMRewriter, open_rewriter
 
 
 @cache

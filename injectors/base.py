@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
+from injectors.checking import Violation, lint, lint_diff
 from injectors.context import InjectionContext
 from injectors.edit import Edit, apply_edits, claimed_spans, overlaps
 from injectors.instance import (
@@ -25,9 +26,8 @@ from injectors.instance import (
     describe,
     instance_id,
 )
-from injectors.taxonomy import BY_ID, ErrorType
+from injectors.taxonomy import ErrorType, by_id
 from parsers.model import Document
-from validation.linter import Violation, lint, lint_diff
 
 MAX_ATTEMPTS = 12
 # One error per section, except where the taxonomy defines several types on one element: the scope and
@@ -134,7 +134,7 @@ class Injector(ABC):
 
     @property
     def spec(self) -> ErrorType:
-        return BY_ID[self.error_type]
+        return by_id()[self.error_type]
 
     # --- what a concrete injector writes ------------------------------------------------------
     @abstractmethod
@@ -257,16 +257,3 @@ class Injector(ABC):
             ),
         )
         return Verification(instance)
-
-
-REGISTRY: dict[str, type[Injector]] = {}
-
-
-def register(cls: type[Injector]) -> type[Injector]:
-    """Class decorator: one injector per taxonomy type."""
-    if cls.error_type not in BY_ID:
-        raise KeyError(f"{cls.__name__}: unknown error type {cls.error_type}")
-    if cls.error_type in REGISTRY:
-        raise KeyError(f"{cls.error_type} already has an injector ({REGISTRY[cls.error_type].__name__})")
-    REGISTRY[cls.error_type] = cls
-    return cls

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from injectors.edit import Edit, section_dict
-from injectors.taxonomy import BY_ID
+from injectors.taxonomy import by_id
 from parsers.model import Section
 
 
@@ -63,7 +63,7 @@ class ErrorInstance:
 
     @property
     def dimension(self) -> str:
-        return BY_ID[self.error_type].dimension
+        return by_id()[self.error_type].dimension
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,7 +99,7 @@ class FlaggedCandidate:
     def to_dict(self) -> dict[str, Any]:
         return {
             "doc_id": self.doc_id,
-            "dimension": BY_ID[self.error_type].dimension,
+            "dimension": by_id()[self.error_type].dimension,
             "error_type": self.error_type,
             "location": self.location,
             "original_section": section_dict(self.original_section),

@@ -15,25 +15,25 @@ from typing import Any
 import regex
 
 from injectors.base import Baseline, Rewriter, compatible
+from injectors.checking import Violation, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.registry import injectors
-from injectors.taxonomy import BY_ID, TYPE_IDS
+from injectors.taxonomy import by_id, type_ids
 from parsers.model import Document
-from validation.linter import Violation, lint
 
 
 @dataclass(frozen=True)
 class PlanConfig:
     min_errors: int = 10
     max_errors: int = 18
-    types: tuple[str, ...] = TYPE_IDS
+    types: tuple[str, ...] = field(default_factory=type_ids)
 
     def __post_init__(self) -> None:
         if not 1 <= self.min_errors <= self.max_errors:
             raise ValueError(f"error count range {self.min_errors}-{self.max_errors} is empty")
-        unknown = [t for t in self.types if t not in BY_ID]
+        unknown = [t for t in self.types if t not in by_id()]
         if unknown:
             raise ValueError(f"unknown error types: {', '.join(unknown)}")
 
@@ -213,7 +213,7 @@ def _assemble(
         lost = [
             i
             for i, location in zip(kept, applied.locations, strict=True)
-            if BY_ID[i.error_type].deterministic and (location, i.error_type) not in found
+            if by_id()[i.error_type].deterministic and (location, i.error_type) not in found
         ]
         if not lost:
             break

@@ -1,22 +1,108 @@
-"""All injectors, one per taxonomy type, gathered from the dimension modules."""
+"""The registry of error types: every `<id>_<slug>.py` module under `injectors/types/` is one type.
+
+A type module defines `DEFINITION = TypeDefinition(...)`: its taxonomy row, its injector, its checkers and,
+where an LLM may write it, its prompt, budget and output condition. Nothing else lists the types: the
+taxonomy, the linter, the planner, the LLM path, the instruction sets, the GX suites and the dataset card
+all read them from here. Extra packages of type modules (plug-ins, tests) come from the environment variable
+`GBTBENCH_TYPE_PACKAGES` (comma-separated import names) or from `including()`.
+"""
 
 from __future__ import annotations
 
+import functools
 import importlib
+import os
+import pkgutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from injectors.base import REGISTRY, Injector
+import regex
 
-DIMENSION_MODULES = ("structure", "scope", "modality", "terminology", "references")
+from injectors.checking import Check, DiffCheck
+from injectors.taxonomy import DIMENSIONS, ErrorType
+
+if TYPE_CHECKING:
+    from injectors.base import Injector
+    from injectors.llm.spec import LLMSpec
+
+PACKAGES = ("injectors.types",)
+TYPE_MODULE = regex.compile(r"^[a-z]+\d{2}_\w+$")
+_extra: list[str] = []
+
+
+class RegistryError(Exception):
+    """A type module that breaks the registry's contract (missing DEFINITION, duplicate ID, …)."""
+
+
+@dataclass(frozen=True)
+class TypeDefinition:
+    """Everything about one error type, as its module declares it."""
+
+    error_type: ErrorType
+    injector: type[Injector]
+    checks: tuple[Check, ...] = ()
+    diff_checks: tuple[DiffCheck, ...] = ()
+    llm: LLMSpec | None = None
+
+    def __post_init__(self) -> None:
+        if getattr(self.injector, "error_type", None) != self.error_type.id:
+            raise RegistryError(
+                f"{self.error_type.id}: its injector says error_type = {self.injector.error_type!r}"
+            )
+
+
+def _packages() -> tuple[str, ...]:
+    env = tuple(p.strip() for p in os.environ.get("GBTBENCH_TYPE_PACKAGES", "").split(",") if p.strip())
+    return (*PACKAGES, *env, *_extra)
+
+
+def _modules(package: str) -> Iterator[str]:
+    root = importlib.import_module(package)
+    for info in pkgutil.walk_packages(root.__path__, prefix=package + "."):
+        if TYPE_MODULE.match(info.name.rsplit(".", 1)[-1]):
+            yield info.name
+
+
+@functools.cache
+def _discover(packages: tuple[str, ...]) -> tuple[TypeDefinition, ...]:
+    found: dict[str, TypeDefinition] = {}
+    for package in packages:
+        for name in _modules(package):
+            definition = getattr(importlib.import_module(name), "DEFINITION", None)
+            if not isinstance(definition, TypeDefinition):
+                raise RegistryError(f"{name}: a type module defines DEFINITION = TypeDefinition(...)")
+            type_id = definition.error_type.id
+            if type_id in found:
+                raise RegistryError(f"{name}: {type_id} is already defined by another module")
+            found[type_id] = definition
+    order = list(DIMENSIONS)
+    return tuple(sorted(found.values(), key=lambda d: (order.index(d.error_type.dimension), d.error_type.id)))
+
+
+def definitions() -> tuple[TypeDefinition, ...]:
+    """Every registered type, in taxonomy order (dimension, then ID)."""
+    return _discover(_packages())
+
+
+def definition(type_id: str) -> TypeDefinition:
+    for d in definitions():
+        if d.error_type.id == type_id:
+            return d
+    raise KeyError(f"unknown error type {type_id!r}")
 
 
 def injectors() -> dict[str, Injector]:
     """Type ID → injector instance, in taxonomy order."""
-    for name in DIMENSION_MODULES:
-        try:
-            importlib.import_module(f"injectors.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"injectors.{name}":
-                raise
-    from injectors.taxonomy import TYPE_IDS
+    return {d.error_type.id: d.injector() for d in definitions()}
 
-    return {t: REGISTRY[t]() for t in TYPE_IDS if t in REGISTRY}
+
+@contextmanager
+def including(package: str) -> Iterator[None]:
+    """Register the type modules of one more package for the duration of a block (tests, experiments)."""
+    _extra.append(package)
+    try:
+        yield
+    finally:
+        _extra.remove(package)

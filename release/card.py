@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 import yaml
 
-from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY, TYPE_IDS
+from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
 from release.config import BuildConfig
 
 CHART_NAME = "type_distribution.png"
@@ -78,9 +78,9 @@ def write_chart(counts: Mapping[str, int], path: Path) -> None:
     matplotlib.use("Agg")
     from matplotlib import pyplot as plt
 
-    ids = list(TYPE_IDS)
+    ids = list(type_ids())
     values = [counts.get(t, 0) for t in ids]
-    colours = [DIMENSION_COLOURS.get(BY_ID[t].dimension, "#999999") for t in ids]
+    colours = [DIMENSION_COLOURS.get(by_id()[t].dimension, "#999999") for t in ids]
     fig, ax = plt.subplots(figsize=(11, 4.2), dpi=100)
     try:
         ax.bar(range(len(ids)), values, color=colours)
@@ -113,7 +113,7 @@ def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table)
     by_dim = Counter(instances.column("dimension").to_pylist())
     type_rows = [
         (t.id, t.dimension, t.name_zh, t.name_en, by_type.get(t.id, 0), _share(by_type.get(t.id, 0), total))
-        for t in TAXONOMY
+        for t in types()
     ]
     dim_rows = [
         (code, zh, en, by_dim.get(code, 0), _share(by_dim.get(code, 0), total))
@@ -229,7 +229,7 @@ false positives.
 
 ## Error types
 
-{_table(["type", "dimension", "名称", "rule"], [(t.id, t.dimension, t.name_zh, t.rule) for t in TAXONOMY])}
+{_table(["type", "dimension", "名称", "rule"], [(t.id, t.dimension, t.name_zh, t.rule) for t in types()])}
 """
     return head + body.lstrip("\n")
 

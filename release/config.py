@@ -6,7 +6,7 @@ import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 
-from injectors.taxonomy import TYPE_IDS
+from injectors.taxonomy import type_ids
 
 
 @dataclass(frozen=True)
@@ -15,7 +15,7 @@ class BuildConfig:
     version: str = "v0.1.0"
     min_errors: int = 10
     max_errors: int = 18
-    types: tuple[str, ...] = TYPE_IDS
+    types: tuple[str, ...] = field(default_factory=type_ids)
     llm: str = "none"  # none | openai
     llm_types: tuple[str, ...] = ()  # types rewritten by the LLM when llm != none (empty: all it supports)
     review_fraction: float = 0.3  # share of instances in the type-stratified quality sample

@@ -33,7 +33,7 @@ import yaml
 
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult
-from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY, TYPE_IDS
+from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
 from parsers.model import Section
 from parsers.render import render_text
 from release.tables import gold_entries, ordered_instances, ordered_results
@@ -57,31 +57,39 @@ INSTRUCTION_SCHEMA = pa.schema(
 
 _ROLE = "你是标准化文件审查专家，熟悉GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》。"
 _DIMENSION_LIST = "、".join(f"{code}（{zh}）" for code, (zh, _) in DIMENSIONS.items())
-_TYPE_LIST = "\n".join(f"{t.id} {t.name_zh}" for t in TAXONOMY)
-_INSTRUCTIONS = {
-    "review": (
-        f"{_ROLE}请审查下面的标准文件，找出其中全部的起草错误。审查维度：{_DIMENSION_LIST}。错误类型：\n{_TYPE_LIST}\n"
-        "以JSON数组作答，每个错误一个对象："
-        '{"location": 章条编号（如"5.2.1""附录A""前言"）, "dimension": 维度代码, "error_type": 错误类型代码, '
-        '"description": "错误：…；修改建议：…；依据：…"}。只输出JSON数组。'
-    ),
-    "dimension": (
-        f"{_ROLE}下面是标准文件中被改动的一处内容（改动前后对照）。请判断其中的错误属于哪个审查维度。"
-        f"选项：{_DIMENSION_LIST}。只回答维度代码。"
-    ),
-    "error_type": (
-        f"{_ROLE}下面是标准文件中被改动的一处内容（改动前后对照）。请判断其中的错误属于哪种错误类型。"
-        f"选项：\n{_TYPE_LIST}\n只回答错误类型代码。"
-    ),
-    "localisation": (
-        f"{_ROLE}下面的标准文件中存在指定类型的错误。请指出错误所在的章条编号（如“5.2.1”“附录A”“前言”）；"
-        "若有多处，按在文件中出现的顺序用“、”分隔。只回答编号。"
-    ),
-    "correction": (
-        f"{_ROLE}下面这一部分存在指定类型的错误。请改正该错误，输出改正后的完整内容（第一行为标题，其后为正文），"
-        "不要改动与该错误无关的内容。只输出改正后的内容。"
-    ),
-}
+
+
+def _instructions(task: str) -> str:
+    """The instruction of one task; the type list is read from the registry when a release is written."""
+    type_list = "\n".join(f"{t.id} {t.name_zh}" for t in types())
+    instructions = {
+        "review": (
+            f"{_ROLE}请审查下面的标准文件，找出其中全部的起草错误。审查维度：{_DIMENSION_LIST}。错误类型：\n{type_list}\n"
+            "以JSON数组作答，每个错误一个对象："
+            '{"location": 章条编号（如"5.2.1""附录A""前言"）, "dimension": 维度代码, '
+            '"error_type": 错误类型代码, '
+            '"description": "错误：…；修改建议：…；依据：…"}。只输出JSON数组。'
+        ),
+        "dimension": (
+            f"{_ROLE}下面是标准文件中被改动的一处内容（改动前后对照）。请判断其中的错误属于哪个审查维度。"
+            f"选项：{_DIMENSION_LIST}。只回答维度代码。"
+        ),
+        "error_type": (
+            f"{_ROLE}下面是标准文件中被改动的一处内容（改动前后对照）。请判断其中的错误属于哪种错误类型。"
+            f"选项：\n{type_list}\n只回答错误类型代码。"
+        ),
+        "localisation": (
+            f"{_ROLE}下面的标准文件中存在指定类型的错误。请指出错误所在的章条编号（如“5.2.1”“附录A”“前言”）；"
+            "若有多处，按在文件中出现的顺序用“、”分隔。只回答编号。"
+        ),
+        "correction": (
+            f"{_ROLE}下面这一部分存在指定类型的错误。请改正该错误，输出改正后的完整内容（第一行为标题，其后为正文），"
+            "不要改动与该错误无关的内容。只输出改正后的内容。"
+        ),
+    }
+    return instructions[task]
+
+
 _YAML_TEMPLATE = {
     "review": {"output_type": "generate_until", "max_gen_toks": 4096},
     "dimension": {"output_type": "multiple_choice"},
@@ -137,7 +145,7 @@ def _classification(result: InjectionResult, by: str) -> list[Example]:
         if by == "dimension":
             choices, label = DIMENSION_CHOICES, instance.dimension
         else:
-            choices, label = TYPE_IDS, instance.error_type
+            choices, label = type_ids(), instance.error_type
         examples.append(
             Example(
                 instance.instance_id, instance.doc_id, text, text, label, tuple(choices), choices.index(label)
@@ -155,7 +163,7 @@ def _localisation(result: InjectionResult) -> list[Example]:
             places.append(instance.location)
     examples = []
     for error_type in sorted(locations):
-        kind = BY_ID[error_type]
+        kind = by_id()[error_type]
         hint = f"错误类型：{error_type} {kind.name_zh}（{DIMENSIONS[kind.dimension][0]}）"
         doc_id = result.original.doc_id
         examples.append(
@@ -179,7 +187,7 @@ def _correction(result: InjectionResult) -> list[Example]:
             or instance.corrupted_section is None
         ):
             continue
-        kind = BY_ID[instance.error_type]
+        kind = by_id()[instance.error_type]
         text = _section_text(instance.corrupted_section)
         fixed = Section(
             number=instance.corrupted_section.number,
@@ -240,7 +248,7 @@ def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> di
     shown = f"示例：\n{exemplar.prompt}\n答案：{exemplar.answer}\n\n" if exemplar is not None else ""
     return {
         "id": f"{task}_{shot}_{example.key}",
-        "query": f"{_INSTRUCTIONS[task]}\n\n{shown}{example.prompt}\n答案：",
+        "query": f"{_instructions(task)}\n\n{shown}{example.prompt}\n答案：",
         "answer": example.answer,
         "text": example.text,
         "choices": list(example.choices),

@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 
 from injectors.instance import FlaggedCandidate
-from injectors.taxonomy import BY_ID
+from injectors.taxonomy import by_id
 from release.tables import FLAG_STRUCT, canonical_json
 
 LLM_REJECTED = "llm_rejected"
@@ -72,7 +72,7 @@ def rejected_row(candidate: FlaggedCandidate) -> dict[str, Any]:
     return {
         "instance_id": candidate_id,
         "doc_id": candidate.doc_id,
-        "dimension": BY_ID[candidate.error_type].dimension,
+        "dimension": by_id()[candidate.error_type].dimension,
         "error_type": candidate.error_type,
         "location": candidate.location,
         "reason": LLM_REJECTED,

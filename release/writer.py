@@ -39,7 +39,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from injectors.planner import InjectionResult
-from injectors.taxonomy import DIMENSIONS, TYPE_IDS
+from injectors.taxonomy import DIMENSIONS, type_ids
 from release.card import InstructionConfig, write_card
 from release.config import BuildConfig
 from release.instructions import write_instructions
@@ -236,7 +236,7 @@ def _counts(results: Sequence[InjectionResult], tables: ReleaseTables, queue: pa
         "pre_existing": tables.pre_existing.num_rows,
         "flagged": flagged,
         "review_queue": {reason: reasons.get(reason, 0) for reason in ("flagged", "sample", "llm_rejected")},
-        "by_type": {t: types.get(t, 0) for t in TYPE_IDS},
+        "by_type": {t: types.get(t, 0) for t in type_ids()},
         "by_dimension": {d: dims.get(d, 0) for d in DIMENSIONS},
         "by_generator": dict(sorted(generators.items())),
         "skipped_types": {t: dict(sorted(c.items())) for t, c in sorted(skipped.items())},

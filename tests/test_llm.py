@@ -23,11 +23,11 @@ from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 from injectors.base import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_replacements
-from injectors.llm_cache import LLMCache
-from injectors.llm_client import LLMClient, LLMConfig
+from injectors.llm.cache import LLMCache
+from injectors.llm.client import LLMClient, LLMConfig
+from injectors.llm.rewriter import LLMRewriter, open_rewriter, parse_llm_types, supported_types
 from injectors.planner import InjectionResult, PlanConfig, inject_document, slot_rng
 from injectors.registry import injectors
-from injectors.rewriter import SUPPORTED_TYPES, LLMRewriter, open_rewriter, parse_llm_types
 from parsers.model import Document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +91,7 @@ def assert_clean(result: InjectionResult) -> None:
 # --- correct answers ---------------------------------------------------------------------------------------
 def test_correct_rewrites_become_llm_instances(battery: Document, context: InjectionContext) -> None:
     with ChatCompletionsServer() as server:
-        result, rewriter = run(battery, context, server, SUPPORTED_TYPES)
+        result, rewriter = run(battery, context, server, supported_types())
     llm = [i for i in result.instances if i.provenance.generator == "llm"]
     assert len(llm) >= 8, [(i.error_type, i.provenance.generator) for i in result.instances]
     for i in llm:
@@ -116,7 +116,7 @@ def test_every_supported_type_can_be_written_by_the_llm(
     available = injectors()
     accepted: set[str] = set()
     with ChatCompletionsServer() as server, make_rewriter(server) as rewriter:
-        for error_type in SUPPORTED_TYPES:
+        for error_type in supported_types():
             for doc in corpus_documents:
                 attempt = available[error_type].inject(
                     Baseline(doc), slot_rng(0, doc.doc_id, error_type), context, rewriter=rewriter
@@ -124,7 +124,7 @@ def test_every_supported_type_can_be_written_by_the_llm(
                 if attempt.instance is not None and attempt.instance.provenance.generator == "llm":
                     accepted.add(error_type)
                     break
-    assert accepted == set(SUPPORTED_TYPES)
+    assert accepted == set(supported_types())
 
 
 def test_a_rewrite_other_than_the_template_is_validated_and_minimal(
@@ -287,7 +287,7 @@ def test_mixed_bad_behaviour_never_reaches_an_instance(battery: Document, contex
     kinds = ["refusal", "leaked_heading", "malformed", "unchanged", "outside_target", "server_error"]
     rules = [Rule(Behaviour(k), requests=range(i, 400, 2 * len(kinds))) for i, k in enumerate(kinds)]
     with ChatCompletionsServer(rules) as server:
-        result, rewriter = run(battery, context, server, SUPPORTED_TYPES)
+        result, rewriter = run(battery, context, server, supported_types())
     assert result.instances
     assert_clean(result)
     served = {r.kind for r in server.requests}
@@ -334,7 +334,7 @@ def test_the_api_key_never_leaks(
         assert all(r.authorized for r in server.requests)
         config = LLMConfig(model="m", base_url=server.base_url, api_key=SENTINEL, timeout=1, max_retries=0)
         with LLMClient(config) as client:
-            from injectors.llm_client import ChatRequest, LLMError
+            from injectors.llm.client import ChatRequest, LLMError
 
             with pytest.raises(LLMError) as failure:
                 client.complete(ChatRequest(({"role": "user", "content": "错误类型：NMS-02"},), "p", 0))
@@ -384,7 +384,7 @@ def test_config_from_environment() -> None:
     with pytest.raises(ValueError, match="--llm"):
         open_rewriter("gpt")
     assert (
-        parse_llm_types("SCP-03, NMS-01") == ("SCP-03", "NMS-01") and parse_llm_types("") == SUPPORTED_TYPES
+        parse_llm_types("SCP-03, NMS-01") == ("SCP-03", "NMS-01") and parse_llm_types("") == supported_types()
     )
     with pytest.raises(ValueError, match="STR-01"):
         parse_llm_types("STR-01")
@@ -442,7 +442,7 @@ def test_command_line_llm_option(standard_file: Path, tmp_path: Path) -> None:
 
 # --- the validator on its own ------------------------------------------------------------------------------
 def test_validator_names_each_broken_constraint(battery: Document) -> None:
-    from validation.llm_constraints import RewriteCase, validate
+    from injectors.llm.constraints import RewriteCase, validate
 
     position, section = next(
         (i, s) for i, s in enumerate(battery.sections) if s.kind == "clause" and "应" in s.text

@@ -8,21 +8,20 @@ from pathlib import Path
 import pytest
 
 from injectors.base import Baseline, Site
+from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
-from injectors.modality import (
-    NonstandardModal,
-    ProvisionInInformativePlace,
-    RecommendationStrengthened,
-    RequirementWeakened,
-    VagueWording,
-)
 from injectors.taxonomy import BY_ID
+from injectors.types.nms.analysis import modal_verbs, nonstandard_modals, vague_words
+from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
+from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
+from injectors.types.nms.nms03_nonstandard_modal_wording import NonstandardModal
+from injectors.types.nms.nms04_vague_wording import VagueWording
+from injectors.types.nms.nms05_provision_in_informative_place import ProvisionInInformativePlace
 from parsers import parse_file
 from parsers.model import Document
 from parsers.text import parse_text
-from validation.linter import lint, lint_diff
-from validation.rules.modality import modal_verbs, nonstandard_modals, vague_words
+from validation.linter import lint_diff
 
 NMS = ("NMS-03", "NMS-04", "NMS-05")
 INJECTORS = (

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import replay
 from injectors.planner import InjectionResult, PlanConfig, inject_document
 from injectors.taxonomy import BY_ID, TYPE_IDS
 from parsers import parse_file
 from parsers.model import Document
-from validation.linter import lint
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = range(3)

@@ -10,21 +10,19 @@ import pytest
 import regex
 
 from injectors.base import Baseline, Injector, Site
+from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
-from injectors.references import (
-    CitationFormError,
-    InformativeReferenceListed,
-    NormativeReferenceUnlisted,
-    ReferenceListOutOfOrder,
-    UncitedReferenceListed,
-)
+from injectors.types.nref.analysis import analyse, find_cited, order_problem, parse_number
+from injectors.types.nref.nref01_cited_not_listed import NormativeReferenceUnlisted
+from injectors.types.nref.nref02_listed_not_cited import UncitedReferenceListed
+from injectors.types.nref.nref03_informative_listed_as_normative import InformativeReferenceListed
+from injectors.types.nref.nref04_list_order_wrong import ReferenceListOutOfOrder
+from injectors.types.nref.nref05_citation_form_error import CitationFormError
 from parsers import parse_file
 from parsers.model import Document
 from parsers.text import parse_text
-from validation.linter import lint
-from validation.rules.references import analyse, find_cited, order_problem, parse_number
 
 NREF = ("NREF-01", "NREF-02", "NREF-03", "NREF-04", "NREF-05")
 LEAD_2020 = (

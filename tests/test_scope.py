@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from injectors.base import Baseline, Injector
+from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import Edit, apply_edits, replay
 from injectors.instance import ErrorInstance
 from injectors.registry import injectors
-from injectors.scope import applicability_qualifiers, uncovered_aspects
+from injectors.types.scp.analysis import provisions, sentences
+from injectors.types.scp.editing import applicability_qualifiers, uncovered_aspects
 from parsers import parse_file
 from parsers.model import Document
 from parsers.text import parse_text
-from validation.linter import lint
-from validation.rules.scope import provisions, sentences
 
 TYPES = ("SCP-01", "SCP-02", "SCP-03", "SCP-04", "SCP-05")
 DETERMINISTIC = ("SCP-01", "SCP-02")

@@ -14,13 +14,13 @@ import pytest
 import regex
 
 from injectors.base import Baseline, Proposal
+from injectors.checking import Violation, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.registry import injectors
 from parsers import parse_file
 from parsers.model import Document, Section
 from parsers.text import parse_text
-from validation.linter import Violation, lint
 
 STR_TYPES = ("STR-01", "STR-02", "STR-03", "STR-04", "STR-05")
 

@@ -8,16 +8,16 @@ from pathlib import Path
 import pytest
 
 from injectors.base import Baseline, Injector
+from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID
-from injectors.terminology import initials, near_synonyms, provision_point
+from injectors.types.ter.analysis import modal_verbs, term_variants, word_aligned
+from injectors.types.ter.editing import initials, near_synonyms, provision_point
 from parsers.model import Document
 from parsers.text import parse_text
-from validation.linter import lint
-from validation.rules.terminology import modal_verbs, term_variants, word_aligned
 
 TER_TYPES = ("TER-01", "TER-02", "TER-03", "TER-04", "TER-05")
 SEEDS = (0, 1)

@@ -26,7 +26,7 @@ from typing import Any
 import pandas as pd
 import pyarrow as pa
 
-from injectors.taxonomy import BY_ID, DIMENSIONS, TYPE_IDS
+from injectors.taxonomy import DIMENSIONS, by_id, type_ids
 from parsers.model import DRAFTING_RULES, FORMATS
 from validation.traceability import (
     ENGLISH_PROSE,
@@ -122,7 +122,7 @@ class SuiteResult:
 
 def instance_checks(doc_ids: Sequence[str]) -> list[Check]:
     """Checks of the instance table; `doc_ids` are the documents of the release."""
-    pairs = sorted([t.id, t.dimension] for t in BY_ID.values())
+    pairs = sorted([t.id, t.dimension] for t in by_id().values())
     trace = {
         REPLAY_MISMATCH: (
             True,
@@ -149,7 +149,7 @@ def instance_checks(doc_ids: Sequence[str]) -> list[Check]:
             True,
             "the error type is one of the 25 taxonomy types",
             "ExpectColumnValuesToBeInSet",
-            {"column": "error_type", "value_set": list(TYPE_IDS)},
+            {"column": "error_type", "value_set": list(type_ids())},
         ),
         Check(
             "dimension_in_taxonomy",

@@ -23,18 +23,27 @@ from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
-from injectors.llm_cache import LLMCache
-from injectors.llm_client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
-from injectors.prompts import ANSWER_SCHEMA, PROMPTS, Prompt, PromptInput, build_prompt
-from injectors.taxonomy import BY_ID
+from injectors.llm.cache import LLMCache
+from injectors.llm.client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
+from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
+from injectors.llm.prompts import ANSWER_SCHEMA, Prompt, PromptInput, PromptSpec, build_prompt
+from injectors.llm.spec import llm_specs
+from injectors.taxonomy import by_id
 from parsers.model import Section
-from validation.llm_constraints import Answer, Failure, RewriteCase, feedback, validate
 
 LLM_MODES = ("none", "openai")
-SUPPORTED_TYPES: tuple[str, ...] = tuple(PROMPTS)
 DEFAULT_MAX_ATTEMPTS = 3
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _MERGE_GAP = 2  # diff pieces this close together become one replacement (a reviewer reads one change)
+
+
+def _prompts() -> dict[str, PromptSpec]:
+    return {t: spec.prompt for t, spec in llm_specs().items()}
+
+
+def supported_types() -> tuple[str, ...]:
+    """The types an LLM may write: those whose module declares an LLM specification."""
+    return tuple(llm_specs())
 
 
 def parse_llm_mode(value: str) -> str:
@@ -49,12 +58,12 @@ def parse_llm_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
     """Which types the LLM rewrites ("SCP-03,NMS-01" or a list); empty means every type it supports."""
     items = [t.strip() for t in value.split(",")] if isinstance(value, str) else list(value or ())
     wanted = tuple(dict.fromkeys(t for t in items if t))
-    unsupported = [t for t in wanted if t not in PROMPTS]
+    unsupported = [t for t in wanted if t not in _prompts()]
     if unsupported:
         raise ValueError(
-            f"no LLM prompt for {', '.join(unsupported)}: the LLM can rewrite {', '.join(SUPPORTED_TYPES)}"
+            f"no LLM prompt for {', '.join(unsupported)}: the LLM can rewrite {', '.join(supported_types())}"
         )
-    return wanted or SUPPORTED_TYPES
+    return wanted or supported_types()
 
 
 def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
@@ -128,7 +137,7 @@ class LLMRewriter:
         return error_type in self.types
 
     def works_without_template(self, error_type: str) -> bool:
-        return PROMPTS[error_type].works_without_template
+        return _prompts()[error_type].works_without_template
 
     def rewrite(
         self,
@@ -143,7 +152,7 @@ class LLMRewriter:
         """The model's rewrite when an answer passes every constraint; else the template, else a flag."""
         error_type = injector.error_type
         document = baseline.document
-        spec = PROMPTS[error_type]
+        spec = _prompts()[error_type]
         prompt = build_prompt(spec, PromptInput(document, site, template, context))
         if prompt is None:  # the type's material is not at this site: the template stands as it is
             self.stats.add("no_prompt")
@@ -316,7 +325,7 @@ class LLMRewriter:
             message = f"改动与文件中已引入的另一处错误位置重叠，请改动其他文字{keep}"
             return [Failure("overlap", message + "（the edit overlaps another injected error）")]
         verdict = injector.verify(baseline, Proposal(edit, "", "", "llm"), seed)
-        spec = BY_ID[injector.error_type]
+        spec = by_id()[injector.error_type]
         if verdict.failure == "not_detected":
             return [
                 Failure(
@@ -364,7 +373,7 @@ class LLMRewriter:
             repr(config.temperature),
             str(config.max_tokens),
             str(self.max_attempts),
-            *(PROMPTS[t].prompt_id for t in self.types),
+            *(_prompts()[t].prompt_id for t in self.types),
         ]
         return hashlib.sha256("|".join(parts).encode()).hexdigest()[:16]
 

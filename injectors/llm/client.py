@@ -27,7 +27,7 @@ from typing import Any
 
 import regex
 
-from injectors.llm_cache import CachedCompletion, LLMCache, cache_key
+from injectors.llm.cache import CachedCompletion, LLMCache, cache_key
 
 log = logging.getLogger(__name__)
 

@@ -20,11 +20,9 @@ import regex
 
 from parsers.model import Document, Section
 from parsers.numbering import annex_letter
-from validation.linter import Violation, rule
 
 jieba.setLogLevel(logging.WARNING)
 
-# --- the grammar of a standard number --------------------------------------------------------------------
 
 # Codes of Chinese industry standards (and of metrological specifications cited like them); longer first.
 # fmt: off
@@ -35,14 +33,22 @@ INDUSTRY_CODES = (
     "SH", "SJ", "SL", "SN", "SW", "SY", "TB", "TD", "TY", "WB", "WH", "WJ", "WM", "WS", "WW", "XB",
     "XF", "YB", "YC", "YD", "YJ", "YS", "YY", "YZ", "ZY",
 )
+
+
 # fmt: on
 _CODE = (
     r"(?:GB(?:/[TZ])?|DB\d{2}(?:/T)?|T/[A-Z][A-Z0-9]{1,11}"
     r"|ISO(?:/IEC)?(?:/(?:TS|TR|PAS))?|IEC(?:/(?:TS|TR|PAS))?"
     rf"|(?:{'|'.join(INDUSTRY_CODES)})(?:/[TZ])?)"
 )
+
+
 _HYPHENS = "-－–‐‑"  # what drafts put where the em dash belongs
+
+
 _YEAR = r"(?:19|20)\d{2}(?!\d)"
+
+
 CITATION = regex.compile(
     rf"(?<![A-Za-z0-9/.])(?P<code>{_CODE})(?P<gap>[ \t\u3000]*)"
     rf"(?P<number>\d+(?:\.\d+)*(?:-(?!{_YEAR})\d+)*)"
@@ -50,19 +56,9 @@ CITATION = regex.compile(
     r"(?P<all>\s*[（(]\s*所有部分\s*[)）])?"
     r"(?![A-Za-z0-9])"
 )
+
+
 EM_DASHES = ("—", "——", "―")
-LEAD_IN_2009 = regex.compile(r"对于本(?:文件|标准)的应用是必不可少的|凡是(?:不)?注日期的引用文件")
-LEAD_IN_2020_FULL = regex.compile(
-    r"下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。[^\n]*?最新版本[^\n]*?适用于本文件。"
-)
-LEAD_IN_2009_TEXT = (
-    "下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件，仅注日期的版本适用于本文件。"
-    "凡是不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"
-)
-CATEGORY_NAMES = ("国家标准", "行业标准", "地方标准", "团体标准", "ISO、ISO/IEC或IEC标准", "其他文件")
-ORDER_RULE = (
-    "国家标准、行业标准、地方标准、团体标准、ISO、ISO/IEC或IEC标准、其他文件的顺序，同类按代号和顺序号排列"
-)
 
 
 @dataclass(frozen=True)
@@ -174,9 +170,9 @@ def parse_number(text: str) -> Cited | None:
     return found[0] if found and found[0].start == 0 else None
 
 
-# --- the list of chapter 2 (and the 参考文献 entries) -------------------------------------------------------
-
 _MARK = regex.compile(r"^[\[［]\s*\d+\s*[\]］]\s*")
+
+
 _MARK_BEFORE = regex.compile(r"[\[［]\s*\d+\s*[\]］][ \t\u3000]*$")  # "…模型[2] GB/T 22080": glued 参考文献
 
 
@@ -237,8 +233,6 @@ def reference_list(document: Document) -> int | None:
     )
 
 
-# --- citations in the body and their role ----------------------------------------------------------------
-
 # Words that make a citation after them in the same sentence normative: an instruction (按, 依据 …) or
 # a requirement or recommendation (应, 宜 as jieba's own tokens, so 响应, 应用, 相应, 适宜 never count).
 # fmt: off
@@ -246,21 +240,39 @@ NORMATIVE_WORDS = frozenset((
     "应", "不应", "应能", "应当", "应该", "宜", "不宜", "必须", "按", "按照", "依据", "依照", "根据", "遵照",
     "遵循", "遵守", "符合", "满足", "执行", "采用", "引用", "达到", "应符合", "应按", "应满足", "应采用",
 ))
+
+
 # fmt: on
 _INFORMATIVE_BEFORE = regex.compile(r"(?:参见|见)[\s（(]*$")
+
+
 _NEUTRAL_BEFORE = regex.compile(r"(?:参照|参考|参阅)[\s（(]*$")
+
+
 _NORMATIVE_AFTER = regex.compile(
     r"^\s*(?:标准)?\s*(?:规定|要求|界定|定义的|给出的)"
     r"|^\s*(?:标准)?\s*(?:中的|中|的)[^，,。；;|]{0,14}?(?:规定|要求|界定|定义的|给出的)"
 )
+
+
 _NOTE_LINE = regex.compile(r"^\s*(?:\|\s*)?(?:注\s*\d*\s*[：:]|注\s*\d+\s|示例\s*\d*\s*[：:]?)")
+
+
 _SOURCE = regex.compile(r"[\[［]\s*(?:来源\s*[：:])?[^\[\]［］\n]*?$")
+
+
 _SEGMENT = regex.compile(r"[。；;！？!?]| \| ")
+
+
 _JOINER = regex.compile(r"^\s*(?:[、，,和及与或]|以及)\s*$")
+
+
 SPECIFIC = regex.compile(
     r"^\s*(?:(?:中的|中)\s*(?P<a>\d+(?:\.\d+)+|第\s*\d+\s*[章条]|[表图]\s*[A-Z]?\.?\s*\d+(?:\.\d+)?|附录\s*[A-Z])"
     r"|(?:的)?\s*(?P<b>第\s*\d+\s*[章条]|[表图]\s*[A-Z]?\.?\s*\d+(?:\.\d+)?|附录\s*[A-Z](?![A-Za-z])))"
 )
+
+
 ROLES = ("normative", "informative", "neutral")
 
 
@@ -415,9 +427,6 @@ def analyse(document: Document) -> Analysis:
     return Analysis(target, tuple(items), tuple(bibliography), tuple(uses), own)
 
 
-# --- list order (GB/T 1.1—2020 8.4) ----------------------------------------------------------------------
-
-
 def _subrank(cited: Cited) -> int:
     if cited.category == 4:
         return 1 if cited.code.startswith("ISO/IEC") else (2 if cited.code.startswith("IEC") else 0)
@@ -462,166 +471,8 @@ def order_problem(entries: Sequence[Cited]) -> tuple[int, int] | None:
     return None
 
 
-# --- the checkers --------------------------------------------------------------------------------------
-
-
 def place_name(number: str) -> str:
     """How a reviewer names a section: 第5章, 第5.2条, 附录A, A.3, 前言."""
     if number[:1].isdigit():
         return f"第{number}章" if "." not in number else f"第{number}条"
     return number
-
-
-@rule("NREF-01")
-def cited_but_not_listed(document: Document) -> list[Violation]:
-    """A document cited in a requirement or instruction must be listed in chapter 2."""
-    a = analyse(document)
-    if a.list_target is None or not document.sections[a.list_target].text.strip():
-        # no chapter 2, or one the parser found empty: STR's business, not a missing entry
-        return []
-    location = document.sections[a.list_target].number
-    out: list[Violation] = []
-    reported: list[Cited] = []
-    for use in a.references():
-        if use.role != "normative" or a.listed(use.cited) is not None:
-            continue
-        if any(r.same_document(use.cited) for r in reported):
-            continue
-        reported.append(use.cited)
-        where = place_name(document.sections[use.target].number)
-        out.append(
-            Violation(
-                location,
-                "NREF-01",
-                f"“{use.cited.ident}”在{where}中被规范性引用，但未列入规范性引用文件清单",
-            )
-        )
-    return out
-
-
-@rule("NREF-02")
-def listed_but_not_cited(document: Document) -> list[Violation]:
-    """Every listed document must be cited in the text (one in 参考文献 is NREF-03's business)."""
-    a = analyse(document)
-    if a.list_target is None:
-        return []
-    location = document.sections[a.list_target].number
-    return [
-        Violation(location, "NREF-02", f"规范性引用文件清单中的“{item.cited.ident}”在正文中未被引用")
-        for item in a.items
-        if not a.uses_of(item.cited) and not a.in_bibliography(item.cited) and not excluded(item.cited, a.own)
-    ]
-
-
-@rule("NREF-03")
-def informative_listed_as_normative(document: Document) -> list[Violation]:
-    """A listed document that is also in 参考文献, or that the text only mentions informatively."""
-    a = analyse(document)
-    if a.list_target is None:
-        return []
-    location = document.sections[a.list_target].number
-    out = []
-    for item in a.items:
-        if a.in_bibliography(item.cited):
-            out.append(
-                Violation(location, "NREF-03", f"“{item.cited.ident}”既列入规范性引用文件，又列入参考文献")
-            )
-            continue
-        roles = [u.role for u in a.uses_of(item.cited)]
-        if roles and all(r == "informative" for r in roles):
-            out.append(
-                Violation(
-                    location,
-                    "NREF-03",
-                    f"“{item.cited.ident}”在正文中仅被资料性提及（注、示例、见/参见），不应列入规范性引用文件",
-                )
-            )
-    return out
-
-
-@rule("NREF-04")
-def list_out_of_order(document: Document) -> list[Violation]:
-    """Chapter 2 lists national, industry, local, group, ISO/IEC, then other documents, each by number."""
-    a = analyse(document)
-    if a.list_target is None:
-        return []
-    entries = [item.cited for item in a.items]
-    problem = order_problem(entries)
-    if problem is None:
-        return []
-    first, second = entries[problem[0]], entries[problem[1]]
-    why = (
-        f"{CATEGORY_NAMES[second.category]}应排在{CATEGORY_NAMES[first.category]}之前"
-        if first.category != second.category
-        else "未按文件代号和顺序号排列"
-    )
-    return [
-        Violation(
-            document.sections[a.list_target].number,
-            "NREF-04",
-            f"规范性引用文件清单中“{first.ident}”排在“{second.ident}”之前，{why}",
-        )
-    ]
-
-
-def undated_specific(use: Use) -> bool:
-    """A clause, table, figure or annex cited from an undated reference."""
-    return bool(use.specific) and use.cited.year is None
-
-
-@rule("NREF-05")
-def citation_form(document: Document) -> list[Violation]:
-    """Em dash before the year, a dated reference for a specific clause, the lead-in of the right edition."""
-    a = analyse(document)
-    out: list[Violation] = []
-    if a.list_target is not None:
-        section = document.sections[a.list_target]
-        for item in a.items:
-            if item.cited.wrong_separator:
-                written = section.text[item.cited.start : item.cited.end]
-                out.append(
-                    Violation(
-                        section.number,
-                        "NREF-05",
-                        f"“{written.strip()}”年号前应使用一字线“—”（{item.cited.citation}）",
-                    )
-                )
-        if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2009.search(section.text):
-            out.append(
-                Violation(
-                    section.number,
-                    "NREF-05",
-                    "按GB/T 1.1—2020起草的文件在规范性引用文件中使用了GB/T 1.1—2009的引导语",
-                )
-            )
-    for target, entry in a.bibliography:
-        if entry.cited.wrong_separator:
-            section = document.sections[target]
-            written = section.text[entry.cited.start : entry.cited.end]
-            out.append(
-                Violation(
-                    section.number,
-                    "NREF-05",
-                    f"“{written.strip()}”年号前应使用一字线“—”（{entry.cited.citation}）",
-                )
-            )
-    for use in a.uses:
-        section = document.sections[use.target]
-        written = section.text[use.cited.start : use.cited.end].strip()
-        if use.cited.wrong_separator:
-            out.append(
-                Violation(
-                    section.number,
-                    "NREF-05",
-                    f"“{written}”年号前应使用一字线“—”（{use.cited.citation}）",
-                )
-            )
-        if undated_specific(use):
-            out.append(
-                Violation(
-                    section.number,
-                    "NREF-05",
-                    f"引用了不注日期文件“{written}”中的具体内容“{use.specific}”，引用具体章条、图表时应注日期",
-                )
-            )
-    return out

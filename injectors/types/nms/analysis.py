@@ -1,6 +1,6 @@
 """Checkers of the NMS dimension (modal verbs), and the lexicon telling a modal 应/宜/可 from 响应/适宜/可能.
 
-The lexical helpers here are shared with `injectors.modality`: an injector may only choose a site that
+The lexical helpers here are shared with this dimension's injectors: an injector may only choose a site that
 these functions read the same way as the checker does, so an injected error is always detected.
 GB/T 1.1—2020 annex C: requirement 应/不应, recommendation 宜/不宜, permission 可/不必. 2009 documents
 (本标准, 规范性附录) still use 不得 legitimately; engineering codes with a 本规范用词说明 use 必须/严禁/不得.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import logging
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -18,9 +18,9 @@ import jieba
 import jieba.posseg as pseg
 import regex
 
+from injectors.checking import Violation
 from parsers.entries import definition_line
 from parsers.model import Document, Section
-from validation.linter import Violation, diff_rule, rule
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -31,61 +31,117 @@ def lexicon(words: str) -> tuple[str, ...]:
 
 
 REQUIREMENT, RECOMMENDATION, PERMISSION = "requirement", "recommendation", "permission"
+
+
 FORCE_ZH = {REQUIREMENT: "要求", RECOMMENDATION: "推荐", PERMISSION: "允许"}
+
 
 # --- what surrounds a modal character and makes it part of another word --------------------------------
 # 应 preceded by one of these is the second character of 响应, 相应, 反应 …
 _YING_BEFORE = frozenset("响相反适供对回感呼效答照顺报策因")
+
+
 # 应 followed by these starts 应用, 应答, 应急 … (应对, 应变, 应当, 应有 are decided separately)
 _YING_AFTER = frozenset("用答急力收付届聘邀征激酬验景声运试援战召诉")
+
+
 # 应对 is "shall + 对" (应对数据进行加密) unless it is the verb "cope with" (以应对风险, 应对措施)
 _YING_DUI_BEFORE = lexicon("、 以 来 于 为 和 与 及 或 能 地 有效 积极 妥善 如何 共同 快速")
+
+
 _YING_DUI_NOUNS = lexicon("措施 方案 策略 机制 能力 计划 预案 突发 风险 挑战 危机 处置")
+
+
 _YING_DANG_NOUN = frozenset("前日天年月场面即时地")  # 应当前 = 应 + 当前, not 应当
+
+
 _YI_BEFORE = frozenset("适便事相权合时咸得")
+
+
 YI_COMPOUND_NEXT = ("居", "人", "昌", "宾", "兴", "春", "州", "良", "川", "阳", "都", "家", "于")
+
+
 _KE_BEFORE = frozenset("认许宁无不即尚")
+
+
 # 可 followed by these is 可能, 可靠, 可信 … (可行驶, 可用于 are decided separately)
 KE_COMPOUND_NEXT = frozenset("能信靠惜是谓观怕爱口乐疑否贵恶耻笑望取言汗怜见视燃溶逆塑比控知达及供变溯")
+
+
 KE_COMPOUND_NEXT_WORDS = lexicon("持续 再生 穿戴 降解 回收 选项 行性 用性 用的 读性 编程")
+
+
 _KE_DISCOURSE = ("以说", "以看出", "以认为", "以看到", "以理解为")
+
+
 _QUOTES = "“”‘’\"'「」『』《》"
+
 
 # --- non-standard modal wording (NMS-03) and vague wording (NMS-04) ---------------------------------
 NONSTANDARD_WORDS = ("必须", "应当", "务必", "严禁", "禁止", "不得", "不可", "须")  # 必须 before 须
-ENGINEERING_WORDS = frozenset({"必须", "严禁", "不得"})  # legitimate where a 用词说明 defines them
+
+
 _BUDE_BEFORE = frozenset("舍恨怪巴记顾免了要动少由见认晓使怨值说")
+
+
 _BUKE_AFTER = frozenset("用见信靠行逆视读写变控知测分少比思议言缺或抗能替避的")
+
+
 _BUKE_BEFORE = frozenset("且而、并和或均都是为成得应宜能")
+
+
 _JINZHI_NOUN = frozenset("标区状位令性期时线带的")
+
+
 _XU_BEFORE = frozenset("必无毋莫胡触根虎龙花所")
+
+
 _XU_AFTER = frozenset("知臾眉发根弥须的")
 
+
 VAGUE_WORDS = ("原则上", "尽量", "最好", "一般", "适当")
+
+
 YIBAN_NEXT = regex.compile(
     r"^(?:采用|使用|选用|设置|设在|设于|安装|配置|布置|布设|选取|控制在|保持|进行|按照|按"
     r"|不(?:超过|大于|小于|低于|高于|少于|多于|早于|晚于|短于|长于))"
 )
+
+
 SHIDANG_NEXT = regex.compile(
     r"^地?(?:增加|减少|缩短|延长|提高|降低|调整|放宽|加大|减小|增大|扩大|缩小|加强|补充|增设|调低|调高|放大)"
 )
+
+
 COMPARATIVES = regex.compile(
     r"^(?:大于|小于|低于|高于|少于|多于|超过|早于|晚于|短于|长于|宽于|窄于|劣于|优于)"
 )
 
+
 # --- places ------------------------------------------------------------------------------------------
 NOTE = regex.compile(r"^\s*注\s*[0-9０-９]*\s*[：:]")
+
+
 EXAMPLE = regex.compile(r"^\s*示例\s*[0-9０-９]*\s*(?:[：:]|$)")
+
+
 CAPTION = regex.compile(r"^\s*(?:表|图)\s*[A-Z]?\s*[.．]?\s*\d")
+
+
 CITATION = regex.compile(
     r"(?:GB|ISO|IEC|ITU|IEEE|[A-Z]{2,4}/[TZ]|T/[A-Z]{2,12}|HJ|JJF|JJG)\s*/?\s*[TZ]?\s*\d|附\s*录\s*[A-Z]"
 )
+
+
 _FOREWORD_BOILERPLATE = regex.compile(
     r"起草单位|起草人|提出|归口|代替|历次版本|首次发布|专利|按照GB/T\s*1\.1|本(?:文件|标准)(?:的)?附录"
 )
+
+
 _CLAUSE_DELIMITERS = "，,；;。！？!?：:\n"
+
+
 _SENTENCE_END = "。；;！？!?\n"
-ENGINEERING_CODE = regex.compile(r"用词说明")
 
 
 @dataclass(frozen=True)
@@ -362,13 +418,6 @@ def generation(document: Document) -> str:
     return "2009" if front.count("本标准") > front.count("本文件") else "2020"
 
 
-def is_engineering_code(document: Document) -> bool:
-    """Engineering codes (GB 50xxx) define 必须/严禁/不得 in a 本规范用词说明."""
-    return any(
-        ENGINEERING_CODE.search(s.title) or ENGINEERING_CODE.search(s.text[:2000]) for s in document.sections
-    )
-
-
 def informative_annexes(document: Document) -> frozenset[str]:
     """Letters of the annexes marked （资料性） or （资料性附录）."""
     return frozenset(
@@ -444,48 +493,6 @@ def _lintable(section: Section) -> bool:
     return section.kind in ("scope", "clause", "symbols", "annex")
 
 
-@rule("NMS-03")
-def nonstandard_modal_wording(document: Document) -> Iterable[Violation]:
-    """必须, 须, 应当, 务必, 不得 (2020 only), 不可, 禁止, 严禁 where 应 / 不应 is the standard form."""
-    allow_bude = generation(document) == "2009"
-    engineering = is_engineering_code(document)
-    for section in document.sections:
-        if not _lintable(section):
-            continue
-        for _, line in text_lines(section.text):
-            if is_table_row(line):
-                continue
-            for hit in nonstandard_modals(line):
-                if hit.word == "不得" and allow_bude:
-                    continue
-                if engineering and hit.word in ENGINEERING_WORDS:
-                    continue
-                standard = "不应" if hit.word in ("不得", "不可", "禁止", "严禁") else "应"
-                yield Violation(
-                    section.number,
-                    "NMS-03",
-                    f"{place(section.number)}使用了非标准的能愿动词“{hit.word}”"
-                    f"（“{snippet(line, hit.start, hit.end)}”），要求应使用“{standard}”表述",
-                )
-
-
-@rule("NMS-04")
-def vague_wording(document: Document) -> Iterable[Violation]:
-    """尽量, 最好, 一般, 原则上, 适当 where a clause should state 应 / 宜 / 可."""
-    informative = informative_annexes(document)
-    for section in document.sections:
-        if not _lintable(section) or annex_letter_of(section) in informative:
-            continue
-        for _, line in body_lines(section):
-            for hit in vague_words(line):
-                yield Violation(
-                    section.number,
-                    "NMS-04",
-                    f"{place(section.number)}使用了含糊表述“{hit.word}”"
-                    f"（“{snippet(line, hit.start, hit.end)}”），条款应使用“应”“宜”或“可”明确表述",
-                )
-
-
 def provisions_in_informative_places(document: Document) -> Iterator[tuple[Section, str, Modal, str]]:
     """(section, place name, modal, line) for every provision in a 注, 示例, 前言 or informative annex.
 
@@ -524,27 +531,6 @@ def provisions_in_informative_places(document: Document) -> Iterator[tuple[Secti
                 if modal.force == PERMISSION and regex.search(r"是指|指|表示|意味", line[a : modal.start]):
                     continue  # "……是指一个词类可以包含……": explains a figure
                 yield section, where, modal, line
-
-
-def _host(section: Section, where: str) -> str:
-    if where == "前言":
-        return "前言"
-    if where == "资料性附录":
-        return f"{place(section.number)}（资料性附录）"
-    return f"{place(section.number)}的{where}"
-
-
-@rule("NMS-05")
-def provision_in_informative_place(document: Document) -> Iterable[Violation]:
-    """应/宜/可 provisions in 注, 示例, 前言 or (requirements) in an informative annex."""
-    for section, where, modal, line in provisions_in_informative_places(document):
-        kind = FORCE_ZH[modal.force]
-        yield Violation(
-            section.number,
-            "NMS-05",
-            f"{_host(section, where)}中含有{kind}型条款“{snippet(line, modal.start, modal.end, 10)}”，"
-            f"{where}不应包含条款",
-        )
 
 
 # --- diff rules: a modal verb weakened (NMS-01) or strengthened (NMS-02) ------------------------------
@@ -605,15 +591,3 @@ def _diff(original: Document, corrupted: Document, weaker: bool) -> Iterator[Vio
                     f"{place(after.number)}的{FORCE_ZH[old_force]}“{old_word}”被强化为"
                     f"{FORCE_ZH[new_force]}“{new_word}”",
                 )
-
-
-@diff_rule("NMS-01")
-def requirement_weakened(original: Document, corrupted: Document) -> Iterable[Violation]:
-    """应 → 宜 / 可, 不应 → 不宜 at the same place of the same section."""
-    return list(_diff(original, corrupted, weaker=True))
-
-
-@diff_rule("NMS-02")
-def recommendation_strengthened(original: Document, corrupted: Document) -> Iterable[Violation]:
-    """宜 → 应, 可 → 应, 不宜 → 不应 at the same place of the same section."""
-    return list(_diff(original, corrupted, weaker=False))

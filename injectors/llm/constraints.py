@@ -15,6 +15,7 @@ import difflib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 import regex
 
@@ -46,19 +47,6 @@ class Budget:
 
 
 # An insertion of a sentence (SCP-01/03, NMS-05 前言) needs room; a word swap (NMS-01/02, TER-03) none.
-BUDGETS: dict[str, Budget] = {
-    "SCP-01": Budget(120, 0.7, 0.9, 3.0),
-    "SCP-03": Budget(120, 0.6, 0.9, 3.0),
-    "SCP-04": Budget(60, 0.45, 0.9, 2.0),
-    "SCP-05": Budget(80, 0.5, 0.5, 2.0),
-    "NMS-01": Budget(20, 0.25, 0.8, 1.25),
-    "NMS-02": Budget(20, 0.25, 0.8, 1.25),
-    "NMS-05": Budget(90, 0.6, 0.9, 3.0),
-    "TER-01": Budget(30, 0.35, 0.8, 1.6),
-    "TER-02": Budget(300, 1.0, 0.3, 3.0),
-    "TER-03": Budget(24, 0.35, 0.8, 1.4),
-    "TER-04": Budget(40, 0.6, 0.7, 2.0),
-}
 DEFAULT_BUDGET = Budget(60, 0.4, 0.7, 1.8)
 
 
@@ -108,7 +96,7 @@ _LATIN = regex.compile(r"[A-Za-z]")
 _FENCE = regex.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", regex.S)
 
 
-def _f(code: str, zh: str, en: str) -> Failure:
+def failure(code: str, zh: str, en: str) -> Failure:
     return Failure(code, f"{zh}（{en}）")
 
 
@@ -120,7 +108,7 @@ def parse_answer(content: str) -> tuple[Answer | None, list[Failure]]:
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, ValueError):
-        return None, [_f("json", "回答不是有效的JSON对象", "the answer is not valid JSON")]
+        return None, [failure("json", "回答不是有效的JSON对象", "the answer is not valid JSON")]
     span = data.get("changed_span") if isinstance(data, dict) else None
     if (
         not isinstance(data, dict)
@@ -131,7 +119,7 @@ def parse_answer(content: str) -> tuple[Answer | None, list[Failure]]:
         or not isinstance(span.get("rewritten"), str)
     ):
         return None, [
-            _f(
+            failure(
                 "schema",
                 "JSON缺少字段或类型不对：需要rewritten_text、changed_span.original、changed_span.rewritten、description",
                 "JSON does not match the schema",
@@ -178,7 +166,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
     before, after = case.section.text, answer.rewritten_text
     failures: list[Failure] = []
     if after == before:
-        return [_f("unchanged", "正文没有任何改动", "the text is unchanged")]
+        return [failure("unchanged", "正文没有任何改动", "the text is unchanged")]
     prefix, end_before, end_after = changed_region(before, after)
     added = after[prefix:end_after]
     new_lines = _new_lines(before, after)
@@ -192,7 +180,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         or (case.section.title and after.lstrip().startswith(case.section.title + "\n"))
     ):
         failures.append(
-            _f(
+            failure(
                 "leaked_heading",
                 "改写后的正文中加入了标题、章条编号或“【…】”前缀；只输出正文本身",
                 "a heading, clause number or bracketed prefix was added",
@@ -201,7 +189,9 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
 
     if _REFUSAL.search(new_text) or _REFUSAL.search(answer.description):
         failures.append(
-            _f("refusal", "回答中含有拒绝或道歉的话语；请直接完成改写", "refusal or apology in the answer")
+            failure(
+                "refusal", "回答中含有拒绝或道歉的话语；请直接完成改写", "refusal or apology in the answer"
+            )
         )
 
     outside = [c for c in case.context_texts if answer.original_span and answer.original_span in c]
@@ -212,7 +202,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
     ]
     if (answer.original_span and answer.original_span not in before and outside) or copied:
         failures.append(
-            _f(
+            failure(
                 "outside_target",
                 "改动的不是目标章条（<target>）的正文，而是提供作参考的其他章条；只能修改<target>中的文字",
                 "the edit is outside the target section",
@@ -220,7 +210,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
     elif answer.original_span and answer.original_span not in before:
         failures.append(
-            _f(
+            failure(
                 "span_mismatch",
                 "changed_span.original不是目标正文中的原文片段",
                 "changed_span.original is not in the target text",
@@ -228,7 +218,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
     elif answer.rewritten_span not in after:
         failures.append(
-            _f(
+            failure(
                 "span_mismatch",
                 "changed_span.rewritten没有出现在rewritten_text中",
                 "changed_span.rewritten is not in the rewritten text",
@@ -236,14 +226,14 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
     elif not _covers(before, after, answer, prefix, end_before, end_after):
         failures.append(
-            _f(
+            failure(
                 "span_mismatch",
                 "除changed_span声明的一处改动外，正文的其他地方也被改动了；其余文字须逐字保留",
                 "text outside the declared span changed",
             )
         )
 
-    budget = BUDGETS.get(case.error_type, DEFAULT_BUDGET)
+    budget = _spec_of(case.error_type, "budget", DEFAULT_BUDGET)
     distance = diff_distance(before, after)
     longest = max(len(before), len(after), 1)
     ratio = len(after) / max(len(before), 1)
@@ -253,7 +243,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         or not budget.min_ratio <= ratio <= budget.max_ratio
     ):
         failures.append(
-            _f(
+            failure(
                 "budget",
                 f"改动过大（改动{distance}字，长度比{ratio:.2f}；上限{budget.max_changed}字）；只做一处小的改动",
                 "edit budget exceeded",
@@ -263,11 +253,11 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
     if _ENGLISH_RUN.search(added) or (
         len(_HAN.findall(added)) + len(_LATIN.findall(added)) >= 8 and _han_share(added) < 0.5
     ):
-        failures.append(_f("not_chinese", "改写的文字不是中文", "the rewritten text is not Chinese"))
+        failures.append(failure("not_chinese", "改写的文字不是中文", "the rewritten text is not Chinese"))
     description = answer.description
     if not 4 <= len(description) <= 300 or not _HAN.search(description) or _han_share(description) < 0.5:
         failures.append(
-            _f(
+            failure(
                 "description",
                 "description须是一句4～300字的中文说明",
                 "description must be one Chinese sentence",
@@ -275,7 +265,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
     elif not _names_change(description, before[prefix:end_before] + "\n" + added):
         failures.append(
-            _f(
+            failure(
                 "description",
                 "description须引述改动的词语（改了什么、改成什么）",
                 "description must quote the change",
@@ -283,7 +273,9 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
     if "```" in after or regex.search(r'"\s*(?:rewritten_text|changed_span|description)"\s*:', after):
         failures.append(
-            _f("format_residue", "rewritten_text中混入了JSON或代码块标记", "JSON or code fence in the text")
+            failure(
+                "format_residue", "rewritten_text中混入了JSON或代码块标记", "JSON or code fence in the text"
+            )
         )
     return failures
 
@@ -314,48 +306,27 @@ def _covers(before: str, after: str, answer: Answer, prefix: int, end_before: in
 Condition = Callable[[RewriteCase, Answer], "Failure | None"]
 
 
-def _new_sentences(before: str, after: str) -> list[str]:
-    from validation.rules.scope import sentences
+def new_sentences(before: str, after: str) -> list[str]:
+    from injectors.types.scp.analysis import sentences
 
     old = {s.text for s in sentences(before)}
     return [s.text for s in sentences(after) if s.text not in old]
 
 
-def _has_provision(sentence_texts: list[str]) -> bool:
-    from validation.rules.scope import provisions
+def has_provision(sentence_texts: list[str]) -> bool:
+    from injectors.types.scp.analysis import provisions
 
     return any(provisions(s) for s in sentence_texts)
 
 
-def _scp01(case: RewriteCase, answer: Answer) -> Failure | None:
-    if _has_provision(_new_sentences(case.section.text, answer.rewritten_text)):
-        return None
-    return _f("condition", "范围中没有出现新的要求型条款（含“应”的句子）", "no new provision in the scope")
-
-
 def outside_scope(obj: str, scope: str) -> bool:
     """The scope does not cover `obj`: it never names it, or names it only to exclude it (不适用于)."""
-    from validation.rules.scope import sentences
+    from injectors.types.scp.analysis import sentences
 
     return all("不适用" in s.text for s in sentences(scope) if obj in s.text)
 
 
-def _scp03(case: RewriteCase, answer: Answer) -> Failure | None:
-    obj = case.material["object"]
-    scope = "\n".join(s.text for s in case.document.sections if s.kind == "scope")
-    new = [s for s in _new_sentences(case.section.text, answer.rewritten_text) if obj in s]
-    if not outside_scope(obj, scope):
-        return _f("condition", f"“{obj}”在范围之内", "the object is inside the scope")
-    if not new or not _has_provision(new):
-        return _f(
-            "condition",
-            f"改写后的句子没有对“{obj}”提出要求（须出现“{obj}”和“应”）",
-            "the out-of-scope object is not regulated by a new sentence",
-        )
-    return None
-
-
-def _body_text(document: Document) -> str:
+def body_text(document: Document) -> str:
     return "\n".join(
         f"{s.title}\n{s.text}"
         for s in document.sections
@@ -363,38 +334,8 @@ def _body_text(document: Document) -> str:
     )
 
 
-def _scp04(case: RewriteCase, answer: Answer) -> Failure | None:
-    aspect = case.material["aspect"]
-    name = aspect.removesuffix("要求")
-    if answer.rewritten_text.count(name) <= case.section.text.count(name):
-        return _f("condition", f"范围中没有加入“{aspect}”", "the promised aspect was not added")
-    if name in _body_text(case.document):
-        return _f("condition", f"正文已经涉及“{name}”", "the body already treats the aspect")
-    return None
-
-
-def _scp05(case: RewriteCase, answer: Answer) -> Failure | None:
-    from validation.rules.scope import APPLICABILITY
-
-    before, after = case.section.text, answer.rewritten_text
-    if case.material["variant"] == "qualifier":
-        qualifier = case.material["qualifier"]
-        if after.count(qualifier) >= before.count(qualifier):
-            return _f("condition", f"限定语“{qualifier}”仍在", "the qualifier is still there")
-        if not APPLICABILITY.search(after):
-            return _f(
-                "condition", "删掉了整个适用界限陈述，只应删去限定语", "the applicability sentence is gone"
-            )
-        return None
-    obj = case.material["object"]
-    new = [s for s in _new_sentences(before, after) if "不适用于" in s and obj in s]
-    if not new:
-        return _f("condition", f"没有新增排除“{obj}”的“不适用于”陈述", "no new exclusion of the object")
-    return None
-
-
-def _modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | None:
-    from validation.rules.modality import PERMISSION, RECOMMENDATION, REQUIREMENT, modal_changes
+def modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | None:
+    from injectors.types.nms.analysis import PERMISSION, RECOMMENDATION, REQUIREMENT, modal_changes
 
     strength = {REQUIREMENT: 3, RECOMMENDATION: 2, PERMISSION: 1}
     changes = list(modal_changes(case.section.text, answer.rewritten_text))
@@ -403,95 +344,20 @@ def _modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | N
     if wanted and len(wanted) == len(deltas):
         return None
     if weaker:
-        return _f(
+        return failure(
             "condition", "没有把“应/不应”改为“宜/可/不宜”（能愿动词未被弱化）", "no modal verb was weakened"
         )
-    return _f(
+    return failure(
         "condition", "没有把“宜/可/不宜”改为“应/不应”（能愿动词未被强化）", "no modal verb was strengthened"
     )
 
 
-def _nms05(case: RewriteCase, answer: Answer) -> Failure | None:
-    from validation.rules.modality import provisions_in_informative_places
+def _spec_of(error_type: str, field: str, default: Any) -> Any:
+    """A field of the type's LLM specification (its module declares it), or the default."""
+    from injectors.llm.spec import llm_specs
 
-    def count(document: Document) -> int:
-        number = case.section.number
-        return sum(1 for s, *_ in provisions_in_informative_places(document) if s.number == number)
-
-    if count(case.with_text(answer.rewritten_text)) > count(case.document):
-        return None
-    place = case.material.get("place", "注、示例或前言")
-    return _f(
-        "condition", f"{place}中没有出现新的“应/宜/可”条款", "no provision added to the informative place"
-    )
-
-
-def _ter01(case: RewriteCase, answer: Answer) -> Failure | None:
-    from validation.rules.terminology import compact_key, document_text
-
-    term = case.material["term"]
-    if term not in answer.rewritten_text or term in case.section.text:
-        return _f("condition", f"正文中没有用上术语“{term}”", "the undefined term is not used")
-    if compact_key(term) in document_text(case.document):
-        return _f(
-            "condition", f"“{term}”在文件中已经出现或已界定", "the term already appears in the document"
-        )
-    return None
-
-
-def _ter02(case: RewriteCase, answer: Answer) -> Failure | None:
-    from validation.rules.terminology import compact_key, document_text
-
-    term = case.material["term"]
-    if compact_key(term) in document_text(case.document):
-        return _f("condition", f"术语“{term}”在文件其他部分出现了", "the new term is used elsewhere")
-    if term in answer.rewritten_text:
-        return _f("condition", f"定义中重复了术语“{term}”", "the definition repeats the term")
-    return None
-
-
-def _ter03(case: RewriteCase, answer: Answer) -> Failure | None:
-    from validation.rules.terminology import occurrences
-
-    term = case.material["term"]
-
-    def uses(document: Document) -> int:
-        return sum(1 for o in occurrences(document) if o.position == case.position and o.form == term)
-
-    if uses(case.with_text(answer.rewritten_text)) >= uses(case.document):
-        return _f(
-            "condition", f"本条中的术语“{term}”没有被改写为其他说法", "the defined term was not replaced"
-        )
-    return None
-
-
-def _ter04(case: RewriteCase, answer: Answer) -> Failure | None:
-    from validation.rules.terminology import defined_terms, definition_defects
-
-    rewritten = case.with_text(answer.rewritten_text)
-    entry = next((e for e in defined_terms(rewritten) if e.position == case.position), None)
-    if entry is not None and definition_defects(entry):
-        return None
-    return _f(
-        "condition",
-        "定义中没有出现可检出的缺陷（以“是指/指”开头或重复术语）",
-        "no detectable definition defect",
-    )
-
-
-CONDITIONS: dict[str, Condition] = {
-    "SCP-01": _scp01,
-    "SCP-03": _scp03,
-    "SCP-04": _scp04,
-    "SCP-05": _scp05,
-    "NMS-01": lambda c, a: _modal_shift(c, a, weaker=True),
-    "NMS-02": lambda c, a: _modal_shift(c, a, weaker=False),
-    "NMS-05": _nms05,
-    "TER-01": _ter01,
-    "TER-02": _ter02,
-    "TER-03": _ter03,
-    "TER-04": _ter04,
-}
+    spec = llm_specs().get(error_type)
+    return getattr(spec, field) if spec is not None else default
 
 
 def validate(
@@ -504,7 +370,7 @@ def validate(
     failures = check_text(case, answer)
     if failures:
         return answer, failures
-    condition = CONDITIONS.get(case.error_type)
+    condition = _spec_of(case.error_type, "condition", None)
     failed = condition(case, answer) if condition else None
     if failed is not None:
         return answer, [failed]

@@ -19,10 +19,8 @@ from typing import Any
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Replacement
-from injectors.taxonomy import BY_ID
-from parsers.entries import split_term
+from injectors.taxonomy import by_id
 from parsers.model import Document, Section
-from validation.llm_constraints import outside_scope
 
 SYSTEM_VERSION = "1"
 MAX_TARGET_CHARS = 3000  # a longer section keeps its rule template: the answer would repeat all of it
@@ -91,6 +89,7 @@ class PromptSpec:
     task: Callable[[Mapping[str, str]], str]
     context: Callable[[PromptInput, Mapping[str, str]], dict[str, str]] = field(default=lambda i, m: {})
     works_without_template: bool = False  # the material can be found without a template's edit
+    rewrites_insertion: bool = False  # the target is the section the template inserts (a new term entry)
 
     @property
     def prompt_id(self) -> str:
@@ -144,7 +143,7 @@ def scope_text(document: Document) -> str:
 
 
 def defined_term_list(document: Document) -> str:
-    from validation.rules.terminology import defined_terms
+    from injectors.types.ter.analysis import defined_terms
 
     return "、".join(dict.fromkeys(e.term for e in defined_terms(document)))
 
@@ -169,202 +168,12 @@ def informative_place(section: Section, at: int | None) -> str:
 
 
 # --- material per type ---------------------------------------------------------------------------------
-def _no_material(_: PromptInput) -> dict[str, str]:
+def no_material(_: PromptInput) -> dict[str, str]:
     return {}
 
 
-def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:
-    r = text_replacement(i.template)
-    if r is None or i.template is None:
-        return None
-    scope = scope_text(i.document)
-    obj = quoted_in(i.template, r.new, lambda q: outside_scope(q, scope))
-    return {"object": obj} if obj else None
-
-
-def _promised_aspect(i: PromptInput) -> dict[str, str] | None:
-    r = text_replacement(i.template)
-    if r is None or i.template is None:
-        return None
-    item = quoted_in(i.template, r.new)
-    return {"aspect": item} if item else None
-
-
-def _vague_boundary(i: PromptInput) -> dict[str, str] | None:
-    r = text_replacement(i.template)
-    if r is None:
-        return None
-    if r.old and not r.new:
-        return {"variant": "qualifier", "qualifier": r.old.rstrip("，")}
-    m = re.search(r"不适用于([^。；，\n]{2,40})", r.new)
-    return {"variant": "exclusion", "object": m.group(1)} if m else None
-
-
-def _nms05_place(i: PromptInput) -> dict[str, str]:
-    r = text_replacement(i.template)
-    section = i.document.sections[i.site.target]
-    return {"place": informative_place(section, r.start if r else None)}
-
-
-def _undefined_term(i: PromptInput) -> dict[str, str] | None:
-    r = text_replacement(i.template)
-    if r is None or not r.new.strip() or r.new in r.old:
-        return None
-    return {"term": r.new, "replaces": r.old}
-
-
-def _new_entry(i: PromptInput) -> dict[str, str] | None:
-    if i.template is None or i.template.edit.op != "insert" or i.template.edit.inserted is None:
-        return None
-    term, english = split_term(i.template.edit.inserted.title)
-    return {"term": term, "english": english} if term else None
-
-
-def _inconsistent_term(i: PromptInput) -> dict[str, str] | None:
-    r = text_replacement(i.template)
-    if r is None or not r.old:
-        return None
-    return {"term": r.old, "synonym": r.new}
-
-
-def _defined_entry(i: PromptInput) -> dict[str, str] | None:
-    from validation.rules.terminology import defined_terms
-
-    entry = next((e for e in defined_terms(i.document) if e.position == i.site.target), None)
-    return {"term": entry.term} if entry and entry.definition else None
-
-
-# --- context per type ------------------------------------------------------------------------------------
-def _scope_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
-    return {"scope": scope_text(i.document)}
-
-
-def _terms_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
+def terms_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
     return {"terms": defined_term_list(i.document)}
-
-
-def _entry_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
-    return {"title": i.document.title, "terms": defined_term_list(i.document)}
-
-
-# --- the tasks -------------------------------------------------------------------------------------------
-def _scp05_task(m: Mapping[str, str]) -> str:
-    if m["variant"] == "qualifier":
-        return (
-            f"删去或泛化适用界限中的限定语“{m['qualifier']}”，使适用对象的边界变得模糊"
-            "（结果中不再出现这一限定语），其余陈述保持不变。"
-        )
-    return (
-        f"在范围中增加一句排除陈述，说明本文件不适用于“{m['object']}”（须出现“不适用于”和“{m['object']}”），"
-        f"而正文对{m['object']}规定了要求，使范围与正文矛盾。"
-    )
-
-
-PROMPTS: dict[str, PromptSpec] = {
-    s.error_type: s
-    for s in (
-        PromptSpec(
-            "SCP-01",
-            "1",
-            _no_material,
-            lambda m: (
-                "在范围中加入一句要求型条款（含“应”的句子，例如把正文的一项要求写进范围），使范围中含有要求。"
-            ),
-            works_without_template=True,
-        ),
-        PromptSpec(
-            "SCP-03",
-            "1",
-            _out_of_scope_object,
-            lambda m: (
-                f"在本条中增加或改写一句，使本条对“{m['object']}”提出要求（须出现“{m['object']}”和“应”）；"
-                f"“{m['object']}”不在<scope>所述的范围之内。不要改动范围。"
-            ),
-            _scope_context,
-        ),
-        PromptSpec(
-            "SCP-04",
-            "1",
-            _promised_aspect,
-            lambda m: (
-                f"在范围列举的内容中加入“{m['aspect']}”（原样写出这几个字），而正文没有任何章条涉及它，"
-                "使范围承诺了正文缺失的内容。"
-            ),
-        ),
-        PromptSpec("SCP-05", "1", _vague_boundary, _scp05_task),
-        PromptSpec(
-            "NMS-01",
-            "1",
-            _no_material,
-            lambda m: (
-                "把本条中一处必须满足的要求（“应”或“不应”）改写为推荐或允许（“宜”“可”“不宜”），使要求被弱化；"
-                "只改能愿动词及必要的相邻字词。"
-            ),
-            works_without_template=True,
-        ),
-        PromptSpec(
-            "NMS-02",
-            "1",
-            _no_material,
-            lambda m: (
-                "把本条中一处推荐或允许（“宜”“可”“可以”“不宜”）改写为要求（“应”“不应”），使可选做法变成必须满足的要求；"
-                "只改能愿动词及必要的相邻字词。"
-            ),
-            works_without_template=True,
-        ),
-        PromptSpec(
-            "NMS-05",
-            "1",
-            _nms05_place,
-            lambda m: (
-                f"在本章条的{m['place']}中加入能愿动词“应”“宜”或“可”，把一句陈述改为条款（或在{m['place']}中加一句条款），"
-                f"使{m['place']}中出现不应有的条款；不要改动其他段落。"
-            ),
-            works_without_template=True,
-        ),
-        PromptSpec(
-            "TER-01",
-            "1",
-            _undefined_term,
-            lambda m: (
-                f"在本条正文中使用术语“{m['term']}”（替换或修饰原文“{m['replaces']}”处的表述），"
-                f"“{m['term']}”没有在术语和定义或缩略语中界定（已界定的术语见<terms>），使正文使用了未定义的术语。"
-            ),
-            _terms_context,
-        ),
-        PromptSpec(
-            "TER-02",
-            "1",
-            _new_entry,
-            lambda m: (
-                f"这是新加在术语和定义一章末尾的术语条目“{m['term']}”的定义。把定义改写得符合本文件的领域"
-                f"（见<title>），仍是一句能直接替换术语的定义：不以“是指”“指”开头，不含“应”“宜”“可”，"
-                f"不出现“{m['term']}”本身；文件其他部分不使用该术语。"
-            ),
-            _entry_context,
-        ),
-        PromptSpec(
-            "TER-03",
-            "1",
-            _inconsistent_term,
-            lambda m: (
-                f"把本条中一处已界定的术语“{m['term']}”改写为意思相近但未经界定的说法（例如“{m['synonym']}”），"
-                "其他出现处保持不变，使同一概念在文件中有两种叫法。"
-            ),
-            _terms_context,
-        ),
-        PromptSpec(
-            "TER-04",
-            "1",
-            _defined_entry,
-            lambda m: (
-                f"改写术语“{m['term']}”的定义，引入一处定义缺陷：以“是指”或“指”开头，或在定义中重复术语“{m['term']}”，"
-                "使定义不能直接替换术语。不要加入“应”“宜”“可”，不要改动注和来源。"
-            ),
-            works_without_template=True,
-        ),
-    )
-}
 
 
 def _block(tag: str, text: str) -> str:
@@ -377,7 +186,7 @@ def build_prompt(spec: PromptSpec, data: PromptInput) -> Prompt | None:
     if material is None or (data.template is None and not spec.works_without_template):
         return None
     document = data.document
-    if spec.error_type == "TER-02":
+    if spec.rewrites_insertion:
         assert data.template is not None and data.template.edit.inserted is not None
         section = data.template.edit.inserted
         position = data.template.edit.target
@@ -388,7 +197,7 @@ def build_prompt(spec: PromptSpec, data: PromptInput) -> Prompt | None:
         return None
     context = spec.context(data, material)
     parts = [
-        f"错误类型：{spec.error_type} {BY_ID[spec.error_type].name_zh}",
+        f"错误类型：{spec.error_type} {by_id()[spec.error_type].name_zh}",
         f"要求：{spec.task(material)}",
     ]
     for tag, text in context.items():

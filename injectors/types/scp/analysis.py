@@ -19,25 +19,24 @@ import jieba
 import regex
 
 from parsers.model import Document, Section
-from validation.linter import Violation, rule
 
 # A private tokenizer: other modules may add words to jieba's global dictionary, which must not change ours.
 jieba.setLogLevel(logging.WARNING)
+
+
 _TOKENIZER = jieba.Tokenizer()
+
 
 # How a document names itself in its scope, by generation and kind.
 SELF_REFERENCE = regex.compile(r"本(?:指导性技术文件|技术规范|文件|标准|部分|规范|规程|指南|导则)")
-# Verbs a textbook or report would use; a standard's scope does not "introduce" or "expound" anything.
-NONSTANDARD_VERB = regex.compile(
-    rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也|主要|重点|着重|简要|系统地?)?)"
-    r"(?:主要|重点|着重|简要|系统地?)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了?"
-    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了)"
-)
+
+
 # "本文件适用于……" (also 仅适用于, 适用范围为……); "不适用于" is the exclusion, not the boundary.
 APPLICABILITY = regex.compile(r"(?<!不)(?<!不仅)适用(?:于|(?:范围|对象)(?:为|是|包括))")
-# Looser applicability wording a real scope may use instead ("本文件可供……使用", "适合于"): not reported.
-_APPLICABILITY_VARIANT = regex.compile(rf"(?<!不)适合于|{SELF_REFERENCE.pattern}(?:也|还)?(?:可)?(?:用于|供)")
+
+
 EXCLUSION = regex.compile(r"不适用于")
+
 
 # Provision words (GB/T 1.1—2020 annex C and the non-standard forms of NMS-03) as jieba tokens.
 MODAL_TOKENS = frozenset(
@@ -63,6 +62,8 @@ MODAL_TOKENS = frozenset(
         "无须",
     }
 )
+
+
 # Words of jieba's dictionary that glue a modal verb to its neighbour, with the modal verb they hold.
 GLUED_MODALS = {
     **dict.fromkeys(("应为", "应予", "应从", "应有", "应选", "应得", "应立即", "应摊", "应留", "应持"), "应"),
@@ -74,6 +75,8 @@ GLUED_MODALS = {
     **dict.fromkeys(("须要", "务须", "仍须", "亟须"), "须"),
     "不须": "不须",
 }
+
+
 # Where the tokenizer leaves 应/宜/可/须 alone although it belongs to a word: the word with the character
 # before it (响应, 认可, 适宜 …), or the few words it starts that are never a modal verb plus a verb (可能 …).
 # Pairs such as 应收/可配/可行 are not listed: "应收集", "可配置", "可行驶" are modal verbs, and jieba's
@@ -83,14 +86,28 @@ COMPOUNDS_BEFORE = frozenset({
     "顺应", "答应", "因应", "报应", "接应", "认可", "许可", "宁可", "即可", "尽可", "适宜",
     "便宜", "事宜", "相宜", "权宜", "合宜", "胡须", "触须", "根须",
 })  # fmt: skip
+
+
 COMPOUNDS_AFTER = frozenset({"可能", "可靠", "可信", "须知", "须臾", "宜居"})
+
+
 # After 可/可以, these words make it a statement about using the document ("也可参照使用", "可供……参考").
 _APPLICABILITY_AFTER = ("参照", "参考", "供", "用于", "作为", "配合")
+
+
 _REFER = regex.compile(r"参照|参考|借鉴")
+
+
 # Before a modal in the same clause, these make it reported content ("规定了……应具备的功能").
 _CONTENT_VERB = regex.compile(r"规定了|确立了|给出了|描述了|界定了|提出了|明确了|包括|包含|涉及")
+
+
 _NOTE = regex.compile(r"^\s*(?:注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]|注\s*$)")
+
+
 _LIST_START = regex.compile(r"^\s*(?:——|—|[a-z][)）]|\d{1,2}[)）])")
+
+
 _CLAUSE_SPLIT = regex.compile(r"[，；：,;:]")
 
 
@@ -184,6 +201,8 @@ _TREAT_VERB = regex.compile(
     r"进行|实施|采取|予以|加以|开展|做出|作出|提供|设置|配置|验证|审查|检查"
     r"|保护|管理|记录|审计|评估|处理|标识|控制|加密|备份|限制"
 )
+
+
 _COPE_NOUN = ("措施", "策略", "能力", "预案", "方案", "机制", "流程", "计划", "处置", "突发", "风险")
 
 
@@ -213,11 +232,6 @@ def provisions(sentence: str) -> list[Provision]:
     return out
 
 
-def scope_sections(document: Document) -> list[Section]:
-    """The 范围 chapter(s) and any sub-clauses of it."""
-    return [s for s in document.sections if s.kind == "scope"]
-
-
 def scope_chapter(document: Document) -> tuple[int, Section] | None:
     """The scope chapter to edit: the first with text (LLM extractions may keep an empty 目次 copy)."""
     chapters = [(i, s) for i, s in enumerate(document.sections) if s.kind == "scope" and s.level == 1]
@@ -238,76 +252,3 @@ def self_reference(document: Document) -> str:
 def statement_sentences(text: str) -> list[Sentence]:
     """The sentences of a scope text that are not notes."""
     return [s for s in sentences(text) if not s.is_note]
-
-
-def states_applicability(sentence: str) -> bool:
-    """Whether a sentence says where the document applies ("适用于……", or a looser "本文件可供……")."""
-    return bool(APPLICABILITY.search(sentence) or _APPLICABILITY_VARIANT.search(sentence))
-
-
-def _quote(text: str, limit: int = 60) -> str:
-    text = regex.sub(r"\s*\n\s*", "", text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _clause_around(sentence: str, at: int) -> str:
-    """The comma-delimited clause at offset `at`: what a message quotes (stable under edits elsewhere)."""
-    start = max((m.end() for m in _CLAUSE_SPLIT.finditer(sentence, 0, at)), default=0)
-    end = _CLAUSE_SPLIT.search(sentence, at)
-    return sentence[start : end.start() if end else len(sentence)].rstrip("。")
-
-
-@rule("SCP-01")
-def provision_in_scope(document: Document) -> list[Violation]:
-    """A 应/宜/可 (or 必须/不得 …) provision in 范围: the scope states, it does not require."""
-    out = []
-    for section in scope_sections(document):
-        for sentence in statement_sentences(section.text):
-            found = provisions(sentence.text)
-            if found:
-                words = "、".join(dict.fromkeys(p.word for p in found))
-                clause = _clause_around(sentence.text, found[0].start)
-                out.append(
-                    Violation(
-                        section.number,
-                        "SCP-01",
-                        f"范围中含有条款（能愿动词“{words}”）：“{_quote(clause)}”；"
-                        "范围只陈述文件的对象和适用界限，要求应写入正文",
-                    )
-                )
-    return out
-
-
-@rule("SCP-02")
-def scope_formula(document: Document) -> list[Violation]:
-    """范围 without a "……适用于……" sentence, or with 介绍/阐述/讲述 in place of 规定了/确立了/给出了."""
-    out = []
-    chapters = [s for s in document.sections if s.kind == "scope" and s.level == 1]
-    for chapter in chapters:
-        members = [chapter] + [
-            s for s in document.sections if s.kind == "scope" and s.number.startswith(chapter.number + ".")
-        ]
-        statements = [(s, st) for s in members for st in statement_sentences(s.text)]
-        if not statements:
-            continue  # an empty scope is a parsing or structure matter, not a broken formula
-        if not any(states_applicability(st.text) for _, st in statements):
-            word = self_reference(document)
-            out.append(
-                Violation(
-                    chapter.number,
-                    "SCP-02",
-                    f"范围缺少界定适用界限的陈述（“{word}适用于……”）",
-                )
-            )
-        for section, sentence in statements:
-            for m in NONSTANDARD_VERB.finditer(sentence.text):
-                subject = SELF_REFERENCE.search(sentence.text, max(0, m.start() - 12), m.start())
-                prefix = subject.group(0) if subject and subject.end() >= m.start() - 2 else ""
-                out.append(
-                    Violation(
-                        section.number,
-                        "SCP-02",
-                        f"范围使用了不规范的表述“{prefix}{m.group(0)}”，应使用“规定了”“确立了”“给出了”等",
-                    )
-                )
-    return out

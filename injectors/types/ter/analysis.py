@@ -1,7 +1,7 @@
 """Checkers of the terminology dimension (TER): chapter 3 entries, their definitions and lead-in, term use.
 
 The lexical helpers here (word segmentation, modal-verb finder, term variants, term occurrences, lead-in
-forms) are shared with `injectors.terminology`, so that an injector and its checker read a document the
+forms) are shared with this dimension's injectors, so that an injector and its checker read a document the
 same way.
 """
 
@@ -12,21 +12,22 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import jieba
 import jieba.posseg
 import regex
 
 from parsers.entries import definition_line, split_term
 from parsers.model import Document, Section
-from validation.linter import Violation, rule
 
 jieba.setLogLevel(logging.WARNING)
+
 
 # ---------------------------------------------------------------------------------------------------
 # Word segmentation: a private jieba tokenizer, so that words other modules add to jieba's global
 # dictionary never change how this dimension segments (and so what it injects).
 # ---------------------------------------------------------------------------------------------------
 _TOKENIZER: jieba.Tokenizer | None = None
+
+
 _POS: jieba.posseg.POSTokenizer | None = None
 
 
@@ -89,12 +90,19 @@ def modal_verbs(text: str) -> list[tuple[int, str]]:
 # Term entries of chapter 3.
 # ---------------------------------------------------------------------------------------------------
 _HAN = regex.compile(r"\p{Han}")
+
+
 _SPACE = regex.compile(r"[\s\u3000]+")
+
+
 _PARENS = str.maketrans("（）［］", "()[]")
+
+
 _NOTE_TAIL = regex.compile(
     r"(注\d*[：:]|示例\d*[：:]|例如[：:]|[\[［]\s*来源|[\[［]\s*(GB|ISO|IEC|[A-Z]{2,}/))"
 )
-_ALIAS = regex.compile(r"简称[为作]?[“\"「]?(?P<alias>[\p{Han}A-Za-z0-9]{2,12}?)[”\"」]?(?=[。，；）)]|$)")
+
+
 _ABBREVIATION_LINE = regex.compile(r"^(?P<abbr>[A-Za-z][A-Za-z0-9\-/&.]{0,15})\s*[：:]\s*(?P<full>.+)$")
 
 
@@ -143,10 +151,6 @@ def term_variants(term: str) -> tuple[str, ...]:
                 out.extend("".join(heads[:k]) + right for k in range(1, len(heads)))
             out.append(left if len(left) > len(right) else right)
     return tuple(dict.fromkeys(v for v in out if len(v) >= 2))
-
-
-# Signs that the parser lost entry headings: a bare entry number, or a "术语 english" line inside a text.
-_LOST_HEADING = regex.compile(r"^(\d+(\.\d+)+|[\p{Han}（）()、/]{2,24}[ \u3000]+[A-Za-z][A-Za-z \-]*)$")
 
 
 def definition_proper(line: str) -> str:
@@ -221,42 +225,12 @@ def abbreviations(document: Document) -> dict[str, str]:
     return out
 
 
-def term_aliases(document: Document, entry: DefinedTerm) -> tuple[str, ...]:
-    """Other names under which a term is used: 简称…, an abbreviation after "；", its 缩略语 entry."""
-    section = document.sections[entry.position]
-    out = [m.group("alias") for m in _ALIAS.finditer(section.text)]
-    m = regex.search(r"[；;]\s*(?P<abbr>[A-Z][A-Za-z0-9\-]{1,11})\s*$", section.title)
-    if m:
-        out.append(m.group("abbr"))
-    for abbr, full in abbreviations(document).items():
-        name = regex.split(r"[（(]", full, maxsplit=1)[0].strip()
-        if name and compact_key(name) in entry.variants:
-            out.append(abbr)
-    return tuple(dict.fromkeys(out))
-
-
 _JOIN = "\x1f"  # joins sections so that no match runs from one section into the next
 
 
 def document_text(document: Document) -> str:
     """Every title and text of the document, whitespace removed: where "appears anywhere" is decided."""
     return compact_key(_JOIN.join(part for s in document.sections for part in (s.title, s.text)))
-
-
-def _count(haystack: str, needle: str) -> int:
-    """Occurrences; an ASCII needle (an abbreviation) must not be part of a longer Latin word."""
-    if not needle.isascii():
-        return haystack.count(needle)
-    return len(regex.findall(rf"(?<![A-Za-z]){regex.escape(needle)}(?![A-Za-z])", haystack))
-
-
-def term_is_used(document: Document, entry: DefinedTerm, whole: str | None = None) -> bool:
-    """Used anywhere outside its own entry, under any of its forms or aliases (lenient on purpose)."""
-    whole = document_text(document) if whole is None else whole
-    own_section = document.sections[entry.position]
-    own = compact_key(_JOIN.join((own_section.title, own_section.text)))
-    names = [*entry.variants, *(compact_key(a) for a in term_aliases(document, entry))]
-    return any(_count(whole, name) > _count(own, name) for name in names if name)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -307,39 +281,6 @@ def occurrences(document: Document, entries: Sequence[DefinedTerm] | None = None
                         found.append(Occurrence(position, offset + a, form, entry))
     found.sort(key=lambda o: (o.position, o.start))
     return found
-
-
-# ---------------------------------------------------------------------------------------------------
-# The lead-in sentence of chapter 3.
-# ---------------------------------------------------------------------------------------------------
-LEAD_NONE = regex.compile(r"本(?:文件|标准)没有需要界定的术语和定义")
-LEAD_LIST = regex.compile(r"^下列术语和定义适用于本(?:文件|标准)。?$")
-LEAD_REF = regex.compile(r"^(?P<refs>.+?)界定的(?P<also>以及下列)?术语和定义适用于本(?:文件|标准)。?")
-LEAD_THIS = regex.compile(r"适用于(?P<this>本标准|本文件)")
-
-
-def lead_in(chapter: Section) -> tuple[int, str]:
-    """The offset and text of the first line of the terms chapter (its lead-in); (-1, "") when empty."""
-    offset = 0
-    for line in chapter.text.split("\n"):
-        if line.strip():
-            return offset, line
-        offset += len(line) + 1
-    return -1, ""
-
-
-# ---------------------------------------------------------------------------------------------------
-# Checkers.
-# ---------------------------------------------------------------------------------------------------
-@rule("TER-02")
-def defined_term_never_used(document: Document) -> Iterator[Violation]:
-    """A term is defined only to be used: an entry whose term appears nowhere else is a defect."""
-    whole = document_text(document)
-    for entry in defined_terms(document):
-        if not term_is_used(document, entry, whole):
-            yield Violation(
-                entry.number, "TER-02", f"第{entry.number}条界定的术语“{entry.term}”在文件其他部分均未使用"
-            )
 
 
 DEFINITION_OPENERS = ("是指", "系指", "指", "是")
@@ -423,101 +364,3 @@ def definition_defects(entry: DefinedTerm) -> list[str]:
     if repeated:
         out.append(f"第{entry.number}条术语“{entry.term}”的定义中重复了被定义的术语“{repeated}”")
     return out
-
-
-@rule("TER-04")
-def definition_defect(document: Document) -> Iterator[Violation]:
-    """A definition must be able to replace its term in a sentence: no opener, no provision, no term."""
-    for entry in defined_terms(document):
-        for message in definition_defects(entry):
-            yield Violation(entry.number, "TER-04", message)
-
-
-def _last_part(number: str) -> int | None:
-    tail = number.rsplit(".", 1)[-1]
-    return int(tail) if tail.isdigit() else None
-
-
-def numbering_readable(document: Document) -> bool:
-    """False when entry headings were read as text (a bare "3.99" line, a "术语 english" line inside an
-    entry): the numbers seen are then the parser's, not the author's, and are not judged."""
-    found = terms_chapter(document)
-    if found is None:
-        return False
-    sections = [found[1], *(s for _, s in entry_sections(document))]
-    return not any(_LOST_HEADING.match(line.strip()) for s in sections for line in s.text.split("\n"))
-
-
-def numbering_defects(document: Document) -> Iterator[Violation]:
-    """Entries of one level numbered 1, 2, 3 … under their parent: a gap or a repeat is an error."""
-    if not numbering_readable(document):
-        return
-    last: dict[str, str] = {}  # parent number → number of the previous sibling
-    for _, s in entry_sections(document):
-        parent, _, _ = s.number.rpartition(".")
-        n = _last_part(s.number)
-        if not parent or n is None:
-            continue
-        previous = last.get(parent)
-        p = _last_part(previous) if previous else 0
-        last[parent] = s.number
-        if p is None:
-            continue
-        if previous == s.number:
-            yield Violation(s.number, "TER-05", f"术语条目编号“{s.number}”重复")
-        elif n > p + 1:
-            after = f"{previous}之后" if previous else "首个条目"
-            message = f"术语条目编号不连续：{after}为{s.number}，应为{parent}.{p + 1}"
-            yield Violation(s.number, "TER-05", message)
-        elif n <= p:
-            yield Violation(s.number, "TER-05", f"术语条目编号顺序错误：{previous}之后为{s.number}")
-
-
-def english_defects(document: Document) -> Iterator[Violation]:
-    """An entry without the English equivalent that the document's other entries all carry."""
-    entries = defined_terms(document)
-    with_english = [e for e in entries if e.english]
-    if len(with_english) < 2 or len(with_english) * 2 <= len(entries):
-        return
-    for e in entries:
-        if not e.english and not regex.match(r"^\s*[A-Za-z]", e.line):
-            yield Violation(e.number, "TER-05", f"第{e.number}条术语“{e.term}”缺少英文对应词")
-
-
-def lead_in_defects(document: Document) -> Iterator[Violation]:
-    """The lead-in must agree with what follows (GB/T 1.1—2020 8.5.2).
-
-    A lead-in that cites a document chapter 2 does not list is left to NREF-01 (cited normatively but
-    not listed, reported at "2"): reporting it here as well would give one defect two labels, and every
-    NREF-01 instance that deletes a document the lead-in cites would carry an unlabelled TER-05.
-    """
-    found = terms_chapter(document)
-    if found is None:
-        return
-    _, chapter = found
-    _, line = lead_in(chapter)
-    line = compact_key(line)  # PDFs break "适 用于" apart
-    if not line:
-        return
-    has_entries = bool(entry_sections(document))
-    where = chapter.number
-    if LEAD_NONE.search(line) and has_entries:
-        yield Violation(where, "TER-05", f"引导语为“{line}”，但其后列出了术语条目")
-    ref = LEAD_REF.match(line)
-    if ref and not ref.group("also") and has_entries:
-        yield Violation(
-            where, "TER-05", "引导语仅称引用文件界定的术语和定义适用，未写“以及下列”，但其后列出了术语条目"
-        )
-    this = LEAD_THIS.search(line)
-    if this and this.group("this") == "本标准" and document.drafting_rules == "GB/T 1.1—2020":
-        yield Violation(where, "TER-05", "按GB/T 1.1—2020起草的文件，引导语应称“适用于本文件”而非“本标准”")
-    if LEAD_LIST.match(line) and not has_entries and "\n" not in chapter.text.strip():
-        yield Violation(where, "TER-05", "引导语称“下列术语和定义适用于本文件”，但其后没有术语条目")
-
-
-@rule("TER-05")
-def term_entry_format(document: Document) -> Iterator[Violation]:
-    """Entry numbers, English equivalents and the lead-in sentence of the terms chapter."""
-    yield from numbering_defects(document)
-    yield from english_defects(document)
-    yield from lead_in_defects(document)

@@ -1,0 +1,1 @@
+"""The NMS dimension's error types."""

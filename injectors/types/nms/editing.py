@@ -1,0 +1,103 @@
+"""Injectors of the NMS dimension (modal verbs): weaken, strengthen, mis-word, blur or misplace a provision.
+
+Every edit is one small replacement inside one body line, chosen only where the lexicon of
+`analysis` reads the changed word exactly as intended, so that the checker (D types) or
+the diff rule (D∆ types) sees the error and nothing else changes. Sentences that cite a standard or an
+annex are left alone: changing their modal verb would also change what the references chapter or the
+annex marker must say, which belongs to other types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+import regex
+
+from injectors.base import Site
+from injectors.checking import Violation
+from injectors.edit import Edit, Replacement
+from injectors.types.nms.analysis import (
+    CITATION,
+    Modal,
+    body_lines,
+    informative_annexes,
+    is_normative_body,
+    lexicon,
+    modal_verbs,
+    next_word,
+    sentence_span,
+)
+from parsers.model import Document, Section
+
+
+@dataclass(frozen=True)
+class BodyModal:
+    """A modal verb in a body line: where the line starts in the section text, the line, the modal."""
+
+    line_offset: int
+    line: str
+    modal: Modal
+
+
+def body_modals(section: Section, informative: frozenset[str]) -> Iterator[BodyModal]:
+    """Modal verbs of a normative section's provisions, outside sentences citing documents or annexes."""
+    if not is_normative_body(section, informative):
+        return
+    for offset, line in body_lines(section):
+        for modal in modal_verbs(line):
+            a, b = sentence_span(line, modal.start, modal.end)
+            if not CITATION.search(line[a:b]) and not relative_clause(line, modal.end):
+                yield BodyModal(offset, line, modal)
+
+
+_OBJECT_VERBS = frozenset(
+    lexicon("符合 满足 采用 使用 按 按照 为 是 有 具有 包括 包含 大于 小于 低于 高于 少于 多于 超过")
+    + lexicon("不 在 以 与 对 由 将 达到 保持 设置 记录")
+)
+
+
+def relative_clause(line: str, end: int) -> bool:
+    """The modal opens a relative clause ("应支持的运维要求", "可用于炼焦的烟煤"), not a provision."""
+    word = next_word(line, end)
+    if line[end + len(word) : end + len(word) + 1] == "的":
+        return True
+    return word not in _OBJECT_VERBS and regex.match(r"^\p{Han}{1,5}的", line[end:]) is not None
+
+
+def flagged(document: Document, check: Callable[[Document], Iterable[Violation]]) -> frozenset[str]:
+    """Locations where one of our checkers already fires on the original (pre-existing: never a site)."""
+    return frozenset(v.location for v in check(document))
+
+
+def modal_sites(
+    document: Document, wanted: Callable[[BodyModal], bool], skip: frozenset[str] = frozenset()
+) -> Iterator[Site]:
+    """One site per body section that holds at least one modal verb `wanted` accepts."""
+    informative = informative_annexes(document)
+    for position, section in enumerate(document.sections):
+        if section.number in skip:
+            continue
+        found = tuple(m for m in body_modals(section, informative) if wanted(m))
+        if found:
+            yield Site(position, found)
+
+
+def quote(line: str, start: int, end: int, after: int = 6) -> str:
+    """The changed words and a few characters after them, stopping at the clause end."""
+    stop = end
+    while stop < len(line) and stop < end + after and line[stop] not in "，,；;。！？：:\n":
+        stop += 1
+    return line[start:stop]
+
+
+def rewrite(found: BodyModal, old: str, new: str, at: int | None = None) -> tuple[str, int]:
+    """The line with `old` (at the modal, or at `at`) replaced by `new`, and where `new` starts."""
+    start = found.modal.start if at is None else at
+    line = found.line
+    assert line[start : start + len(old)] == old
+    return line[:start] + new + line[start + len(old) :], start
+
+
+def modify(position: int, found: BodyModal, start: int, old: str, new: str) -> Edit:
+    return Edit("modify", position, (Replacement("text", found.line_offset + start, old, new),))

@@ -1,0 +1,113 @@
+"""NMS-02 推荐或允许被强化 (Recommendation or permission strengthened)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    modal_shift,
+)
+from injectors.llm.prompts import (
+    PromptSpec,
+    no_material,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.nms.analysis import RECOMMENDATION, REQUIREMENT, _diff, modal_verbs, place
+from injectors.types.nms.editing import BodyModal, modal_sites, modify, quote, rewrite
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "NMS-02",
+    "NMS",
+    "推荐或允许被强化",
+    "Recommendation or permission strengthened",
+    "GB/T 1.1—2020 9.1 附录C",
+    "GB/T 1.1—2009 附录F",
+    "R+L",
+    "D∆ / J",
+    ("E-T-02",),
+)
+
+
+def recommendation_strengthened(original: Document, corrupted: Document) -> Iterable[Violation]:
+    """宜 → 应, 可 → 应, 不宜 → 不应 at the same place of the same section."""
+    return list(_diff(original, corrupted, weaker=False))
+
+
+# --- NMS-02 -------------------------------------------------------------------------------------------
+_NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚")
+
+
+class RecommendationStrengthened(Injector):
+    """宜 → 应, 不宜 → 不应, 可 / 可以 → 应 in a body clause: an option becomes an obligation. Not after
+    均/方/才 ("……均可", "审批后方可……"), where 应 would not read as a sentence."""
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        return modal_sites(document, _strengthenable)
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        found: BodyModal = rng.choice(site.detail)
+        modal = found.modal
+        old = modal.word[1:] if modal.negative else modal.word  # 宜, 可, 可以
+        at = modal.start + 1 if modal.negative else modal.start
+        line, _ = rewrite(found, old, "应", at=at)
+        if not any(m.start == modal.start and m.force == REQUIREMENT for m in modal_verbs(line)):
+            return None
+        new_word = "不应" if modal.negative else "应"
+        number = document.sections[site.target].number
+        kind = "推荐" if modal.force == RECOMMENDATION else "允许"
+        old_words = quote(found.line, modal.start, modal.end)
+        new_words = quote(line, modal.start, modal.start + len(new_word))
+        return Proposal(
+            modify(site.target, found, at, old, "应"),
+            f"{place(number)}将{kind}“{old_words}”强化为要求“{new_words}”，把可选做法变成了必须满足的要求",
+            f"将“{new_word}”改回“{modal.word}”",
+        )
+
+
+def _strengthenable(found: BodyModal) -> bool:
+    modal = found.modal
+    if modal.word not in ("宜", "不宜", "可", "可以"):
+        return False
+    before = found.line[modal.start - 1 : modal.start] if modal.start else ""
+    after = found.line[modal.end : modal.end + 1]
+    return before not in _NO_STRENGTHEN_BEFORE and after not in ("不", "")
+
+
+def strengthened(case: RewriteCase, answer: Answer) -> Failure | None:
+    return modal_shift(case, answer, weaker=False)
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(
+        ERROR_TYPE.id,
+        "1",
+        no_material,
+        lambda m: (
+            "把本条中一处推荐或允许（“宜”“可”“可以”“不宜”）改写为要求（“应”“不应”），使可选做法变成必须满足的要求；"
+            "只改能愿动词及必要的相邻字词。"
+        ),
+        works_without_template=True,
+    ),
+    budget=Budget(20, 0.25, 0.8, 1.25),
+    condition=strengthened,
+)
+
+
+DEFINITION = TypeDefinition(
+    ERROR_TYPE, RecommendationStrengthened, diff_checks=(recommendation_strengthened,), llm=LLM
+)

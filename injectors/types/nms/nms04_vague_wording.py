@@ -1,0 +1,113 @@
+"""NMS-04 模糊或含糊表述 (Vague or hedged wording)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.nms.analysis import (
+    SHIDANG_NEXT,
+    YIBAN_NEXT,
+    _lintable,
+    annex_letter_of,
+    body_lines,
+    informative_annexes,
+    next_word_tag,
+    place,
+    snippet,
+    vague_words,
+)
+from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "NMS-04",
+    "NMS",
+    "模糊或含糊表述",
+    "Vague or hedged wording",
+    "GB/T 1.1—2020 9.1",
+    "GB/T 1.1—2009 附录F",
+    "R",
+    "D",
+    ("E-T-05",),
+)
+
+
+def vague_wording(document: Document) -> Iterable[Violation]:
+    """尽量, 最好, 一般, 原则上, 适当 where a clause should state 应 / 宜 / 可."""
+    informative = informative_annexes(document)
+    for section in document.sections:
+        if not _lintable(section) or annex_letter_of(section) in informative:
+            continue
+        for _, line in body_lines(section):
+            for hit in vague_words(line):
+                yield Violation(
+                    section.number,
+                    "NMS-04",
+                    f"{place(section.number)}使用了含糊表述“{hit.word}”"
+                    f"（“{snippet(line, hit.start, hit.end)}”），条款应使用“应”“宜”或“可”明确表述",
+                )
+
+
+# --- NMS-04 -------------------------------------------------------------------------------------------
+class VagueWording(Injector):
+    """应 / 宜 / 可 → 尽量, 最好, 一般, 原则上, 适当 (不应 → 一般不 …): the clause no longer says whether it
+    is a requirement, a recommendation or a permission. Each word only where it reads naturally: 一般 before
+    采用/设置/不超过…, 适当 before 增加/缩短/调整…, 尽量/最好 before an action."""
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        skip = flagged(document, vague_wording)
+        wanted = ("应", "不应", "宜", "不宜", "可")
+        return modal_sites(document, lambda m: m.modal.word in wanted, skip)
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        found: BodyModal = rng.choice(site.detail)
+        modal = found.modal
+        options = _vague_options(found)
+        if not options:
+            return None
+        new = rng.choice(options)
+        number = document.sections[site.target].number
+        old_words = quote(found.line, modal.start, modal.end)
+        line, _ = rewrite(found, modal.word, new)
+        word = new[:-1] if modal.negative else new
+        new_words = quote(line, modal.start, modal.start + len(new))
+        return Proposal(
+            modify(site.target, found, modal.start, modal.word, new),
+            f"{place(number)}将“{old_words}”改为含糊表述“{new_words}”，“{word}”不是能愿动词，条款的性质不明确",
+            f"删除“{word}”，按原意用“{modal.word}”明确表述",
+        )
+
+
+def _vague_options(found: BodyModal) -> list[str]:
+    modal = found.modal
+    line = found.line
+    rest = line[modal.end :]
+    word, tag = next_word_tag(line, modal.end)
+    candidates = ["原则上"]
+    if tag[:1] == "v" and word not in ("为", "是", "有", "能", "能够", "具有"):
+        candidates += ["尽量", "最好"]
+    check = ("不" + rest) if modal.negative else rest
+    if YIBAN_NEXT.match(check):
+        candidates.append("一般")
+    if not modal.negative and SHIDANG_NEXT.match(rest):
+        candidates.append("适当")
+    valid = []
+    for word_ in candidates:
+        new = word_ + "不" if modal.negative else word_
+        new_line, start = rewrite(found, modal.word, new)
+        if any(h.start == start and h.word == word_ for h in vague_words(new_line)):
+            valid.append(new)
+    return valid
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, VagueWording, checks=(vague_wording,))

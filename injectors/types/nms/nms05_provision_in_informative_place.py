@@ -1,0 +1,384 @@
+"""NMS-05 条款位于非条款位置 (Provision in a non-provision place)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    failure,
+)
+from injectors.llm.prompts import (
+    PromptInput,
+    PromptSpec,
+    informative_place,
+    text_replacement,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.nms.analysis import (
+    CAPTION,
+    CITATION,
+    COMPARATIVES,
+    EXAMPLE,
+    FORCE_ZH,
+    NOTE,
+    PERMISSION,
+    RECOMMENDATION,
+    REQUIREMENT,
+    annex_letter_of,
+    definition_offset,
+    generation,
+    informative_annexes,
+    is_foreword_boilerplate,
+    is_table_row,
+    jieba_words,
+    lexicon,
+    modal_verbs,
+    nonstandard_modals,
+    place,
+    provisions_in_informative_places,
+    snippet,
+    text_lines,
+)
+from injectors.types.nms.editing import flagged, quote
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "NMS-05",
+    "NMS",
+    "条款位于非条款位置",
+    "Provision in a non-provision place",
+    "GB/T 1.1—2020 9.2",
+    "GB/T 1.1—2009 6.5",
+    "R+L",
+    "D",
+    (),
+)
+
+
+def _host(section: Section, where: str) -> str:
+    if where == "前言":
+        return "前言"
+    if where == "资料性附录":
+        return f"{place(section.number)}（资料性附录）"
+    return f"{place(section.number)}的{where}"
+
+
+def provision_in_informative_place(document: Document) -> Iterable[Violation]:
+    """应/宜/可 provisions in 注, 示例, 前言 or (requirements) in an informative annex."""
+    for section, where, modal, line in provisions_in_informative_places(document):
+        kind = FORCE_ZH[modal.force]
+        yield Violation(
+            section.number,
+            "NMS-05",
+            f"{_host(section, where)}中含有{kind}型条款“{snippet(line, modal.start, modal.end, 10)}”，"
+            f"{where}不应包含条款",
+        )
+
+
+# --- NMS-05 -------------------------------------------------------------------------------------------
+# Verbs before which a statement becomes a provision by adding 应 / 宜 / 可 ("数据完整率以百分数表示" →
+# "数据完整率应以百分数表示").
+_ANCHORS = frozenset(
+    lexicon(
+        "按 按照 采用 使用 选用 以 为 由 在 包括 包含 具有 符合 满足 保持 进行 设置 设为 取 覆盖 经 通过 不"
+    )
+)
+
+
+_KE_ANCHORS = frozenset({"按", "按照", "采用", "使用", "选用", "由", "在", "通过", "设置", "进行", "包括"})
+
+
+_PREFIX_END = "的地得了和与或及并且而但若如当把被将对向从给让使多常均都也还亦仍已则就才又再只即"
+
+
+# A statement whose main verb comes before the anchor is not "subject + anchor verb"
+_MAIN_VERBS = frozenset(
+    lexicon("代表 表示 是 指 称 称为 分为 需要 认为 说明 意味着 给出 列出 见 参见")
+    + lexicon("留作 作为 用作 视为 记为 称作 定义为 分成")
+)
+
+
+_CONDITIONAL_START = lexicon(
+    "本 按 以 对 将 把 从 向 由 经 用 据 依 如 若 当 对于 在 为了 由于 因为 根据 按照 通过 除 凡"
+)
+
+
+_FORCE = {"应": REQUIREMENT, "宜": RECOMMENDATION, "可": PERMISSION}
+
+
+_KIND = {"应": "要求", "宜": "推荐", "可": "允许"}
+
+
+_FOREWORD_TEMPLATES = (
+    ("执行{doc}时，还应符合国家现行有关法律法规的规定。", "应"),
+    ("{doc}实施后，各有关单位宜结合实际情况制定相应的实施细则。", "宜"),
+    ("使用{doc}时，可结合具体应用场景对{doc}规定的技术指标进行细化。", "可"),
+    ("{doc}的使用者应关注{doc}修改单的发布情况，并及时执行修改后的内容。", "应"),
+)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A place in an informative line where a modal verb turns a statement into a provision."""
+
+    line_offset: int
+    line: str
+    start: int  # in the line: where `old` is
+    old: str  # the anchor word (or 通常, replaced)
+    modals: tuple[str, ...]  # what may be written there
+    where: str  # 注, 示例, 资料性附录
+
+
+def statement_anchor(line: str, begin: int) -> tuple[int, str, bool] | None:
+    """(position, anchor word, replaces 通常) of the first statement verb that can take a modal, or None."""
+    a = begin
+    while a < len(line):
+        b = a
+        while b < len(line) and line[b] not in "。；;！？":
+            b += 1
+        sentence = line[a:b]
+        plain = not CITATION.search(sentence) and not regex.search(r"[“”\"]", sentence)
+        if sentence and plain and not modal_verbs(sentence) and not nonstandard_modals(sentence):
+            found = _anchor_in(sentence)
+            if found is not None:
+                return a + found[0], found[1], found[2]
+        a = b + 1
+    return None
+
+
+def _anchor_in(sentence: str) -> tuple[int, str, bool] | None:
+    """The first anchor verb of a plain "subject + verb" statement; None when the sentence is not one."""
+    position = 0
+    words = jieba_words(sentence)
+    for k, (word, _) in enumerate(words):
+        if word in _MAIN_VERBS or regex.search(r"[，,：:、（(]", word):
+            return None
+        if word in _ANCHORS or word == "通常":
+            if k == 0 or not _subject(words[:k]) or _conditional(sentence, position):
+                return None
+            nxt = words[k + 1][0] if k + 1 < len(words) else ""
+            if word == "通常":
+                return (position, word, True) if nxt in _ANCHORS and nxt != "不" else None
+            if word == "不":
+                return (position, word, False) if COMPARATIVES.match(sentence[position + 1 :]) else None
+            if nxt in ("了", "过", "着") or not regex.match(r"[\p{Han}A-Za-z0-9]", nxt or " "):
+                return None
+            if word == "在" and nxt == "于":
+                return None
+            if word == "为" and "的" in _clause_after(sentence, position):
+                return None  # "含水率为75%的鲜叶": a relative clause, not a predicate
+            return position, word, False
+        position += len(word)
+    return None
+
+
+def _clause_after(sentence: str, position: int) -> str:
+    end = position
+    while end < len(sentence) and sentence[end] not in "，,；;。：:":
+        end += 1
+    return sentence[position:end]
+
+
+def _conditional(sentence: str, position: int) -> bool:
+    """The anchor's clause is an adverbial one: "岩棉板为保温芯材时，……"."""
+    return _clause_after(sentence, position).rstrip().endswith(("时", "后", "前", "中", "下", "时候"))
+
+
+def _subject(words: tuple[tuple[str, str], ...]) -> bool:
+    """A short noun subject before the verb, not an adverbial or prepositional phrase ("当…时", "按…")."""
+    stripped = "".join(w for w, _ in words).strip()
+    first = next(((w, t) for w, t in words if w.strip()), ("", ""))
+    return (
+        2 <= len(stripped) <= 20
+        and regex.search(r"\p{Han}", stripped) is not None
+        and stripped[-1] not in _PREFIX_END
+        and not stripped.startswith(_CONDITIONAL_START)
+        and first[1][:1] not in ("p", "c", "u", "d")
+    )
+
+
+def _marker_end(line: str) -> int:
+    m = NOTE.match(line) or EXAMPLE.match(line)
+    return m.end() if m else 0
+
+
+class ProvisionInInformativePlace(Injector):
+    """A provision where GB/T 1.1 allows none: 应/宜/可 added to a statement of a 注 or 示例 ("注：数据完整率
+    以百分数表示" → "注：数据完整率应以百分数表示"), 应 to a statement of an informative annex, or a
+    template provision sentence added to the 前言 ("执行本文件时，还应符合国家现行有关法律法规的规定。").
+    Never in the scope (SCP-01) or a term definition (TER-04), which have their own types."""
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        skip = flagged(document, provision_in_informative_place)
+        informative = informative_annexes(document)
+        for position, section in enumerate(document.sections):
+            if section.number in skip:
+                continue
+            if section.kind == "foreword":
+                if _foreword_insertion(section) is not None:
+                    yield Site(position, "前言")
+                continue
+            if section.kind in ("scope", "introduction", "bibliography", "index", "normative_references"):
+                continue
+            in_annex = annex_letter_of(section) in informative
+            found = tuple(_statements(section, in_annex))
+            if found:
+                yield Site(position, found)
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        section = document.sections[site.target]
+        if site.detail == "前言":
+            return _foreword_proposal(document, site.target, section, rng)
+        statement: Statement = rng.choice(site.detail)
+        modal = rng.choice(statement.modals)
+        if statement.old == "通常":
+            new = modal
+        elif statement.old == "不":
+            new = "不" + modal
+        else:
+            new = modal + statement.old
+        line = (
+            statement.line[: statement.start] + new + statement.line[statement.start + len(statement.old) :]
+        )
+        word = "不" + modal if statement.old == "不" else modal
+        if not any(m.start == statement.start and m.force == _FORCE[modal] for m in modal_verbs(line)):
+            return None
+        old_words = quote(statement.line, statement.start, statement.start + len(statement.old), 8)
+        new_words = quote(line, statement.start, statement.start + len(new), 8)
+        where = statement.where
+        if where != "资料性附录":
+            host = f"{place(section.number)}的{where}"
+        elif section.number.startswith("附录"):
+            host = f"资料性{section.number}"
+        else:
+            host = f"资料性附录{annex_letter_of(section)}的{section.number}"
+        if where == "资料性附录":
+            fix = f"删除“{word}”，恢复为陈述“{old_words}”；如确需规定，应将该附录改为规范性附录或移入正文"
+        else:
+            fix = f"删除{where}中的“{word}”，恢复为陈述“{old_words}”；如确需规定，应将其作为条文写入正文"
+        edit = Edit(
+            "modify",
+            site.target,
+            (Replacement("text", statement.line_offset + statement.start, statement.old, new),),
+        )
+        return Proposal(
+            edit,
+            f"{host}中写入了{_KIND[modal]}型条款“{new_words}”（原为陈述“{old_words}”），{where}不应包含条款",
+            fix,
+        )
+
+
+def _statements(section: Section, in_annex: bool) -> Iterator[Statement]:
+    definition = definition_offset(section) if section.kind == "terms" and section.level > 1 else None
+    for offset, line in text_lines(section.text):
+        if not line.strip() or is_table_row(line) or offset == definition or CAPTION.match(line):
+            continue
+        if NOTE.match(line):
+            where, modals = "注", ("应", "宜", "可")
+        elif EXAMPLE.match(line):
+            where, modals = "示例", ("应", "宜")
+        elif in_annex:
+            where, modals = "资料性附录", ("应",)
+        else:
+            continue
+        found = statement_anchor(line, _marker_end(line))
+        if found is None:
+            continue
+        start, old, replaces = found
+        if replaces or old == "不" or old not in _KE_ANCHORS:
+            modals = tuple(m for m in modals if m != "可")
+        if modals:
+            yield Statement(offset, line, start, old, modals, where)
+
+
+def _foreword_insertion(section: Section) -> int | None:
+    """Where a new foreword paragraph goes: before the line naming who proposed the document, else the end."""
+    if not section.text.strip():
+        return None
+    for offset, line in text_lines(section.text):
+        if regex.match(r"^\s*本(?:文件|标准)(?:由|起草单位|主要起草人)", line):
+            return offset
+    return len(section.text) + 1
+
+
+def _foreword_proposal(
+    document: Document, target: int, section: Section, rng: random.Random
+) -> Proposal | None:
+    at = _foreword_insertion(section)
+    if at is None:
+        return None
+    doc = "本标准" if generation(document) == "2009" else "本文件"
+    template, modal = rng.choice(_FOREWORD_TEMPLATES)
+    sentence = template.format(doc=doc)
+    if is_foreword_boilerplate(sentence) or not modal_verbs(sentence):
+        return None
+    if at > len(section.text):
+        replacement = Replacement("text", len(section.text), "", "\n" + sentence)
+    else:
+        replacement = Replacement("text", at, "", sentence + "\n")
+    return Proposal(
+        Edit("modify", target, (replacement,)),
+        f"前言中加入了{_KIND[modal]}型条款“{sentence}”，前言是资料性要素，不应包含要求、推荐或允许",
+        "删除该句；如确需规定，应作为条文写入正文的相应条款",
+        "rule-template",
+    )
+
+
+def _nms05_place(i: PromptInput) -> dict[str, str]:
+    r = text_replacement(i.template)
+    section = i.document.sections[i.site.target]
+    return {"place": informative_place(section, r.start if r else None)}
+
+
+def _nms05(case: RewriteCase, answer: Answer) -> Failure | None:
+    from injectors.types.nms.analysis import provisions_in_informative_places
+
+    def count(document: Document) -> int:
+        number = case.section.number
+        return sum(1 for s, *_ in provisions_in_informative_places(document) if s.number == number)
+
+    if count(case.with_text(answer.rewritten_text)) > count(case.document):
+        return None
+    place = case.material.get("place", "注、示例或前言")
+    return failure(
+        "condition", f"{place}中没有出现新的“应/宜/可”条款", "no provision added to the informative place"
+    )
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(
+        ERROR_TYPE.id,
+        "1",
+        _nms05_place,
+        lambda m: (
+            f"在本章条的{m['place']}中加入能愿动词“应”“宜”或“可”，把一句陈述改为条款（或在{m['place']}中加一句条款），"
+            f"使{m['place']}中出现不应有的条款；不要改动其他段落。"
+        ),
+        works_without_template=True,
+    ),
+    budget=Budget(90, 0.6, 0.9, 3.0),
+    condition=_nms05,
+)
+
+
+DEFINITION = TypeDefinition(
+    ERROR_TYPE, ProvisionInInformativePlace, checks=(provision_in_informative_place,), llm=LLM
+)

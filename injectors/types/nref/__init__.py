@@ -1,0 +1,1 @@
+"""The NREF dimension's error types."""

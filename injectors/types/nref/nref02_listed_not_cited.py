@@ -1,0 +1,140 @@
+"""NREF-02 列出但未引用 (Listed but never cited)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator
+from functools import lru_cache
+
+import jieba
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
+from injectors.types.nref.editing import Candidate, _inserted_entry, _parsed
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "NREF-02",
+    "NREF",
+    "列出但未引用",
+    "Listed but never cited",
+    "GB/T 1.1—2020 8.6",
+    "GB/T 1.1—2009 6.2.3",
+    "R",
+    "D",
+    ("E-R-02",),
+)
+
+
+def listed_but_not_cited(document: Document) -> list[Violation]:
+    """Every listed document must be cited in the text (one in 参考文献 is NREF-03's business)."""
+    a = analyse(document)
+    if a.list_target is None:
+        return []
+    location = document.sections[a.list_target].number
+    return [
+        Violation(location, "NREF-02", f"规范性引用文件清单中的“{item.cited.ident}”在正文中未被引用")
+        for item in a.items
+        if not a.uses_of(item.cited) and not a.in_bibliography(item.cited) and not excluded(item.cited, a.own)
+    ]
+
+
+MAX_CANDIDATES = 8  # real numbers offered per document for NREF-02: the best-fitting ones
+
+
+# Words of standard titles too general to say that two documents are about the same thing.
+_GENERIC = regex.compile(
+    r"^(?:技术|要求|方法|规范|规程|通用|部分|基本|条件|规则|指南|系统|产品|设备|装置|标准|术语|定义|总则|通则|分类|代码|"
+    r"信息|管理|应用|测定|试验|性能|相关|等级|及其|使用|导则|程序|质量|设计|测量|数据|安全|环境|评价|检验|"
+    r"控制|工程|第一|国家标准|行业标准|基于|实施|评估)$"
+)
+
+
+@lru_cache(maxsize=4096)
+def _title_words(title: str) -> tuple[str, ...]:
+    """Distinct content words of a standard title (Chinese, two characters or more, not generic)."""
+    words = jieba.lcut(title)
+    return tuple(
+        dict.fromkeys(
+            w for w in words if len(w) >= 2 and regex.fullmatch(r"\p{Han}+", w) and not _GENERIC.match(w)
+        )
+    )
+
+
+def _affinity(title: str, topic: str, body: str, rarity: dict[str, float]) -> float:
+    """How specifically a candidate's title words are this document's words: each shared word weighs by
+    its rarity among the corpus's reference titles; words of the title or scope count fully, words found
+    only deeper in the text a quarter."""
+    words = [w for w in _title_words(title) if w in body]
+    return sum(rarity.get(w, 0.0) * (1.0 if w in topic else 0.25) for w in words)
+
+
+def _corpus_candidates(document: Document, a: Analysis, context: InjectionContext) -> list[Candidate]:
+    """Real numbers from other documents' lists: same field first, then those whose title shares the
+    most specific words with this document, then the most widely cited."""
+    field = document.cover.ics.split(".")[0]
+    body = "\n".join(s.title + "\n" + s.text for s in document.sections if s.kind != "normative_references")
+    topic = document.title + "".join(s.text for s in document.sections if s.kind == "scope")
+    references = context.references_for(document)
+    titles = list(dict.fromkeys(r.entry.title for r in references))
+    frequency = Counter(w for t in titles for w in _title_words(t))
+    rarity = {w: math.log((1 + len(titles)) / n) for w, n in frequency.items() if 2 * n <= len(titles)}
+    ranked: dict[str, tuple[bool, float, int, Candidate]] = {}
+    popularity: Counter[str] = Counter()
+    for order, ref in enumerate(references):
+        cited = _parsed(ref.entry.line, ref.entry.number, ref.entry.year)
+        if cited is None or not ref.entry.title or a.mentioned(cited) or excluded(cited, a.own):
+            continue
+        key = f"{cited.family} {cited.number}"
+        popularity[key] += 1
+        if key not in ranked:
+            same_field = bool(field) and ref.ics.split(".")[0] == field
+            affinity = _affinity(ref.entry.title, topic, body, rarity)
+            ranked[key] = (same_field, affinity, order, Candidate(cited, ref.entry.title))
+    order = sorted(ranked, key=lambda k: (not ranked[k][0], -ranked[k][1], -popularity[k], ranked[k][2]))
+    fitting = [k for k in order if ranked[k][0] or ranked[k][1] > 0]
+    chosen = fitting if len(fitting) >= 3 else order
+    return [ranked[k][3] for k in chosen]
+
+
+class UncitedReferenceListed(Injector):
+    """NREF-02: add to the list a real standard of the same field that the document cites nowhere.
+
+    Why: the list holds only documents the text cites normatively; an extra entry misleads users about
+    what the provisions depend on. The number and title are real, taken from another corpus document's
+    list (same ICS field first, then titles sharing words with this document's title and scope); the
+    entry goes where the list order stays as it was.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
+        a = analyse(document)
+        if a.list_target is None or not a.items or listed_but_not_cited(document):
+            return
+        for candidate in _corpus_candidates(document, a, context)[:MAX_CANDIDATES]:
+            yield Site(a.list_target, candidate)
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        inserted = _inserted_entry(document, site)
+        if inserted is None:
+            return None
+        section, replacement, entry = inserted
+        return Proposal(
+            Edit("modify", site.target, (replacement,)),
+            error=f"{place_name(section.number)}规范性引用文件清单中列出了“{entry}”，但正文中没有任何条款引用该文件",
+            fix=f"删除“{entry}”，或在需要引用该文件的条款中规范性地引用它",
+        )
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, UncitedReferenceListed, checks=(listed_but_not_cited,))

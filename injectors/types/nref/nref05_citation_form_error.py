@@ -1,0 +1,229 @@
+"""NREF-05 引用形式错误 (Citation form error)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.nref.analysis import Cited, Use, analyse, place_name
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "NREF-05",
+    "NREF",
+    "引用形式错误",
+    "Citation form error",
+    "GB/T 1.1—2020 9.5",
+    "GB/T 1.1—2009 6.6.7",
+    "R",
+    "D",
+    (),
+)
+
+
+LEAD_IN_2009 = regex.compile(r"对于本(?:文件|标准)的应用是必不可少的|凡是(?:不)?注日期的引用文件")
+
+
+LEAD_IN_2020_FULL = regex.compile(
+    r"下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。[^\n]*?最新版本[^\n]*?适用于本文件。"
+)
+
+
+LEAD_IN_2009_TEXT = (
+    "下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件，仅注日期的版本适用于本文件。"
+    "凡是不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"
+)
+
+
+def undated_specific(use: Use) -> bool:
+    """A clause, table, figure or annex cited from an undated reference."""
+    return bool(use.specific) and use.cited.year is None
+
+
+def citation_form(document: Document) -> list[Violation]:
+    """Em dash before the year, a dated reference for a specific clause, the lead-in of the right edition."""
+    a = analyse(document)
+    out: list[Violation] = []
+    if a.list_target is not None:
+        section = document.sections[a.list_target]
+        for item in a.items:
+            if item.cited.wrong_separator:
+                written = section.text[item.cited.start : item.cited.end]
+                out.append(
+                    Violation(
+                        section.number,
+                        "NREF-05",
+                        f"“{written.strip()}”年号前应使用一字线“—”（{item.cited.citation}）",
+                    )
+                )
+        if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2009.search(section.text):
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    "按GB/T 1.1—2020起草的文件在规范性引用文件中使用了GB/T 1.1—2009的引导语",
+                )
+            )
+    for target, entry in a.bibliography:
+        if entry.cited.wrong_separator:
+            section = document.sections[target]
+            written = section.text[entry.cited.start : entry.cited.end]
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"“{written.strip()}”年号前应使用一字线“—”（{entry.cited.citation}）",
+                )
+            )
+    for use in a.uses:
+        section = document.sections[use.target]
+        written = section.text[use.cited.start : use.cited.end].strip()
+        if use.cited.wrong_separator:
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"“{written}”年号前应使用一字线“—”（{use.cited.citation}）",
+                )
+            )
+        if undated_specific(use):
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"引用了不注日期文件“{written}”中的具体内容“{use.specific}”，引用具体章条、图表时应注日期",
+                )
+            )
+    return out
+
+
+_FOLLOWS_PROVISION = regex.compile(r"^(?:的规定|规定的|的要求|要求的|的相关规定)")
+
+
+def _inside(section: Section) -> str:
+    """ "第6.4条", "前言中", "参考文献中", "第2章规范性引用文件清单中": where a defect sits, as a phrase."""
+    if section.kind == "normative_references":
+        return f"{place_name(section.number)}规范性引用文件清单中"
+    name = place_name(section.number)
+    return name if name.startswith("第") else f"{name}中"
+
+
+def _bad_locations(found: Iterable[Violation]) -> set[str]:
+    return {v.location for v in found}
+
+
+class CitationFormError(Injector):
+    """NREF-05: a citation written in the wrong form.
+
+    Why: GB/T 1.1—2020 9.5 fixes the form of a citation. Three edits, each at its own sites: the em dash
+    before a year becomes a hyphen ("GB/T 2423.1—2008" → "GB/T 2423.1-2008", list entries and citations);
+    a specific clause is cited from an undated reference ("按GB 2894的规定" → "按GB 2894中5.2的规定", or
+    the year is dropped from "GB/T 2423.1—2008中4.2"); the 2020 list lead-in of a 2020 document is replaced
+    by the 2009 one.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
+        a = analyse(document)
+        dirty = _bad_locations(citation_form(document))
+        if a.list_target is not None:
+            section = document.sections[a.list_target]
+            if section.number not in dirty:
+                for item in a.items:
+                    if item.cited.year and item.cited.chinese and not item.cited.wrong_separator:
+                        yield Site(a.list_target, ("dash", item.cited))
+                if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2020_FULL.search(section.text):
+                    yield Site(a.list_target, ("lead-in", None))
+        for target, entry in a.bibliography:
+            c = entry.cited
+            if (
+                document.sections[target].number not in dirty
+                and c.year
+                and c.chinese
+                and not c.wrong_separator
+            ):
+                yield Site(target, ("dash", c))
+        for use in a.uses:
+            section = document.sections[use.target]
+            if section.number in dirty:
+                continue
+            c = use.cited
+            if c.year and c.chinese and not c.wrong_separator:
+                yield Site(use.target, ("dash", c))
+            if use.role != "normative":
+                continue
+            if c.year and use.specific and not use.specific.startswith("第"):
+                yield Site(use.target, ("undate", use))
+            elif not c.year and not use.specific and _FOLLOWS_PROVISION.match(section.text[c.end :]):
+                yield Site(use.target, ("specific", use))
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        kind, detail = site.detail
+        section = document.sections[site.target]
+        where = _inside(section)
+        text = section.text
+        if kind == "dash":
+            c: Cited = detail
+            assert c.sep_start is not None and c.year_end is not None
+            wrong = text[c.start : c.sep_start] + "-" + c.year
+            edit = Edit("modify", site.target, (Replacement("text", c.sep_start, c.sep, "-"),))
+            return Proposal(
+                edit,
+                error=f"{where}将注日期引用“{c.citation}”写成“{wrong.strip()}”，年号前误用连字符“-”",
+                fix=f"改为“{c.citation}”，年号前使用一字线“—”",
+            )
+        if kind == "lead-in":
+            m = LEAD_IN_2020_FULL.search(text)
+            assert m is not None
+            edit = Edit(
+                "modify", site.target, (Replacement("text", m.start(), m.group(), LEAD_IN_2009_TEXT),)
+            )
+            return Proposal(
+                edit,
+                error=(
+                    f"{place_name(section.number)}的引导语使用了GB/T 1.1—2009的表述"
+                    "“下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件……”，"
+                    "与本文件按GB/T 1.1—2020起草不符"
+                ),
+                fix=(
+                    "改为GB/T 1.1—2020的引导语"
+                    "“下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。……”"
+                ),
+            )
+        use = detail
+        c = use.cited
+        if kind == "undate":
+            assert c.year_end is not None
+            old = text[c.number_end : c.year_end]
+            written = text[c.start : c.number_end] + text[c.end : use.specific_end]
+            edit = Edit("modify", site.target, (Replacement("text", c.number_end, old, ""),))
+            return Proposal(
+                edit,
+                error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
+                fix=f"引用具体章条、图表时应注日期，改为“{text[c.start : use.specific_end]}”",
+            )
+        clause = f"{rng.randint(4, 8)}.{rng.randint(1, 4)}"
+        specific = rng.choice([clause, clause, f"表{rng.randint(1, 3)}"])
+        follows = _FOLLOWS_PROVISION.match(text[c.end :])
+        assert follows is not None
+        written = f"{text[c.start : c.end]}中{specific}{follows.group()}"
+        edit = Edit("modify", site.target, (Replacement("text", c.end, "", f"中{specific}"),))
+        return Proposal(
+            edit,
+            error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
+            fix=f"引用具体章条、图表时应注日期（写为“{c.ident}—××××中{specific}”），或改为引用整个文件",
+        )
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, CitationFormError, checks=(citation_form,))

@@ -1,0 +1,1 @@
+"""The SCP dimension's error types."""

@@ -1,0 +1,165 @@
+"""Injectors of the scope dimension (SCP): a provision put into 范围, a broken scope formula, a body clause
+that reaches beyond the scope, a scope promise the body never keeps, and a vague or contradicted boundary.
+
+All five edit one span each; the four that edit 范围 touch different sentences (or insertion points), so
+several of them can share chapter 1 in one document. Material is real: body requirements and titles of the
+same document, objects from the scopes of other corpus documents, a small lexicon of scope aspects.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import regex
+
+from injectors.types.scp.analysis import APPLICABILITY, tokens
+from parsers.model import Document, Section
+
+_NOTE_OR_LIST = regex.compile(
+    r"^\s*(?:注\s*\d*\s*[：:]|示例|——|—|[a-z][)）]|\d{1,2}[)）]|续?表\s*\d|图\s*\d)"
+)
+
+
+_ACTIVITIES_TEXT = """
+    设计 制造 生产 安装 验收 检验 检测 集成 改造 开发 测试 运行 维护 运维 使用 建设
+    管理 选型 施工 采购 评价 评估 应用 认证 工作 活动 保存 创建 交换 整合 审查 监测
+    传输 处理 服务 运营 规划 实施 操作 控制 检查 维修 调试 监理 通信 定级 识别 防护
+    计量 采集 分析 存储 加工 贮存 运输 销售 回收 处置 编制 著录 升级 监督
+    """
+
+
+_ACTIVITIES = tuple(dict.fromkeys(_ACTIVITIES_TEXT.split()))
+
+
+_ACT = "|".join(sorted(_ACTIVITIES, key=len, reverse=True))
+
+
+# "的设计、制造、安装和验收" at the end of an 适用于 clause: the activities, not the object.
+_ACTIVITY_TAIL = regex.compile(rf"的(?:(?:(?!的)[\p{{Han}}]){{0,6}}(?:{_ACT})(?:[、和及与]|以及)?)+$")
+
+
+_ACTIVITY_LIST = regex.compile(rf"(?:(?:{_ACT})(?:[、和及与]|以及)?)+")
+
+
+_QUALIFIER_TAIL = regex.compile(rf"的(?:{_ACT})")
+
+
+# Where an 适用于 clause ends when a comma introduces something else.
+_CLAUSE_CUT = regex.compile(
+    r"[。；\n]|，(?=规定|确立|给出|描述|界定|本|也|以及|并|但|且|其|同时|还|参照|可|不适用|另)"
+)
+
+
+_ALL_HAN = regex.compile(r"^[\p{Han}A-Za-z0-9（）]+$")
+
+
+@dataclass(frozen=True)
+class ScopeAspect:
+    """An aspect a scope may promise, the words that show a body treats it, and its list forms."""
+
+    name: str  # 安装
+    keywords: tuple[str, ...]  # any of these anywhere in the body means the aspect is covered
+
+    def item(self, as_requirement: bool) -> str:
+        return f"{self.name}要求" if as_requirement else self.name
+
+
+# Aspects that a real scope lists and a document of another kind often lacks (no 应/宜/可 inside).
+SCOPE_ASPECTS = (
+    ScopeAspect("安装", ("安装",)),
+    ScopeAspect("维护保养", ("维护", "保养", "维修", "检修")),
+    ScopeAspect("人员培训", ("培训",)),
+    ScopeAspect("报废处置", ("报废", "废弃", "处置")),
+    ScopeAspect("售后服务", ("售后",)),
+    ScopeAspect("档案管理", ("档案", "归档")),
+    ScopeAspect("节能", ("节能", "能耗", "能效")),
+    ScopeAspect("环境保护", ("环境保护", "环保", "污染")),
+    ScopeAspect("职业健康防护", ("职业健康", "劳动保护", "个人防护")),
+    ScopeAspect("包装、运输和贮存", ("包装", "运输", "贮存", "储存")),
+    ScopeAspect("标志和标签", ("标志", "标签", "标识")),
+    ScopeAspect("使用说明", ("使用说明", "说明书")),
+)
+
+
+def _paragraphs(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each non-empty line of a section's text."""
+    out = []
+    start = 0
+    for line in text.split("\n"):
+        if line.strip():
+            out.append((start, start + len(line)))
+        start += len(line) + 1
+    return out
+
+
+def _is_plain(line: str) -> bool:
+    """A running-text paragraph: not a note, example, list item, table row or caption."""
+    return " | " not in line and not _NOTE_OR_LIST.match(line)
+
+
+def _cite(number: str) -> str:
+    """第5章 / 第5.2.1条: the form the planner renumbers when other errors renumber the document."""
+    return f"第{number}条" if "." in number else f"第{number}章"
+
+
+def _scope_name(section: Section) -> str:
+    return f"第{section.number}章“{section.title or '范围'}”"
+
+
+def _body(document: Document) -> list[tuple[int, Section]]:
+    """Normative body clauses (chapters after 术语/符号), where requirements live."""
+    return [(i, s) for i, s in enumerate(document.sections) if s.kind == "clause"]
+
+
+def applicability_qualifiers(sentence: str) -> list[tuple[int, str]]:
+    """Qualifiers right after "适用于" that can be dropped leaving a grammatical, vaguer boundary.
+
+    "适用于额定电压不大于1 kV的户内开关柜的设计" → [(offset, "额定电压不大于1 kV的")]: each candidate
+    ends with a 的 followed by the object's head noun (not by the list of activities, not by "、").
+    """
+    m = APPLICABILITY.search(sentence)
+    if m is None or not m.group(0).endswith("于"):
+        return []
+    begin = m.end()
+    cut = _CLAUSE_CUT.search(sentence, begin)
+    core = sentence[begin : cut.start() if cut else len(sentence)]
+    tail = _ACTIVITY_TAIL.search(core)
+    stem = core[: tail.start()] if tail else core
+    out = []
+    for word, k in tokens(stem):
+        if word != "的":  # jieba: not the 的 of 目的, 的确
+            continue
+        qualifier = stem[: k + 1]
+        if stem[k + 1 : k + 2] == "，":
+            qualifier += "，"
+        rest = stem[len(qualifier) :]
+        head = regex.split(r"[的，]", rest, maxsplit=1)[0]
+        if (
+            len(qualifier.rstrip("，")) < 5
+            or rest.startswith("、")
+            or len(head) < 3
+            or "、" in head
+            or _ACTIVITY_LIST.fullmatch(head)
+            or "以及" in qualifier
+            or _QUALIFIER_TAIL.search(qualifier)
+        ):
+            continue
+        out.append((begin, qualifier))
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def uncovered_aspects(document: Document) -> tuple[ScopeAspect, ...]:
+    """Aspects that neither the scope nor any body chapter (title or text) mentions."""
+    body = "\n".join(
+        f"{s.title}\n{s.text}"
+        for s in document.sections
+        if s.kind not in ("foreword", "introduction", "scope", "normative_references", "bibliography")
+    )
+    scope = "\n".join(s.text for s in document.sections if s.kind == "scope")
+    return tuple(
+        a
+        for a in SCOPE_ASPECTS
+        if not any(k in body for k in a.keywords) and not any(k in scope for k in a.keywords)
+    )

@@ -1,0 +1,175 @@
+"""SCP-02 范围表述格式不规范 (Scope formula broken)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.scp.analysis import (
+    APPLICABILITY,
+    SELF_REFERENCE,
+    Sentence,
+    scope_chapter,
+    self_reference,
+    statement_sentences,
+)
+from injectors.types.scp.editing import _scope_name
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "SCP-02",
+    "SCP",
+    "范围表述格式不规范",
+    "Scope formula broken",
+    "GB/T 1.1—2020 8.5",
+    "GB/T 1.1—2009 6.2.2",
+    "R",
+    "D",
+    (),
+)
+
+
+# Verbs a textbook or report would use; a standard's scope does not "introduce" or "expound" anything.
+NONSTANDARD_VERB = regex.compile(
+    rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也|主要|重点|着重|简要|系统地?)?)"
+    r"(?:主要|重点|着重|简要|系统地?)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了?"
+    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了)"
+)
+
+
+# Looser applicability wording a real scope may use instead ("本文件可供……使用", "适合于"): not reported.
+_APPLICABILITY_VARIANT = regex.compile(rf"(?<!不)适合于|{SELF_REFERENCE.pattern}(?:也|还)?(?:可)?(?:用于|供)")
+
+
+def states_applicability(sentence: str) -> bool:
+    """Whether a sentence says where the document applies ("适用于……", or a looser "本文件可供……")."""
+    return bool(APPLICABILITY.search(sentence) or _APPLICABILITY_VARIANT.search(sentence))
+
+
+def scope_formula(document: Document) -> list[Violation]:
+    """范围 without a "……适用于……" sentence, or with 介绍/阐述/讲述 in place of 规定了/确立了/给出了."""
+    out = []
+    chapters = [s for s in document.sections if s.kind == "scope" and s.level == 1]
+    for chapter in chapters:
+        members = [chapter] + [
+            s for s in document.sections if s.kind == "scope" and s.number.startswith(chapter.number + ".")
+        ]
+        statements = [(s, st) for s in members for st in statement_sentences(s.text)]
+        if not statements:
+            continue  # an empty scope is a parsing or structure matter, not a broken formula
+        if not any(states_applicability(st.text) for _, st in statements):
+            word = self_reference(document)
+            out.append(
+                Violation(
+                    chapter.number,
+                    "SCP-02",
+                    f"范围缺少界定适用界限的陈述（“{word}适用于……”）",
+                )
+            )
+        for section, sentence in statements:
+            for m in NONSTANDARD_VERB.finditer(sentence.text):
+                subject = SELF_REFERENCE.search(sentence.text, max(0, m.start() - 12), m.start())
+                prefix = subject.group(0) if subject and subject.end() >= m.start() - 2 else ""
+                out.append(
+                    Violation(
+                        section.number,
+                        "SCP-02",
+                        f"范围使用了不规范的表述“{prefix}{m.group(0)}”，应使用“规定了”“确立了”“给出了”等",
+                    )
+                )
+    return out
+
+
+def _self_sentence_start(sentence: str) -> str:
+    m = SELF_REFERENCE.match(sentence)
+    return m.group(0) if m else ""
+
+
+_VERB_SWAPS = {
+    "规定了": ("主要介绍了", "阐述了", "讲述了"),
+    "确立了": ("阐述了", "介绍了"),
+    "给出了": ("介绍了", "讲述了"),
+}
+
+
+_SWAPPABLE = regex.compile(
+    rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也)?)|(?<=[，；]))(?:规定了|确立了|给出了)"
+)
+
+
+class ScopeFormulaBroken(Injector):
+    """SCP-02. Why: GB/T 1.1—2020 fixes the scope formula "本文件规定了……"/"本文件适用于……"; readers
+    look for the applicability statement, and the verb says what kind of document it is. How: either the
+    only "……适用于……" sentence is deleted, or 规定了/确立了/给出了 becomes 主要介绍了/阐述了/讲述了."""
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        found = scope_chapter(document)
+        if found is None or scope_formula(document):
+            return []
+        target, section = found
+        out = []
+        statements = statement_sentences(section.text)
+        applicable = [s for s in statements if states_applicability(s.text)]
+        if (
+            len(applicable) == 1
+            and len(statements) > 1
+            and not any(v in applicable[0].text for v in ("规定了", "确立了", "给出了"))
+        ):
+            out.append(Site(target, ("remove", applicable[0])))
+        for sentence in statements:
+            for m in _SWAPPABLE.finditer(sentence.text):
+                out.append(Site(target, ("verb", sentence.start + m.start(), m.group(0))))
+        return out
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        section = document.sections[site.target]
+        text = section.text
+        if site.detail[0] == "verb":
+            _, start, verb = site.detail
+            new = rng.choice(_VERB_SWAPS[verb])
+            subject = regex.search(
+                rf"(?:{SELF_REFERENCE.pattern}(?:还|也)?)$", text[max(0, start - 12) : start]
+            )
+            before = subject.group(0) if subject else ""
+            after = regex.match(r"[^，。；、\n]{0,8}", text[start + len(verb) :]).group(0)
+            edit = Edit("modify", site.target, (Replacement("text", start, verb, new),))
+            return Proposal(
+                edit,
+                error=f"{_scope_name(section)}将“{before}{verb}{after}……”写成了“{before}{new}{after}……”，"
+                f"“{new}”不是范围的规范表述（是教材、报告的用语）",
+                fix=f"改回“{before}{verb}”（范围用“规定了”“确立了”“给出了”等陈述文件的内容）",
+                generator="rule",
+            )
+        sentence: Sentence = site.detail[1]
+        start, end = sentence.start, sentence.end
+        line_start = text.rfind("\n", 0, start) + 1
+        line_end = text.find("\n", end) if "\n" in text[end:] else len(text)
+        if text[line_start:start].strip() == "" and text[end:line_end].strip() == "":
+            start, end = line_start, line_end  # the sentence is a whole paragraph: remove the line
+            if start > 0:
+                start -= 1
+            elif end < len(text):
+                end += 1
+        edit = Edit("modify", site.target, (Replacement("text", start, text[start:end], ""),))
+        word = _self_sentence_start(sentence.text) or self_reference(document)
+        return Proposal(
+            edit,
+            error=f"{_scope_name(section)}删去了适用界限的陈述“{sentence.text}”，范围中没有“{word}适用于……”",
+            fix=f"补回适用界限的陈述：“{sentence.text}”",
+            generator="rule",
+        )
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, ScopeFormulaBroken, checks=(scope_formula,))

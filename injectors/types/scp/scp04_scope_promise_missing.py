@@ -1,0 +1,149 @@
+"""SCP-04 范围承诺内容缺失 (Scope promises missing content)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    body_text,
+    failure,
+)
+from injectors.llm.prompts import (
+    PromptInput,
+    PromptSpec,
+    quoted_in,
+    text_replacement,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.scp.analysis import SELF_REFERENCE, Sentence, scope_chapter, statement_sentences, tokens
+from injectors.types.scp.editing import _scope_name, uncovered_aspects
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "SCP-04",
+    "SCP",
+    "范围承诺内容缺失",
+    "Scope promises missing content",
+    "GB/T 1.1—2020 8.5",
+    "GB/T 1.1—2009 6.2.2",
+    "R+L",
+    "S",
+    ("E-SC-02",),
+)
+
+
+# The verb of a "本文件规定了……" sentence (also 本标准还规定了), where a scope lists what the document covers.
+_SCOPE_VERB = regex.compile(rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)(?:规定了|确立了|给出了)")
+
+
+def _aspect_insertion(text: str, sentence: Sentence, verb_end: int) -> tuple[int, str, bool]:
+    """Where a new item joins the list after a scope verb: (offset, connector, items end with 要求).
+
+    Mid-list before the last top-level conjunction ("……、{item}和运行维护要求") when the neighbouring items
+    have the same form; otherwise at the end of the list ("……和{item}要求", "……，以及{item}要求").
+    """
+    cut = regex.compile(r"[，；。]").search(text, verb_end, sentence.end)
+    end = cut.start() if cut else sentence.end
+    region = text[verb_end:end]
+    items = [i for i in regex.split(r"以及|[、和及]", region) if i]
+    as_requirement = sum(i.endswith("要求") for i in items) * 2 >= len(items) > 1
+    words = list(tokens(region))  # jieba: 和 inside 总和/和谐 or 及 inside 及时/及其 is no conjunction
+    conjunctions = [at for w, at in words if w == "以及"] or [at for w, at in words if w in ("和", "及")]
+    conj = conjunctions[-1] if conjunctions else -1
+    if conj > 0:
+        before = region[:conj]
+        modifier = "的" in region[conj:]  # "A、B和C的格式": the list modifies a noun, do not split it
+        if before.endswith("要求") == as_requirement and not before.endswith(("、", "的")) and not modifier:
+            return verb_end + conj, "、", as_requirement
+    if not conjunctions:
+        return end, "和", True
+    return end, ("、" if text.startswith("，以及", end) else "，以及"), True
+
+
+class ScopePromiseMissing(Injector):
+    """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
+    a promised aspect with no chapter misleads users. How: an aspect from a small lexicon that no chapter
+    title or text mentions ("安装", "人员培训", "维护保养" …) is added to the list after 规定了/确立了/给出了,
+    before its last conjunction ("……、人员培训要求和运行维护要求") or at its end ("……，以及人员培训要求")."""
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        found = scope_chapter(document)
+        if found is None or not uncovered_aspects(document):
+            return []
+        target, section = found
+        return [
+            Site(target, (sentence, sentence.start + m.end()))
+            for sentence in statement_sentences(section.text)
+            for m in _SCOPE_VERB.finditer(sentence.text)
+        ]
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        section = document.sections[site.target]
+        sentence, verb_end = site.detail
+        offset, connector, as_requirement = _aspect_insertion(section.text, sentence, verb_end)
+        aspects = list(uncovered_aspects(document))
+        if connector != "，以及":
+            aspects = [a for a in aspects if "和" not in a.name and "、" not in a.name]
+        if not aspects:
+            return None
+        aspect = rng.choice(aspects)
+        item = aspect.item(as_requirement)
+        edit = Edit("modify", site.target, (Replacement("text", offset, "", connector + item),))
+        return Proposal(
+            edit,
+            error=f"{_scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{aspect.name}，范围承诺的内容缺失",
+            fix=f"删除范围中的“{item}”，或在正文中补充{aspect.name}的技术内容",
+            generator="rule-template",
+        )
+
+
+def _promised_aspect(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or i.template is None:
+        return None
+    item = quoted_in(i.template, r.new)
+    return {"aspect": item} if item else None
+
+
+def _scp04(case: RewriteCase, answer: Answer) -> Failure | None:
+    aspect = case.material["aspect"]
+    name = aspect.removesuffix("要求")
+    if answer.rewritten_text.count(name) <= case.section.text.count(name):
+        return failure("condition", f"范围中没有加入“{aspect}”", "the promised aspect was not added")
+    if name in body_text(case.document):
+        return failure("condition", f"正文已经涉及“{name}”", "the body already treats the aspect")
+    return None
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(
+        ERROR_TYPE.id,
+        "1",
+        _promised_aspect,
+        lambda m: (
+            f"在范围列举的内容中加入“{m['aspect']}”（原样写出这几个字），而正文没有任何章条涉及它，"
+            "使范围承诺了正文缺失的内容。"
+        ),
+    ),
+    budget=Budget(60, 0.45, 0.9, 2.0),
+    condition=_scp04,
+)
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, ScopePromiseMissing, llm=LLM)

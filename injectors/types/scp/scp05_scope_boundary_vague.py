@@ -1,0 +1,218 @@
+"""SCP-05 范围界限模糊或矛盾 (Scope boundary vague or contradicted)."""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Iterable, Mapping
+
+from injectors.base import Injector, Proposal, Site
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    failure,
+    new_sentences,
+)
+from injectors.llm.prompts import (
+    PromptInput,
+    PromptSpec,
+    text_replacement,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.scp.analysis import (
+    APPLICABILITY,
+    EXCLUSION,
+    provisions,
+    scope_chapter,
+    self_reference,
+    sentences,
+    statement_sentences,
+)
+from injectors.types.scp.editing import _ALL_HAN, _body, _cite, _scope_name, applicability_qualifiers
+from parsers.entries import split_term
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "SCP-05",
+    "SCP",
+    "范围界限模糊或矛盾",
+    "Scope boundary vague or contradicted",
+    "GB/T 1.1—2020 8.5",
+    "GB/T 1.1—2009 6.2.2",
+    "L",
+    "J",
+    (),
+)
+
+
+# What a body title or term must end with to name an object (a thing the body regulates).
+_OBJECT_SUFFIXES_TEXT = """
+    设备 装置 系统 终端 容器 仪表 记录仪 探测器 传感器 控制器 显示屏 柜 箱 板 模块 单元
+    接口 平台 软件 材料 标签 电池 主站 部件 组件 元件 线缆 电缆 管道 车辆 设施 车间
+    场所 工具 机械 网关 集中器 报警器 面板 芯材 鲜叶 在制品 样品 数据库 证书 密钥 二维码 标识
+    报文 数据帧 元数据
+    """
+
+
+_OBJECT_SUFFIXES = tuple(dict.fromkeys(_OBJECT_SUFFIXES_TEXT.split()))
+
+
+@functools.lru_cache(maxsize=16)
+def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
+    """(object, clause) pairs: objects the body regulates, from clause titles and defined terms."""
+    out: list[tuple[str, str]] = []
+    body = _body(document)
+    for _, s in body:
+        title = s.title
+        if (
+            s.level >= 2
+            and 3 <= len(title) <= 14
+            and _ALL_HAN.match(title)
+            and title.endswith(_OBJECT_SUFFIXES)
+            and any(provisions(st.text) for st in sentences(s.text))
+        ):
+            out.append((title, s.number))
+    for s in document.sections:
+        if s.kind != "terms" or s.level < 2:
+            continue
+        term, _ = split_term(s.title)
+        if not (3 <= len(term) <= 14 and _ALL_HAN.match(term) and term.endswith(_OBJECT_SUFFIXES)):
+            continue
+        clause = next(
+            (
+                b.number
+                for _, b in body
+                for st in sentences(b.text)
+                if term in st.text and provisions(st.text)
+            ),
+            None,
+        )
+        if clause:
+            out.append((term, clause))
+    seen: dict[str, str] = {}
+    for obj, clause in out:
+        seen.setdefault(obj, clause)
+    return tuple(seen.items())
+
+
+class ScopeBoundaryVague(Injector):
+    """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its qualifiers
+    it claims more than the body was written for, and an exclusion that the body contradicts leaves users with
+    two answers. How: a qualifier right after "适用于" is dropped ("额定电压不大于1 kV的"), or a sentence
+    "本文件不适用于X。" is added where X is an object a body clause regulates (a clause title or a term)."""
+
+    error_type = ERROR_TYPE.id
+
+    def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
+        """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
+        return [(o, c) for o, c in regulated_objects(document) if o[-4:] not in section.text]
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        found = scope_chapter(document)
+        if found is None:
+            return []
+        target, section = found
+        out = [
+            Site(target, ("qualifier", sentence.start, begin, qualifier))
+            for sentence in statement_sentences(section.text)
+            for begin, qualifier in applicability_qualifiers(sentence.text)
+        ]
+        ends = [
+            s.end
+            for s in statement_sentences(section.text)
+            if APPLICABILITY.search(s.text) or EXCLUSION.search(s.text)
+        ]
+        if ends and self._exclusions(document, section):
+            line_end = section.text.find("\n", ends[-1])
+            out.append(Site(target, ("exclusion", len(section.text) if line_end < 0 else line_end)))
+        return out
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        section = document.sections[site.target]
+        text = section.text
+        if site.detail[0] == "qualifier":
+            _, sentence_start, begin, qualifier = site.detail
+            start = sentence_start + begin
+            sentence = next(s for s in statement_sentences(text) if s.start == sentence_start)
+            after = sentence.text[:begin] + sentence.text[begin + len(qualifier) :]
+            edit = Edit("modify", site.target, (Replacement("text", start, qualifier, ""),))
+            return Proposal(
+                edit,
+                error=f"{_scope_name(section)}的适用界限删去了限定语“{qualifier.rstrip('，')}”，"
+                f"成为“{after}”，适用对象的边界变得模糊",
+                fix=f"恢复限定语“{qualifier.rstrip('，')}”，明确适用界限",
+                generator="rule-template",
+            )
+        obj, clause = rng.choice(self._exclusions(document, section))
+        word = self_reference(document)
+        also = "也" if EXCLUSION.search(text) else ""
+        sentence = f"{word}{also}不适用于{obj}。"
+        edit = Edit("modify", site.target, (Replacement("text", site.detail[1], "", "\n" + sentence),))
+        return Proposal(
+            edit,
+            error=f"{_scope_name(section)}增加了排除陈述“{sentence}”，而正文{_cite(clause)}对{obj}规定了要求，"
+            "范围与正文矛盾",
+            fix=f"删除该排除陈述，或同时删去正文{_cite(clause)}中关于{obj}的要求",
+            generator="rule-template",
+        )
+
+
+def _vague_boundary(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None:
+        return None
+    if r.old and not r.new:
+        return {"variant": "qualifier", "qualifier": r.old.rstrip("，")}
+    m = re.search(r"不适用于([^。；，\n]{2,40})", r.new)
+    return {"variant": "exclusion", "object": m.group(1)} if m else None
+
+
+def _scp05_task(m: Mapping[str, str]) -> str:
+    if m["variant"] == "qualifier":
+        return (
+            f"删去或泛化适用界限中的限定语“{m['qualifier']}”，使适用对象的边界变得模糊"
+            "（结果中不再出现这一限定语），其余陈述保持不变。"
+        )
+    return (
+        f"在范围中增加一句排除陈述，说明本文件不适用于“{m['object']}”（须出现“不适用于”和“{m['object']}”），"
+        f"而正文对{m['object']}规定了要求，使范围与正文矛盾。"
+    )
+
+
+def _scp05(case: RewriteCase, answer: Answer) -> Failure | None:
+    from injectors.types.scp.analysis import APPLICABILITY
+
+    before, after = case.section.text, answer.rewritten_text
+    if case.material["variant"] == "qualifier":
+        qualifier = case.material["qualifier"]
+        if after.count(qualifier) >= before.count(qualifier):
+            return failure("condition", f"限定语“{qualifier}”仍在", "the qualifier is still there")
+        if not APPLICABILITY.search(after):
+            return failure(
+                "condition", "删掉了整个适用界限陈述，只应删去限定语", "the applicability sentence is gone"
+            )
+        return None
+    obj = case.material["object"]
+    new = [s for s in new_sentences(before, after) if "不适用于" in s and obj in s]
+    if not new:
+        return failure("condition", f"没有新增排除“{obj}”的“不适用于”陈述", "no new exclusion of the object")
+    return None
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(ERROR_TYPE.id, "1", _vague_boundary, _scp05_task),
+    budget=Budget(80, 0.5, 0.5, 2.0),
+    condition=_scp05,
+)
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, ScopeBoundaryVague, llm=LLM)

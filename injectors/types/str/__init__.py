@@ -1,0 +1,1 @@
+"""The STR dimension's error types."""

@@ -1,0 +1,91 @@
+"""Checkers of the structure dimension (STR): mandatory elements, their order and titles, numbering, annexes.
+
+The rules follow GB/T 1.1—2020 (table 3, clauses 7 and 8) and accept what the 2009 generation allowed:
+规范性引用文件 and 术语和定义 were optional elements in GB/T 1.1—2009, so their absence is only reported
+for 2020 documents (or, for the references chapter, when the body cites documents normatively). HJ
+environmental standards keep their own titles (适用范围, 引用标准), and engineering codes (GB 50xxx, with
+总则 and 本规范用词说明) follow a different structure altogether and are not checked here.
+
+The helpers at the top (numbers as keys, element ranks, modal-verb and annex-mention classification)
+are shared with the STR injectors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import regex
+
+from parsers.model import Document, Section
+
+_ENGINEERING_ID = regex.compile(r"^GB(?:/T)?\s*5\d{4}\b")
+
+
+def document_family(document: Document) -> str:
+    """ "hj" (environmental standards with their own titles), "engineering" (GB 50xxx codes) or "gbt"."""
+    standard_id = document.standard_id.replace(" ", "")
+    if standard_id.startswith("HJ"):
+        return "hj"
+    first = next((s for s in document.sections if s.number == "1"), None)
+    if (
+        _ENGINEERING_ID.match(document.standard_id)
+        or (first is not None and first.title == "总则")
+        or any("本规范用词说明" in (s.title + s.text[:200]) for s in document.sections)
+    ):
+        return "engineering"
+    return "gbt"
+
+
+ELEMENT_RANK = {
+    "foreword": 0,
+    "introduction": 1,
+    "scope": 2,
+    "normative_references": 3,
+    "terms": 4,
+    "symbols": 5,
+    "clause": 5,
+    "annex": 6,
+    "bibliography": 7,
+    "index": 8,
+}
+
+
+def elements(document: Document) -> list[tuple[int, Section]]:
+    """The top-level elements in document order: 前言, 引言, chapters, annexes, 参考文献, 索引."""
+    return [
+        (i, s)
+        for i, s in enumerate(document.sections)
+        if s.kind in ELEMENT_RANK and "." not in s.number and s.number[:1] not in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    ]
+
+
+# 应 as a requirement, not inside 响应 应用 反应 相应 适应 供应 对应 应答 效应 应急 应对 …
+REQUIREMENT = regex.compile(
+    r"(?<![响反相适供对呼感效顺报照答回理])应(?![用答急对变力激聘邀届征运])|必须|(?<![必无])须(?![知要])|不得"
+)
+
+
+SENTENCE = regex.compile(r"[^。；！？|\n]+")
+
+
+_NOTE_LINE = regex.compile(r"^\s*(注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]?)")
+
+
+_NORMATIVE_LEAD = regex.compile(r"(按照?|依据|根据|符合|满足|遵照|遵循|执行|采用)\s*$")
+
+
+def sentences(text: str) -> Iterator[tuple[str, bool]]:
+    """(sentence, in a 注 or 示例) for every sentence of a section's text."""
+    for line in text.split("\n"):
+        note = bool(_NOTE_LINE.match(line))
+        for m in SENTENCE.finditer(line):
+            yield m.group(0), note
+
+
+def has_requirement(sentence: str) -> bool:
+    """A requirement modal (应, 必须, 须, 不得) outside the compounds that only contain 应."""
+    return bool(REQUIREMENT.search(sentence))
+
+
+def _checked(document: Document) -> bool:
+    return document_family(document) != "engineering"

@@ -1,0 +1,32 @@
+"""Injectors of the structure dimension (STR): elements removed, moved or mistitled; numbering; annexes.
+
+Every edit here is deterministic (generator "rule"): it removes, moves or renumbers whole sections, or
+rewrites a heading, an annex marker, a caption number or one template paragraph. Renumbering uses the
+edit's `renames` so that printed numbers stay consistent where the error is not about numbering.
+"""
+
+from __future__ import annotations
+
+from parsers.model import Document
+
+
+def block_end(document: Document, position: int) -> int:
+    """The position after a section and all its sub-clauses (term entries of chapter 3, A.1 of 附录A …)."""
+    number = document.sections[position].number
+    prefix = f"{number[-1]}." if number.startswith("附录") else f"{number}."
+    end = position + 1
+    while end < len(document.sections) and document.sections[end].number.startswith(prefix):
+        end += 1
+    return end
+
+
+def chapter_at(document: Document, number: str, kind: str) -> int | None:
+    """Position of chapter `number` when it is the element of this kind (where GB/T 1.1 puts it)."""
+    return next(
+        (
+            i
+            for i, s in enumerate(document.sections)
+            if s.number == number and s.kind == kind and s.level == 1
+        ),
+        None,
+    )

@@ -1,0 +1,162 @@
+"""STR-01 必备要素缺失 (Mandatory element missing)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.str.analysis import (
+    _NORMATIVE_LEAD,
+    _checked,
+    document_family,
+    elements,
+    has_requirement,
+    sentences,
+)
+from injectors.types.str.editing import block_end, chapter_at
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "STR-01",
+    "STR",
+    "必备要素缺失",
+    "Mandatory element missing",
+    "GB/T 1.1—2020 6.2",
+    "GB/T 1.1—2009 5.1 表1",
+    "R",
+    "D",
+    ("E-S-01",),
+)
+
+
+def generation(document: Document) -> str:
+    """ "2020", "2009" or "unknown", from the foreword sentence the parser read."""
+    if document.drafting_rules.endswith("2020"):
+        return "2020"
+    if document.drafting_rules.endswith("2009"):
+        return "2009"
+    return "unknown"
+
+
+STANDARD_CITATION = regex.compile(r"(?:GB/[TZ]|GB|[A-Z]{2,4}/[TZ]|ISO(?:/IEC)?|IEC)\s*\d+")
+
+
+def cites_documents_normatively(document: Document) -> bool:
+    """Whether a body clause cites a standard from a requirement or an instruction (so a list is needed)."""
+    for s in document.sections:
+        if s.kind not in ("clause", "symbols", "annex") or (
+            s.kind == "annex" and not _normative_annex_part(document, s)
+        ):
+            continue
+        for sentence, note in sentences(s.text):
+            if note:
+                continue
+            for m in STANDARD_CITATION.finditer(sentence):
+                before = sentence[: m.start()]
+                if regex.search(r"参见|参考|参照", before[-6:]):
+                    continue
+                if has_requirement(sentence) or _NORMATIVE_LEAD.search(before):
+                    return True
+    return False
+
+
+def _normative_annex_part(document: Document, section: Section) -> bool:
+    letter = section.number[-1] if section.number.startswith("附录") else section.number[:1]
+    annex = document.section(f"附录{letter}")
+    return annex is not None and annex.annex_marker.startswith("规范性")
+
+
+def missing_mandatory_element(document: Document) -> list[Violation]:
+    """前言 and 范围 always; 规范性引用文件 and 术语和定义 are mandatory chapters from GB/T 1.1—2020 on."""
+    if not _checked(document):
+        return []
+    kinds = {s.kind for _, s in elements(document)}
+    out = []
+    if "foreword" not in kinds:
+        out.append(Violation("前言", "STR-01", "缺少必备要素“前言”"))
+    if "scope" not in kinds:
+        out.append(Violation("1", "STR-01", "缺少必备要素“1 范围”"))
+    modern = generation(document) == "2020"
+    if "normative_references" not in kinds and (modern or cites_documents_normatively(document)):
+        reason = "" if modern else "（正文规范性引用了文件）"
+        out.append(Violation("2", "STR-01", f"缺少必备要素“2 规范性引用文件”{reason}"))
+    if "terms" not in kinds and modern:
+        out.append(Violation("3", "STR-01", "缺少必备要素“3 术语和定义”"))
+    return out
+
+
+def later_chapters(document: Document, after: int) -> list[int]:
+    return sorted({int(s.number) for s in document.sections if s.number.isdigit() and int(s.number) > after})
+
+
+def drafting_sentence(document: Document) -> str:
+    if generation(document) == "2009":
+        return "本标准按照GB/T 1.1—2009给出的规则起草"
+    return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
+
+
+class MandatoryElementRemoved(Injector):
+    """Why: 前言, 规范性引用文件 and 术语和定义 are mandatory (GB/T 1.1—2020 table 3), and a draft
+    that lost one is a classic structural defect. How: remove the 前言, or chapter 2 or 3 with its
+    entries, and renumber every later chapter so that only the missing element (not a numbering gap) is
+    the error. 2009 documents only lose chapter 2 when the body cites documents normatively (the chapter
+    was optional then), never chapter 3.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        if document_family(document) == "engineering":
+            return []
+        out = []
+        foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
+        if foreword is not None:
+            out.append(Site(foreword, "foreword"))
+        modern = generation(document) == "2020"
+        references = chapter_at(document, "2", "normative_references")
+        if references is not None and (modern or cites_documents_normatively(document)):
+            out.append(Site(references, "references"))
+        terms = chapter_at(document, "3", "terms")
+        if terms is not None and modern:
+            out.append(Site(terms, "terms"))
+        return out
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        section = document.sections[site.target]
+        if site.detail == "foreword":
+            return Proposal(
+                Edit("remove", site.target, span=block_end(document, site.target) - site.target),
+                "文件缺少必备要素“前言”：整个前言被删除",
+                f"补充“前言”，说明“{drafting_sentence(document)}。”以及提出、归口、起草单位和主要起草人等信息",
+            )
+        number = int(section.number)
+        renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
+        span = block_end(document, site.target) - site.target
+        shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
+        if site.detail == "references":
+            fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"
+        else:
+            entries = span - 1
+            shifted += f"（连同其{entries}个术语条目）" if entries else ""
+            fix = (
+                "恢复第3章“术语和定义”（无需界定术语时写明“本文件没有需要界定的术语和定义。”），"
+                "并恢复后续章的编号"
+            )
+        return Proposal(
+            Edit("remove", site.target, span=span, renames=renames),
+            f"文件缺少必备要素“{section.number} {section.title}”：该章被整体删除{shifted}",
+            fix,
+        )
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, MandatoryElementRemoved, checks=(missing_mandatory_element,))

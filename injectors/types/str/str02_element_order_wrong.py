@@ -1,0 +1,132 @@
+"""STR-02 要素顺序错误 (Element order wrong)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.str.analysis import ELEMENT_RANK, _checked, document_family, elements
+from injectors.types.str.editing import block_end, chapter_at
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "STR-02",
+    "STR",
+    "要素顺序错误",
+    "Element order wrong",
+    "GB/T 1.1—2020 6.2",
+    "GB/T 1.1—2009 5.1 表1",
+    "R",
+    "D",
+    (
+        "E-S-02",
+        "E-S-04",
+    ),
+)
+
+
+ELEMENT_NAME = {
+    "foreword": "前言",
+    "introduction": "引言",
+    "scope": "范围",
+    "normative_references": "规范性引用文件",
+    "terms": "术语和定义",
+    "symbols": "符号和缩略语",
+    "clause": "技术内容",
+    "annex": "附录",
+    "bibliography": "参考文献",
+    "index": "索引",
+}
+
+
+def element_label(section: Section) -> str:
+    """How a message names an element: "第2章“规范性引用文件”", "附录B", "参考文献"."""
+    if section.kind == "annex" or not section.number[:1].isdigit():
+        return section.number
+    return f"第{section.number}章“{section.title}”"
+
+
+def element_order(document: Document) -> list[Violation]:
+    """An element that comes after one that GB/T 1.1 table 3 puts later (reported at the late-comer)."""
+    if not _checked(document):
+        return []
+    out = []
+    previous: Section | None = None
+    for _, s in elements(document):
+        if previous is not None and ELEMENT_RANK[s.kind] < ELEMENT_RANK[previous.kind]:
+            out.append(
+                Violation(
+                    s.number,
+                    "STR-02",
+                    f"要素顺序错误：{element_label(s)}位于{element_label(previous)}之后，"
+                    f"“{ELEMENT_NAME[s.kind]}”应在“{ELEMENT_NAME[previous.kind]}”之前",
+                )
+            )
+        previous = s
+    return out
+
+
+class ElementOrderWrong(Injector):
+    """Why: GB/T 1.1—2020 table 3 fixes the order 前言, 引言, 范围, 规范性引用文件, 术语和定义 … 附录,
+    参考文献. How: move one element past its successor — 规范性引用文件 after 术语和定义, 范围 after
+    规范性引用文件 (chapter numbers follow the new order, so only the titles are out of order), the last
+    annex after 参考文献, or 前言 after 引言. The location is the moved element: the one now too late.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        if document_family(document) == "engineering":
+            return []
+        out = []
+        scope = chapter_at(document, "1", "scope")
+        references = chapter_at(document, "2", "normative_references")
+        terms = chapter_at(document, "3", "terms")
+        if references is not None and terms is not None and block_end(document, references) == terms:
+            out.append(Site(references, ("swap", terms)))
+        if scope is not None and references is not None and block_end(document, scope) == references:
+            out.append(Site(scope, ("swap", references)))
+        annexes = [
+            i for i, s in enumerate(document.sections) if s.kind == "annex" and s.number.startswith("附录")
+        ]
+        bibliography = next((i for i, s in enumerate(document.sections) if s.kind == "bibliography"), None)
+        if annexes and bibliography is not None and block_end(document, annexes[-1]) == bibliography:
+            out.append(Site(annexes[-1], ("after", bibliography)))
+        foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
+        introduction = next((i for i, s in enumerate(document.sections) if s.kind == "introduction"), None)
+        if foreword is not None and introduction == foreword + 1:
+            out.append(Site(foreword, ("after", introduction)))
+        return out
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        mode, other = site.detail
+        moved = document.sections[site.target]
+        passed = document.sections[other]
+        end = block_end(document, other)
+        before = end if end < len(document.sections) else None
+        span = block_end(document, site.target) - site.target
+        if mode == "swap":
+            a, b = moved.number, passed.number
+            edit = Edit("move", site.target, span=span, before=before, renames=((a, b), (b, a)))
+            return Proposal(
+                edit,
+                f"要素顺序错误：“{moved.title}”被置于“{passed.title}”之后（现为第{b}章，第{a}章成为“{passed.title}”）",
+                f"将“{moved.title}”调回为第{a}章、“{passed.title}”为第{b}章",
+            )
+        edit = Edit("move", site.target, span=span, before=before)
+        return Proposal(
+            edit,
+            f"要素顺序错误：“{moved.number}”被置于“{passed.number}”之后",
+            f"将“{moved.number}”移至“{passed.number}”之前",
+        )
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, ElementOrderWrong, checks=(element_order,))

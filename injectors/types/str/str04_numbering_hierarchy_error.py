@@ -1,0 +1,320 @@
+"""STR-04 编号或层次错误 (Numbering / hierarchy error)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import regex
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.str.analysis import _checked, document_family
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "STR-04",
+    "STR",
+    "编号或层次错误",
+    "Numbering / hierarchy error",
+    "GB/T 1.1—2020 7.2～7.4",
+    "GB/T 1.1—2009 5.2",
+    "R",
+    "D",
+    ("E-S-06",),
+)
+
+
+_BODY_NUMBER = regex.compile(r"^[1-9]\d*(?:\.\d+)*$")
+
+
+_ANNEX_NUMBER = regex.compile(r"^[A-Z](?:\.\d+)+$")
+
+
+_ANNEX_HEADING = regex.compile(r"^附录([A-Z])$")
+
+
+Key = tuple[int | str, ...]
+
+
+MAX_CLAUSE_LEVELS = 5  # 条 may be subdivided down to the fifth level (5.1.1.1.1.1, A.1.1.1.1.1)
+
+
+def number_key(number: str) -> Key | None:
+    """ "5.2.1" → (5, 2, 1); "附录B" → ("B",); "B.2" → ("B", 2); 前言, 参考文献 … → None."""
+    if _BODY_NUMBER.match(number):
+        return tuple(int(p) for p in number.split("."))
+    if m := _ANNEX_HEADING.match(number):
+        return (m.group(1),)
+    if _ANNEX_NUMBER.match(number):
+        head, *rest = number.split(".")
+        return (head, *(int(p) for p in rest))
+    return None
+
+
+def key_number(key: Key) -> str:
+    """The printed number of a key: (5, 2) → "5.2"; ("B",) → "附录B"; ("B", 1) → "B.1"."""
+    if len(key) == 1 and isinstance(key[0], str):
+        return f"附录{key[0]}"
+    return ".".join(str(p) for p in key)
+
+
+def is_term_entry(section: Section) -> bool:
+    """Entries of 术语和定义 (3.1, 3.2 …) are numbered like clauses but are not 条: TER-05 checks them."""
+    return section.kind == "terms" and "." in section.number
+
+
+@dataclass(frozen=True)
+class Numbered:
+    """A numbered section that takes part in the clause hierarchy."""
+
+    position: int
+    key: Key
+    section: Section
+
+
+def numbered_sections(document: Document) -> list[Numbered]:
+    return [
+        Numbered(i, key, s)
+        for i, s in enumerate(document.sections)
+        if (key := number_key(s.number)) is not None and not is_term_entry(s)
+    ]
+
+
+def children_of(items: Sequence[Numbered]) -> dict[Key, list[Numbered]]:
+    """Immediate children by number (5.2 → 5.2.1, 5.2.2 …), in document order."""
+    out: dict[Key, list[Numbered]] = {}
+    for item in items:
+        if len(item.key) > 1:
+            out.setdefault(item.key[:-1], []).append(item)
+    return out
+
+
+_PAGE_FURNITURE = regex.compile(r"^\s*([IVXⅠ-Ⅻ]+|\d{1,3}|[A-Z]{1,4}(/[TZ])?\s*[\d.]+\s*[—–-]\s*\d{4})\s*$")
+
+
+def has_hanging_text(section: Section) -> bool:
+    """Body text between a heading and its first sub-clause (page furniture from PDFs is ignored)."""
+    return any(line.strip() and not _PAGE_FURNITURE.match(line) for line in section.text.split("\n"))
+
+
+def numbering_violations(document: Document) -> list[Violation]:
+    """Sequence, parent, duplicate, depth, lone sub-clause and 悬置段 checks over all numbered sections."""
+    items = numbered_sections(document)
+    out: list[Violation] = []
+    seen: set[Key] = set()
+    path: list[Key] = []
+    last_child: dict[Key, int] = {}
+    last_chapter = 0
+    last_annex = ""
+    for item in items:
+        key, number = item.key, item.section.number
+        if key in seen:
+            out.append(Violation(number, "STR-04", f"编号“{number}”重复"))
+            continue
+        seen.add(key)
+        if len(key) == 1:
+            if isinstance(key[0], int):
+                n = key[0]
+                if n > last_chapter + 1:
+                    missing = "、".join(str(k) for k in range(last_chapter + 1, n))
+                    out.append(
+                        Violation(
+                            number,
+                            "STR-04",
+                            f"章编号不连续：第{last_chapter}章之后为第{n}章，缺少第{missing}章",
+                        )
+                    )
+                elif n <= last_chapter:
+                    out.append(
+                        Violation(number, "STR-04", f"章编号顺序错误：第{n}章位于第{last_chapter}章之后")
+                    )
+                last_chapter = max(last_chapter, n)
+            else:
+                letter = str(key[0])
+                expected = chr(ord(last_annex) + 1) if last_annex else "A"
+                if letter != expected and letter > expected:
+                    out.append(
+                        Violation(number, "STR-04", f"附录编号不连续：应为“附录{expected}”，而为“{number}”")
+                    )
+                last_annex = max(last_annex, letter)
+            path = [key]
+            continue
+        parent = key[:-1]
+        depth = len(key) - 1
+        if depth > MAX_CLAUSE_LEVELS:  # 5.1 and A.1 are the first level of 条
+            out.append(Violation(number, "STR-04", f"条“{number}”超过了五个层次"))
+        if len(path) >= depth and path[depth - 1] == parent:
+            n = int(key[-1])
+            last = last_child.get(parent, 0)
+            if n > last + 1:
+                prev = key_number((*parent, last)) if last else key_number(parent)
+                gap = key_number((*parent, last + 1))
+                where = f"“{prev}”之后" if last else f"“{prev}”下的第一个条"
+                out.append(Violation(number, "STR-04", f"条编号不连续：{where}为“{number}”，缺少“{gap}”"))
+            elif n <= last:
+                out.append(
+                    Violation(
+                        number, "STR-04", f"条编号顺序错误：“{number}”位于“{key_number((*parent, last))}”之后"
+                    )
+                )
+            last_child[parent] = max(last, n)
+            path = [*path[:depth], key]
+        else:
+            if len(path) >= depth:
+                where = f"位于“{key_number(path[depth - 1])}”之下，与其上一层次“{key_number(parent)}”不符"
+                path = [*path[:depth], key]
+            else:  # a skipped level: 5.1.1.1 right after 5.1
+                above = f"（位于“{key_number(path[-1])}”之下）" if path else ""
+                where = f"缺少上一层次“{key_number(parent)}”{above}"
+                path = [key[: i + 1] for i in range(len(key))]
+                last_child[parent] = int(key[-1])  # the missing level is taken as open: 5.1.1.2 follows
+            out.append(Violation(number, "STR-04", f"层次错误：条“{number}”{where}"))
+    children = children_of(items)
+    by_key = {item.key: item for item in items}
+    for parent, kids in children.items():
+        if len({k.key for k in kids}) == 1 and parent in by_key:
+            only = kids[0].section.number
+            out.append(
+                Violation(
+                    only,
+                    "STR-04",
+                    f"“{key_number(parent)}”下只有一个子条“{only}”：只有一个条的层次不应设条",
+                )
+            )
+    for item in items:
+        s = item.section
+        if item.key in children and s.kind != "terms" and has_hanging_text(s):
+            first = children[item.key][0].section.number
+            out.append(
+                Violation(s.number, "STR-04", f"“{s.number}”的标题与其第一个子条“{first}”之间有悬置段")
+            )
+    return out
+
+
+def numbering_and_hierarchy(document: Document) -> list[Violation]:
+    """GB/T 1.1—2020 7.3: continuous numbers, right parents, no lone sub-clause, ≤ 5 levels, no 悬置段."""
+    if not _checked(document):
+        return []
+    return numbering_violations(document)
+
+
+def _label(key: Key) -> str:
+    number = key_number(key)
+    if len(key) == 1:
+        return number if number.startswith("附录") else f"第{number}章"
+    return number
+
+
+def hanging_paragraph(section: Section, kids: Sequence[Numbered], rng: random.Random) -> str:
+    """A lead paragraph drafters put under a heading: "本章规定了…。" or "本条从…方面作出规定。"."""
+    unit = "章" if "." not in section.number else "条"
+    title = section.title
+    templates = []
+    if title.endswith(("要求", "方法", "规则", "程序", "流程", "条件", "指标", "内容", "原则", "规定")):
+        templates.append(f"本{unit}规定了{title}。")
+    else:
+        templates.append(f"本{unit}规定了{title}的有关要求。")
+    titles = [k.section.title for k in kids]
+    if 2 <= len(titles) <= 6 and all(titles) and all(len(t) <= 16 for t in titles):
+        templates.append(f"本{unit}从{'、'.join(titles)}{len(titles)}个方面作出规定。")
+    return rng.choice(templates)
+
+
+class NumberingHierarchyError(Injector):
+    """Why: GB/T 1.1—2020 7.3 wants continuous numbers, each clause under its own parent, and no 悬置段.
+    How (one per site): rename the last clause of a level so that 5.2 is followed by 5.4 (gap), or takes its
+    previous sibling's number (duplicate), or continues the previous parent's numbering (6.3 → 5.5 under
+    chapter 6); or put a lead paragraph between a heading and its first sub-clause (悬置段). Only the last
+    clause of a level is renamed, so the later numbers and the cross-references to them stay valid.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        if document_family(document) == "engineering":
+            return []
+        items = numbered_sections(document)
+        keys = {item.key for item in items}
+        kids = children_of(items)
+        out = []
+        for item in items:
+            key = item.key
+            if (
+                key in kids
+                and not item.section.text.strip()
+                and item.section.title
+                and item.section.kind == "clause"
+            ):
+                out.append(Site(item.position, ("hanging",)))
+            if len(key) < 2 or not isinstance(key[-1], int):
+                continue
+            parent = key[:-1]
+            siblings = kids.get(parent, [])
+            if siblings[-1].key != key or key[-1] < 2 or len({s.key for s in siblings}) != len(siblings):
+                continue
+            if (*parent, key[-1] + 1) not in keys:
+                out.append(Site(item.position, ("gap", (*parent, key[-1] + 1))))
+            if key not in kids and (*parent, key[-1] - 1) in keys:
+                out.append(Site(item.position, ("duplicate", (*parent, key[-1] - 1))))
+            uncle = _previous_sibling(parent)
+            if uncle is not None and uncle in keys and len(siblings) >= 3 and len(kids.get(uncle, [])) >= 2:
+                last = max(int(k.key[-1]) for k in kids[uncle])
+                new = (*uncle, last + 1)
+                if new not in keys:
+                    out.append(Site(item.position, ("parent", new)))
+        return out
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        section = document.sections[site.target]
+        mode = site.detail[0]
+        old = section.number
+        if mode == "hanging":
+            items = numbered_sections(document)
+            key = number_key(old)
+            kids = children_of(items).get(key, []) if key is not None else []
+            if not kids:
+                return None
+            paragraph = hanging_paragraph(section, kids, rng)
+            first = kids[0].section.number
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", 0, "", paragraph),)),
+                f"{_label(key)}标题与其第一个子条“{first}”之间设有悬置段“{paragraph}”",
+                f"删除该悬置段，或将其内容作为一个编号的条（如“{first} 概述”）并相应调整后续条的编号",
+            )
+        new_key: Key = site.detail[1]
+        new = key_number(new_key)
+        key = number_key(old)
+        assert key is not None
+        parent = _label(key[:-1])
+        edit = Edit("modify", site.target, renames=((old, new),))
+        if mode == "gap":
+            previous = key_number((*key[:-1], int(key[-1]) - 1))
+            error = f"{parent}下的条编号不连续：“{previous}”之后为“{new}”，缺少“{old}”"
+            fix = f"将“{new}”改为“{old}”"
+        elif mode == "duplicate":
+            error = f"条编号“{new}”重复：{parent}下最后一条（原“{old}”）与前一条同为“{new}”"
+            fix = f"将第二个“{new}”改为“{old}”"
+        else:
+            error = (
+                f"条“{new}”位于{parent}之下，编号与其所属上一层次不符（接续了{_label(new_key[:-1])}的编号）"
+            )
+            fix = f"将“{new}”改为“{old}”"
+        return Proposal(edit, error, fix)
+
+
+def _previous_sibling(key: Key) -> Key | None:
+    last = key[-1]
+    if isinstance(last, int):
+        return (*key[:-1], last - 1) if last >= 2 else None
+    return (chr(ord(last) - 1),) if last > "A" else None
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, NumberingHierarchyError, checks=(numbering_and_hierarchy,))

@@ -1,0 +1,1 @@
+"""The TER dimension's error types."""

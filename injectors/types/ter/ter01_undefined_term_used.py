@@ -1,0 +1,270 @@
+"""TER-01 使用未定义术语 (Undefined term used)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+import regex
+
+from injectors.base import Proposal, Site
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    failure,
+)
+from injectors.llm.prompts import (
+    PromptInput,
+    PromptSpec,
+    terms_context,
+    text_replacement,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.ter.analysis import (
+    BODY_KINDS,
+    DefinedTerm,
+    abbreviations,
+    compact_key,
+    defined_terms,
+    document_text,
+    modal_verbs,
+    occurrences,
+    prose_lines,
+    tagged,
+    words,
+)
+from injectors.types.ter.editing import (
+    MIN_USES,
+    TerminologyInjector,
+    _body_counts,
+    _clean_term,
+    chapter_name,
+    initials,
+    relatedness,
+    vocabulary,
+)
+from parsers.model import Document, Section
+
+ERROR_TYPE = ErrorType(
+    "TER-01",
+    "TER",
+    "使用未定义术语",
+    "Undefined term used",
+    "GB/T 1.1—2020 8.7",
+    "GB/T 1.1—2009 6.3.1",
+    "L",
+    "S / J",
+    ("E-TM-01",),
+)
+
+
+# ---------------------------------------------------------------------------------------------------
+# TER-01 Undefined term used
+# ---------------------------------------------------------------------------------------------------
+# Parts of speech around a bare head noun between which a qualifier reads naturally
+# ("该周期的数据上传" → "该周期的冻结数据上传"): after 的, punctuation, a preposition, conjunction or
+# pronoun; before punctuation, 的, a verb, preposition, conjunction or adverb. A verb or noun before the
+# head would make a new compound ("开车时间" → "开车连续驾驶时间"), so it is refused.
+_BEFORE_HEAD = ("uj", "x", "p", "c", "r")
+
+
+_AFTER_HEAD = ("uj", "x", "p", "c", "v", "d", "ul")
+
+
+# One-character verbs that may follow a noun; any other (e.g. jieba's "符" in "对象符") is a suffix.
+_SHORT_VERBS = frozenset("是为有应可宜将由在经按被会能需须")
+
+
+# Initials that already mean something else to every reader: never coin these.
+_KNOWN = "API CPU GPS GSM LED LCD PDF SQL TCP UDP USB XML URL DNS RAM ROM SIM PIN ATM CEO ISO IEC"
+
+
+WELL_KNOWN = frozenset(_KNOWN.split())
+
+
+@dataclass(frozen=True)
+class ForeignTerm:
+    """A term another corpus document defines, to be written into this one where its head noun stands."""
+
+    start: int
+    head: str
+    term: str
+
+
+@dataclass(frozen=True)
+class Abbreviation:
+    """A defined term's occurrence to be replaced by an abbreviation nobody defines."""
+
+    start: int
+    form: str
+    abbreviation: str
+    term: str
+
+
+class UndefinedTermUsed(TerminologyInjector):
+    """TER-01: the body uses a technical term or abbreviation that chapter 3 / 缩略语 never defines.
+
+    Two rule templates. (1) A term defined by ANOTHER corpus document replaces its own head noun where
+    that noun stands bare in a body sentence ("该周期的数据" → "该周期的冻结数据"): the sentence stays
+    grammatical and now leans on an undefined term. (2) One occurrence of a defined term (used at least
+    three times) becomes the initials of its English equivalent ("GEMS"), an abbreviation 缩略语 never lists.
+    """
+
+    error_type = ERROR_TYPE.id
+    FOREIGN_TERMS = 10  # the borrowed terms most related to the document, so that they read naturally
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        entries = defined_terms(document)
+        found = occurrences(document, entries)
+        whole = document_text(document)
+        heads = self._foreign_heads(document, context, entries, whole)
+        defined_abbreviations = set(abbreviations(document))
+        counts = _body_counts(found)
+        covered: dict[int, list[tuple[int, int]]] = {}
+        for o in found:
+            covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
+        for position, section in enumerate(document.sections):
+            if section.kind not in BODY_KINDS:
+                continue
+            options: list[ForeignTerm | Abbreviation] = []
+            options.extend(self._foreign_options(section, heads, covered.get(position, [])))
+            for o in found:
+                if o.position != position or counts[o.entry.term] < MIN_USES or not _clean_term(o.form):
+                    continue
+                abbr = initials(o.entry.english)
+                if len(abbr) < 3 or abbr in WELL_KNOWN or abbr in defined_abbreviations or abbr in whole:
+                    continue
+                text = section.text
+                end = o.start + len(o.form)
+                neighbours = text[o.start - 1 : o.start] + text[end : end + 1]
+                if regex.search(r"[A-Za-z0-9]", neighbours):
+                    continue
+                options.append(Abbreviation(o.start, o.form, abbr, o.entry.term))
+            if options:
+                yield Site(position, tuple(options))
+
+    @classmethod
+    def _foreign_heads(
+        cls, document: Document, context: InjectionContext, entries: Sequence[DefinedTerm], whole: str
+    ) -> dict[str, tuple[str, ...]]:
+        """Head noun → the related foreign terms with that head that this document neither defines nor
+        uses ("冻结数据" for head "数据")."""
+        own = {v for e in entries for v in e.variants}
+        own_heads = {words(e.term)[-1] for e in entries if e.term}  # a bare 记录仪 may mean our 行驶记录仪
+        vocab = vocabulary(document)
+        scored: dict[str, float] = {}
+        for corpus_term in context.terms_for(document):
+            term = corpus_term.entry.term
+            if not _clean_term(term) or term in own or term in scored or compact_key(term) in whole:
+                continue
+            parts = words(term)
+            if len(parts) < 2 or len(parts[-1]) < 2 or parts[-1] in own_heads or modal_verbs(term):
+                continue
+            scored[term] = relatedness(term, corpus_term.entry.definition, vocab)
+        best = sorted(scored, key=lambda t: (-scored[t], t))[: cls.FOREIGN_TERMS]
+        heads: dict[str, list[str]] = {}
+        for term in sorted(best):
+            heads.setdefault(words(term)[-1], []).append(term)
+        return {head: tuple(terms) for head, terms in sorted(heads.items())}
+
+    @staticmethod
+    def _foreign_options(
+        section: Section, heads: dict[str, tuple[str, ...]], covered: Sequence[tuple[int, int]]
+    ) -> Iterator[ForeignTerm]:
+        for offset, line in prose_lines(section.text):
+            if regex.match(r"^\s*(注|示例)", line) or "\t" in line:
+                continue
+            tokens = tagged(line)
+            at = 0
+            spans = []
+            for word, flag in tokens:
+                spans.append((at, word, flag))
+                at += len(word)
+            for k, (start, word, _) in enumerate(spans):
+                if word not in heads:
+                    continue
+                before = spans[k - 1][2] if k else "x"
+                after_word, after = (spans[k + 1][1], spans[k + 1][2]) if k + 1 < len(spans) else ("", "x")
+                if before not in _BEFORE_HEAD or after not in _AFTER_HEAD:
+                    continue
+                if after == "v" and len(after_word) == 1 and after_word not in _SHORT_VERBS:
+                    continue
+                absolute = offset + start
+                if any(a <= absolute < b for a, b in covered):
+                    continue
+                for term in heads[word]:
+                    yield ForeignTerm(absolute, word, term)
+
+    def draft(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        options: tuple[ForeignTerm | Abbreviation, ...] = site.detail
+        kinds = sorted({type(o).__name__ for o in options})
+        kind = rng.choice(kinds)
+        choice = rng.choice([o for o in options if type(o).__name__ == kind])
+        chapter = chapter_name(document)
+        if isinstance(choice, ForeignTerm):
+            edit = Edit("modify", site.target, (Replacement("text", choice.start, choice.head, choice.term),))
+            return Proposal(
+                edit,
+                error=f"正文将“{choice.head}”写作“{choice.term}”，使用了{chapter}未界定的术语“{choice.term}”",
+                fix=f"在{chapter}中界定“{choice.term}”，或改回通用表述“{choice.head}”",
+                generator="rule-template",
+            )
+        edit = Edit(
+            "modify", site.target, (Replacement("text", choice.start, choice.form, choice.abbreviation),)
+        )
+        return Proposal(
+            edit,
+            error=(
+                f"正文将术语“{choice.form}”写作缩略语“{choice.abbreviation}”，该缩略语未在{chapter}或缩略语中定义"
+            ),
+            fix=f"改回“{choice.form}”，或在缩略语一章中列出“{choice.abbreviation}”",
+            generator="rule-template",
+        )
+
+
+def _undefined_term(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or not r.new.strip() or r.new in r.old:
+        return None
+    return {"term": r.new, "replaces": r.old}
+
+
+def _ter01(case: RewriteCase, answer: Answer) -> Failure | None:
+    from injectors.types.ter.analysis import compact_key, document_text
+
+    term = case.material["term"]
+    if term not in answer.rewritten_text or term in case.section.text:
+        return failure("condition", f"正文中没有用上术语“{term}”", "the undefined term is not used")
+    if compact_key(term) in document_text(case.document):
+        return failure(
+            "condition", f"“{term}”在文件中已经出现或已界定", "the term already appears in the document"
+        )
+    return None
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(
+        ERROR_TYPE.id,
+        "1",
+        _undefined_term,
+        lambda m: (
+            f"在本条正文中使用术语“{m['term']}”（替换或修饰原文“{m['replaces']}”处的表述），"
+            f"“{m['term']}”没有在术语和定义或缩略语中界定（已界定的术语见<terms>），使正文使用了未定义的术语。"
+        ),
+        terms_context,
+    ),
+    budget=Budget(30, 0.35, 0.8, 1.6),
+    condition=_ter01,
+)
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, UndefinedTermUsed, llm=LLM)

@@ -1,0 +1,136 @@
+"""TER-03 术语使用不一致 (Inconsistent term use)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from injectors.base import Proposal, Site
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    failure,
+)
+from injectors.llm.prompts import (
+    PromptInput,
+    PromptSpec,
+    terms_context,
+    text_replacement,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.ter.analysis import compact_key, defined_terms, occurrences
+from injectors.types.ter.editing import (
+    MIN_USES,
+    TerminologyInjector,
+    _body_counts,
+    chapter_name,
+    near_synonyms,
+)
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "TER-03",
+    "TER",
+    "术语使用不一致",
+    "Inconsistent term use",
+    "GB/T 1.1—2020 8.7",
+    "GB/T 1.1—2009 6.3.1",
+    "R+L",
+    "S",
+    ("E-TM-04",),
+)
+
+
+@dataclass(frozen=True)
+class Substitution:
+    start: int
+    form: str
+    synonyms: tuple[str, ...]
+    term: str
+
+
+class InconsistentTermUse(TerminologyInjector):
+    """TER-03: one body occurrence of a defined term (used 3+ times) becomes a near-synonym.
+
+    The occurrence is word-aligned (jieba boundaries, the longest defined term wins), so "温度记录仪"
+    inside "一次性温度记录仪" is never touched; the term stays in use elsewhere, so the document now
+    names one concept in two ways.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        entries = defined_terms(document)
+        taken = {v for e in entries for v in e.variants}
+        found = occurrences(document, entries)
+        counts = _body_counts(found)
+        by_section: dict[int, list[Substitution]] = {}
+        for o in found:
+            if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
+                continue
+            synonyms = near_synonyms(o.form, taken)
+            if synonyms:
+                by_section.setdefault(o.position, []).append(
+                    Substitution(o.start, o.form, synonyms, o.entry.term)
+                )
+        return [Site(position, tuple(subs)) for position, subs in sorted(by_section.items())]
+
+    def draft(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        choice: Substitution = rng.choice(site.detail)
+        synonym = rng.choice(choice.synonyms)
+        edit = Edit("modify", site.target, (Replacement("text", choice.start, choice.form, synonym),))
+        return Proposal(
+            edit,
+            error=f"{chapter_name(document)}界定的术语“{choice.term}”在此处写作“{synonym}”，与全文用语不一致",
+            fix=f"将“{synonym}”改为“{choice.term}”，全文统一使用界定的术语",
+        )
+
+
+def _inconsistent_term(i: PromptInput) -> dict[str, str] | None:
+    r = text_replacement(i.template)
+    if r is None or not r.old:
+        return None
+    return {"term": r.old, "synonym": r.new}
+
+
+def _ter03(case: RewriteCase, answer: Answer) -> Failure | None:
+    from injectors.types.ter.analysis import occurrences
+
+    term = case.material["term"]
+
+    def uses(document: Document) -> int:
+        return sum(1 for o in occurrences(document) if o.position == case.position and o.form == term)
+
+    if uses(case.with_text(answer.rewritten_text)) >= uses(case.document):
+        return failure(
+            "condition", f"本条中的术语“{term}”没有被改写为其他说法", "the defined term was not replaced"
+        )
+    return None
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(
+        ERROR_TYPE.id,
+        "1",
+        _inconsistent_term,
+        lambda m: (
+            f"把本条中一处已界定的术语“{m['term']}”改写为意思相近但未经界定的说法（例如“{m['synonym']}”），"
+            "其他出现处保持不变，使同一概念在文件中有两种叫法。"
+        ),
+        terms_context,
+    ),
+    budget=Budget(24, 0.35, 0.8, 1.4),
+    condition=_ter03,
+)
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM)

@@ -1,0 +1,167 @@
+"""TER-04 定义缺陷 (Definition defect)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Iterator
+
+import regex
+
+from injectors.base import Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.llm.constraints import (
+    Answer,
+    Budget,
+    Failure,
+    RewriteCase,
+    failure,
+)
+from injectors.llm.prompts import (
+    PromptInput,
+    PromptSpec,
+)
+from injectors.llm.spec import LLMSpec
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.ter.analysis import defined_terms, definition_defects, first_sentence, words
+from injectors.types.ter.editing import TerminologyInjector, _clean_term, provision_point
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "TER-04",
+    "TER",
+    "定义缺陷",
+    "Definition defect",
+    "GB/T 1.1—2020 8.7",
+    "GB/T 1.1—2009 6.3.1",
+    "R/L",
+    "D / J",
+    ("E-TM-03",),
+)
+
+
+def definition_defect(document: Document) -> Iterator[Violation]:
+    """A definition must be able to replace its term in a sentence: no opener, no provision, no term."""
+    for entry in defined_terms(document):
+        for message in definition_defects(entry):
+            yield Violation(entry.number, "TER-04", message)
+
+
+# ---------------------------------------------------------------------------------------------------
+# TER-04 Definition defect
+# ---------------------------------------------------------------------------------------------------
+OPENERS = ("是指", "指", "是")
+
+
+class DefinitionDefect(TerminologyInjector):
+    """TER-04: a definition that can no longer stand in for its term.
+
+    Deterministic variants the checker sees: an opening "是指 / 指 / 是", the term written before the
+    definition ("传感终端是……") or after it ("……，称为传感终端。"), or a provision slipped in before a
+    descriptive verb ("并具有本地缓存功能" → "并应具有本地缓存功能"). NMS-05 leaves definitions to this type.
+    The judgement variant (a rewritten definition that no longer substitutes for the term) is not built:
+    TER-04 counts as deterministic, so the base verification and the planner would drop it.
+    """
+
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        for entry in defined_terms(document):
+            text = document.sections[entry.position].text
+            if entry.line_start < 0 or not regex.match(r"\p{Han}", entry.definition):
+                continue
+            start = text.find(entry.definition, entry.line_start)
+            if start >= 0:
+                yield Site(entry.position, (entry, start))
+
+    def draft(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal | None:
+        entry, start = site.detail
+        variants = ["opener"]
+        if _clean_term(entry.term):
+            variants.append("term-first")
+            if "。" in first_sentence(entry.definition):
+                variants.append("term-last")
+        verb = provision_point(entry.definition)
+        if verb is not None:
+            variants.append("provision")
+        variant = rng.choice(variants)
+        definition = entry.definition
+        head = ""
+        for word in words(definition):
+            if len(head) >= 5:
+                break
+            head += word
+        if variant == "opener":
+            opener = rng.choice(OPENERS)
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", start, "", opener),)),
+                error=f"术语“{entry.term}”的定义以“{opener}”开头（“{opener}{head}……”），不能直接替换术语",
+                fix=f"删去定义开头的“{opener}”",
+            )
+        if variant == "term-first":
+            added = f"{entry.term}是"
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", start, "", added),)),
+                error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}……”），定义中重复了术语",
+                fix=f"删去定义开头的“{added}”，使定义能直接替换术语",
+            )
+        if variant == "provision":
+            assert verb is not None
+            at, word = verb
+            modal = rng.choice(("应", "应", "宜"))
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", start + at, "", modal),)),
+                error=f"术语“{entry.term}”的定义中写入了能愿动词“{modal}”（“{modal}{word}……”），定义不应包含要求",
+                fix=f"删去定义中的“{modal}”，定义只陈述概念",
+            )
+        end = start + first_sentence(definition).index("。")
+        added = f"，称为{entry.term}"
+        return Proposal(
+            Edit("modify", site.target, (Replacement("text", end, "", added),)),
+            error=f"术语“{entry.term}”的定义在句末重复了被定义的术语（“……{added}。”）",
+            fix=f"删去定义中的“{added}”",
+        )
+
+
+def _defined_entry(i: PromptInput) -> dict[str, str] | None:
+    from injectors.types.ter.analysis import defined_terms
+
+    entry = next((e for e in defined_terms(i.document) if e.position == i.site.target), None)
+    return {"term": entry.term} if entry and entry.definition else None
+
+
+def _ter04(case: RewriteCase, answer: Answer) -> Failure | None:
+    from injectors.types.ter.analysis import defined_terms, definition_defects
+
+    rewritten = case.with_text(answer.rewritten_text)
+    entry = next((e for e in defined_terms(rewritten) if e.position == case.position), None)
+    if entry is not None and definition_defects(entry):
+        return None
+    return failure(
+        "condition",
+        "定义中没有出现可检出的缺陷（以“是指/指”开头或重复术语）",
+        "no detectable definition defect",
+    )
+
+
+LLM = LLMSpec(
+    prompt=PromptSpec(
+        ERROR_TYPE.id,
+        "1",
+        _defined_entry,
+        lambda m: (
+            f"改写术语“{m['term']}”的定义，引入一处定义缺陷：以“是指”或“指”开头，或在定义中重复术语“{m['term']}”，"
+            "使定义不能直接替换术语。不要加入“应”“宜”“可”，不要改动注和来源。"
+        ),
+        works_without_template=True,
+    ),
+    budget=Budget(40, 0.6, 0.7, 2.0),
+    condition=_ter04,
+)
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, DefinitionDefect, checks=(definition_defect,), llm=LLM)

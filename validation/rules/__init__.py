@@ -1,1 +1,0 @@
-"""Checkers of the GB/T 1.1 linter, one module per review dimension."""
