@@ -35,8 +35,8 @@ from injectors.base import Site  # noqa: E402
 from injectors.context import InjectionContext  # noqa: E402
 from injectors.llm.client import ChatRequest, LLMClient, LLMConfig
 from injectors.llm.prompts import ANSWER_SCHEMA, PromptInput, build_prompt
-from injectors.llm.spec import llm_specs
 from injectors.llm.rewriter import LLMRewriter
+from injectors.llm.spec import llm_specs
 from injectors.planner import inject_document  # noqa: E402
 from parsers.model import Document  # noqa: E402
 from stdsource import gold_documents  # noqa: E402

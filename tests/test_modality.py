@@ -11,8 +11,8 @@ from injectors.base import Baseline, Site
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
+from injectors.language.modals import modal_verbs, nonstandard_modals, vague_words
 from injectors.taxonomy import BY_ID
-from injectors.types.nms.analysis import modal_verbs, nonstandard_modals, vague_words
 from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from injectors.types.nms.nms03_nonstandard_modal_wording import NonstandardModal

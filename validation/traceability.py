@@ -18,6 +18,7 @@ import regex
 
 from injectors.edit import EditConflict, replay
 from injectors.instance import ErrorInstance
+from injectors.language.patterns import REFUSAL as REFUSAL_PATTERN
 from injectors.planner import InjectionResult
 from parsers.model import Section
 
@@ -36,12 +37,6 @@ _LEADING_NUMBER = regex.compile(
     r"^\s*(?:[\[［(（]\s*(?:\d+(?:\.\d+)+|[A-Z](?:\.\d+)+)\s*[\]］)）]"
     r"|(?:\d+(?:\.\d+)+|[A-Z](?:\.\d+)+)(?=[\s　]|[\p{Han}])"
     r"|第\d+章)"
-)
-_REFUSAL = regex.compile(
-    r"抱歉|对不起|很遗憾|我无法|我不能|我没法|无法协助|无法满足您的|作为(?:一个|一名)?(?:AI|人工智能|语言模型)"
-    r"|as an AI|I'?m sorry|I am sorry|I apologi[sz]e|I cannot|I can'?t|I'?m unable|I am unable"
-    r"|cannot (?:assist|help) with",
-    regex.IGNORECASE,
 )
 _ENGLISH_RUN = regex.compile(r"[A-Za-z][A-Za-z'’]*(?:[\s,;:()\-—/&]+[A-Za-z][A-Za-z'’]*){5,}")
 # A line listing a document: "GB/T 1.1—2020 …", "ISO/TS 15066:2016 …", "[3] IEC 62443-3-3 …".
@@ -92,7 +87,7 @@ def text_flags(corrupted: Section, original: Section | None) -> list[Flag]:
     if leaks:
         flags.append(Flag(LEAKED_HEADING, f"{corrupted.number}: text carries a heading: {leaks[0]!r}"))
     refusals = _new_matches(
-        _REFUSAL, f"{corrupted.title}\n{corrupted.text}", f"{before_title}\n{before_text}"
+        REFUSAL_PATTERN, f"{corrupted.title}\n{corrupted.text}", f"{before_title}\n{before_text}"
     )
     if refusals:
         flags.append(Flag(REFUSAL, f"{corrupted.number}: refusal or apology in the text: {refusals[0]!r}"))

@@ -19,6 +19,7 @@ from typing import Any
 
 import regex
 
+from injectors.language.patterns import REFUSAL
 from parsers.model import Document, Section
 
 
@@ -85,11 +86,6 @@ _HEADING_LINE = regex.compile(
     r")"
 )
 _BRACKETED = regex.compile(r"【[^】\n]{0,40}】")
-_REFUSAL = regex.compile(
-    r"抱歉|对不起|很遗憾|我(?:不能|无法|不会|没法)|无法(?:帮助|协助|完成|提供|满足)|不能(?:帮助|协助|提供)"
-    r"|作为(?:一个|一名)?(?:AI|人工智能|语言模型|助手)|我是(?:一个)?(?:AI|人工智能|语言模型)"
-    r"|(?i:\bsorry\b|\bapolog|\bI\s+(?:can(?:no|')t|am\s+unable|won't|'m\s+unable)|\bas\s+an\s+AI\b|language\s+model)"
-)
 _ENGLISH_RUN = regex.compile(r"(?:\b[A-Za-z][A-Za-z'\-]*\b[\s,.;:]+){5,}\b[A-Za-z][A-Za-z'\-]*\b")
 _HAN = regex.compile(r"\p{Han}")
 _LATIN = regex.compile(r"[A-Za-z]")
@@ -187,7 +183,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
             )
         )
 
-    if _REFUSAL.search(new_text) or _REFUSAL.search(answer.description):
+    if REFUSAL.search(new_text) or REFUSAL.search(answer.description):
         failures.append(
             failure(
                 "refusal", "回答中含有拒绝或道歉的话语；请直接完成改写", "refusal or apology in the answer"
@@ -335,7 +331,7 @@ def body_text(document: Document) -> str:
 
 
 def modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | None:
-    from injectors.types.nms.analysis import PERMISSION, RECOMMENDATION, REQUIREMENT, modal_changes
+    from injectors.language.modals import PERMISSION, RECOMMENDATION, REQUIREMENT, modal_changes
 
     strength = {REQUIREMENT: 3, RECOMMENDATION: 2, PERMISSION: 1}
     changes = list(modal_changes(case.section.text, answer.rewritten_text))

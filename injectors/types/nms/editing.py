@@ -17,17 +17,9 @@ import regex
 from injectors.base import Site
 from injectors.checking import Violation
 from injectors.edit import Edit, Replacement
-from injectors.types.nms.analysis import (
-    CITATION,
-    Modal,
-    body_lines,
-    informative_annexes,
-    is_normative_body,
-    lexicon,
-    modal_verbs,
-    next_word,
-    sentence_span,
-)
+from injectors.language.modals import Modal, lexicon, modal_verbs, next_word, sentence_span
+from injectors.language.patterns import CITATION
+from injectors.types.nms.analysis import body_lines, informative_annexes, is_normative_body
 from parsers.model import Document, Section
 
 

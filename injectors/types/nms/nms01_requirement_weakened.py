@@ -8,6 +8,13 @@ from collections.abc import Iterable
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
+from injectors.language.modals import (
+    KE_COMPOUND_NEXT,
+    PERMISSION,
+    RECOMMENDATION,
+    YI_COMPOUND_NEXT,
+    modal_verbs,
+)
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -22,15 +29,7 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import (
-    KE_COMPOUND_NEXT,
-    PERMISSION,
-    RECOMMENDATION,
-    YI_COMPOUND_NEXT,
-    _diff,
-    modal_verbs,
-    place,
-)
+from injectors.types.nms.analysis import _diff, place
 from injectors.types.nms.editing import BodyModal, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 

@@ -10,20 +10,10 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
+from injectors.language.modals import COMPARATIVES, lexicon, next_word_tag, nonstandard_modals, snippet
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import (
-    COMPARATIVES,
-    _lintable,
-    generation,
-    is_table_row,
-    lexicon,
-    next_word_tag,
-    nonstandard_modals,
-    place,
-    snippet,
-    text_lines,
-)
+from injectors.types.nms.analysis import _lintable, generation, is_table_row, place, text_lines
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 

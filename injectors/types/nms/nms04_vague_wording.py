@@ -8,20 +8,10 @@ from collections.abc import Iterable
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
+from injectors.language.modals import SHIDANG_NEXT, YIBAN_NEXT, next_word_tag, snippet, vague_words
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import (
-    SHIDANG_NEXT,
-    YIBAN_NEXT,
-    _lintable,
-    annex_letter_of,
-    body_lines,
-    informative_annexes,
-    next_word_tag,
-    place,
-    snippet,
-    vague_words,
-)
+from injectors.types.nms.analysis import _lintable, annex_letter_of, body_lines, informative_annexes, place
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 

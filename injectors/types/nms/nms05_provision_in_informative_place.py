@@ -12,6 +12,19 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.modals import (
+    COMPARATIVES,
+    FORCE_ZH,
+    PERMISSION,
+    RECOMMENDATION,
+    REQUIREMENT,
+    lexicon,
+    modal_verbs,
+    nonstandard_modals,
+    snippet,
+)
+from injectors.language.patterns import CAPTION, CITATION, EXAMPLE, NOTE
+from injectors.language.words import tagged
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -29,28 +42,14 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import (
-    CAPTION,
-    CITATION,
-    COMPARATIVES,
-    EXAMPLE,
-    FORCE_ZH,
-    NOTE,
-    PERMISSION,
-    RECOMMENDATION,
-    REQUIREMENT,
     annex_letter_of,
     definition_offset,
     generation,
     informative_annexes,
     is_foreword_boilerplate,
     is_table_row,
-    jieba_words,
-    lexicon,
-    modal_verbs,
-    nonstandard_modals,
     place,
     provisions_in_informative_places,
-    snippet,
     text_lines,
 )
 from injectors.types.nms.editing import flagged, quote
@@ -163,7 +162,7 @@ def statement_anchor(line: str, begin: int) -> tuple[int, str, bool] | None:
 def _anchor_in(sentence: str) -> tuple[int, str, bool] | None:
     """The first anchor verb of a plain "subject + verb" statement; None when the sentence is not one."""
     position = 0
-    words = jieba_words(sentence)
+    words = tagged(sentence, hmm=True)
     for k, (word, _) in enumerate(words):
         if word in _MAIN_VERBS or regex.search(r"[，,：:、（(]", word):
             return None

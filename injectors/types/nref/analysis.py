@@ -10,19 +10,16 @@ a foreword, introduction, 注, 示例, [来源：…] line or after 见/参见.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-import jieba
 import regex
 
+from injectors.language.patterns import NOTE_LINE
+from injectors.language.words import words
 from parsers.model import Document, Section
 from parsers.numbering import annex_letter
-
-jieba.setLogLevel(logging.WARNING)
-
 
 # Codes of Chinese industry standards (and of metrological specifications cited like them); longer first.
 # fmt: off
@@ -255,9 +252,6 @@ _NORMATIVE_AFTER = regex.compile(
 )
 
 
-_NOTE_LINE = regex.compile(r"^\s*(?:\|\s*)?(?:注\s*\d*\s*[：:]|注\s*\d+\s|示例\s*\d*\s*[：:]?)")
-
-
 _SOURCE = regex.compile(r"[\[［]\s*(?:来源\s*[：:])?[^\[\]［］\n]*?$")
 
 
@@ -289,7 +283,7 @@ class Use:
 
 @lru_cache(maxsize=65536)
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(jieba.lcut(text))
+    return words(text, hmm=True)
 
 
 def _annex_markers(document: Document) -> dict[str, str]:
@@ -341,7 +335,7 @@ def _in_source(line: str, at: int) -> bool:
 
 
 def _line_uses(target: int, line: str, offset: int, place: str) -> Iterator[Use]:
-    note = _NOTE_LINE.match(line) is not None
+    note = NOTE_LINE.match(line) is not None
     for seg_start, segment in _segments(line):
         groups: list[list[Cited]] = []
         for c in find_cited(segment):

@@ -8,13 +8,13 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
-import jieba
 import regex
 
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit
+from injectors.language.words import words as segment
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
@@ -61,7 +61,7 @@ _GENERIC = regex.compile(
 @lru_cache(maxsize=4096)
 def _title_words(title: str) -> tuple[str, ...]:
     """Distinct content words of a standard title (Chinese, two characters or more, not generic)."""
-    words = jieba.lcut(title)
+    words = segment(title, hmm=True)
     return tuple(
         dict.fromkeys(
             w for w in words if len(w) >= 2 and regex.fullmatch(r"\p{Han}+", w) and not _GENERIC.match(w)

@@ -11,20 +11,15 @@ phrasing ("也可参照使用") is a statement about the document.
 from __future__ import annotations
 
 import functools
-import logging
-from collections.abc import Iterator
 from dataclasses import dataclass
 
-import jieba
 import regex
 
+from injectors.language.patterns import NOTE_LINE
+from injectors.language.words import tokens
 from parsers.model import Document, Section
 
 # A private tokenizer: other modules may add words to jieba's global dictionary, which must not change ours.
-jieba.setLogLevel(logging.WARNING)
-
-
-_TOKENIZER = jieba.Tokenizer()
 
 
 # How a document names itself in its scope, by generation and kind.
@@ -102,9 +97,6 @@ _REFER = regex.compile(r"参照|参考|借鉴")
 _CONTENT_VERB = regex.compile(r"规定了|确立了|给出了|描述了|界定了|提出了|明确了|包括|包含|涉及")
 
 
-_NOTE = regex.compile(r"^\s*(?:注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]|注\s*$)")
-
-
 _LIST_START = regex.compile(r"^\s*(?:——|—|[a-z][)）]|\d{1,2}[)）])")
 
 
@@ -121,7 +113,7 @@ class Sentence:
 
     @property
     def is_note(self) -> bool:
-        return bool(_NOTE.match(self.text))
+        return bool(NOTE_LINE.match(self.text))
 
 
 @dataclass(frozen=True)
@@ -144,7 +136,7 @@ def sentences(text: str) -> list[Sentence]:
             after = text[i + 1 : following if following >= 0 else len(text)]
             before = line.rstrip()[-1:]
             boundary = before in ("", "。", "！", "？", "；", "：", ";", ":") or any(
-                p.match(x) for p in (_NOTE, _LIST_START) for x in (line, after)
+                p.match(x) for p in (NOTE_LINE, _LIST_START) for x in (line, after)
             )
         if boundary:
             _add(out, text, start, i + 1 if char != "\n" else i)
@@ -160,12 +152,6 @@ def _add(out: list[Sentence], text: str, start: int, end: int) -> None:
         end -= 1
     if end > start:
         out.append(Sentence(start, end, text[start:end]))
-
-
-def tokens(text: str) -> Iterator[tuple[str, int]]:
-    """jieba words with their offsets (private dictionary, exact mode)."""
-    for word, start, _ in _TOKENIZER.tokenize(text, HMM=False):
-        yield word, start
 
 
 def modal_verbs(text: str) -> list[Provision]:

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 
 import regex
 
+from injectors.language.patterns import NOTE_LINE
 from parsers.model import Document, Section
 
 _ENGINEERING_ID = regex.compile(r"^GB(?:/T)?\s*5\d{4}\b")
@@ -68,16 +69,13 @@ REQUIREMENT = regex.compile(
 SENTENCE = regex.compile(r"[^。；！？|\n]+")
 
 
-_NOTE_LINE = regex.compile(r"^\s*(注\s*\d*\s*[：:]|示例\s*\d*\s*[：:]?)")
-
-
 _NORMATIVE_LEAD = regex.compile(r"(按照?|依据|根据|符合|满足|遵照|遵循|执行|采用)\s*$")
 
 
 def sentences(text: str) -> Iterator[tuple[str, bool]]:
     """(sentence, in a 注 or 示例) for every sentence of a section's text."""
     for line in text.split("\n"):
-        note = bool(_NOTE_LINE.match(line))
+        note = bool(NOTE_LINE.match(line))
         for m in SENTENCE.finditer(line):
             yield m.group(0), note
 

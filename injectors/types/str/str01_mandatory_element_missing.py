@@ -11,6 +11,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit
+from injectors.language.patterns import STANDARD_NUMBER
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
@@ -46,9 +47,6 @@ def generation(document: Document) -> str:
     return "unknown"
 
 
-STANDARD_CITATION = regex.compile(r"(?:GB/[TZ]|GB|[A-Z]{2,4}/[TZ]|ISO(?:/IEC)?|IEC)\s*\d+")
-
-
 def cites_documents_normatively(document: Document) -> bool:
     """Whether a body clause cites a standard from a requirement or an instruction (so a list is needed)."""
     for s in document.sections:
@@ -59,7 +57,7 @@ def cites_documents_normatively(document: Document) -> bool:
         for sentence, note in sentences(s.text):
             if note:
                 continue
-            for m in STANDARD_CITATION.finditer(sentence):
+            for m in STANDARD_NUMBER.finditer(sentence):
                 before = sentence[: m.start()]
                 if regex.search(r"参见|参考|参照", before[-6:]):
                     continue

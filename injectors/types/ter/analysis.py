@@ -7,69 +7,15 @@ same way.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-import jieba.posseg
 import regex
 
+from injectors.language.words import tagged, word_aligned, words
 from parsers.entries import definition_line, split_term
 from parsers.model import Document, Section
-
-jieba.setLogLevel(logging.WARNING)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Word segmentation: a private jieba tokenizer, so that words other modules add to jieba's global
-# dictionary never change how this dimension segments (and so what it injects).
-# ---------------------------------------------------------------------------------------------------
-_TOKENIZER: jieba.Tokenizer | None = None
-
-
-_POS: jieba.posseg.POSTokenizer | None = None
-
-
-def _tokenizer() -> jieba.Tokenizer:
-    global _TOKENIZER
-    if _TOKENIZER is None:
-        _TOKENIZER = jieba.Tokenizer()
-        _TOKENIZER.initialize()
-    return _TOKENIZER
-
-
-@lru_cache(maxsize=65536)
-def words(text: str) -> tuple[str, ...]:
-    """jieba words of a text (precise mode); cached because injectors segment the same lines often."""
-    return tuple(_tokenizer().cut(text, HMM=False))
-
-
-@lru_cache(maxsize=65536)
-def tagged(text: str) -> tuple[tuple[str, str], ...]:
-    """(word, part-of-speech flag) pairs, for the few places where the kind of word matters."""
-    global _POS
-    if _POS is None:
-        _POS = jieba.posseg.POSTokenizer(_tokenizer())
-    return tuple((p.word, p.flag) for p in _POS.cut(text, HMM=False))
-
-
-@lru_cache(maxsize=65536)
-def boundaries(text: str) -> frozenset[int]:
-    """Offsets where a word starts or ends: a span is word-aligned when both ends are in here."""
-    out = {0}
-    at = 0
-    for w in words(text):
-        at += len(w)
-        out.add(at)
-    return frozenset(out)
-
-
-def word_aligned(text: str, start: int, end: int) -> bool:
-    """True when text[start:end] does not cut a word in two (so replacing it never splits a word)."""
-    edges = boundaries(text)
-    return start in edges and end in edges
-
 
 # ---------------------------------------------------------------------------------------------------
 # Modal verbs (GB/T 1.1—2020 annex C) with the compounds that merely contain 应 / 宜 / 可.

@@ -1,0 +1,70 @@
+"""Word segmentation: one jieba set-up for the whole project, loaded once per process.
+
+A private tokenizer (not jieba's global one), so that a word any library adds to jieba's global dictionary
+never changes how a standard is segmented, and so what is injected. Exact mode; `hmm=True` lets jieba guess
+words missing from its dictionary (the reference and modal analyses were written with it on).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from functools import lru_cache
+
+import jieba
+import jieba.posseg
+
+jieba.setLogLevel(logging.WARNING)
+
+_TOKENIZER: jieba.Tokenizer | None = None
+_POS: jieba.posseg.POSTokenizer | None = None
+
+
+def tokenizer() -> jieba.Tokenizer:
+    global _TOKENIZER
+    if _TOKENIZER is None:
+        _TOKENIZER = jieba.Tokenizer()
+        _TOKENIZER.initialize()
+    return _TOKENIZER
+
+
+def _pos() -> jieba.posseg.POSTokenizer:
+    global _POS
+    if _POS is None:
+        _POS = jieba.posseg.POSTokenizer(tokenizer())
+    return _POS
+
+
+@lru_cache(maxsize=65536)
+def words(text: str, hmm: bool = False) -> tuple[str, ...]:
+    """jieba words of a text; cached because checkers and injectors segment the same lines often."""
+    return tuple(tokenizer().cut(text, HMM=hmm))
+
+
+@lru_cache(maxsize=65536)
+def tagged(text: str, hmm: bool = False) -> tuple[tuple[str, str], ...]:
+    """(word, part-of-speech flag) pairs, for the few places where the kind of word matters."""
+    return tuple((p.word, p.flag) for p in _pos().cut(text, HMM=hmm))
+
+
+def tokens(text: str) -> Iterator[tuple[str, int]]:
+    """Words with their offsets."""
+    for word, start, _ in tokenizer().tokenize(text, HMM=False):
+        yield word, start
+
+
+@lru_cache(maxsize=65536)
+def boundaries(text: str) -> frozenset[int]:
+    """Offsets where a word starts or ends: a span is word-aligned when both ends are in here."""
+    out = {0}
+    at = 0
+    for w in words(text):
+        at += len(w)
+        out.add(at)
+    return frozenset(out)
+
+
+def word_aligned(text: str, start: int, end: int) -> bool:
+    """True when text[start:end] does not cut a word in two (so replacing it never splits a word)."""
+    edges = boundaries(text)
+    return start in edges and end in edges
