@@ -394,3 +394,31 @@ def modal_changes(before: str, after: str) -> Iterator[tuple[str, str, str, str,
         new = [f for f in new_forces if f[0] < max(j2, j1 + 1) and f[1] > j1]
         if old and new:
             yield old[0][2], old[0][3], new[0][2], new[0][3], new[0][0]
+
+
+@lru_cache(maxsize=65536)
+def provision_words(text: str) -> tuple[Hit, ...]:
+    """Every word that makes a sentence a provision, standard (应, 宜, 可 …) or not (必须, 应当, 不得 …),
+    in text order: the one answer to "does this sentence require, recommend or permit something?"."""
+    found = [Hit(m.start, m.end, m.word) for m in modal_verbs(text)] + list(nonstandard_modals(text))
+    return tuple(sorted(set(found), key=lambda h: (h.start, h.end)))
+
+
+def modal_cores(text: str) -> list[tuple[int, str]]:
+    """Offsets and characters of the 应 / 宜 / 可 that carry the standard modal verbs of a text."""
+    out = []
+    for m in modal_verbs(text):
+        core = next((i for i, ch in enumerate(m.word) if ch in "应宜可"), None)
+        if core is not None:
+            out.append((m.start + core, m.word[core]))
+    return out
+
+
+def has_soft_modal(text: str) -> bool:
+    """A recommendation or permission (宜, 不宜, 可, 可以, 不必) and no requirement in `text`."""
+    return any(m.force != REQUIREMENT for m in modal_verbs(text))
+
+
+def has_requirement(text: str) -> bool:
+    """A requirement, in the standard form (应, 不应) or a non-standard one (必须, 须, 不得 …)."""
+    return any(m.force == REQUIREMENT for m in modal_verbs(text)) or bool(nonstandard_modals(text))

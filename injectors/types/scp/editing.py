@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 import regex
 
-from injectors.types.scp.analysis import APPLICABILITY, tokens
+from injectors.language.words import tokens
+from injectors.types.scp.analysis import APPLICABILITY
 from parsers.model import Document, Section
 
 _NOTE_OR_LIST = regex.compile(

@@ -10,6 +10,7 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.words import tokens
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -27,7 +28,7 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.scp.analysis import SELF_REFERENCE, Sentence, scope_chapter, statement_sentences, tokens
+from injectors.types.scp.analysis import SELF_REFERENCE, Sentence, scope_chapter, statement_sentences
 from injectors.types.scp.editing import _scope_name, uncovered_aspects
 from parsers.model import Document
 

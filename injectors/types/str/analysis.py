@@ -60,12 +60,6 @@ def elements(document: Document) -> list[tuple[int, Section]]:
     ]
 
 
-# 应 as a requirement, not inside 响应 应用 反应 相应 适应 供应 对应 应答 效应 应急 应对 …
-REQUIREMENT = regex.compile(
-    r"(?<![响反相适供对呼感效顺报照答回理])应(?![用答急对变力激聘邀届征运])|必须|(?<![必无])须(?![知要])|不得"
-)
-
-
 SENTENCE = regex.compile(r"[^。；！？|\n]+")
 
 
@@ -78,11 +72,6 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
         note = bool(NOTE_LINE.match(line))
         for m in SENTENCE.finditer(line):
             yield m.group(0), note
-
-
-def has_requirement(sentence: str) -> bool:
-    """A requirement modal (应, 必须, 须, 不得) outside the compounds that only contain 应."""
-    return bool(REQUIREMENT.search(sentence))
 
 
 def _checked(document: Document) -> bool:

@@ -11,6 +11,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit
+from injectors.language.modals import has_requirement
 from injectors.language.patterns import STANDARD_NUMBER
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
@@ -19,7 +20,6 @@ from injectors.types.str.analysis import (
     _checked,
     document_family,
     elements,
-    has_requirement,
     sentences,
 )
 from injectors.types.str.editing import block_end, chapter_at

@@ -12,13 +12,13 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.modals import has_requirement, has_soft_modal
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
     _NORMATIVE_LEAD,
     _checked,
     document_family,
-    has_requirement,
     sentences,
 )
 from parsers.model import Document, Section
@@ -37,7 +37,6 @@ ERROR_TYPE = ErrorType(
 
 
 # 宜 / 可 as recommendation or permission, not in 适宜 便宜 事宜 / 可能 可行 可信 可靠 认可 许可 …
-SOFT_MODAL = regex.compile(r"(?<![适便事])宜(?![人居])|(?<![认许不])可(?![能行信靠见观视控读逆溯用选])")
 
 
 _ANNEX_MENTION = regex.compile(r"附\s*录\s*([A-Z])(?![A-Za-z])(?:\s*(?:～|~|至|到|—)\s*附\s*录\s*([A-Z]))?")
@@ -62,7 +61,7 @@ def mention_strength(segment: str, before: str, after: str, note: bool) -> str:
     requirement = has_requirement(segment)
     if note or _INFORMATIVE_LEAD.search(before) or (_INFORMATIVE_VERB.match(after) and not requirement):
         return "informative"
-    if SOFT_MODAL.search(segment) and not requirement:
+    if has_soft_modal(segment) and not requirement:
         return "neutral"
     if requirement or _NORMATIVE_LEAD.search(before):
         return "normative"

@@ -13,23 +13,18 @@ from functools import lru_cache
 
 import regex
 
+from injectors.language.modals import modal_cores
 from injectors.language.words import tagged, word_aligned, words
 from parsers.entries import definition_line, split_term
 from parsers.model import Document, Section
 
+
 # ---------------------------------------------------------------------------------------------------
 # Modal verbs (GB/T 1.1—2020 annex C) with the compounds that merely contain 应 / 宜 / 可.
 # ---------------------------------------------------------------------------------------------------
-_MODAL = regex.compile(
-    r"(?<![响反相适供对效呼照感顺答回理报因])应(?![用急对答变力激收付届邀聘征运])"
-    r"|(?<![适便事权合])宜(?![人居])"
-    r"|(?<![认许不无宁])可(?![能行信靠见视控逆读变调选燃塑溶比达观疑惜爱怕口乐否是知追编扩执测持接操]|用性)"
-)
-
-
 def modal_verbs(text: str) -> list[tuple[int, str]]:
     """Offsets and characters of 应 / 宜 / 可 used as modal verbs (provisions), compounds excluded."""
-    return [(m.start(), m.group()) for m in _MODAL.finditer(text)]
+    return modal_cores(text)
 
 
 # ---------------------------------------------------------------------------------------------------
