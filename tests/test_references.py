@@ -14,7 +14,8 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
-from injectors.types.nref.analysis import analyse, find_cited, order_problem, parse_number
+from injectors.language.citations import find_cited, parse_number
+from injectors.types.nref.analysis import analyse, order_problem
 from injectors.types.nref.nref01_cited_not_listed import NormativeReferenceUnlisted
 from injectors.types.nref.nref02_listed_not_cited import UncitedReferenceListed
 from injectors.types.nref.nref03_informative_listed_as_normative import InformativeReferenceListed

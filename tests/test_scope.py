@@ -12,8 +12,8 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import Edit, apply_edits, replay
 from injectors.instance import ErrorInstance
+from injectors.language.sentences import provisions, sentences
 from injectors.registry import injectors
-from injectors.types.scp.analysis import provisions, sentences
 from injectors.types.scp.editing import applicability_qualifiers, uncovered_aspects
 from parsers import parse_file
 from parsers.model import Document

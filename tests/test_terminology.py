@@ -12,9 +12,9 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
+from injectors.language.terms import modal_verbs, term_variants, word_aligned
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID
-from injectors.types.ter.analysis import modal_verbs, term_variants, word_aligned
 from injectors.types.ter.editing import initials, near_synonyms, provision_point
 from parsers.model import Document
 from parsers.text import parse_text
@@ -312,7 +312,7 @@ def test_no_terms_chapter_does_not_crash() -> None:
 # --- lexical helpers ---------------------------------------------------------------------------------
 def test_modal_verb_finder_guards_compounds() -> None:
     assert [w for _, w in modal_verbs("装置应在响应后适宜地供应电源，可能可靠，可用性")] == ["应"]
-    # 可选用 is 可 + 选用 ("may choose"), a permission, as every dimension reads it; 可选 alone is an adjective
+    # 可选用 is 可 + 选用 ("may choose"): a permission, as every dimension reads it; 可选 alone is not
     assert [w for _, w in modal_verbs("宜采用，可选用")] == ["宜", "可"]
     assert [w for _, w in modal_verbs("可选的配件")] == []
     assert [w for _, w in modal_verbs("可采用")] == ["可"]

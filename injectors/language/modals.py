@@ -373,7 +373,7 @@ def vague_words(text: str) -> tuple[Hit, ...]:
 
 
 # --- diff rules: a modal verb weakened (NMS-01) or strengthened (NMS-02) ------------------------------
-_STRENGTH = {REQUIREMENT: 3, RECOMMENDATION: 2, PERMISSION: 1}
+STRENGTH = {REQUIREMENT: 3, RECOMMENDATION: 2, PERMISSION: 1}
 
 
 def _forces(text: str) -> list[tuple[int, int, str, str]]:

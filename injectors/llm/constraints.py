@@ -303,21 +303,21 @@ Condition = Callable[[RewriteCase, Answer], "Failure | None"]
 
 
 def new_sentences(before: str, after: str) -> list[str]:
-    from injectors.types.scp.analysis import sentences
+    from injectors.language.sentences import sentences
 
     old = {s.text for s in sentences(before)}
     return [s.text for s in sentences(after) if s.text not in old]
 
 
 def has_provision(sentence_texts: list[str]) -> bool:
-    from injectors.types.scp.analysis import provisions
+    from injectors.language.sentences import provisions
 
     return any(provisions(s) for s in sentence_texts)
 
 
 def outside_scope(obj: str, scope: str) -> bool:
     """The scope does not cover `obj`: it never names it, or names it only to exclude it (不适用于)."""
-    from injectors.types.scp.analysis import sentences
+    from injectors.language.sentences import sentences
 
     return all("不适用" in s.text for s in sentences(scope) if obj in s.text)
 

@@ -143,7 +143,7 @@ def scope_text(document: Document) -> str:
 
 
 def defined_term_list(document: Document) -> str:
-    from injectors.types.ter.analysis import defined_terms
+    from injectors.language.terms import defined_terms
 
     return "、".join(dict.fromkeys(e.term for e in defined_terms(document)))
 

@@ -15,10 +15,10 @@ import regex
 
 from injectors.checking import Violation
 from injectors.language.modals import (
-    _STRENGTH,
     FORCE_ZH,
     PERMISSION,
     REQUIREMENT,
+    STRENGTH,
     Modal,
     clause_span,
     modal_changes,
@@ -115,7 +115,7 @@ def is_foreword_boilerplate(line: str) -> bool:
 
 
 # --- the checkers ------------------------------------------------------------------------------------
-def _lintable(section: Section) -> bool:
+def lintable(section: Section) -> bool:
     return section.kind in ("scope", "clause", "symbols", "annex")
 
 
@@ -173,12 +173,12 @@ def _aligned(original: Document, corrupted: Document) -> Iterator[tuple[Section,
             yield from zip(original.sections[i1:i2], corrupted.sections[j1:j2], strict=True)
 
 
-def _diff(original: Document, corrupted: Document, weaker: bool) -> Iterator[Violation]:
+def modal_diff(original: Document, corrupted: Document, weaker: bool) -> Iterator[Violation]:
     for before, after in _aligned(original, corrupted):
         if before.text == after.text:
             continue
         for old_word, old_force, new_word, new_force, _ in modal_changes(before.text, after.text):
-            delta = _STRENGTH[new_force] - _STRENGTH[old_force]
+            delta = STRENGTH[new_force] - STRENGTH[old_force]
             if weaker and delta < 0:
                 yield Violation(
                     after.number,

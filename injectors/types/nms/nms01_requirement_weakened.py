@@ -29,7 +29,7 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import _diff, place
+from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import BodyModal, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 
@@ -53,7 +53,7 @@ ERROR_TYPE = ErrorType(
 
 def requirement_weakened(original: Document, corrupted: Document) -> Iterable[Violation]:
     """应 → 宜 / 可, 不应 → 不宜 at the same place of the same section."""
-    return list(_diff(original, corrupted, weaker=True))
+    return list(modal_diff(original, corrupted, weaker=True))
 
 
 # --- NMS-01 -------------------------------------------------------------------------------------------

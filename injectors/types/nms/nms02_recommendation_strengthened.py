@@ -23,7 +23,7 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import _diff, place
+from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import BodyModal, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 
@@ -42,7 +42,7 @@ ERROR_TYPE = ErrorType(
 
 def recommendation_strengthened(original: Document, corrupted: Document) -> Iterable[Violation]:
     """宜 → 应, 可 → 应, 不宜 → 不应 at the same place of the same section."""
-    return list(_diff(original, corrupted, weaker=False))
+    return list(modal_diff(original, corrupted, weaker=False))
 
 
 # --- NMS-02 -------------------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from injectors.context import InjectionContext
 from injectors.language.modals import COMPARATIVES, lexicon, next_word_tag, nonstandard_modals, snippet
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import _lintable, generation, is_table_row, place, text_lines
+from injectors.types.nms.analysis import generation, is_table_row, lintable, place, text_lines
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 
@@ -48,7 +48,7 @@ def nonstandard_modal_wording(document: Document) -> Iterable[Violation]:
     allow_bude = generation(document) == "2009"
     engineering = is_engineering_code(document)
     for section in document.sections:
-        if not _lintable(section):
+        if not lintable(section):
             continue
         for _, line in text_lines(section.text):
             if is_table_row(line):

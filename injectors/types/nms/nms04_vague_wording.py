@@ -11,7 +11,7 @@ from injectors.context import InjectionContext
 from injectors.language.modals import SHIDANG_NEXT, YIBAN_NEXT, next_word_tag, snippet, vague_words
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nms.analysis import _lintable, annex_letter_of, body_lines, informative_annexes, place
+from injectors.types.nms.analysis import annex_letter_of, body_lines, informative_annexes, lintable, place
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
 from parsers.model import Document
 
@@ -32,7 +32,7 @@ def vague_wording(document: Document) -> Iterable[Violation]:
     """尽量, 最好, 一般, 原则上, 适当 where a clause should state 应 / 宜 / 可."""
     informative = informative_annexes(document)
     for section in document.sections:
-        if not _lintable(section) or annex_letter_of(section) in informative:
+        if not lintable(section) or annex_letter_of(section) in informative:
             continue
         for _, line in body_lines(section):
             for hit in vague_words(line):

@@ -14,15 +14,8 @@ import regex
 
 from injectors.base import Site
 from injectors.edit import Replacement, apply_replacements
-from injectors.types.nref.analysis import (
-    Analysis,
-    Cited,
-    ListItem,
-    analyse,
-    list_items,
-    order_problem,
-    parse_number,
-)
+from injectors.language.citations import Cited, parse_number
+from injectors.types.nref.analysis import Analysis, ListItem, analyse, list_items, order_problem
 from parsers.model import Document, Section
 
 # What the planner rewrites in a description when other errors renumber this document ("第5章", "“5.2”"):
@@ -30,7 +23,7 @@ from parsers.model import Document, Section
 _RENUMBERED = regex.compile(r"第\d+(?:\.\d+)*[条章]|“[\dA-Z](?:\.\d+)*”")
 
 
-def _snippet(text: str, start: int, end: int, width: int = 14) -> str:
+def snippet(text: str, start: int, end: int, width: int = 14) -> str:
     """The words around a span for a description: within its sentence, never cutting a number in two."""
     stops = "\n。；"
     left = max(max(text.rfind(ch, 0, start) for ch in stops) + 1, start - width)
@@ -48,15 +41,15 @@ def _snippet(text: str, start: int, end: int, width: int = 14) -> str:
     return text[start:end] if _RENUMBERED.search(quoted) else quoted
 
 
-def _list_section(document: Document, a: Analysis) -> Section:
+def list_section(document: Document, a: Analysis) -> Section:
     assert a.list_target is not None
     return document.sections[a.list_target]
 
 
-def _inserted_entry(document: Document, site: Site) -> tuple[Section, Replacement, str] | None:
+def inserted_entry(document: Document, site: Site) -> tuple[Section, Replacement, str] | None:
     """The list section, the replacement that adds the site's candidate in order, and the entry's text."""
     a = analyse(document)
-    section = _list_section(document, a)
+    section = list_section(document, a)
     candidate: Candidate = site.detail
     replacement = _insertion(section, a.items, candidate.cited, candidate.title)
     if replacement is None:
@@ -101,7 +94,7 @@ class Candidate:
     source: str = ""  # where the citation came from (NREF-03: 参考文献, or the informative place)
 
 
-def _parsed(line: str, number: str, year: str | None) -> Cited | None:
+def parsed(line: str, number: str, year: str | None) -> Cited | None:
     cited = parse_number(line) or parse_number(f"{number}—{year}" if year else number)
     if cited is None or cited.category == 5:
         return None

@@ -9,10 +9,11 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.citations import Cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nref.analysis import Cited, ListItem, analyse, place_name
-from injectors.types.nref.editing import _list_section, _snippet
+from injectors.types.nref.analysis import ListItem, analyse, place_name
+from injectors.types.nref.editing import list_section, snippet
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -98,7 +99,7 @@ class NormativeReferenceUnlisted(Injector):
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         a = analyse(document)
-        section = _list_section(document, a)
+        section = list_section(document, a)
         item = a.items[site.detail]
         use = next(u for u in a.uses_of(item.cited) if u.role == "normative")
         body = document.sections[use.target]
@@ -107,7 +108,7 @@ class NormativeReferenceUnlisted(Injector):
             edit,
             error=(
                 f"{place_name(section.number)}规范性引用文件清单中未列出“{item.text(section)}”，"
-                f"而{place_name(body.number)}（“{_snippet(body.text, use.cited.start, use.cited.end)}”）"
+                f"而{place_name(body.number)}（“{snippet(body.text, use.cited.start, use.cited.end)}”）"
                 "规范性引用了该文件"
             ),
             fix=f"在{place_name(section.number)}中按顺序列出“{item.text(section)}”",

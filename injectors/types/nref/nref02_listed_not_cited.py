@@ -18,7 +18,7 @@ from injectors.language.words import words as segment
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
-from injectors.types.nref.editing import Candidate, _inserted_entry, _parsed
+from injectors.types.nref.editing import Candidate, inserted_entry, parsed
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -90,7 +90,7 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
     ranked: dict[str, tuple[bool, float, int, Candidate]] = {}
     popularity: Counter[str] = Counter()
     for order, ref in enumerate(references):
-        cited = _parsed(ref.entry.line, ref.entry.number, ref.entry.year)
+        cited = parsed(ref.entry.line, ref.entry.number, ref.entry.year)
         if cited is None or not ref.entry.title or a.mentioned(cited) or excluded(cited, a.own):
             continue
         key = f"{cited.family} {cited.number}"
@@ -126,7 +126,7 @@ class UncitedReferenceListed(Injector):
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        inserted = _inserted_entry(document, site)
+        inserted = inserted_entry(document, site)
         if inserted is None:
             return None
         section, replacement, entry = inserted

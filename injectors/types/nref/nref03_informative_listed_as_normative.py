@@ -9,10 +9,11 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit
+from injectors.language.citations import Cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nref.analysis import Analysis, Cited, analyse, excluded, place_name
-from injectors.types.nref.editing import Candidate, _inserted_entry, _parsed, _snippet
+from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
+from injectors.types.nref.editing import Candidate, inserted_entry, parsed, snippet
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -71,7 +72,7 @@ def _informative_candidates(document: Document, a: Analysis, context: InjectionC
     titles = {
         f"{c.family} {c.number}": ref.entry.title
         for ref in (*context.references, *context.bibliography)
-        if (c := _parsed(ref.entry.line, ref.entry.number, ref.entry.year)) is not None
+        if (c := parsed(ref.entry.line, ref.entry.number, ref.entry.year)) is not None
     }
     for use in a.references():
         key = f"{use.cited.family} {use.cited.number}"
@@ -80,7 +81,7 @@ def _informative_candidates(document: Document, a: Analysis, context: InjectionC
             add(
                 use.cited,
                 titles[key],
-                f"{place_name(section.number)}（“{_snippet(section.text, use.cited.start, use.cited.end)}”）",
+                f"{place_name(section.number)}（“{snippet(section.text, use.cited.start, use.cited.end)}”）",
             )
     return out
 
@@ -106,7 +107,7 @@ class InformativeReferenceListed(Injector):
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        inserted = _inserted_entry(document, site)
+        inserted = inserted_entry(document, site)
         if inserted is None:
             return None
         section, replacement, entry = inserted

@@ -12,7 +12,7 @@ from injectors.edit import Edit, Replacement
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import analyse, order_problem, place_name
-from injectors.types.nref.editing import _list_section
+from injectors.types.nref.editing import list_section
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -86,7 +86,7 @@ class ReferenceListOutOfOrder(Injector):
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         a = analyse(document)
-        section = _list_section(document, a)
+        section = list_section(document, a)
         i, j = site.detail
         first, second = a.items[i], a.items[j]
         text_i, text_j = first.text(section), second.text(section)

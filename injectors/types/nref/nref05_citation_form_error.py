@@ -11,9 +11,10 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.citations import Cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nref.analysis import Cited, Use, analyse, place_name
+from injectors.types.nref.analysis import Use, analyse, place_name
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(

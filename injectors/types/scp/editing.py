@@ -33,17 +33,17 @@ _ACTIVITIES_TEXT = """
 _ACTIVITIES = tuple(dict.fromkeys(_ACTIVITIES_TEXT.split()))
 
 
-_ACT = "|".join(sorted(_ACTIVITIES, key=len, reverse=True))
+ACT = "|".join(sorted(_ACTIVITIES, key=len, reverse=True))
 
 
 # "的设计、制造、安装和验收" at the end of an 适用于 clause: the activities, not the object.
-_ACTIVITY_TAIL = regex.compile(rf"的(?:(?:(?!的)[\p{{Han}}]){{0,6}}(?:{_ACT})(?:[、和及与]|以及)?)+$")
+_ACTIVITY_TAIL = regex.compile(rf"的(?:(?:(?!的)[\p{{Han}}]){{0,6}}(?:{ACT})(?:[、和及与]|以及)?)+$")
 
 
-_ACTIVITY_LIST = regex.compile(rf"(?:(?:{_ACT})(?:[、和及与]|以及)?)+")
+_ACTIVITY_LIST = regex.compile(rf"(?:(?:{ACT})(?:[、和及与]|以及)?)+")
 
 
-_QUALIFIER_TAIL = regex.compile(rf"的(?:{_ACT})")
+_QUALIFIER_TAIL = regex.compile(rf"的(?:{ACT})")
 
 
 # Where an 适用于 clause ends when a comma introduces something else.
@@ -52,7 +52,7 @@ _CLAUSE_CUT = regex.compile(
 )
 
 
-_ALL_HAN = regex.compile(r"^[\p{Han}A-Za-z0-9（）]+$")
+ALL_HAN = regex.compile(r"^[\p{Han}A-Za-z0-9（）]+$")
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ SCOPE_ASPECTS = (
 )
 
 
-def _paragraphs(text: str) -> list[tuple[int, int]]:
+def paragraph_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each non-empty line of a section's text."""
     out = []
     start = 0
@@ -94,21 +94,21 @@ def _paragraphs(text: str) -> list[tuple[int, int]]:
     return out
 
 
-def _is_plain(line: str) -> bool:
+def is_plain(line: str) -> bool:
     """A running-text paragraph: not a note, example, list item, table row or caption."""
     return " | " not in line and not _NOTE_OR_LIST.match(line)
 
 
-def _cite(number: str) -> str:
+def cite(number: str) -> str:
     """第5章 / 第5.2.1条: the form the planner renumbers when other errors renumber the document."""
     return f"第{number}条" if "." in number else f"第{number}章"
 
 
-def _scope_name(section: Section) -> str:
+def scope_name(section: Section) -> str:
     return f"第{section.number}章“{section.title or '范围'}”"
 
 
-def _body(document: Document) -> list[tuple[int, Section]]:
+def body_sections(document: Document) -> list[tuple[int, Section]]:
     """Normative body clauses (chapters after 术语/符号), where requirements live."""
     return [(i, s) for i, s in enumerate(document.sections) if s.kind == "clause"]
 

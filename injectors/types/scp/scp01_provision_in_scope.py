@@ -13,6 +13,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.sentences import CLAUSE_SPLIT, provisions, sentences
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -29,15 +30,8 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.scp.analysis import (
-    _CLAUSE_SPLIT,
-    provisions,
-    scope_chapter,
-    self_reference,
-    sentences,
-    statement_sentences,
-)
-from injectors.types.scp.editing import _body, _cite, _is_plain, _paragraphs, _scope_name
+from injectors.types.scp.analysis import scope_chapter, self_reference, statement_sentences
+from injectors.types.scp.editing import body_sections, cite, is_plain, paragraph_spans, scope_name
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -65,8 +59,8 @@ def _quote(text: str, limit: int = 60) -> str:
 
 def _clause_around(sentence: str, at: int) -> str:
     """The comma-delimited clause at offset `at`: what a message quotes (stable under edits elsewhere)."""
-    start = max((m.end() for m in _CLAUSE_SPLIT.finditer(sentence, 0, at)), default=0)
-    end = _CLAUSE_SPLIT.search(sentence, at)
+    start = max((m.end() for m in CLAUSE_SPLIT.finditer(sentence, 0, at)), default=0)
+    end = CLAUSE_SPLIT.search(sentence, at)
     return sentence[start : end.start() if end else len(sentence)].rstrip("。")
 
 
@@ -112,7 +106,7 @@ _WHEN_SUBJECT = regex.compile(r"[时后前中内]$")  # "线缆穿越电池区�
 def _statement_paragraph_ends(text: str) -> list[int]:
     """Ends of scope paragraphs that close a statement sentence (insertion points for a new sentence)."""
     out = []
-    for start, end in _paragraphs(text):
+    for start, end in paragraph_spans(text):
         line = text[start:end]
         if line.endswith("。") and statement_sentences(line):
             out.append(end)
@@ -132,10 +126,10 @@ class BorrowedRequirement:
 def borrowable_requirements(document: Document) -> tuple[BorrowedRequirement, ...]:
     """Body sentences with one 应, a plain noun subject and nothing that ties them to their place."""
     out = []
-    for _, section in _body(document):
-        for start, end in _paragraphs(section.text):
+    for _, section in body_sections(document):
+        for start, end in paragraph_spans(section.text):
             line = section.text[start:end]
-            if not _is_plain(line):
+            if not is_plain(line):
                 continue
             for sentence in sentences(line):
                 text = sentence.text
@@ -178,14 +172,14 @@ class ProvisionInScope(Injector):
             source = rng.choice(borrowed)
             prefixes = _SCOPE_PREFIXES[-1:] if _WHEN_SUBJECT.search(source.subject) else _SCOPE_PREFIXES
             sentence = rng.choice(prefixes).format(w=word) + source.text
-            origin = f"（正文{_cite(source.clause)}已有此要求）"
+            origin = f"（正文{cite(source.clause)}已有此要求）"
         else:
             sentence = f"使用{word}的单位应按照{word}规定的要求组织实施。"
             origin = ""
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(
             edit,
-            error=f"{_scope_name(section)}中加入了要求型条款“{sentence}”（能愿动词“应”），范围中不应含有要求",
+            error=f"{scope_name(section)}中加入了要求型条款“{sentence}”（能愿动词“应”），范围中不应含有要求",
             fix=f"删除该句，范围只陈述文件的对象和适用界限；要求在正文相应条款中表述{origin}",
             generator="rule-template",
         )

@@ -11,17 +11,17 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.sentences import Sentence
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import (
     APPLICABILITY,
     SELF_REFERENCE,
-    Sentence,
     scope_chapter,
     self_reference,
     statement_sentences,
 )
-from injectors.types.scp.editing import _scope_name
+from injectors.types.scp.editing import scope_name
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -147,7 +147,7 @@ class ScopeFormulaBroken(Injector):
             edit = Edit("modify", site.target, (Replacement("text", start, verb, new),))
             return Proposal(
                 edit,
-                error=f"{_scope_name(section)}将“{before}{verb}{after}……”写成了“{before}{new}{after}……”，"
+                error=f"{scope_name(section)}将“{before}{verb}{after}……”写成了“{before}{new}{after}……”，"
                 f"“{new}”不是范围的规范表述（是教材、报告的用语）",
                 fix=f"改回“{before}{verb}”（范围用“规定了”“确立了”“给出了”等陈述文件的内容）",
                 generator="rule",
@@ -166,7 +166,7 @@ class ScopeFormulaBroken(Injector):
         word = _self_sentence_start(sentence.text) or self_reference(document)
         return Proposal(
             edit,
-            error=f"{_scope_name(section)}删去了适用界限的陈述“{sentence.text}”，范围中没有“{word}适用于……”",
+            error=f"{scope_name(section)}删去了适用界限的陈述“{sentence.text}”，范围中没有“{word}适用于……”",
             fix=f"补回适用界限的陈述：“{sentence.text}”",
             generator="rule",
         )

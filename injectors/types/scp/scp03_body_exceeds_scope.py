@@ -11,6 +11,7 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.sentences import provisions, sentences
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -31,15 +32,15 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.scp.analysis import EXCLUSION, provisions, scope_chapter, sentences, statement_sentences
+from injectors.types.scp.analysis import EXCLUSION, scope_chapter, statement_sentences
 from injectors.types.scp.editing import (
-    _ACT,
-    _ALL_HAN,
-    _body,
-    _cite,
-    _is_plain,
-    _paragraphs,
+    ACT,
+    ALL_HAN,
     applicability_qualifiers,
+    body_sections,
+    cite,
+    is_plain,
+    paragraph_spans,
 )
 from parsers.model import Document, Section
 
@@ -57,16 +58,16 @@ ERROR_TYPE = ErrorType(
 
 
 def _clause_name(section: Section) -> str:
-    return _cite(section.number)
+    return cite(section.number)
 
 
 @functools.lru_cache(maxsize=16)
 def _requirement_paragraph_ends(section: Section) -> tuple[int, ...]:
     """Ends of plain paragraphs whose last sentence is a 应/不应 requirement ending with 。."""
     out = []
-    for start, end in _paragraphs(section.text):
+    for start, end in paragraph_spans(section.text):
         line = section.text[start:end]
-        if not _is_plain(line) or not line.endswith("。"):
+        if not is_plain(line) or not line.endswith("。"):
             continue
         last = sentences(line)[-1].text
         if any(p.word in ("应", "不应") for p in provisions(last)):
@@ -78,14 +79,14 @@ def scope_objects(text: str) -> list[str]:
     """Objects a scope covers: what follows 规定了/确立了/给出了 up to 的, and the head of 适用于."""
     out = []
     m = regex.search(r"(?:规定了|确立了|给出了)([^，。、；的]{2,16})的", text)
-    if m and _ALL_HAN.match(m.group(1)):
+    if m and ALL_HAN.match(m.group(1)):
         out.append(m.group(1))
     for sentence in statement_sentences(text):
         for begin, qualifier in applicability_qualifiers(sentence.text):
             rest = sentence.text[begin + len(qualifier) :]
-            head = regex.split(r"[，。；]|的(?:" + _ACT + ")", rest, maxsplit=1)[0]
+            head = regex.split(r"[，。；]|的(?:" + ACT + ")", rest, maxsplit=1)[0]
             head = regex.sub(r"^(?:各类|各种|各级|相关|所有)|[（(][^）)]*[）)]", "", head)
-            if 5 <= len(head) <= 16 and _ALL_HAN.match(head) and "的" not in head:
+            if 5 <= len(head) <= 16 and ALL_HAN.match(head) and "的" not in head:
                 out.append(head)
     return list(dict.fromkeys(out))
 
@@ -98,14 +99,14 @@ def excluded_objects(text: str) -> list[str]:
             rest = regex.split(r"[，。；]", sentence.text[m.end() :], maxsplit=1)[0]
             for item in regex.split(r"以及|和|、", rest):
                 item = item.strip()
-                if 3 <= len(item) <= 30 and _ALL_HAN.match(item.replace("的", "")):
+                if 3 <= len(item) <= 30 and ALL_HAN.match(item.replace("的", "")):
                     out.append(item)
     return list(dict.fromkeys(out))
 
 
 def _bigrams(text: str) -> set[str]:
     """Han character pairs: a cheap measure of how close two scopes' fields are."""
-    return {text[i : i + 2] for i in range(len(text) - 1) if _ALL_HAN.match(text[i : i + 2])}
+    return {text[i : i + 2] for i in range(len(text) - 1) if ALL_HAN.match(text[i : i + 2])}
 
 
 def _full_text(document: Document) -> str:
@@ -147,7 +148,7 @@ class BodyBeyondScope(Injector):
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if scope_chapter(document) is None or not any(out_of_scope_objects(document, context)):
             return []
-        return [Site(i, end) for i, s in _body(document) for end in _requirement_paragraph_ends(s)]
+        return [Site(i, end) for i, s in body_sections(document) for end in _requirement_paragraph_ends(s)]
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext

@@ -10,6 +10,7 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.sentences import Sentence
 from injectors.language.words import tokens
 from injectors.llm.constraints import (
     Answer,
@@ -28,8 +29,8 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.scp.analysis import SELF_REFERENCE, Sentence, scope_chapter, statement_sentences
-from injectors.types.scp.editing import _scope_name, uncovered_aspects
+from injectors.types.scp.analysis import SELF_REFERENCE, scope_chapter, statement_sentences
+from injectors.types.scp.editing import scope_name, uncovered_aspects
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -108,7 +109,7 @@ class ScopePromiseMissing(Injector):
         edit = Edit("modify", site.target, (Replacement("text", offset, "", connector + item),))
         return Proposal(
             edit,
-            error=f"{_scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{aspect.name}，范围承诺的内容缺失",
+            error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{aspect.name}，范围承诺的内容缺失",
             fix=f"删除范围中的“{item}”，或在正文中补充{aspect.name}的技术内容",
             generator="rule-template",
         )

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.sentences import provisions, sentences
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -29,13 +30,11 @@ from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import (
     APPLICABILITY,
     EXCLUSION,
-    provisions,
     scope_chapter,
     self_reference,
-    sentences,
     statement_sentences,
 )
-from injectors.types.scp.editing import _ALL_HAN, _body, _cite, _scope_name, applicability_qualifiers
+from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
 from parsers.entries import split_term
 from parsers.model import Document, Section
 
@@ -68,13 +67,13 @@ _OBJECT_SUFFIXES = tuple(dict.fromkeys(_OBJECT_SUFFIXES_TEXT.split()))
 def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
     """(object, clause) pairs: objects the body regulates, from clause titles and defined terms."""
     out: list[tuple[str, str]] = []
-    body = _body(document)
+    body = body_sections(document)
     for _, s in body:
         title = s.title
         if (
             s.level >= 2
             and 3 <= len(title) <= 14
-            and _ALL_HAN.match(title)
+            and ALL_HAN.match(title)
             and title.endswith(_OBJECT_SUFFIXES)
             and any(provisions(st.text) for st in sentences(s.text))
         ):
@@ -83,7 +82,7 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
         if s.kind != "terms" or s.level < 2:
             continue
         term, _ = split_term(s.title)
-        if not (3 <= len(term) <= 14 and _ALL_HAN.match(term) and term.endswith(_OBJECT_SUFFIXES)):
+        if not (3 <= len(term) <= 14 and ALL_HAN.match(term) and term.endswith(_OBJECT_SUFFIXES)):
             continue
         clause = next(
             (
@@ -147,7 +146,7 @@ class ScopeBoundaryVague(Injector):
             edit = Edit("modify", site.target, (Replacement("text", start, qualifier, ""),))
             return Proposal(
                 edit,
-                error=f"{_scope_name(section)}的适用界限删去了限定语“{qualifier.rstrip('，')}”，"
+                error=f"{scope_name(section)}的适用界限删去了限定语“{qualifier.rstrip('，')}”，"
                 f"成为“{after}”，适用对象的边界变得模糊",
                 fix=f"恢复限定语“{qualifier.rstrip('，')}”，明确适用界限",
                 generator="rule-template",
@@ -159,9 +158,9 @@ class ScopeBoundaryVague(Injector):
         edit = Edit("modify", site.target, (Replacement("text", site.detail[1], "", "\n" + sentence),))
         return Proposal(
             edit,
-            error=f"{_scope_name(section)}增加了排除陈述“{sentence}”，而正文{_cite(clause)}对{obj}规定了要求，"
+            error=f"{scope_name(section)}增加了排除陈述“{sentence}”，而正文{cite(clause)}对{obj}规定了要求，"
             "范围与正文矛盾",
-            fix=f"删除该排除陈述，或同时删去正文{_cite(clause)}中关于{obj}的要求",
+            fix=f"删除该排除陈述，或同时删去正文{cite(clause)}中关于{obj}的要求",
             generator="rule-template",
         )
 

@@ -63,7 +63,7 @@ def elements(document: Document) -> list[tuple[int, Section]]:
 SENTENCE = regex.compile(r"[^。；！？|\n]+")
 
 
-_NORMATIVE_LEAD = regex.compile(r"(按照?|依据|根据|符合|满足|遵照|遵循|执行|采用)\s*$")
+NORMATIVE_LEAD = regex.compile(r"(按照?|依据|根据|符合|满足|遵照|遵循|执行|采用)\s*$")
 
 
 def sentences(text: str) -> Iterator[tuple[str, bool]]:
@@ -74,5 +74,5 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
             yield m.group(0), note
 
 
-def _checked(document: Document) -> bool:
+def structure_checkable(document: Document) -> bool:
     return document_family(document) != "engineering"

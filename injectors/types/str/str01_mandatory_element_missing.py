@@ -16,11 +16,11 @@ from injectors.language.patterns import STANDARD_NUMBER
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
-    _NORMATIVE_LEAD,
-    _checked,
+    NORMATIVE_LEAD,
     document_family,
     elements,
     sentences,
+    structure_checkable,
 )
 from injectors.types.str.editing import block_end, chapter_at
 from parsers.model import Document, Section
@@ -61,7 +61,7 @@ def cites_documents_normatively(document: Document) -> bool:
                 before = sentence[: m.start()]
                 if regex.search(r"参见|参考|参照", before[-6:]):
                     continue
-                if has_requirement(sentence) or _NORMATIVE_LEAD.search(before):
+                if has_requirement(sentence) or NORMATIVE_LEAD.search(before):
                     return True
     return False
 
@@ -74,7 +74,7 @@ def _normative_annex_part(document: Document, section: Section) -> bool:
 
 def missing_mandatory_element(document: Document) -> list[Violation]:
     """前言 and 范围 always; 规范性引用文件 and 术语和定义 are mandatory chapters from GB/T 1.1—2020 on."""
-    if not _checked(document):
+    if not structure_checkable(document):
         return []
     kinds = {s.kind for _, s in elements(document)}
     out = []

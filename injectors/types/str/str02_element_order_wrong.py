@@ -11,7 +11,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.str.analysis import ELEMENT_RANK, _checked, document_family, elements
+from injectors.types.str.analysis import ELEMENT_RANK, document_family, elements, structure_checkable
 from injectors.types.str.editing import block_end, chapter_at
 from parsers.model import Document, Section
 
@@ -54,7 +54,7 @@ def element_label(section: Section) -> str:
 
 def element_order(document: Document) -> list[Violation]:
     """An element that comes after one that GB/T 1.1 table 3 puts later (reported at the late-comer)."""
-    if not _checked(document):
+    if not structure_checkable(document):
         return []
     out = []
     previous: Section | None = None

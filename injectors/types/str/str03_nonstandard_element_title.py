@@ -13,7 +13,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.str.analysis import _checked, document_family, elements
+from injectors.types.str.analysis import document_family, elements, structure_checkable
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -59,7 +59,7 @@ def standard_title(section: Section, family: str) -> str | None:
 
 def element_title(document: Document) -> list[Violation]:
     """Fixed titles of the fixed elements (HJ standards may say 适用范围 and 引用标准)."""
-    if not _checked(document):
+    if not structure_checkable(document):
         return []
     family = document_family(document)
     out = []

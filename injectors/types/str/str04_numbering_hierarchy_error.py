@@ -14,7 +14,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.str.analysis import _checked, document_family
+from injectors.types.str.analysis import document_family, structure_checkable
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -199,7 +199,7 @@ def numbering_violations(document: Document) -> list[Violation]:
 
 def numbering_and_hierarchy(document: Document) -> list[Violation]:
     """GB/T 1.1—2020 7.3: continuous numbers, right parents, no lone sub-clause, ≤ 5 levels, no 悬置段."""
-    if not _checked(document):
+    if not structure_checkable(document):
         return []
     return numbering_violations(document)
 

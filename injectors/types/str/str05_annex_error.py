@@ -16,10 +16,10 @@ from injectors.language.modals import has_requirement, has_soft_modal
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
-    _NORMATIVE_LEAD,
-    _checked,
+    NORMATIVE_LEAD,
     document_family,
     sentences,
+    structure_checkable,
 )
 from parsers.model import Document, Section
 
@@ -63,7 +63,7 @@ def mention_strength(segment: str, before: str, after: str, note: bool) -> str:
         return "informative"
     if has_soft_modal(segment) and not requirement:
         return "neutral"
-    if requirement or _NORMATIVE_LEAD.search(before):
+    if requirement or NORMATIVE_LEAD.search(before):
         return "normative"
     return "neutral"
 
@@ -170,7 +170,7 @@ def annex_marker_kind(marker: str) -> str:
 
 def annex_errors(document: Document) -> list[Violation]:
     """Annex markers (missing, or contradicted by how the body refers to the annex) and annex captions."""
-    if not _checked(document):
+    if not structure_checkable(document):
         return []
     out: list[Violation] = []
     mentions = annex_mentions(document)

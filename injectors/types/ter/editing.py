@@ -15,7 +15,7 @@ import regex
 
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
-from injectors.types.ter.analysis import (
+from injectors.language.terms import (
     BODY_KINDS,
     Occurrence,
     first_sentence,
@@ -26,7 +26,7 @@ from injectors.types.ter.analysis import (
 from parsers.model import Document
 
 
-def _clean_term(term: str) -> bool:
+def clean_term(term: str) -> bool:
     """A term simple enough to write into another text: Chinese, no alternatives or brackets."""
     return (
         2 <= len(term) <= 12
@@ -46,7 +46,7 @@ def chapter_name(document: Document) -> str:
 MIN_USES = 3
 
 
-def _body_counts(found: Sequence[Occurrence]) -> dict[str, int]:
+def body_counts(found: Sequence[Occurrence]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for o in found:
         counts[o.entry.term] = counts.get(o.entry.term, 0) + 1

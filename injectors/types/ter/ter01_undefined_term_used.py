@@ -11,6 +11,19 @@ import regex
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.terms import (
+    BODY_KINDS,
+    DefinedTerm,
+    abbreviations,
+    compact_key,
+    defined_terms,
+    document_text,
+    modal_verbs,
+    occurrences,
+    prose_lines,
+    tagged,
+    words,
+)
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -27,25 +40,12 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.ter.analysis import (
-    BODY_KINDS,
-    DefinedTerm,
-    abbreviations,
-    compact_key,
-    defined_terms,
-    document_text,
-    modal_verbs,
-    occurrences,
-    prose_lines,
-    tagged,
-    words,
-)
 from injectors.types.ter.editing import (
     MIN_USES,
     TerminologyInjector,
-    _body_counts,
-    _clean_term,
+    body_counts,
     chapter_name,
+    clean_term,
     initials,
     relatedness,
     vocabulary,
@@ -126,7 +126,7 @@ class UndefinedTermUsed(TerminologyInjector):
         whole = document_text(document)
         heads = self._foreign_heads(document, context, entries, whole)
         defined_abbreviations = set(abbreviations(document))
-        counts = _body_counts(found)
+        counts = body_counts(found)
         covered: dict[int, list[tuple[int, int]]] = {}
         for o in found:
             covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
@@ -136,7 +136,7 @@ class UndefinedTermUsed(TerminologyInjector):
             options: list[ForeignTerm | Abbreviation] = []
             options.extend(self._foreign_options(section, heads, covered.get(position, [])))
             for o in found:
-                if o.position != position or counts[o.entry.term] < MIN_USES or not _clean_term(o.form):
+                if o.position != position or counts[o.entry.term] < MIN_USES or not clean_term(o.form):
                     continue
                 abbr = initials(o.entry.english)
                 if len(abbr) < 3 or abbr in WELL_KNOWN or abbr in defined_abbreviations or abbr in whole:
@@ -162,7 +162,7 @@ class UndefinedTermUsed(TerminologyInjector):
         scored: dict[str, float] = {}
         for corpus_term in context.terms_for(document):
             term = corpus_term.entry.term
-            if not _clean_term(term) or term in own or term in scored or compact_key(term) in whole:
+            if not clean_term(term) or term in own or term in scored or compact_key(term) in whole:
                 continue
             parts = words(term)
             if len(parts) < 2 or len(parts[-1]) < 2 or parts[-1] in own_heads or modal_verbs(term):
@@ -239,7 +239,7 @@ def _undefined_term(i: PromptInput) -> dict[str, str] | None:
 
 
 def _ter01(case: RewriteCase, answer: Answer) -> Failure | None:
-    from injectors.types.ter.analysis import compact_key, document_text
+    from injectors.language.terms import compact_key, document_text
 
     term = case.material["term"]
     if term not in answer.rewritten_text or term in case.section.text:

@@ -12,6 +12,19 @@ from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit
+from injectors.language.terms import (
+    JOIN,
+    DefinedTerm,
+    abbreviations,
+    compact_key,
+    defined_terms,
+    definition_defects,
+    document_text,
+    entry_sections,
+    first_sentence,
+    modal_verbs,
+    terms_chapter,
+)
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -27,23 +40,10 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.ter.analysis import (
-    _JOIN,
-    DefinedTerm,
-    abbreviations,
-    compact_key,
-    defined_terms,
-    definition_defects,
-    document_text,
-    entry_sections,
-    first_sentence,
-    modal_verbs,
-    terms_chapter,
-)
 from injectors.types.ter.editing import (
     TerminologyInjector,
-    _clean_term,
     chapter_name,
+    clean_term,
     relatedness,
     vocabulary,
 )
@@ -91,7 +91,7 @@ def term_is_used(document: Document, entry: DefinedTerm, whole: str | None = Non
     """Used anywhere outside its own entry, under any of its forms or aliases (lenient on purpose)."""
     whole = document_text(document) if whole is None else whole
     own_section = document.sections[entry.position]
-    own = compact_key(_JOIN.join((own_section.title, own_section.text)))
+    own = compact_key(JOIN.join((own_section.title, own_section.text)))
     names = [*entry.variants, *(compact_key(a) for a in term_aliases(document, entry))]
     return any(_count(whole, name) > _count(own, name) for name in names if name)
 
@@ -137,7 +137,7 @@ def borrowable(entry: DefinedTerm) -> bool:
     """A foreign entry whose definition can be copied as it stands: clean, self-contained, one sentence."""
     definition = entry.definition
     return (
-        _clean_term(entry.term)
+        clean_term(entry.term)
         and bool(entry.english)
         and regex.fullmatch(r"[\x20-\x7e]+", entry.english) is not None
         and 8 <= len(definition) <= 120
@@ -212,7 +212,7 @@ def _entry_context(i: PromptInput, m: Mapping[str, str]) -> dict[str, str]:
 
 
 def _ter02(case: RewriteCase, answer: Answer) -> Failure | None:
-    from injectors.types.ter.analysis import compact_key, document_text
+    from injectors.language.terms import compact_key, document_text
 
     term = case.material["term"]
     if compact_key(term) in document_text(case.document):

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.terms import compact_key, defined_terms, occurrences
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -25,11 +26,10 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.ter.analysis import compact_key, defined_terms, occurrences
 from injectors.types.ter.editing import (
     MIN_USES,
     TerminologyInjector,
-    _body_counts,
+    body_counts,
     chapter_name,
     near_synonyms,
 )
@@ -70,7 +70,7 @@ class InconsistentTermUse(TerminologyInjector):
         entries = defined_terms(document)
         taken = {v for e in entries for v in e.variants}
         found = occurrences(document, entries)
-        counts = _body_counts(found)
+        counts = body_counts(found)
         by_section: dict[int, list[Substitution]] = {}
         for o in found:
             if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
@@ -103,7 +103,7 @@ def _inconsistent_term(i: PromptInput) -> dict[str, str] | None:
 
 
 def _ter03(case: RewriteCase, answer: Answer) -> Failure | None:
-    from injectors.types.ter.analysis import occurrences
+    from injectors.language.terms import occurrences
 
     term = case.material["term"]
 

@@ -11,6 +11,7 @@ from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.terms import defined_terms, definition_defects, first_sentence, words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -25,8 +26,7 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.ter.analysis import defined_terms, definition_defects, first_sentence, words
-from injectors.types.ter.editing import TerminologyInjector, _clean_term, provision_point
+from injectors.types.ter.editing import TerminologyInjector, clean_term, provision_point
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -81,7 +81,7 @@ class DefinitionDefect(TerminologyInjector):
     ) -> Proposal | None:
         entry, start = site.detail
         variants = ["opener"]
-        if _clean_term(entry.term):
+        if clean_term(entry.term):
             variants.append("term-first")
             if "。" in first_sentence(entry.definition):
                 variants.append("term-last")
@@ -128,14 +128,14 @@ class DefinitionDefect(TerminologyInjector):
 
 
 def _defined_entry(i: PromptInput) -> dict[str, str] | None:
-    from injectors.types.ter.analysis import defined_terms
+    from injectors.language.terms import defined_terms
 
     entry = next((e for e in defined_terms(i.document) if e.position == i.site.target), None)
     return {"term": entry.term} if entry and entry.definition else None
 
 
 def _ter04(case: RewriteCase, answer: Answer) -> Failure | None:
-    from injectors.types.ter.analysis import defined_terms, definition_defects
+    from injectors.language.terms import defined_terms, definition_defects
 
     rewritten = case.with_text(answer.rewritten_text)
     entry = next((e for e in defined_terms(rewritten) if e.position == case.position), None)

@@ -12,16 +12,16 @@ from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
-from injectors.types.ter.analysis import (
+from injectors.language.terms import (
     DefinedTerm,
     compact_key,
     defined_terms,
     entry_sections,
     terms_chapter,
 )
-from injectors.types.ter.editing import TerminologyInjector, _clean_term
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from injectors.types.ter.editing import TerminologyInjector, clean_term
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -220,7 +220,7 @@ class TermEntryFormat(TerminologyInjector):
             english = [
                 e
                 for e in with_english
-                if document.sections[e.position].title.endswith(e.english) and _clean_term(e.term)
+                if document.sections[e.position].title.endswith(e.english) and clean_term(e.term)
             ]
             for e in _spread(english):
                 yield Site(e.position, EntryChange("english", e))

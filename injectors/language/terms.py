@@ -166,12 +166,12 @@ def abbreviations(document: Document) -> dict[str, str]:
     return out
 
 
-_JOIN = "\x1f"  # joins sections so that no match runs from one section into the next
+JOIN = "\x1f"  # joins sections so that no match runs from one section into the next
 
 
 def document_text(document: Document) -> str:
     """Every title and text of the document, whitespace removed: where "appears anywhere" is decided."""
-    return compact_key(_JOIN.join(part for s in document.sections for part in (s.title, s.text)))
+    return compact_key(JOIN.join(part for s in document.sections for part in (s.title, s.text)))
 
 
 # ---------------------------------------------------------------------------------------------------
