@@ -91,7 +91,7 @@ def candidate_instances(
     document: Document,
     seed: int,
     context: InjectionContext,
-    config: PlanConfig = PlanConfig(),
+    config: PlanConfig | None = None,
     rewriter: Rewriter | None = None,
 ) -> Candidates:
     """Up to two verified instances per applicable type, each type found independently of the others.
@@ -101,6 +101,7 @@ def candidate_instances(
     context, the configuration and the seed, so it can be cached per document while the corpus-wide
     balancing stays cheap.
     """
+    config = config or PlanConfig()
     available = injectors()
     baseline = Baseline(document)
     skipped = {t: "no_injector" for t in config.types if t not in available}
@@ -179,7 +180,7 @@ def inject_document(
     document: Document,
     seed: int,
     context: InjectionContext,
-    config: PlanConfig = PlanConfig(),
+    config: PlanConfig | None = None,
     type_counts: Counter[str] | None = None,
     rewriter: Rewriter | None = None,
 ) -> InjectionResult:
@@ -188,6 +189,7 @@ def inject_document(
     With a `rewriter` (the LLM path) the semantic types it handles are rewritten by the model, validated,
     and fall back to their rule template; `flagged` then lists what must go to review instead.
     """
+    config = config or PlanConfig()
     candidates = candidate_instances(document, seed, context, config, rewriter)
     return finalize(candidates, choose(candidates, seed, config, type_counts))
 

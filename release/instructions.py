@@ -12,7 +12,7 @@ Tasks (each zero-shot and one-shot):
 - review: the corrupted document → the JSON list of its errors (location, dimension, error_type,
   description): the benchmark itself.
 - dimension: one changed place (original and corrupted) → its review dimension (5 choices).
-- error_type: one changed place → its error type (25 choices).
+- error_type: one changed place → its error type (one choice per registered type).
 - localisation: the corrupted document and an error type → the section number(s) where that type occurs.
 - correction: one modified section and its error type → the section as it should read.
 

@@ -147,7 +147,7 @@ def instance_checks(doc_ids: Sequence[str]) -> list[Check]:
             "error_type_in_taxonomy",
             "instances",
             True,
-            "the error type is one of the 25 taxonomy types",
+            f"the error type is one of the {len(type_ids())} taxonomy types",
             "ExpectColumnValuesToBeInSet",
             {"column": "error_type", "value_set": list(type_ids())},
         ),

@@ -1,0 +1,137 @@
+"""A new error type is one module: dropped into a package, it reaches every part of the pipeline."""
+
+from __future__ import annotations
+
+import random
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sample_standard import SAMPLE
+
+from injectors.checking import lint
+from injectors.context import InjectionContext
+from injectors.planner import candidate_instances, inject_document
+from injectors.registry import RegistryError, definitions, including
+from injectors.taxonomy import by_id, lookup, type_ids
+from parsers.text import parse_text
+from release.card import render_card
+from release.config import BuildConfig
+from release.instructions import instruction_rows
+from release.tables import build_tables
+
+# A toy type written the way a developer adds one: a row, a checker, an injector and the definition.
+TOY = '''
+"""NMS-99 感叹号 (Exclamation mark in a provision): a toy type for the registry test."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from injectors.base import Injector, Proposal, Site
+from injectors.checking import Violation
+from injectors.context import InjectionContext
+from injectors.edit import Edit, Replacement
+from injectors.registry import TypeDefinition
+from injectors.taxonomy import ErrorType
+from parsers.model import Document
+
+ERROR_TYPE = ErrorType(
+    "NMS-99", "NMS", "条款以感叹号结尾", "Provision ends with an exclamation mark",
+    "GB/T 1.1—2020 9.1", "GB/T 1.1—2009 附录F", "R", "D", ("E-T-99",),
+)
+
+
+def exclamation(document: Document) -> Iterator[Violation]:
+    for section in document.sections:
+        if "应" in section.text and "！" in section.text:
+            yield Violation(section.number, ERROR_TYPE.id, "条款以感叹号结尾")
+
+
+class ExclamationMark(Injector):
+    error_type = ERROR_TYPE.id
+
+    def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
+        for i, section in enumerate(document.sections):
+            if section.kind == "clause" and "应" in section.text and section.text.rstrip().endswith("。"):
+                yield Site(i)
+
+    def propose(
+        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
+    ) -> Proposal:
+        text = document.sections[site.target].text
+        end = text.rstrip().rfind("。")
+        edit = Edit("modify", site.target, replacements=(Replacement("text", end, "。", "！"),))
+        return Proposal(edit, "条款以感叹号结尾", "将“！”改为“。”")
+
+
+DEFINITION = TypeDefinition(ERROR_TYPE, ExclamationMark, checks=(exclamation,))
+'''
+
+
+@pytest.fixture
+def toy_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    package = tmp_path / "toy_types"
+    (package / "nms").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "nms" / "__init__.py").write_text("")
+    (package / "nms" / "nms99_exclamation_mark.py").write_text(textwrap.dedent(TOY))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with including("toy_types"):
+        yield "NMS-99"
+    for name in [m for m in sys.modules if m.startswith("toy_types")]:
+        del sys.modules[name]
+
+
+def test_a_dropped_in_module_reaches_every_reader(toy_package: str) -> None:
+    # the taxonomy, in its dimension, after the built-in NMS types
+    ids = type_ids()
+    assert toy_package in ids and ids.index(toy_package) == ids.index("NMS-05") + 1
+    assert by_id()[toy_package].name_zh == "条款以感叹号结尾" and lookup("E-T-99").id == toy_package
+    # the linter runs its checker
+    document = parse_text(Path("toy.txt"), SAMPLE.replace("无锈蚀。", "无锈蚀！", 1).encode())
+    assert any(v.error_type == toy_package for v in lint(document))
+    # the planner injects it
+    clean = parse_text(Path("sample.txt"), SAMPLE.encode())
+    context = InjectionContext.from_documents([clean])
+    candidates = candidate_instances(clean, 0, context)
+    assert any(i.error_type == toy_package for i in candidates.instances)
+    # the instruction sets offer it as a choice
+    result = inject_document(clean, 0, context)
+    rows = instruction_rows([result], "error_type", "zero_shot")
+    assert rows and all(toy_package in row["choices"] for row in rows)
+    assert toy_package in rows[0]["query"]
+    # the dataset card lists it
+    tables = build_tables([result]).as_dict()
+    card = render_card(
+        version="v0.0.1", config=BuildConfig(), tables=tables, instruction_configs=[], instruction_rows={}
+    )
+    assert f"| {toy_package} | NMS | 条款以感叹号结尾 |" in card
+    assert f"{len(ids)} error types" in card
+
+
+def test_without_the_package_nothing_of_it_remains() -> None:
+    assert "NMS-99" not in type_ids()
+    assert len(definitions()) == len(set(type_ids()))
+
+
+def test_a_module_without_a_definition_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    package = tmp_path / "broken_types"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "str98_nothing.py").write_text('"""No DEFINITION here."""\n')
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with including("broken_types"), pytest.raises(RegistryError, match="str98_nothing"):
+        definitions()
+
+
+def test_seeded_rng_is_passed_in() -> None:
+    # the toy above draws nothing; a real type must not use the global random module
+    random.seed(12345)
+    state = random.getstate()
+    clean = parse_text(Path("sample.txt"), SAMPLE.encode())
+    inject_document(clean, 3, InjectionContext.from_documents([clean]))
+    assert random.getstate() == state
