@@ -37,6 +37,10 @@ class Edit:
     before: int | None = None  # move: original position of the section it now precedes (None: the end)
     renames: tuple[tuple[str, str], ...] = ()  # number prefixes renamed in the whole document, old → new
 
+    def __post_init__(self) -> None:
+        if self.op not in OPS:
+            raise ValueError(f"unknown edit operation {self.op!r}: expected one of {', '.join(OPS)}")
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "op": self.op,

@@ -7,18 +7,6 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-SECTION_KINDS = (
-    "foreword",
-    "introduction",
-    "scope",
-    "normative_references",
-    "terms",
-    "symbols",
-    "clause",
-    "annex",
-    "bibliography",
-    "index",
-)
 FORMATS = ("pdf", "docx", "markdown", "text")
 DRAFTING_RULES = ("GB/T 1.1—2020", "GB/T 1.1—2009", "unknown")
 
@@ -44,7 +32,7 @@ class Section:
     title: str
     text: str
     level: int
-    kind: str
+    kind: str  # foreword introduction scope normative_references terms symbols clause annex bibliography …
     annex_marker: str = ""  # inside the brackets of an annex heading: 规范性, 资料性, 规范性附录 …
     provenance: Provenance = field(default=Provenance(), compare=False)
 

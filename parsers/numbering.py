@@ -130,12 +130,6 @@ def parse_heading(text: str) -> Heading | None:
     return Heading(number=number, title="", level=number_level(number), rest=after, spaced_number=spaced)
 
 
-def parent_number(number: str) -> str | None:
-    if "." not in number:
-        return None
-    return number.rsplit(".", 1)[0]
-
-
 def annex_letter(number: str) -> str | None:
     """The annex a number belongs to: "附录B" and "B.2.1" → "B"; chapters → None."""
     if number.startswith("附录"):

@@ -29,7 +29,6 @@ UNCHANGED = "unchanged"
 LEAKED_HEADING = "leaked_heading"
 REFUSAL = "refusal"
 ENGLISH_PROSE = "english_prose"
-CODES = (REPLAY_MISMATCH, LOCATION_MISSING, UNCHANGED, LEAKED_HEADING, REFUSAL, ENGLISH_PROSE)
 
 _BRACKETED_HEADING = regex.compile(r"【[^】\n]{1,80}】")
 # A clause number opening the text: "5.2.1 ", "[5.1]", "（A.2）", "第5章"; "[1]" of a bibliography is not one.
