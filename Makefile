@@ -24,6 +24,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # Regenerate corpus/docx and corpus/pdf from corpus/sources (only documents whose source changed).
 CORPUS_FONTS := fonts-arphic-uming fonts-wqy-microhei fonts-dejavu-core

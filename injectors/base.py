@@ -195,6 +195,7 @@ class Injector(ABC):
                 if proposal is None:
                     reasons["flagged" if outcome.flagged is not None else "no_edit"] += 1
                     continue
+            assert proposal is not None  # no template and no LLM answer: skipped above
             instance, failure = self._verified(baseline, proposal, seed)
             if instance is None:
                 reasons[failure] += 1

@@ -287,6 +287,7 @@ class ProvisionInInformativePlace(Injector):
 
 def _statements(section: Section, in_annex: bool) -> Iterator[Statement]:
     definition = definition_offset(section) if section.kind == "terms" and section.level > 1 else None
+    modals: tuple[str, ...]
     for offset, line in text_lines(section.text):
         if not line.strip() or is_table_row(line) or offset == definition or CAPTION.match(line):
             continue

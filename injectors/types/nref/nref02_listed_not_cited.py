@@ -99,9 +99,9 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
             same_field = bool(field) and ref.ics.split(".")[0] == field
             affinity = _affinity(ref.entry.title, topic, body, rarity)
             ranked[key] = (same_field, affinity, order, Candidate(cited, ref.entry.title))
-    order = sorted(ranked, key=lambda k: (not ranked[k][0], -ranked[k][1], -popularity[k], ranked[k][2]))
-    fitting = [k for k in order if ranked[k][0] or ranked[k][1] > 0]
-    chosen = fitting if len(fitting) >= 3 else order
+    ranking = sorted(ranked, key=lambda k: (not ranked[k][0], -ranked[k][1], -popularity[k], ranked[k][2]))
+    fitting = [k for k in ranking if ranked[k][0] or ranked[k][1] > 0]
+    chosen = fitting if len(fitting) >= 3 else ranking
     return [ranked[k][3] for k in chosen]
 
 

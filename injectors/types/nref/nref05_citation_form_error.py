@@ -176,7 +176,7 @@ class CitationFormError(Injector):
         text = section.text
         if kind == "dash":
             c: Cited = detail
-            assert c.sep_start is not None and c.year_end is not None
+            assert c.sep_start is not None and c.year_end is not None and c.year is not None
             wrong = text[c.start : c.sep_start] + "-" + c.year
             edit = Edit("modify", site.target, (Replacement("text", c.sep_start, c.sep, "-"),))
             return Proposal(

@@ -154,11 +154,11 @@ class ScopeBoundaryVague(Injector):
         obj, clause = rng.choice(self._exclusions(document, section))
         word = self_reference(document)
         also = "也" if EXCLUSION.search(text) else ""
-        sentence = f"{word}{also}不适用于{obj}。"
-        edit = Edit("modify", site.target, (Replacement("text", site.detail[1], "", "\n" + sentence),))
+        exclusion = f"{word}{also}不适用于{obj}。"
+        edit = Edit("modify", site.target, (Replacement("text", site.detail[1], "", "\n" + exclusion),))
         return Proposal(
             edit,
-            error=f"{scope_name(section)}增加了排除陈述“{sentence}”，而正文{cite(clause)}对{obj}规定了要求，"
+            error=f"{scope_name(section)}增加了排除陈述“{exclusion}”，而正文{cite(clause)}对{obj}规定了要求，"
             "范围与正文矛盾",
             fix=f"删除该排除陈述，或同时删去正文{cite(clause)}中关于{obj}的要求",
             generator="rule-template",

@@ -282,6 +282,7 @@ class NumberingHierarchyError(Injector):
             kids = children_of(items).get(key, []) if key is not None else []
             if not kids:
                 return None
+            assert key is not None
             paragraph = hanging_paragraph(section, kids, rng)
             first = kids[0].section.number
             return Proposal(

@@ -204,16 +204,16 @@ def annex_errors(document: Document) -> list[Violation]:
                 )
             )
     for s in document.sections:
-        letter = annex_letter_of(s)
-        if letter is None:
+        annex = annex_letter_of(s)
+        if annex is None:
             continue
         for _, m in caption_lines(s.text):
             if m.group("letter") is None:
                 label = m.group("kind") + m.group("n")
-                wanted = f"{m.group('kind')}{letter}.{m.group('n')}"
+                wanted = f"{m.group('kind')}{annex}.{m.group('n')}"
                 out.append(
                     Violation(
-                        s.number, "STR-05", f"附录{letter}中的“{label}”编号不规范，应为“{wanted}”这样的形式"
+                        s.number, "STR-05", f"附录{annex}中的“{label}”编号不规范，应为“{wanted}”这样的形式"
                     )
                 )
     return out
