@@ -31,11 +31,11 @@ CORPUS_FONTS := fonts-arphic-uming fonts-wqy-microhei fonts-dejavu-core
 corpus: install
 	@dpkg -s $(CORPUS_FONTS) >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq $(CORPUS_FONTS))
 	$(BIN)/pip install --quiet -e '.[dev,corpus]'
-	$(BIN)/python corpus/generate.py
+	$(BIN)/python -m corpus.generate
 
 bench: install
-	$(BIN)/python bench/parse.py
-	$(BIN)/python bench/types.py
+	$(BIN)/python -m bench.parse
+	$(BIN)/python -m bench.types
 
 clean:
 	rm -rf outputs/v* outputs/latest outputs/.cache .pytest_cache .ruff_cache

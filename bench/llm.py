@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import multiprocessing
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
@@ -26,20 +25,18 @@ from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "corpus"), str(ROOT / "tests")]
-
-from servers.chat_completions import Behaviour, ChatCompletionsServer  # noqa: E402
-
-from injectors.base import Site  # noqa: E402
-from injectors.context import InjectionContext  # noqa: E402
+from corpus.stdsource import gold_documents
+from injectors.base import Site
+from injectors.context import InjectionContext
 from injectors.llm.client import ChatRequest, LLMClient, LLMConfig
 from injectors.llm.prompts import ANSWER_SCHEMA, PromptInput, build_prompt
 from injectors.llm.rewriter import LLMRewriter
 from injectors.llm.spec import llm_specs
-from injectors.planner import inject_document  # noqa: E402
-from parsers.model import Document  # noqa: E402
-from stdsource import gold_documents  # noqa: E402
+from injectors.planner import inject_document
+from parsers.model import Document
+from tests.servers.chat_completions import Behaviour, ChatCompletionsServer
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def sample_messages(document: Document, context: InjectionContext) -> tuple[dict[str, str], ...]:

@@ -15,14 +15,12 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+import pypdfium2 as pdfium
+
+from parsers.errors import ParseError
+from parsers.model import Document
+
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import pypdfium2 as pdfium  # noqa: E402
-
-from parsers.errors import ParseError  # noqa: E402
-from parsers.model import Document  # noqa: E402
 
 RUNS = 3
 GOAL = 3.0

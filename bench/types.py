@@ -13,23 +13,21 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT), str(ROOT / "corpus")]
-
-from injectors.base import Baseline  # noqa: E402
+from corpus.stdsource import gold_documents
+from injectors.base import Baseline
 from injectors.checking import lint
-from injectors.context import InjectionContext  # noqa: E402
-from injectors.planner import inject_document  # noqa: E402
-from injectors.registry import injectors  # noqa: E402
-from injectors.taxonomy import by_id, type_ids  # noqa: E402
-from parsers import parse_file  # noqa: E402
-from parsers.model import Document  # noqa: E402
-from stdsource import gold_documents  # noqa: E402
+from injectors.context import InjectionContext
+from injectors.planner import inject_document
+from injectors.registry import injectors
+from injectors.taxonomy import by_id, type_ids
+from parsers import parse_file
+from parsers.model import Document
+
+ROOT = Path(__file__).resolve().parents[1]
 
 REAL = ROOT.parent / "shared" / "corpus-real"
 

@@ -17,13 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # run as a script: make `corpus` and `parsers` importable
-    sys.path.insert(0, str(ROOT))
+from corpus.docx_render import render_docx, style_for
+from corpus.pdf_render import FontsMissingError, render_pdf
+from corpus.stdsource import SourceDocument, load
 
-from corpus.docx_render import render_docx, style_for  # noqa: E402
-from corpus.pdf_render import FontsMissingError, render_pdf  # noqa: E402
-from corpus.stdsource import SourceDocument, load  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CORPUS = ROOT / "corpus"
 

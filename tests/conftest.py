@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from corpus.stdsource import gold_document
 from parsers.model import Document
-from stdsource import gold_document
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus-real"

@@ -11,11 +11,11 @@ from dataclasses import replace
 
 from conftest import corpus_sources
 
+from corpus.stdsource import gold_document
 from injectors.context import InjectionContext
 from injectors.edit import Replacement, replay
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult, inject_document
-from stdsource import gold_document
 
 SEED = 11
 

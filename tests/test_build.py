@@ -13,8 +13,8 @@ import pyarrow.parquet as pq
 import pytest
 from conftest import corpus_sources
 
+from corpus.stdsource import gold_document
 from flows import settings
-from stdsource import gold_document
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 

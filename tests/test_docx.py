@@ -741,10 +741,10 @@ CORPUS_PAIRS = _corpus_pairs()
     ("docx_path", "source", "sha256"), CORPUS_PAIRS, ids=[d.stem for d, _, _ in CORPUS_PAIRS]
 )
 def test_corpus_docx_matches_gold_sections(docx_path: Path, source: Path, sha256: str) -> None:
-    from stdsource import cover, expected_sections, load
+    from corpus.stdsource import cover, expected_sections, load
 
     if sha256 and hashlib.sha256(source.read_bytes()).hexdigest() != sha256:
-        pytest.skip(f"{docx_path.name} is stale (its source changed since): run corpus/generate.py")
+        pytest.skip(f"{docx_path.name} is stale (its source changed since): run python -m corpus.generate")
     gold_source = load(source)
     got = parse_docx(docx_path, docx_path.read_bytes())
     assert [_key(s) for s in got.sections] == [_key(s) for s in expected_sections(gold_source)]
