@@ -26,8 +26,11 @@ app = typer.Typer(
     help="Build benchmarks of injected drafting errors from Chinese standards.",
 )
 err = Console(stderr=True, soft_wrap=True)  # no hard wraps: stderr is often a log
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
-PROJECT_CORPUS = PROJECT_ROOT / "corpus" / "docx"  # what `inject` draws template material from
+# Defaults are relative to the working directory (the project folder when run through make), so that an
+# installed `gbtbench` works anywhere.
+DEFAULT_CORPUS = Path("corpus")
+DEFAULT_OUT = Path("outputs")
+PROJECT_CORPUS = DEFAULT_CORPUS / "docx"  # what `inject` draws template material from, when it exists
 
 
 @app.callback()
@@ -241,9 +244,8 @@ def lint(
 def build(
     corpus: Annotated[
         Path, typer.Option("--corpus", help="Folder of standards (a manifest picks one file each).")
-    ] = (PROJECT_ROOT / "corpus"),
-    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = PROJECT_ROOT
-    / "outputs",
+    ] = DEFAULT_CORPUS,
+    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
     seed: Annotated[int, typer.Option("--seed", help="Build seed.")] = 0,
     version: Annotated[
         str | None, typer.Option("--version", help="Version label (default: next patch).")
@@ -384,9 +386,8 @@ def publish(
 @app.command()
 def serve(
     cron: Annotated[str, typer.Option("--cron", help='When to rebuild, e.g. "0 3 * * 1" (Mondays 03:00).')],
-    corpus: Annotated[Path, typer.Option("--corpus", help="Folder of standards.")] = PROJECT_ROOT / "corpus",
-    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = PROJECT_ROOT
-    / "outputs",
+    corpus: Annotated[Path, typer.Option("--corpus", help="Folder of standards.")] = DEFAULT_CORPUS,
+    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
     seed: Annotated[int, typer.Option("--seed", help="Build seed.")] = 0,
     prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
     publish_to: Annotated[
@@ -395,6 +396,8 @@ def serve(
 ) -> None:
     """Serve scheduled rebuilds; a run that finds nothing changed creates no new version."""
     from flows import settings
+
+    corpus, out = corpus.resolve(), out.resolve()  # scheduled runs may start in another directory
 
     settings.configure(out / ".cache")
     from flows.schedule import serve as serve_schedule

@@ -33,7 +33,6 @@ from parsers.model import Section
 
 LLM_MODES = ("none", "openai")
 DEFAULT_MAX_ATTEMPTS = 3
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
 _MERGE_GAP = 2  # diff pieces this close together become one replacement (a reviewer reads one change)
 
 
@@ -69,7 +68,7 @@ def parse_llm_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
 def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
     """GBTBENCH_LLM_CACHE, else outputs/llm-cache.sqlite (git-ignored, shared by all builds)."""
     env = os.environ if env is None else env
-    return Path(env.get("GBTBENCH_LLM_CACHE") or PROJECT_ROOT / "outputs" / "llm-cache.sqlite")
+    return Path(env.get("GBTBENCH_LLM_CACHE") or Path("outputs") / "llm-cache.sqlite")
 
 
 @dataclass(frozen=True)
