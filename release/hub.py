@@ -149,14 +149,36 @@ def _visible_files(root: Path) -> list[Path]:
     return found
 
 
+def _arrow_copy(hf: Path) -> set[str]:
+    """The names in hf/ of the `save_to_disk` copy (dataset_dict.json and one folder per split).
+
+    It is a second copy of the Parquet data for `load_from_disk` users of the local folder; the Hub
+    serves the Parquet files, so it is never uploaded.
+    """
+    index = hf / "dataset_dict.json"
+    if not index.is_file():
+        return set()
+    try:
+        splits = json.loads(index.read_text(encoding="utf-8")).get("splits", [])
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+        return set()
+    return {index.name, *(str(s) for s in splits if str(s) not in ("data", "README.md"))}
+
+
 def plan_upload(folder: Path) -> tuple[PlannedFile, ...]:
-    """Every file of the release and its path in the repo: hf/ at the root, the rest under release/."""
+    """Every file of the release and its path in the repo: hf/ at the root (without the arrow copy of
+    the tables), the rest under release/."""
     hf = folder / "hf"
     if not (hf / "README.md").is_file():
         raise ReleaseFolderError(f"{folder}: no hf/README.md (the dataset card load_dataset reads)")
-    if not any((hf / "data").glob("*.parquet")):
-        raise ReleaseFolderError(f"{folder}: no hf/data/*.parquet (the data load_dataset reads)")
-    planned = [PlannedFile(p.relative_to(hf).as_posix(), p, p.stat().st_size) for p in _visible_files(hf)]
+    if not any((hf / "data").rglob("*.parquet")):
+        raise ReleaseFolderError(f"{folder}: no hf/data/**/*.parquet (the data load_dataset reads)")
+    arrow = _arrow_copy(hf)
+    planned = [
+        PlannedFile(p.relative_to(hf).as_posix(), p, p.stat().st_size)
+        for p in _visible_files(hf)
+        if p.relative_to(hf).parts[0] not in arrow
+    ]
     clash = [f.path_in_repo for f in planned if f.path_in_repo.split("/")[0] == EXTRA_PREFIX]
     if clash:
         raise ReleaseFolderError(f"{folder}: hf/{clash[0]} would collide with the {EXTRA_PREFIX}/ folder")
@@ -387,11 +409,20 @@ def _explain(
     return PublishError(f"{step} failed: {type(error).__name__}: {mask(str(error))}")
 
 
-def _stage(files: tuple[PlannedFile, ...], staging: Path) -> None:
-    """Lay the planned files out as the repo will look, by symlink (copy where links are not allowed)."""
+def _stage(files: tuple[PlannedFile, ...], staging: Path, repo_id: str) -> None:
+    """Lay the planned files out as the repo will look, by symlink (copy where links are not allowed).
+
+    The card is the one file written anew: its loading snippet and citation name the real repo id.
+    """
+    from release.card import REPO_PLACEHOLDER
+
     for f in files:
         dest = staging / f.path_in_repo
         dest.parent.mkdir(parents=True, exist_ok=True)
+        if f.path_in_repo == "README.md":
+            card = f.local_path.read_text(encoding="utf-8")
+            dest.write_text(card.replace(REPO_PLACEHOLDER, repo_id), encoding="utf-8")
+            continue
         try:
             os.symlink(f.local_path.resolve(), dest)
         except OSError:
@@ -443,7 +474,7 @@ def publish(
     api = HfApi(endpoint=where, token=token, library_name="gbtbench", library_version=_package_version())
     staging = Path(tempfile.mkdtemp(prefix="gbtbench-publish-"))
     try:
-        _stage(files, staging)
+        _stage(files, staging, repo_id)
         worker = _run_bounded(
             lambda w: _push(
                 api,
