@@ -267,7 +267,7 @@ def test_scheduled_build_publishes_each_new_version(tmp_path: Path, monkeypatch:
         assert scheduled_build(str(corpus), str(out), seed=8, publish_to="org/gbtbench") == "unchanged"
         repo = hub.repo("org/gbtbench")
     assert repo is not None and set(repo.tags) == {"v0.1.0"}
-    assert "data/items.parquet" in repo.files_at("v0.1.0")
+    assert "data/items/test-00000-of-00001.parquet" in repo.files_at("v0.1.0")
 
 
 @pytest.mark.parametrize(
