@@ -2,9 +2,11 @@
 
 What goes where (one commit, so the tag names the whole release):
 
-- `hf/` becomes the repo root: its README.md (the dataset card, whose YAML declares the configs) and
-  `data/*.parquet` are where `load_dataset(repo_id, revision=version)` looks, and the card's chart and
-  statistics keep their relative paths;
+- `hf/` becomes the repo root: its README.md (the dataset card, whose YAML declares the configs; its
+  `<org>/<name>` placeholders become the real repo id) and `data/<config>/*.parquet` are where
+  `load_dataset(repo_id, config, revision=version)` looks, and the card's chart keeps its relative path;
+  the `save_to_disk` arrow copy in `hf/` (for local `load_from_disk`) is not uploaded: the Parquet files
+  are the data;
 - everything else in the version folder (the Parquet tables, `instructions/`, `validation/`,
   `manifest.json` …) goes under `release/` with its layout unchanged, so the tag also carries the full
   build for anyone who wants the tables or the lm-eval task files.
