@@ -311,3 +311,23 @@ def test_a_critical_failure_is_written_for_inspection_but_not_made_latest(tmp_pa
     assert manifest["validation"]["success"] is False
     assert manifest["validation"]["critical_failures"] == ["replay_mismatch"]
     assert latest_version(tmp_path) == "v0.0.0"
+
+
+def test_pre_existing_violations_are_typed_lists_per_document() -> None:
+    from validation.linter import Violation
+
+    first, *rest = injected()
+    found = (Violation("5.1", "NMS-03", "“必须”不是能愿动词"), Violation("2", "NREF-04", "排列顺序错误"))
+    results = [replace(first, pre_existing=found), *rest]
+    tables = build_tables(results, {})
+    rows = {r["doc_id"]: r for r in tables.pre_existing.to_pylist()}
+    assert rows[first.original.doc_id]["n_violations"] == 2
+    assert rows[first.original.doc_id]["violations"] == [v.to_dict() for v in found]
+    assert all(rows[r.original.doc_id]["violations"] == [] for r in rest)
+    item = next(i for i in tables.items.to_pylist() if i["doc_id"] == first.original.doc_id)
+    assert item["pre_existing"][0] == {
+        "location": "5.1",
+        "dimension": "NMS",
+        "error_type": "NMS-03",
+        "message": "“必须”不是能愿动词",
+    }
