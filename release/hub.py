@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from release.hub_layout import arrow_copy_names, published_card
+
 if TYPE_CHECKING:
     from huggingface_hub import HfApi
 
@@ -151,22 +153,6 @@ def _visible_files(root: Path) -> list[Path]:
     return found
 
 
-def _arrow_copy(hf: Path) -> set[str]:
-    """The names in hf/ of the `save_to_disk` copy (dataset_dict.json and one folder per split).
-
-    It is a second copy of the Parquet data for `load_from_disk` users of the local folder; the Hub
-    serves the Parquet files, so it is never uploaded.
-    """
-    index = hf / "dataset_dict.json"
-    if not index.is_file():
-        return set()
-    try:
-        splits = json.loads(index.read_text(encoding="utf-8")).get("splits", [])
-    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
-        return set()
-    return {index.name, *(str(s) for s in splits if str(s) not in ("data", "README.md"))}
-
-
 def plan_upload(folder: Path) -> tuple[PlannedFile, ...]:
     """Every file of the release and its path in the repo: hf/ at the root (without the arrow copy of
     the tables), the rest under release/."""
@@ -175,7 +161,7 @@ def plan_upload(folder: Path) -> tuple[PlannedFile, ...]:
         raise ReleaseFolderError(f"{folder}: no hf/README.md (the dataset card load_dataset reads)")
     if not any((hf / "data").rglob("*.parquet")):
         raise ReleaseFolderError(f"{folder}: no hf/data/**/*.parquet (the data load_dataset reads)")
-    arrow = _arrow_copy(hf)
+    arrow = arrow_copy_names(hf)
     planned = [
         PlannedFile(p.relative_to(hf).as_posix(), p, p.stat().st_size)
         for p in _visible_files(hf)
@@ -416,14 +402,11 @@ def _stage(files: tuple[PlannedFile, ...], staging: Path, repo_id: str) -> None:
 
     The card is the one file written anew: its loading snippet and citation name the real repo id.
     """
-    from release.card import REPO_PLACEHOLDER
-
     for f in files:
         dest = staging / f.path_in_repo
         dest.parent.mkdir(parents=True, exist_ok=True)
         if f.path_in_repo == "README.md":
-            card = f.local_path.read_text(encoding="utf-8")
-            dest.write_text(card.replace(REPO_PLACEHOLDER, repo_id), encoding="utf-8")
+            dest.write_text(published_card(f.local_path.read_text(encoding="utf-8"), repo_id), "utf-8")
             continue
         try:
             os.symlink(f.local_path.resolve(), dest)

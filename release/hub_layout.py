@@ -9,6 +9,7 @@ card lists such tables as empty instead of declaring a config that fails to load
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -92,3 +93,26 @@ def card_configs(layout: HubLayout) -> list[dict[str, object]]:
             entry["default"] = True
         out.append(entry)
     return out
+
+
+def arrow_copy_names(hf_dir: Path) -> set[str]:
+    """The names in hf/ of the `save_to_disk` copy (dataset_dict.json and one folder per table).
+
+    It is a second copy of the data for local `load_from_disk` users; the Hub serves the Parquet files,
+    so publish leaves it out.
+    """
+    index = hf_dir / "dataset_dict.json"
+    if not index.is_file():
+        return set()
+    try:
+        splits = json.loads(index.read_text(encoding="utf-8")).get("splits", [])
+    except (json.JSONDecodeError, UnicodeDecodeError, AttributeError):
+        return set()
+    return {index.name, *(str(s) for s in splits if str(s) not in (DATA_DIR, "README.md"))}
+
+
+def published_card(card: str, repo_id: str) -> str:
+    """The card as uploaded: its loading snippet and citation name the real repo."""
+    from release.card import REPO_PLACEHOLDER
+
+    return card.replace(REPO_PLACEHOLDER, repo_id)
