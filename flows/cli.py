@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 app = typer.Typer(
     add_completion=False,
     no_args_is_help=True,
+    rich_markup_mode=None,  # plain help: flags read `--json`, not typer's rich `--json <bool>`
     help="Build benchmarks of injected drafting errors from Chinese standards.",
 )
 err = Console(stderr=True, soft_wrap=True)  # no hard wraps: stderr is often a log
@@ -33,9 +34,29 @@ DEFAULT_OUT = Path("outputs")
 PROJECT_CORPUS = DEFAULT_CORPUS / "docx"  # what `inject` draws template material from, when it exists
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"gbtbench {version('gbtbench')}")
+        except PackageNotFoundError:
+            print("gbtbench (not installed)")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    show_version: Annotated[
+        bool,
+        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
     """Build benchmarks of injected drafting errors from Chinese standards."""
+
+
+# A build seed is a non-negative integer (the generators are seeded with it; -5 is a typo, not a seed).
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Build seed: same seed, same errors (0 or more).")]
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -152,6 +173,15 @@ def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = No
         raise typer.Exit(2) from None
 
 
+def check_llm_config(llm: str) -> None:
+    """Raise LLMConfigError (a ValueError) when --llm openai cannot work with the environment as set."""
+    if llm == "none":
+        return
+    from injectors.llm.client import LLMConfig
+
+    LLMConfig.from_env()
+
+
 def report_llm(rewriter: LLMRewriter) -> None:
     """One stderr line: calls, cache hits, requests, tokens, outcomes and failures (never the key)."""
     summary = rewriter.summary()
@@ -172,7 +202,7 @@ def report_llm(rewriter: LLMRewriter) -> None:
 @app.command()
 def inject(
     path: Annotated[Path, typer.Argument(help="One standard (.pdf .docx .md .txt).")],
-    seed: Annotated[int, typer.Option("--seed", help="Build seed: same seed, same errors.")] = 0,
+    seed: Seed = 0,
     errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
     corpus: Annotated[
         Path | None,
@@ -246,7 +276,7 @@ def build(
         Path, typer.Option("--corpus", help="Folder of standards (a manifest picks one file each).")
     ] = DEFAULT_CORPUS,
     out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
-    seed: Annotated[int, typer.Option("--seed", help="Build seed.")] = 0,
+    seed: Seed = 0,
     version: Annotated[
         str | None, typer.Option("--version", help="Version label (default: next patch).")
     ] = None,
@@ -262,6 +292,14 @@ def build(
     force: Annotated[
         bool, typer.Option("--force", help="Build a new version even if nothing changed.")
     ] = False,
+    license_id: Annotated[
+        str | None,
+        typer.Option(
+            "--license",
+            help="Data licence in the card, e.g. cc-by-4.0 (default: cc-by-4.0 for the project's corpus, "
+            "'other' for any other corpus, which the card calls third-party standards).",
+        ),
+    ] = None,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -274,7 +312,9 @@ def build(
     lo, hi = _parse_range(errors)
     try:
         from injectors.llm.rewriter import parse_llm_mode, parse_llm_types
+        from release.license import data_license
 
+        data_licence, third_party = data_license(corpus, license_id)
         config = BuildConfig(
             seed=seed,
             version=version or next_version(out),
@@ -282,9 +322,12 @@ def build(
             max_errors=hi,
             llm=parse_llm_mode(llm),
             llm_types=parse_llm_types(llm_types),
+            license=data_licence,
+            third_party_corpus=third_party,
         )
+        check_llm_config(config.llm)  # before Prefect starts: a missing model is one line, not a traceback
     except ValueError as exc:
-        err.print(f"ERROR: {exc}")
+        err.print(f"ERROR: {exc}", markup=False, highlight=False)
         raise typer.Exit(2) from None
     with Progress(
         TextColumn("[progress.description]{task.description}"),
@@ -388,7 +431,7 @@ def serve(
     cron: Annotated[str, typer.Option("--cron", help='When to rebuild, e.g. "0 3 * * 1" (Mondays 03:00).')],
     corpus: Annotated[Path, typer.Option("--corpus", help="Folder of standards.")] = DEFAULT_CORPUS,
     out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
-    seed: Annotated[int, typer.Option("--seed", help="Build seed.")] = 0,
+    seed: Seed = 0,
     prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
     publish_to: Annotated[
         str | None, typer.Option("--publish-to", help="Also push each new version to this Hub dataset repo.")

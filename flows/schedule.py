@@ -9,6 +9,7 @@ from prefect import flow
 from flows.build import build, build_fingerprint, file_digests
 from parsers.corpus import corpus_files
 from release.config import BuildConfig
+from release.license import data_license
 from release.writer import latest_fingerprint, next_version
 
 DEPLOYMENT_NAME = "gbtbench-rebuild"
@@ -25,7 +26,10 @@ def scheduled_build(
 ) -> str:
     """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
     corpus, out = str(Path(corpus).resolve()), str(Path(out).resolve())
-    config = BuildConfig(seed=seed, version=next_version(Path(out)))
+    licence, third_party = data_license(Path(corpus))
+    config = BuildConfig(
+        seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party
+    )
     fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config)
     if latest_fingerprint(Path(out)) == fingerprint:
         return "unchanged"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,9 @@ import pyarrow as pa
 import yaml
 
 from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
+from release import license as licence
 from release.config import BuildConfig
+from release.hub_layout import HubLayout, card_configs
 
 CHART_NAME = "type_distribution.png"
 DIMENSION_COLOURS = {
@@ -27,44 +28,14 @@ DIMENSION_COLOURS = {
     "TER": "#C44E52",
     "NREF": "#8172B3",
 }
-TABLE_CONFIGS = {
-    "items": "one benchmark item per document: the corrupted document as text and its gold errors (JSON)",
-    "documents": "original and corrupted text of every document, with its id, format and error count",
-    "instances": "every injected error: location, dimension, type, description, sections, edit, provenance",
-    "sections": "every section of the original and the corrupted documents",
-    "pre_existing": "violations the original documents already had (not injected; not to be scored)",
+# Replaced by the real repo id when the card is published (release.hub); a local card keeps it.
+REPO_PLACEHOLDER = "<org>/<name>"
+# Types with no example in the correction task, and why: their fix is not a rewrite of one section.
+CORRECTION_EXCLUDED = {
+    "STR-01": "the element was removed: there is no section to correct, the fix restores a whole element",
+    "STR-02": "the element was moved: its text is unchanged, the fix is its position",
+    "TER-02": "an entry was added: the fix deletes it, so there is no corrected section to write",
 }
-
-
-@dataclass(frozen=True)
-class InstructionConfig:
-    """One instruction task as a Hub config: its splits (zero_shot, one_shot) and their Parquet files."""
-
-    task: str
-    files: dict[
-        str, str
-    ]  # split → path under the card's folder, e.g. data/instructions/review_zero_shot.parquet
-
-
-def hub_configs(instruction_configs: Sequence[InstructionConfig]) -> list[dict[str, Any]]:
-    """The `configs` YAML list: table configs with a single test split, instruction configs per shot."""
-    configs: list[dict[str, Any]] = []
-    for name in TABLE_CONFIGS:
-        config: dict[str, Any] = {
-            "config_name": name,
-            "data_files": [{"split": "test", "path": f"data/{name}.parquet"}],
-        }
-        if name == "items":
-            config["default"] = True
-        configs.append(config)
-    for ic in instruction_configs:
-        configs.append(
-            {
-                "config_name": f"instructions_{ic.task}",
-                "data_files": [{"split": split, "path": path} for split, path in ic.files.items()],
-            }
-        )
-    return configs
 
 
 def type_counts(instances: pa.Table) -> Counter[str]:
@@ -119,7 +90,13 @@ def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table)
         (code, zh, en, by_dim.get(code, 0), _share(by_dim.get(code, 0), total))
         for code, (zh, en) in DIMENSIONS.items()
     ]
-    pre_by_doc = Counter(pre_existing.column("doc_id").to_pylist())
+    pre_by_doc = dict(
+        zip(
+            pre_existing.column("doc_id").to_pylist(),
+            pre_existing.column("n_violations").to_pylist(),
+            strict=True,
+        )
+    )
     flagged_by_doc = Counter(
         d
         for d, f in zip(
@@ -143,7 +120,7 @@ def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table)
     summary = (
         f"{documents.num_rows} documents, {total} injected errors "
         f"({min(counts, default=0)}–{max(counts, default=0)} per document), "
-        f"{pre_existing.num_rows} pre-existing violations, "
+        f"{sum(pre_by_doc.values())} pre-existing violations, "
         f"{sum(flagged_by_doc.values())} instances flagged for review."
     )
     return "\n\n".join(
@@ -160,35 +137,43 @@ def statistics(documents: pa.Table, instances: pa.Table, pre_existing: pa.Table)
     )
 
 
+def _loading(version: str, layout: HubLayout) -> str:
+    names = [c.name for c in layout.configs]
+    lines = [f'items = load_dataset("{REPO_PLACEHOLDER}", "items", revision="{version}", split="test")']
+    lines += [
+        f'{name} = load_dataset("{REPO_PLACEHOLDER}", "{name}", revision="{version}", split="test")'
+        for name in ("instances", "instructions_review_zero_shot")
+        if name in names
+    ]
+    return "\n".join(lines)
+
+
 def render_card(
     *,
     version: str,
     config: BuildConfig,
     tables: Mapping[str, pa.Table],
-    instruction_configs: Sequence[InstructionConfig],
-    instruction_rows: Mapping[str, int],
+    layout: HubLayout,
 ) -> str:
-    """README.md text: YAML front matter (configs, language, size) and the human part."""
+    """README.md text: YAML front matter (licence, configs, size) and the human part."""
     front = {
         "pretty_name": "gbtbench",
         "language": ["zh"],
+        **licence.front_matter(config.license),
         "task_categories": ["text-classification", "text-generation"],
         "tags": ["standards", "GB/T", "document-review", "error-detection"],
-        "size_categories": [_size_category(tables["instances"].num_rows)],
-        "configs": hub_configs(instruction_configs),
+        "size_categories": [size_category(max((c.rows for c in layout.configs), default=0))],
+        "configs": card_configs(layout),
     }
     head = "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n"
-    config_rows = [(f"`{name}`", "test", tables[name].num_rows, what) for name, what in TABLE_CONFIGS.items()]
-    for ic in instruction_configs:
-        for split in ic.files:
-            config_rows.append(
-                (
-                    f"`instructions_{ic.task}`",
-                    split,
-                    instruction_rows.get(f"{ic.task}_{split}", 0),
-                    "instruction set (PIXIU schema: id, query, answer, text, choices, gold)",
-                )
-            )
+    config_rows = [(f"`{c.name}`", "test", c.rows, c.description) for c in layout.configs]
+    empty = (
+        "\n\nEmpty in this version, so not declared as configs (`datasets` cannot load a split without "
+        "rows): " + ", ".join(f"`{name}`" for name in layout.empty) + "."
+        if layout.empty
+        else ""
+    )
+    excluded = "\n".join(f"- {t} {by_id()[t].name_zh}: {why}." for t, why in CORRECTION_EXCLUDED.items())
     body = f"""
 # gbtbench {version}
 
@@ -203,23 +188,30 @@ Build seed: {config.seed}; configuration fingerprint: `{config.fingerprint()}`.
 ```python
 from datasets import load_dataset
 
-items = load_dataset("<org>/<name>", "items", revision="{version}", split="test")
-instances = load_dataset("<org>/<name>", "instances", revision="{version}", split="test")
-review = load_dataset("<org>/<name>", "instructions_review", revision="{version}")
+{_loading(version, layout)}
 ```
 
-A local build folder loads the same way (`load_dataset("outputs/{version}/hf", "items")`) or with
-`datasets.load_from_disk("outputs/{version}/hf")` (all tables as one DatasetDict keyed by table name).
+Every config has one `test` split. A local build folder loads the same way
+(`load_dataset("outputs/{version}/hf", "items", split="test")`), one config folder alone with
+`load_dataset("parquet", data_dir="outputs/{version}/hf/data/items")`, and
+`datasets.load_from_disk("outputs/{version}/hf")` gives the tables as one DatasetDict keyed by table name.
 
 ## Configs
 
-{_table(["config", "split", "rows", "content"], config_rows)}
+{_table(["config", "split", "rows", "content"], config_rows)}{empty}
 
-In `instances`, `edit` and `provenance` are JSON strings (sorted keys); `flags` lists checks an instance
-failed (it stays in the gold list and is queued for human review). In `items`, `gold` is a JSON list of
-`{{location, dimension, error_type, description}}`; scoring matches location + dimension + error_type after
-normalising the section number. `pre_existing` violations are not injected and should not be counted as
-false positives.
+In `instances`, `edit` (op, target, replacements, span, inserted, before, renames) and `provenance`
+(generator, injector_version, seed, model, prompt_id, cache_key, fallback_reason, llm_attempts,
+llm_failures) are structs; `flags` lists checks an instance failed (it stays in the gold list and is
+queued for human review). In `items`, `gold` is a list of `{{location, dimension, error_type,
+description}}` and `pre_existing` a list of `{{location, dimension, error_type, message}}`; scoring
+matches location + dimension + error_type after normalising the section number. `pre_existing`
+violations are not injected and should not be counted as false positives.
+
+The correction task asks for one section with one error undone; three types have no correction example
+because their fix is not a rewrite of one section:
+
+{excluded}
 
 ## Statistics
 
@@ -230,18 +222,29 @@ false positives.
 ## Error types
 
 {_table(["type", "dimension", "名称", "rule"], [(t.id, t.dimension, t.name_zh, t.rule) for t in types()])}
+
+## Licence
+
+{licence.license_section(config.license, config.third_party_corpus)}
+
+## Citation
+
+```bibtex
+{licence.bibtex(version, REPO_PLACEHOLDER)}
+```
 """
     return head + body.lstrip("\n")
 
 
-def _size_category(n: int) -> str:
-    if n < 1000:
-        return "n<1K"
-    if n < 10_000:
-        return "1K<n<10K"
-    if n < 100_000:
-        return "10K<n<100K"
-    return "100K<n<1M"
+_SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
+
+
+def size_category(n: int) -> str:
+    """The Hub's size bucket for the number of rows of the largest config."""
+    for bound, name in _SIZES:
+        if n < bound:
+            return name
+    return "1M<n<10M"
 
 
 def write_card(
@@ -250,16 +253,9 @@ def write_card(
     version: str,
     config: BuildConfig,
     tables: Mapping[str, pa.Table],
-    instruction_configs: Sequence[InstructionConfig],
-    instruction_rows: Mapping[str, int],
+    layout: HubLayout,
 ) -> None:
     """README.md and the type chart into the Hub folder."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
-    text = render_card(
-        version=version,
-        config=config,
-        tables=tables,
-        instruction_configs=instruction_configs,
-        instruction_rows=instruction_rows,
-    )
+    text = render_card(version=version, config=config, tables=tables, layout=layout)
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

@@ -19,6 +19,8 @@ class BuildConfig:
     llm: str = "none"  # none | openai
     llm_types: tuple[str, ...] = ()  # types rewritten by the LLM when llm != none (empty: all it supports)
     review_fraction: float = 0.3  # share of instances in the type-stratified quality sample
+    license: str = "cc-by-4.0"  # the data licence the card declares (release.license)
+    third_party_corpus: bool = False  # the corpus is third-party standards: the card says so
     extra: dict[str, str] = field(default_factory=dict)
 
     def fingerprint(self) -> str:

@@ -2,9 +2,11 @@
 
 What goes where (one commit, so the tag names the whole release):
 
-- `hf/` becomes the repo root: its README.md (the dataset card, whose YAML declares the configs) and
-  `data/*.parquet` are where `load_dataset(repo_id, revision=version)` looks, and the card's chart and
-  statistics keep their relative paths;
+- `hf/` becomes the repo root: its README.md (the dataset card, whose YAML declares the configs; its
+  `<org>/<name>` placeholders become the real repo id) and `data/<config>/*.parquet` are where
+  `load_dataset(repo_id, config, revision=version)` looks, and the card's chart keeps its relative path;
+  the `save_to_disk` arrow copy in `hf/` (for local `load_from_disk`) is not uploaded: the Parquet files
+  are the data;
 - everything else in the version folder (the Parquet tables, `instructions/`, `validation/`,
   `manifest.json` …) goes under `release/` with its layout unchanged, so the tag also carries the full
   build for anyone who wants the tables or the lm-eval task files.
@@ -30,6 +32,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from release.hub_layout import arrow_copy_names, published_card
 
 if TYPE_CHECKING:
     from huggingface_hub import HfApi
@@ -150,13 +154,19 @@ def _visible_files(root: Path) -> list[Path]:
 
 
 def plan_upload(folder: Path) -> tuple[PlannedFile, ...]:
-    """Every file of the release and its path in the repo: hf/ at the root, the rest under release/."""
+    """Every file of the release and its path in the repo: hf/ at the root (without the arrow copy of
+    the tables), the rest under release/."""
     hf = folder / "hf"
     if not (hf / "README.md").is_file():
         raise ReleaseFolderError(f"{folder}: no hf/README.md (the dataset card load_dataset reads)")
-    if not any((hf / "data").glob("*.parquet")):
-        raise ReleaseFolderError(f"{folder}: no hf/data/*.parquet (the data load_dataset reads)")
-    planned = [PlannedFile(p.relative_to(hf).as_posix(), p, p.stat().st_size) for p in _visible_files(hf)]
+    if not any((hf / "data").rglob("*.parquet")):
+        raise ReleaseFolderError(f"{folder}: no hf/data/**/*.parquet (the data load_dataset reads)")
+    arrow = arrow_copy_names(hf)
+    planned = [
+        PlannedFile(p.relative_to(hf).as_posix(), p, p.stat().st_size)
+        for p in _visible_files(hf)
+        if p.relative_to(hf).parts[0] not in arrow
+    ]
     clash = [f.path_in_repo for f in planned if f.path_in_repo.split("/")[0] == EXTRA_PREFIX]
     if clash:
         raise ReleaseFolderError(f"{folder}: hf/{clash[0]} would collide with the {EXTRA_PREFIX}/ folder")
@@ -387,11 +397,17 @@ def _explain(
     return PublishError(f"{step} failed: {type(error).__name__}: {mask(str(error))}")
 
 
-def _stage(files: tuple[PlannedFile, ...], staging: Path) -> None:
-    """Lay the planned files out as the repo will look, by symlink (copy where links are not allowed)."""
+def _stage(files: tuple[PlannedFile, ...], staging: Path, repo_id: str) -> None:
+    """Lay the planned files out as the repo will look, by symlink (copy where links are not allowed).
+
+    The card is the one file written anew: its loading snippet and citation name the real repo id.
+    """
     for f in files:
         dest = staging / f.path_in_repo
         dest.parent.mkdir(parents=True, exist_ok=True)
+        if f.path_in_repo == "README.md":
+            dest.write_text(published_card(f.local_path.read_text(encoding="utf-8"), repo_id), "utf-8")
+            continue
         try:
             os.symlink(f.local_path.resolve(), dest)
         except OSError:
@@ -443,7 +459,7 @@ def publish(
     api = HfApi(endpoint=where, token=token, library_name="gbtbench", library_version=_package_version())
     staging = Path(tempfile.mkdtemp(prefix="gbtbench-publish-"))
     try:
-        _stage(files, staging)
+        _stage(files, staging, repo_id)
         worker = _run_bounded(
             lambda w: _push(
                 api,

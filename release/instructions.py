@@ -179,6 +179,17 @@ def _localisation(result: InjectionResult) -> list[Example]:
 
 
 def _correction(result: InjectionResult) -> list[Example]:
+    """One example per in-section edit: the corrupted section → that section with only this error undone.
+
+    The answer is the original section under the document's other renumberings (what the reader sees once
+    this one error is fixed), so an edit that only renumbered the section (STR-04, TER-05) is undone too.
+    STR-01 (an element removed), STR-02 (an element moved) and TER-02 (an entry added) have no section to
+    rewrite in place and are left out; the dataset card says why (release.card.CORRECTION_EXCLUDED).
+    """
+    from dataclasses import replace
+
+    from injectors.edit import rename_all
+
     examples = []
     for instance in ordered_instances(result):
         if (
@@ -189,19 +200,14 @@ def _correction(result: InjectionResult) -> list[Example]:
             continue
         kind = by_id()[instance.error_type]
         text = _section_text(instance.corrupted_section)
-        fixed = Section(
-            number=instance.corrupted_section.number,
-            title=instance.original_section.title,
-            text=instance.original_section.text,
-            level=instance.original_section.level,
-            kind=instance.original_section.kind,
-            annex_marker=instance.original_section.annex_marker,
-        )
+        others = [r for i in result.instances if i is not instance for r in i.edit.renames]
+        original = instance.original_section
+        fixed = _section_text(replace(original, number=rename_all(original.number, others)))
+        if fixed == text:  # nothing this task could ask for; never seen in the corpus (tested)
+            continue
         hint = f"错误类型：{instance.error_type} {kind.name_zh}"
         examples.append(
-            Example(
-                instance.instance_id, instance.doc_id, f"{hint}\n内容：\n{text}", text, _section_text(fixed)
-            )
+            Example(instance.instance_id, instance.doc_id, f"{hint}\n内容：\n{text}", text, fixed)
         )
     return examples
 

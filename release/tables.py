@@ -7,14 +7,15 @@ Tables and their row order:
   by doc_id, variant (original first), position.
 - instances: the ErrorInstance contract, by doc_id, then the edit's target position in the original
   document, error type and instance id. `original_section` / `corrupted_section` are structs (null when a
-  section was inserted / removed); `edit` and `provenance` are canonical JSON strings (sorted keys), so the
-  schema stays fixed when an injector adds provenance fields and `Edit.from_dict(json.loads(edit))`
-  restores the edit; `generator` repeats provenance.generator for filtering; `flags` lists
-  {code, message} (empty when nothing is doubtful).
+  section was inserted / removed); `edit` and `provenance` are typed structs (release.structs), and
+  `release.structs.edit_from_row(row["edit"])` restores the replayable edit; `generator` repeats
+  provenance.generator for filtering; `flags` lists {code, message} (empty when nothing is doubtful).
 - items: one benchmark item per document: the corrupted document as text (parsers.render.render_text) and
-  the gold list as JSON [{location, dimension, error_type, description}] in document order, plus the
-  pre-existing violations as JSON so scorers need not count them as false positives.
-- pre_existing: violations the original already had, at their location in the corrupted document.
+  the gold list [{location, dimension, error_type, description}] in document order, plus the pre-existing
+  violations [{location, dimension, error_type, message}] so scorers need not count them as false
+  positives (both lists of structs).
+- pre_existing: per document (by doc_id), the violations the original already had, at their location in
+  the corrupted document, in the linter's order.
 """
 
 from __future__ import annotations
@@ -29,20 +30,20 @@ import pyarrow as pa
 
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult
-from parsers.model import Document, Section
+from parsers.model import Document
 from parsers.render import render_text
+from release.structs import (
+    EDIT_STRUCT,
+    GOLD_LIST,
+    PROVENANCE_STRUCT,
+    SECTION_STRUCT,
+    VIOLATION_LIST,
+    edit_row,
+    provenance_row,
+    section_row,
+)
 from validation.traceability import Flag, merge_flags
 
-SECTION_STRUCT = pa.struct(
-    [
-        ("number", pa.string()),
-        ("title", pa.string()),
-        ("text", pa.string()),
-        ("level", pa.int32()),
-        ("kind", pa.string()),
-        ("annex_marker", pa.string()),
-    ]
-)
 FLAG_STRUCT = pa.struct([("code", pa.string()), ("message", pa.string())])
 
 DOCUMENTS_SCHEMA = pa.schema(
@@ -81,9 +82,9 @@ INSTANCES_SCHEMA = pa.schema(
         ("location", pa.string()),
         ("original_section", SECTION_STRUCT),
         ("corrupted_section", SECTION_STRUCT),
-        ("edit", pa.string()),
+        ("edit", EDIT_STRUCT),
         ("description", pa.string()),
-        ("provenance", pa.string()),
+        ("provenance", PROVENANCE_STRUCT),
         ("generator", pa.string()),
         ("flags", pa.list_(FLAG_STRUCT)),
     ]
@@ -94,19 +95,17 @@ ITEMS_SCHEMA = pa.schema(
         ("standard_id", pa.string()),
         ("title", pa.string()),
         ("text", pa.string()),
-        ("gold", pa.string()),
+        ("gold", GOLD_LIST),
         ("n_errors", pa.int32()),
-        ("pre_existing", pa.string()),
+        ("pre_existing", VIOLATION_LIST),
     ]
 )
 PRE_EXISTING_SCHEMA = pa.schema(
     [
         ("doc_id", pa.string()),
-        ("position", pa.int32()),
-        ("location", pa.string()),
-        ("dimension", pa.string()),
-        ("error_type", pa.string()),
-        ("message", pa.string()),
+        ("standard_id", pa.string()),
+        ("n_violations", pa.int32()),
+        ("violations", VIOLATION_LIST),
     ]
 )
 
@@ -134,19 +133,6 @@ def ordered_instances(result: InjectionResult) -> list[ErrorInstance]:
 def instance_flags(instance: ErrorInstance, flags: Mapping[str, Sequence[Flag]]) -> tuple[Flag, ...]:
     """The build's flags for an instance plus any the injector itself attached (an optional `flags`)."""
     return merge_flags(flags.get(instance.instance_id, ()), getattr(instance, "flags", ()) or ())
-
-
-def _section_row(section: Section | None) -> dict[str, Any] | None:
-    if section is None:
-        return None
-    return {
-        "number": section.number,
-        "title": section.title,
-        "text": section.text,
-        "level": section.level,
-        "kind": section.kind,
-        "annex_marker": section.annex_marker,
-    }
 
 
 def gold_entries(result: InjectionResult) -> list[dict[str, str]]:
@@ -186,7 +172,7 @@ def sections_table(results: Iterable[InjectionResult]) -> pa.Table:
     for r in ordered_results(results):
         for variant, document in (("original", r.original), ("corrupted", r.corrupted)):
             for position, section in enumerate(document.sections):
-                row = _section_row(section)
+                row = section_row(section)
                 assert row is not None
                 rows.append({"doc_id": document.doc_id, "variant": variant, "position": position, **row})
     return pa.Table.from_pylist(rows, schema=SECTIONS_SCHEMA)
@@ -199,7 +185,7 @@ def instances_table(
     rows = []
     for r in ordered_results(results):
         for i in ordered_instances(r):
-            provenance = dict(vars(i.provenance))
+            provenance = provenance_row(i.provenance)
             rows.append(
                 {
                     "instance_id": i.instance_id,
@@ -207,11 +193,11 @@ def instances_table(
                     "dimension": i.dimension,
                     "error_type": i.error_type,
                     "location": i.location,
-                    "original_section": _section_row(i.original_section),
-                    "corrupted_section": _section_row(i.corrupted_section),
-                    "edit": canonical_json(i.edit.to_dict()),
+                    "original_section": section_row(i.original_section),
+                    "corrupted_section": section_row(i.corrupted_section),
+                    "edit": edit_row(i.edit),
                     "description": i.description,
-                    "provenance": canonical_json(provenance),
+                    "provenance": provenance,
                     "generator": str(provenance.get("generator", "")),
                     "flags": [f.to_dict() for f in instance_flags(i, flags)],
                 }
@@ -226,9 +212,9 @@ def items_table(results: Iterable[InjectionResult]) -> pa.Table:
             "standard_id": r.original.standard_id,
             "title": r.original.title,
             "text": render_text(r.corrupted),
-            "gold": json.dumps(gold_entries(r), ensure_ascii=False),
+            "gold": gold_entries(r),
             "n_errors": len(r.instances),
-            "pre_existing": json.dumps([v.to_dict() for v in r.pre_existing], ensure_ascii=False),
+            "pre_existing": [v.to_dict() for v in r.pre_existing],
         }
         for r in ordered_results(results)
     ]
@@ -236,10 +222,15 @@ def items_table(results: Iterable[InjectionResult]) -> pa.Table:
 
 
 def pre_existing_table(results: Iterable[InjectionResult]) -> pa.Table:
+    """One row per document, so the table (and its Hub config) is never empty even when nothing was found."""
     rows = [
-        {"doc_id": r.original.doc_id, "position": n, **v.to_dict()}
+        {
+            "doc_id": r.original.doc_id,
+            "standard_id": r.original.standard_id,
+            "n_violations": len(r.pre_existing),
+            "violations": [v.to_dict() for v in r.pre_existing],
+        }
         for r in ordered_results(results)
-        for n, v in enumerate(r.pre_existing)
     ]
     return pa.Table.from_pylist(rows, schema=PRE_EXISTING_SCHEMA)
 

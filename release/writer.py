@@ -10,7 +10,8 @@ Layout of a release:
 
     documents.parquet sections.parquet instances.parquet items.parquet pre_existing.parquet
     review_queue.parquet
-    hf/            DatasetDict (save_to_disk), data/*.parquet, data/instructions/*.parquet, README.md, chart
+    hf/            DatasetDict (save_to_disk, never published), data/<config>/test-00000-of-00001.parquet,
+                   README.md (the card), chart
     instructions/  <task>_<shot>.jsonl / .parquet, gbtbench_<task>_<shot>.yaml (lm-eval), README.md
     validation/    results.json, gx_results.json, data_docs/ (Great Expectations Data Docs)
     manifest.json
@@ -40,8 +41,9 @@ import pyarrow.parquet as pq
 
 from injectors.planner import InjectionResult
 from injectors.taxonomy import DIMENSIONS, type_ids
-from release.card import InstructionConfig, write_card
+from release.card import write_card
 from release.config import BuildConfig
+from release.hub_layout import hub_layout, write_hub_data
 from release.instructions import write_instructions
 from release.review_queue import review_queue
 from release.tables import ReleaseTables, build_tables, canonical_json, instances_table
@@ -233,7 +235,7 @@ def _counts(results: Sequence[InjectionResult], tables: ReleaseTables, queue: pa
         "documents": tables.documents.num_rows,
         "sections": sum(len(r.original.sections) for r in results),
         "instances": tables.instances.num_rows,
-        "pre_existing": tables.pre_existing.num_rows,
+        "pre_existing": sum(len(r.pre_existing) for r in results),
         "flagged": flagged,
         "review_queue": {reason: reasons.get(reason, 0) for reason in ("flagged", "sample", "llm_rejected")},
         "by_type": {t: types.get(t, 0) for t in type_ids()},
@@ -313,23 +315,14 @@ def _write_contents(
     with timer.phase("hf"):
         hf = root / "hf"
         _write_hf(hf, tables)
-        data = hf / "data"
-        (data / "instructions").mkdir(parents=True)
-        for name in tables.as_dict():
-            shutil.copyfile(root / f"{name}.parquet", data / f"{name}.parquet")
-        files: dict[str, dict[str, str]] = {}
-        for w in written:
-            shutil.copyfile(root / "instructions" / w.parquet, data / "instructions" / w.parquet)
-            files.setdefault(w.task, {})[w.shot] = f"data/instructions/{w.parquet}"
-    with timer.phase("card"):
-        write_card(
-            hf,
-            version=config.version,
-            config=config,
-            tables=tables.as_dict(),
-            instruction_configs=[InstructionConfig(task, splits) for task, splits in files.items()],
-            instruction_rows={f"{w.task}_{w.shot}": w.rows for w in written},
+        layout = hub_layout(
+            root,
+            {name: table.num_rows for name, table in tables.as_dict().items()},
+            [(w.task, w.shot, f"instructions/{w.parquet}", w.rows) for w in written],
         )
+        write_hub_data(hf, layout)
+    with timer.phase("card"):
+        write_card(hf, version=config.version, config=config, tables=tables.as_dict(), layout=layout)
     return {"tables": table_info, "counts": _counts(results, tables, queue)}, validation
 
 

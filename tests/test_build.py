@@ -170,7 +170,7 @@ def test_build_with_an_llm_endpoint(tmp_path: Path) -> None:
     assert manifest["config"]["llm"] == "openai"
     assert manifest["llm"]["counts"]["requests"] == server.count()
     instances = pq.read_table(out / "v0.1.0" / "instances.parquet").to_pylist()
-    generators = {json.loads(i["provenance"])["generator"] for i in instances}
+    generators = {i["provenance"]["generator"] for i in instances}
     assert "llm" in generators
     release_text = "".join(p.read_text(errors="ignore") for p in (out / "v0.1.0").rglob("*.json"))
     assert "sk-sentinel-never-shown" not in release_text + result.stderr + result.stdout
@@ -267,7 +267,7 @@ def test_scheduled_build_publishes_each_new_version(tmp_path: Path, monkeypatch:
         assert scheduled_build(str(corpus), str(out), seed=8, publish_to="org/gbtbench") == "unchanged"
         repo = hub.repo("org/gbtbench")
     assert repo is not None and set(repo.tags) == {"v0.1.0"}
-    assert "data/items.parquet" in repo.files_at("v0.1.0")
+    assert "data/items/test-00000-of-00001.parquet" in repo.files_at("v0.1.0")
 
 
 @pytest.mark.parametrize(

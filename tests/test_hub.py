@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SENTINEL = "hf_SENTINEL_never_print_me_8d1f0c2a"
 REPO = "gbt-org/gbt-bench"
 CARD = """---
+license: cc-by-4.0
 configs:
 - config_name: documents
   data_files:
@@ -44,6 +45,8 @@ configs:
     path: data/instances.parquet
 ---
 # GB/T drafting-error benchmark v0.0.1
+
+load_dataset("<org>/<name>", "instances", revision="v0.0.1")
 """
 
 
@@ -57,6 +60,10 @@ def write_release(outputs: Path, version: str = "v0.0.1", note: str = "") -> Pat
         pq.write_table(table, folder / "hf" / "data" / f"{name}.parquet")
         pq.write_table(table, folder / f"{name}.parquet")
     (folder / "hf" / "README.md").write_text(CARD, encoding="utf-8")
+    # the save_to_disk copy the writer keeps for load_from_disk: never published
+    (folder / "hf" / "dataset_dict.json").write_text('{"splits": ["documents"]}', encoding="utf-8")
+    (folder / "hf" / "documents").mkdir()
+    (folder / "hf" / "documents" / "data-00000-of-00001.arrow").write_bytes(b"arrow")
     (folder / "hf" / "type_distribution.png").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)))
     (folder / "instructions").mkdir()
     (folder / "instructions" / "review_zero_shot.jsonl").write_text(
@@ -121,12 +128,15 @@ def test_publish_uploads_every_file_and_tags_the_commit(release: Path, lfs_suffi
     assert routes[:2] == [WHOAMI, "refs"] and CREATE_REPO in routes
     published = repo.files_at("v0.0.1")
     assert set(published) == EXPECTED_PATHS | {".gitattributes"}
-    for path in EXPECTED_PATHS:
+    for path in EXPECTED_PATHS - {"README.md"}:
         assert published[path] == local_bytes(release, path), path
+    card = published["README.md"].decode("utf-8")  # the only file changed on the way: the real repo id
+    assert card == local_bytes(release, "README.md").decode("utf-8").replace("<org>/<name>", REPO)
+    assert f'load_dataset("{REPO}", "instances"' in card
     assert repo.tags == {"v0.0.1": result.commit_oid}
     assert repo.branches["main"] == result.commit_oid
     assert "v0.0.1" in repo.commits[result.commit_oid].summary
-    assert result.total_bytes == sum(len(published[p]) for p in EXPECTED_PATHS)
+    assert result.total_bytes == sum(len(local_bytes(release, p)) for p in EXPECTED_PATHS)
     if lfs_suffixes:  # Parquet and PNG went through the LFS batch API and the upload href
         lfs_paths = [p for p in EXPECTED_PATHS if p.endswith(lfs_suffixes)]
         assert LFS_BATCH in routes and routes.count(LFS_UPLOAD) == len(lfs_paths) == 5

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections import Counter
 from dataclasses import replace
@@ -14,7 +13,6 @@ import pytest
 import yaml
 from release_data import SEED, injected, text_instance, with_added_text, with_unreplayable
 
-from injectors.edit import Edit
 from injectors.instance import FlaggedCandidate, InjectionProvenance
 from injectors.planner import InjectionResult
 from injectors.taxonomy import TYPE_IDS
@@ -22,6 +20,7 @@ from parsers.render import render_text
 from release import writer
 from release.config import BuildConfig
 from release.review_queue import REVIEW_QUEUE_SCHEMA, review_queue, sample_size
+from release.structs import edit_from_row, provenance_row
 from release.tables import (
     DOCUMENTS_SCHEMA,
     INSTANCES_SCHEMA,
@@ -60,7 +59,10 @@ def test_tables_have_their_schemas_and_one_row_per_thing() -> None:
         len(r.original.sections) + len(r.corrupted.sections) for r in results
     )
     assert tables.instances.num_rows == sum(len(r.instances) for r in results)
-    assert tables.pre_existing.num_rows == sum(len(r.pre_existing) for r in results)
+    assert tables.pre_existing.column("doc_id").to_pylist() == doc_ids
+    assert sum(tables.pre_existing.column("n_violations").to_pylist()) == sum(
+        len(r.pre_existing) for r in results
+    )
     assert tables.instances.column("doc_id").to_pylist() == sorted(
         tables.instances.column("doc_id").to_pylist()
     )
@@ -73,14 +75,15 @@ def test_rows_keep_the_contract_a_scorer_and_a_replayer_need() -> None:
     for item in tables.items.to_pylist():
         result = by_doc[item["doc_id"]]
         assert item["text"] == render_text(result.corrupted)
-        gold = json.loads(item["gold"])
+        gold = item["gold"]
         assert len(gold) == item["n_errors"] == len(result.instances)
         assert all(set(g) == {"location", "dimension", "error_type", "description"} for g in gold)
     instances = {i.instance_id: i for r in results for i in r.instances}
     for row in tables.instances.to_pylist():
         instance = instances[row["instance_id"]]
-        assert Edit.from_dict(json.loads(row["edit"])) == instance.edit
-        assert json.loads(row["provenance"])["seed"] == SEED
+        assert edit_from_row(row["edit"]) == instance.edit
+        assert row["provenance"]["seed"] == SEED
+        assert row["provenance"] == provenance_row(instance.provenance)
         assert row["generator"] == instance.provenance.generator
         assert row["flags"] == []
     sources = tables.documents.column("source").to_pylist()
@@ -205,7 +208,8 @@ def test_hf_folder_loads_and_its_card_declares_existing_files(release_root: Path
     front = yaml.safe_load(card.split("---\n")[1])
     names = [c["config_name"] for c in front["configs"]]
     assert names[:5] == ["items", "documents", "instances", "sections", "pre_existing"]
-    assert "instructions_review" in names and "instructions_correction" in names
+    assert "instructions_review_zero_shot" in names and "instructions_correction_one_shot" in names
+    assert all([d["split"] for d in c["data_files"]] == ["test"] for c in front["configs"])
     for config in front["configs"]:
         for data_file in config["data_files"]:
             assert (hf / data_file["path"]).is_file(), data_file
@@ -307,3 +311,23 @@ def test_a_critical_failure_is_written_for_inspection_but_not_made_latest(tmp_pa
     assert manifest["validation"]["success"] is False
     assert manifest["validation"]["critical_failures"] == ["replay_mismatch"]
     assert latest_version(tmp_path) == "v0.0.0"
+
+
+def test_pre_existing_violations_are_typed_lists_per_document() -> None:
+    from validation.linter import Violation
+
+    first, *rest = injected()
+    found = (Violation("5.1", "NMS-03", "“必须”不是能愿动词"), Violation("2", "NREF-04", "排列顺序错误"))
+    results = [replace(first, pre_existing=found), *rest]
+    tables = build_tables(results, {})
+    rows = {r["doc_id"]: r for r in tables.pre_existing.to_pylist()}
+    assert rows[first.original.doc_id]["n_violations"] == 2
+    assert rows[first.original.doc_id]["violations"] == [v.to_dict() for v in found]
+    assert all(rows[r.original.doc_id]["violations"] == [] for r in rest)
+    item = next(i for i in tables.items.to_pylist() if i["doc_id"] == first.original.doc_id)
+    assert item["pre_existing"][0] == {
+        "location": "5.1",
+        "dimension": "NMS",
+        "error_type": "NMS-03",
+        "message": "“必须”不是能愿动词",
+    }

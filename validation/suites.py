@@ -298,7 +298,7 @@ def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) ->
     for row in instances.select(
         ["instance_id", "doc_id", "dimension", "error_type", "description", "provenance"]
     ).to_pylist():
-        provenance = json.loads(row.pop("provenance") or "{}")
+        provenance = row.pop("provenance") or {}
         row["description"] = row["description"] or ""  # GX skips nulls: a missing description must fail
         codes = {f.code for f in checks.get(row["instance_id"], ())}
         row["provenance_generator"] = provenance.get("generator")

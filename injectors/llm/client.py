@@ -91,7 +91,9 @@ class LLMConfig:
 
     def __post_init__(self) -> None:
         if not self.model:
-            raise LLMConfigError(f"no model: set {ENV_PREFIX}MODEL or pass --llm-model")
+            raise LLMConfigError(
+                f"--llm openai needs a model: set {ENV_PREFIX}MODEL (e.g. qwen2.5-72b-instruct)"
+            )
         if self.response_format not in RESPONSE_FORMATS:
             raise LLMConfigError(f"response_format must be one of {', '.join(RESPONSE_FORMATS)}")
         if self.timeout <= 0 or self.max_concurrency < 1 or self.max_retries < 0:

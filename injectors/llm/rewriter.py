@@ -1,7 +1,7 @@
 """The LLM rewriter: a semantic error written by a model, validated, retried with feedback, or replaced.
 
 For a site and the rule template proposed there, the model rewrites the target section (prompts.py); every
-answer goes through the constraint validator (validation/llm_constraints.py) and the injector's own
+answer goes through the constraint validator (injectors/llm/constraints.py) and the injector's own
 verification. A failed answer is sent back with the reasons, up to `max_attempts` answers; then the rule
 template is used (provenance says so and why), or, when no template fits the site, the candidate is
 flagged for review and never shipped as gold. An accepted answer becomes a minimal Edit (difflib over the

@@ -18,6 +18,8 @@ lfs.py: post_lfs_batch_info, lfs_upload) with Xet disabled (HF_HUB_DISABLE_XET=1
     POST   /api/{type}s/{ns}/{name}/tag/{rev}                 create a tag on a revision
     DELETE /api/{type}s/{ns}/{name}/tag/{tag}                 delete a tag
 
+and the read side `load_dataset` uses (tree, paths-info, resolve: see servers/hub_files.py).
+
 Every request is recorded (method, path, route, whether an Authorization header came along); any route
 can be made to answer an error status (5xx, 401 …) or to hang (read the request, never answer) until the
 server stops.
@@ -35,6 +37,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote, urlsplit
+
+from servers import hub_files
+from servers.hub_files import PATHS_INFO, RESOLVE, TREE
 
 MAX_BODY_BYTES = 256 * 1024 * 1024  # a test never sends more; protects the test process
 HANG_LIMIT_S = 120.0  # a hanging handler gives up after this even if the server is never stopped
@@ -315,6 +320,18 @@ class LocalHub:
                 "tags": [],
             }
 
+    def files_for_download(
+        self, auth: str | None, repo_type: str, repo_id: str, revision: str
+    ) -> tuple[str, dict[str, tuple[bytes, bool]]]:
+        """The commit a revision names and its files (content, lfs), for the read routes."""
+        authenticated = self._check_token(auth, required=False)
+        with self._lock:
+            repo = self._repo_or_404(repo_type, repo_id, authenticated)
+            oid = repo.resolve(revision)
+            if oid is None:
+                raise _Reply(404, f"Invalid rev id: {revision}", "RevisionNotFound")
+            return oid, {p: (f.content, f.lfs) for p, f in repo.commits[oid].files.items()}
+
     def refs(self, auth: str | None, repo_type: str, repo_id: str) -> dict[str, Any]:
         authenticated = self._check_token(auth, required=False)
         with self._lock:
@@ -480,10 +497,15 @@ def _route(method: str, path: str) -> tuple[str, dict[str, str]]:
     if (m := _LFS_BATCH.match(path)) and method == "POST":
         repo_type = {"datasets": "dataset", "spaces": "space", None: "model"}[m["prefix"]]
         return LFS_BATCH, {"repo_type": repo_type, "repo_id": f"{unquote(m['ns'])}/{unquote(m['name'])}"}
+    if method in ("GET", "HEAD") and (found := hub_files.resolve_route(path)) is not None:
+        return RESOLVE, found
     if m := _API_REPO.match(path):
         parts = {"repo_type": m["type"][:-1], "repo_id": f"{unquote(m['ns'])}/{unquote(m['name'])}"}
         rest = m["rest"] or ""
         verb, _, arg = rest.lstrip("/").partition("/")
+        if (verb, method) in (("tree", "GET"), ("paths-info", "POST")) and arg:
+            rev, in_repo = hub_files.split_revision_path(arg)
+            return (TREE if verb == "tree" else PATHS_INFO), {**parts, "rev": rev, "path": in_repo}
         arg = unquote(arg)
         table = {
             ("", "GET"): REPO_INFO,
@@ -523,6 +545,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_DELETE(self) -> None:
         self._handle("DELETE")
 
+    def do_HEAD(self) -> None:
+        self._handle("HEAD")
+
     def _read_body(self) -> bytes:
         if self.headers.get("Transfer-Encoding", "").lower() == "chunked":
             return b"".join(self._chunks())
@@ -558,6 +583,9 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             if fault is not None and fault.status is not None:
                 raise _Reply(fault.status, fault.message)
+            if route == RESOLVE:
+                self._send_file(method, parts, auth)
+                return
             status, answer = self._dispatch(route, parts, auth, body)
         except _Reply as reply:
             self._send(reply.status, {"error": reply.message}, reply.error_code, reply.message)
@@ -572,7 +600,7 @@ class _Handler(BaseHTTPRequestHandler):
     ) -> tuple[int, dict[str, Any]]:
         hub = self.hub
         payload: dict[str, Any] = {}
-        if body and route not in (COMMIT, LFS_UPLOAD):
+        if body and route not in (COMMIT, LFS_UPLOAD, PATHS_INFO):
             payload = json.loads(body)
         repo_type, repo_id, rev = parts.get("repo_type", ""), parts.get("repo_id", ""), parts.get("rev", "")
         if route == WHOAMI:
@@ -605,7 +633,35 @@ class _Handler(BaseHTTPRequestHandler):
         if route == DELETE_TAG:
             hub.delete_tag(auth, repo_type, repo_id, rev)
             return 200, {}
+        if route in (TREE, PATHS_INFO):
+            _, files = hub.files_for_download(auth, repo_type, repo_id, rev)
+            if route == PATHS_INFO:
+                return 200, hub_files.paths_info(files, body)  # type: ignore[return-value]
+            try:
+                entries = hub_files.tree_entries(files, parts["path"], urlsplit(self.path).query)
+            except LookupError as exc:
+                raise _Reply(404, str(exc), "EntryNotFound") from None
+            return 200, entries  # type: ignore[return-value]
         raise _Reply(404, f"the local hub does not implement {self.command} {self.path}")
+
+    def _send_file(self, method: str, parts: dict[str, str], auth: str | None) -> None:
+        """A resolve answer: metadata headers, and for GET the bytes (or the requested range)."""
+        commit, files = self.hub.files_for_download(auth, parts["repo_type"], parts["repo_id"], parts["rev"])
+        if parts["path"] not in files:
+            raise _Reply(404, f"{parts['path']} does not exist at {parts['rev']}", "EntryNotFound")
+        content, lfs = files[parts["path"]]
+        span = hub_files.byte_range(self.headers.get("Range"), len(content)) if method == "GET" else None
+        data = content if span is None else content[span[0] : span[1] + 1]
+        self.send_response(200 if span is None else 206)
+        for name, value in hub_files.file_headers(commit, content, lfs).items():
+            self.send_header(name, value)
+        if span is not None:
+            self.send_header("Content-Range", f"bytes {span[0]}-{span[1]}/{len(content)}")
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        if method == "GET":
+            self.wfile.write(data)
 
     def _send(
         self, status: int, answer: dict[str, Any], error_code: str | None = None, message: str | None = None
@@ -619,4 +675,5 @@ class _Handler(BaseHTTPRequestHandler):
         if message is not None:
             self.send_header("X-Error-Message", message)
         self.end_headers()
-        self.wfile.write(data)
+        if self.command != "HEAD":  # a HEAD answer has no body, or the connection's next answer breaks
+            self.wfile.write(data)

@@ -1,0 +1,124 @@
+"""Command-line options as a user meets them: --version, flags, seeds, --license and an unset LLM model."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from importlib.metadata import version
+from pathlib import Path
+
+import pytest
+import yaml
+from release_data import injected
+
+from release.card import size_category
+from release.config import BuildConfig
+from release.license import LicenseError, check_license, data_license
+from release.writer import read_manifest, write_release
+
+ROOT = Path(__file__).resolve().parents[1]
+GBTBENCH = [sys.executable, "-m", "flows.cli"]
+
+
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120, check=False
+    )
+
+
+def test_version_prints_the_package_version() -> None:
+    result = run("--version")
+    assert result.returncode == 0
+    assert result.stdout.strip() == f"gbtbench {version('gbtbench')}"
+
+
+@pytest.mark.parametrize("command", ["lint", "parse", "inject", "build", "publish"])
+def test_boolean_options_are_shown_as_flags(command: str) -> None:
+    help_text = run(command, "--help").stdout
+    assert "--help" in help_text and "<bool>" not in help_text
+    if command in ("lint", "parse", "inject"):
+        assert "--json " in help_text
+
+
+@pytest.mark.parametrize("command", ["build", "inject"])
+def test_a_negative_seed_is_refused(command: str, tmp_path: Path) -> None:
+    target = ["--out", str(tmp_path / "out")] if command == "build" else [str(ROOT / "corpus" / "docx")]
+    result = run(command, *target, "--seed", "-5")
+    assert result.returncode == 2
+    assert "--seed" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_llm_without_a_model_stops_before_anything_starts(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GBTBENCH_LLM_", "OPENAI_"))}
+    env["PREFECT_API_URL"] = "http://127.0.0.1:9/api"  # any attempt to reach Prefect would hang or fail
+    started = time.monotonic()
+    result = run("build", "--out", str(tmp_path / "out"), "--llm", "openai", env=env)
+    took = time.monotonic() - started
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "GBTBENCH_LLM_MODEL" in lines[0] and "--llm-model" not in lines[0]
+    assert not (tmp_path / "out").exists() and took < 60
+
+
+def test_inject_without_a_model_says_the_same_in_one_line() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GBTBENCH_LLM_", "OPENAI_"))}
+    doc = next((ROOT / "corpus" / "docx").glob("*.docx"))
+    result = run("inject", str(doc), "--llm", "openai", env=env)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "GBTBENCH_LLM_MODEL" in result.stderr and "--llm-model" not in result.stderr
+
+
+def test_a_malformed_license_is_refused_plainly(tmp_path: Path) -> None:
+    result = run("build", "--out", str(tmp_path / "out"), "--license", "CC BY 4.0")
+    assert result.returncode == 2
+    assert "--license 'CC BY 4.0' is not a licence identifier" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_the_data_licence_depends_on_whose_corpus_it_is(tmp_path: Path) -> None:
+    own = ROOT / "corpus"
+    assert data_license(own) == ("cc-by-4.0", False)
+    assert data_license(tmp_path) == ("other", True)
+    assert data_license(tmp_path, "CC-BY-NC-4.0") == ("cc-by-nc-4.0", True)
+    (tmp_path / "manifest").write_text("not a project corpus: no sources\n")
+    assert data_license(tmp_path) == ("other", True)
+    with pytest.raises(LicenseError):
+        check_license("cc by")
+
+
+def _front(card: str) -> dict:
+    return yaml.safe_load(card.split("---\n")[1])
+
+
+def test_the_card_carries_licence_citation_and_a_third_party_notice(tmp_path: Path) -> None:
+    own = write_release(injected(), BuildConfig(version="v0.0.1"), tmp_path / "a").path
+    third = BuildConfig(version="v0.0.1", license="other", third_party_corpus=True)
+    other = write_release(injected(), third, tmp_path / "b").path
+    own_card = (own / "hf" / "README.md").read_text(encoding="utf-8")
+    other_card = (other / "hf" / "README.md").read_text(encoding="utf-8")
+    assert _front(own_card)["license"] == "cc-by-4.0"
+    assert _front(other_card)["license"] == "other" and _front(other_card)["license_name"]
+    assert "third-party standards" in other_card and "third-party" not in own_card
+    tables = read_manifest(own)["tables"]
+    largest = max(v["rows"] for k, v in tables.items() if k != "review_queue")
+    assert _front(own_card)["size_categories"] == [size_category(largest)]
+    for card in (own_card, other_card):
+        assert "```bibtex\n@misc{gbtbench," in card and "Apache-2.0" in card
+    assert (ROOT / "LICENSE").read_text(encoding="utf-8").lstrip().startswith("Apache License")
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert citation["cff-version"] and citation["title"] and citation["license"] == "Apache-2.0"
+
+
+def test_size_category_follows_the_largest_config() -> None:
+    assert [size_category(n) for n in (0, 999, 1000, 9999, 10_000, 250_000)] == [
+        "n<1K",
+        "n<1K",
+        "1K<n<10K",
+        "1K<n<10K",
+        "10K<n<100K",
+        "100K<n<1M",
+    ]
