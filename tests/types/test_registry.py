@@ -19,6 +19,7 @@ from injectors.taxonomy import by_id, lookup, type_ids
 from parsers.text import parse_text
 from release.card import render_card
 from release.config import BuildConfig
+from release.hub_layout import hub_layout
 from release.instructions import instruction_rows
 from release.tables import build_tables
 
@@ -86,7 +87,7 @@ def toy_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str
         del sys.modules[name]
 
 
-def test_a_dropped_in_module_reaches_every_reader(toy_package: str) -> None:
+def test_a_dropped_in_module_reaches_every_reader(toy_package: str, tmp_path: Path) -> None:
     # the taxonomy, in its dimension, after the built-in NMS types
     ids = type_ids()
     assert toy_package in ids and ids.index(toy_package) == ids.index("NMS-05") + 1
@@ -106,9 +107,8 @@ def test_a_dropped_in_module_reaches_every_reader(toy_package: str) -> None:
     assert toy_package in rows[0]["query"]
     # the dataset card lists it
     tables = build_tables([result]).as_dict()
-    card = render_card(
-        version="v0.0.1", config=BuildConfig(), tables=tables, instruction_configs=[], instruction_rows={}
-    )
+    layout = hub_layout(tmp_path, {name: table.num_rows for name, table in tables.items()}, [])
+    card = render_card(version="v0.0.1", config=BuildConfig(), tables=tables, layout=layout)
     assert f"| {toy_package} | NMS | 条款以感叹号结尾 |" in card
     assert f"{len(ids)} error types" in card
 
