@@ -3,7 +3,7 @@
 A Word file shows clause numbers that are not in its text (they come from numbering.xml), so this
 reader replays Word's list counters and writes each number in front of its paragraph, as the PDF or
 text of the same standard would show it. Everything else (headings, sections, kinds) is decided by the
-shared assembler in `parsers.structure`. Before any part is parsed, the package is checked for what
+shared assembler in `parsers.assembler`. Before any part is parsed, the package is checked for what
 could exhaust the machine (zip bombs, XML entity bombs) or is not a DOCX at all (legacy .doc, encrypted
 files), so every bad input becomes a typed `ParseError` naming the file and the reason.
 """
@@ -996,8 +996,8 @@ def read_lines(path: Path, data: bytes) -> list[Line]:
 
 
 def parse_docx(path: Path, data: bytes) -> Document:
-    """A DOCX standard as a Document (sections assembled by the shared `parsers.structure`)."""
-    from parsers.structure import assemble
+    """A DOCX standard as a Document (sections assembled by the shared `parsers.assembler`)."""
+    from parsers.assembler import assemble
 
     return assemble(read_lines(path, data), path=Path(path), fmt="docx", data=data)
 

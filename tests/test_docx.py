@@ -23,6 +23,7 @@ from sample_standard import SAMPLE
 
 import parsers.docx as docx_reader
 from parsers import parse_file, parse_many
+from parsers.assembler import toc_entries
 from parsers.docx import format_number, parse_docx, read_lines
 from parsers.errors import (
     CorruptFileError,
@@ -33,7 +34,6 @@ from parsers.errors import (
     UnsupportedFormatError,
 )
 from parsers.model import Section
-from parsers.structure import toc_entries
 from parsers.text import parse_text
 
 ROOT = Path(__file__).resolve().parents[1]
