@@ -1,4 +1,4 @@
-"""The public error taxonomy: 5 review dimensions and 25 error types (../shared/TAXONOMY.md).
+"""The public error taxonomy: 5 review dimensions and 25 error types (explained in docs/taxonomy.md).
 
 This is the one table of types; injectors, checkers, datasets and the scorer all read it. The type IDs
 are a public contract: never renumber them.
