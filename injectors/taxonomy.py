@@ -24,7 +24,7 @@ class ErrorType:
     name_zh: str
     name_en: str
     rule: str  # the GB/T 1.1—2020 clause the error breaks
-    inject: str  # R, R+L, L (TAXONOMY.md legend)
+    inject: str  # R, R+L, L, R/L (legend in docs/taxonomy.md)
     check: str  # D, D∆, S, J and combinations such as "D / S"
     reference_codes: tuple[str, ...] = ()  # codes of the public reference implementation mapping here
 
