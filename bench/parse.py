@@ -1,10 +1,10 @@
 """Parse-speed benchmark: our full parse of each file against pypdfium2's bare text extraction.
 
 Usage: `python bench/parse.py [--cpu] [PATHS...]` (files or folders; default corpus/pdf, corpus/docx and
-../shared/corpus-real when present). Each timing is the best of three runs, so a cold cache or a busy
-neighbour does not decide the result; `--cpu` measures process CPU time instead of wall time, for a
-machine shared with other jobs. The goal is a median ratio of at most 3 over the PDFs; the exit code is 1
-when it is missed.
+the real standards used in development when present). Each timing is the best of three runs, so a cold
+cache or a busy neighbour does not decide the result; `--cpu` measures process CPU time instead of wall
+time, for a machine shared with other jobs. The goal is a median ratio of at most 3 over the PDFs; the
+exit code is 1 when it is missed.
 """
 
 from __future__ import annotations

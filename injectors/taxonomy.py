@@ -33,7 +33,9 @@ class ErrorType:
     name_zh: str
     name_en: str
     rule: str  # the GB/T 1.1—2020 clause the error breaks, e.g. "GB/T 1.1—2020 8.5"
-    rule_2009: str  # the same rule in GB/T 1.1—2009, e.g. "GB/T 1.1—2009 6.2.2"
+    rule_2009: (
+        str  # the same rule in GB/T 1.1—2009, e.g. "GB/T 1.1—2009 6.2.2" ("" where 2009 has no such clause)
+    )
     inject: str  # R, R+L, L (docs/taxonomy.md legend)
     check: str  # D, D∆, S, J and combinations such as "D / S"
     reference_codes: tuple[str, ...] = ()  # codes of the public reference implementation mapping here
@@ -54,8 +56,9 @@ class ErrorType:
         return self.check.startswith("D∆")
 
     def rule_for(self, drafting_rules: str) -> str:
-        """The clause in the edition of GB/T 1.1 that a document declares (2020 when it declares none)."""
-        return self.rule_2009 if drafting_rules == EDITION_2009 else self.rule
+        """The clause in the edition of GB/T 1.1 that a document declares (2020 when it declares none, or
+        when the 2009 edition has no clause of its own for the rule)."""
+        return self.rule_2009 if drafting_rules == EDITION_2009 and self.rule_2009 else self.rule
 
 
 def types() -> tuple[ErrorType, ...]:

@@ -1,7 +1,7 @@
 """The intermediate every format reader produces: logical lines of text in reading order.
 
 Format readers (pdf, docx, markdown, text) only turn bytes into `Line`s; the shared assembler in
-`parsers.structure` turns lines into a Document, so numbering rules live in one place.
+`parsers.assembler` turns lines into a Document, so numbering rules live in one place.
 """
 
 from __future__ import annotations

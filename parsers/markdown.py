@@ -6,9 +6,9 @@ from pathlib import Path
 
 import regex
 
+from parsers.assembler import assemble
 from parsers.lines import Line
 from parsers.model import Document
-from parsers.structure import assemble
 from parsers.text import decode, text_lines
 
 _ATX = regex.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")

@@ -1,6 +1,6 @@
 """The clause-numbering grammar shared by every format: what a heading line of a standard looks like.
 
-`parse_heading` is purely syntactic (one line, no context); `parsers.structure` decides with the
+`parse_heading` is purely syntactic (one line, no context); `parsers.assembler` decides with the
 surrounding numbering whether a candidate really is a heading.
 """
 

@@ -20,6 +20,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import regex
 
+from parsers.assembler import assemble
 from parsers.errors import (
     CorruptFileError,
     EmptyFileError,
@@ -30,7 +31,6 @@ from parsers.errors import (
 from parsers.lines import Line
 from parsers.model import Document
 from parsers.numbering import Heading, parse_heading
-from parsers.structure import assemble
 
 NO_TEXT_LAYER = "no text layer: scanned document, OCR is not supported"
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import regex
 
+from parsers.assembler import assemble
 from parsers.errors import CorruptFileError, EmptyFileError
 from parsers.lines import Line
 from parsers.model import Document
-from parsers.structure import assemble
 
 # "[5.1] 标题" — but not "[1] GB/T 191…", a bibliography entry.
 _BRACKET_NUMBER = regex.compile(r"^\s*\[\s*((?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\s*\]\s*(?=\p{Han})")

@@ -21,8 +21,9 @@ from docx.shared import Cm
 from docx.text.paragraph import Paragraph
 from sample_standard import SAMPLE
 
-import parsers.docx as docx_reader
+import parsers.docx.package as docx_package
 from parsers import parse_file, parse_many
+from parsers.assembler import toc_entries
 from parsers.docx import format_number, parse_docx, read_lines
 from parsers.errors import (
     CorruptFileError,
@@ -33,7 +34,6 @@ from parsers.errors import (
     UnsupportedFormatError,
 )
 from parsers.model import Section
-from parsers.structure import toc_entries
 from parsers.text import parse_text
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -682,7 +682,7 @@ def test_damaged_bytes_only_ever_raise_parse_errors() -> None:
 
 def test_total_size_cap_is_checked_before_extracting(monkeypatch: pytest.MonkeyPatch) -> None:
     data = raw_docx(**{"word__media__big.bin": bytes(range(256)) * 400})
-    monkeypatch.setattr(docx_reader, "MAX_TOTAL_UNCOMPRESSED", 50_000)
+    monkeypatch.setattr(docx_package, "MAX_TOTAL_UNCOMPRESSED", 50_000)
     with pytest.raises(UnsafeDocumentError, match="uncompressed"):
         read_lines(Path("big.docx"), data)
 

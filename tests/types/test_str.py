@@ -1,6 +1,6 @@
 """The STR dimension: checkers on small written documents, injectors on the corpus, real documents.
 
-(The parser's own assembly tests live in test_structure.py; this file is about the review dimension.)
+(The parser's own assembly tests live in test_assembler.py; this file is about the review dimension.)
 """
 
 from __future__ import annotations

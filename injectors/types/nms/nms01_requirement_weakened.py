@@ -39,7 +39,7 @@ ERROR_TYPE = ErrorType(
     "要求被弱化",
     "Requirement weakened",
     "GB/T 1.1—2020 9.1 附录C",
-    "GB/T 1.1—2009 附录F",
+    "GB/T 1.1—2009 7.1",
     "R+L",
     "D∆ / J",
     (

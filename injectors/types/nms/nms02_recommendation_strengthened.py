@@ -33,7 +33,7 @@ ERROR_TYPE = ErrorType(
     "推荐或允许被强化",
     "Recommendation or permission strengthened",
     "GB/T 1.1—2020 9.1 附录C",
-    "GB/T 1.1—2009 附录F",
+    "GB/T 1.1—2009 7.1",
     "R+L",
     "D∆ / J",
     ("E-T-02",),

@@ -23,7 +23,7 @@ ERROR_TYPE = ErrorType(
     "能愿动词不规范",
     "Non-standard modal wording",
     "GB/T 1.1—2020 附录C 表C.1",
-    "GB/T 1.1—2009 附录F 表F.1",
+    "GB/T 1.1—2009 7.1",
     "R",
     "D",
     ("E-T-04",),

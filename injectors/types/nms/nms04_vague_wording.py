@@ -21,7 +21,7 @@ ERROR_TYPE = ErrorType(
     "模糊或含糊表述",
     "Vague or hedged wording",
     "GB/T 1.1—2020 9.1",
-    "GB/T 1.1—2009 附录F",
+    "GB/T 1.1—2009 7.1",
     "R",
     "D",
     ("E-T-05",),

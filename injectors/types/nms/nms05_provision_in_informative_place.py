@@ -61,7 +61,7 @@ ERROR_TYPE = ErrorType(
     "条款位于非条款位置",
     "Provision in a non-provision place",
     "GB/T 1.1—2020 9.2",
-    "GB/T 1.1—2009 6.5",
+    "",
     "R+L",
     "D",
     (),

@@ -23,7 +23,7 @@ ERROR_TYPE = ErrorType(
     "引用形式错误",
     "Citation form error",
     "GB/T 1.1—2020 9.5",
-    "GB/T 1.1—2009 6.6.7",
+    "",
     "R",
     "D",
     (),

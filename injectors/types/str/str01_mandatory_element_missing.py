@@ -31,7 +31,7 @@ ERROR_TYPE = ErrorType(
     "必备要素缺失",
     "Mandatory element missing",
     "GB/T 1.1—2020 6.2",
-    "GB/T 1.1—2009 5.1 表1",
+    "GB/T 1.1—2009 5.1",
     "R",
     "D",
     ("E-S-01",),

@@ -21,7 +21,7 @@ ERROR_TYPE = ErrorType(
     "要素顺序错误",
     "Element order wrong",
     "GB/T 1.1—2020 6.2",
-    "GB/T 1.1—2009 5.1 表1",
+    "GB/T 1.1—2009 5.1",
     "R",
     "D",
     (

@@ -29,7 +29,7 @@ ERROR_TYPE = ErrorType(
     "附录错误",
     "Annex error",
     "GB/T 1.1—2020 9.6",
-    "GB/T 1.1—2009 5.2.6",
+    "GB/T 1.1—2009 5.2.7",
     "R",
     "D / S",
     ("E-S-05",),

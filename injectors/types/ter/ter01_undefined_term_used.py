@@ -58,7 +58,7 @@ ERROR_TYPE = ErrorType(
     "使用未定义术语",
     "Undefined term used",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "L",
     "S / J",
     ("E-TM-01",),

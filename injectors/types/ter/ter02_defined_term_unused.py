@@ -56,7 +56,7 @@ ERROR_TYPE = ErrorType(
     "定义的术语未使用",
     "Defined term never used",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R+L",
     "D",
     ("E-TM-02",),

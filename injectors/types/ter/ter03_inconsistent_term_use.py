@@ -41,7 +41,7 @@ ERROR_TYPE = ErrorType(
     "术语使用不一致",
     "Inconsistent term use",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R+L",
     "S",
     ("E-TM-04",),

@@ -35,7 +35,7 @@ ERROR_TYPE = ErrorType(
     "定义缺陷",
     "Definition defect",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R/L",
     "D / J",
     ("E-TM-03",),

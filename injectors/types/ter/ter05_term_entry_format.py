@@ -30,7 +30,7 @@ ERROR_TYPE = ErrorType(
     "术语条目或引导语格式错误",
     "Term-entry or lead-in format error",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R",
     "D",
     ("E-TM-05",),

@@ -8,11 +8,11 @@ import pytest
 from sample_standard import SAMPLE
 
 from parsers import parse_bytes
+from parsers.assembler import toc_entries
 from parsers.entries import normative_references, term_entries
 from parsers.errors import NotAStandardError
 from parsers.model import Document
 from parsers.render import render_text
-from parsers.structure import toc_entries
 from parsers.text import parse_text, text_lines
 
 
@@ -145,8 +145,8 @@ def test_llm_extraction_markers_and_xuyan() -> None:
 
 
 def test_word_heading_styles_without_numbers_are_numbered() -> None:
+    from parsers.assembler import assemble
     from parsers.lines import Line
-    from parsers.structure import assemble
 
     # "<level> <text>": a paragraph in Word style Heading <level>; "- <text>": a body paragraph
     spec = """

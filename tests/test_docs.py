@@ -1,0 +1,100 @@
+"""The project's own docs: docs/taxonomy.md says what the taxonomy table in the code says.
+
+The docs are what a user who clones the project reads, so a type added, renamed or re-graded in the
+code without its row in docs/taxonomy.md fails here; and no project file points outside the repository
+for its reference material.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from injectors.taxonomy import DIMENSIONS, REFERENCE_DIMENSIONS, TAXONOMY
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+TYPE_ID = re.compile(r"^(?:STR|SCP|NMS|TER|NREF)-\d\d$")
+
+
+def _rows(markdown: str) -> list[list[str]]:
+    """Cells of every table row in a Markdown text (header and separator rows included)."""
+    return [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in markdown.splitlines()
+        if line.lstrip().startswith("|")
+    ]
+
+
+def _type_rows() -> dict[str, list[str]]:
+    rows: dict[str, list[str]] = {}
+    for cells in _rows((DOCS / "taxonomy.md").read_text(encoding="utf-8")):
+        if TYPE_ID.match(cells[0]) and len(cells) == 7:
+            assert cells[0] not in rows, f"{cells[0]} is described twice in docs/taxonomy.md"
+            rows[cells[0]] = cells
+    return rows
+
+
+def test_every_type_is_described_once_with_the_code_s_names_clause_and_kinds() -> None:
+    rows = _type_rows()
+    assert set(rows) == {t.id for t in TAXONOMY}
+    for spec in TAXONOMY:
+        _, names, what, clause_2020, clause_2009, inject, check = rows[spec.id]
+        assert names == f"{spec.name_zh} / {spec.name_en}", spec.id
+        assert spec.rule == f"GB/T 1.1—2020 {clause_2020}", spec.id
+        assert (inject, check) == (spec.inject, spec.check), spec.id
+        assert len(what) > 40, f"{spec.id}: the description is needed"
+        expected_2009 = spec.rule_2009.removeprefix("GB/T 1.1—2009 ") if spec.rule_2009 else "see 2020"
+        assert clause_2009 == expected_2009, spec.id
+
+
+def test_dimensions_and_their_reference_codes_match_the_code() -> None:
+    text = (DOCS / "taxonomy.md").read_text(encoding="utf-8")
+    table = {cells[0]: cells for cells in _rows(text) if cells[0] in DIMENSIONS}
+    ours_by_reference = {ours: theirs for theirs, ours in REFERENCE_DIMENSIONS.items()}
+    assert set(table) == set(DIMENSIONS)
+    for code, (zh, en) in DIMENSIONS.items():
+        assert table[code][1:3] == [zh, en], code
+        assert table[code][-1] == ours_by_reference[code], code
+
+
+def test_the_reference_mapping_is_the_code_s_mapping() -> None:
+    text = (DOCS / "taxonomy.md").read_text(encoding="utf-8")
+    documented: dict[str, str] = {}
+    for cells in _rows(text):
+        pairs = zip(cells[0::2], cells[1::2], strict=False)
+        documented.update({theirs: ours for theirs, ours in pairs if theirs.startswith("E-")})
+    expected = {code: t.id for t in TAXONOMY for code in t.reference_codes}
+    assert documented == expected
+    sentence = re.search(r"have no counterpart there: ([^.]+)\.", " ".join(text.split()))
+    assert sentence is not None
+    listed = set(re.findall(r"[A-Z]+-\d\d", sentence.group(1)))
+    assert listed == {t.id for t in TAXONOMY if not t.reference_codes}
+
+
+def test_the_counts_in_the_introduction_are_the_code_s() -> None:
+    text = " ".join((DOCS / "taxonomy.md").read_text(encoding="utf-8").split())
+    assert f"**{len(DIMENSIONS)} review dimensions**" in text
+    assert f"**{len(TAXONOMY)} error types**" in text
+
+
+def test_project_files_point_at_docs_not_outside_the_repository() -> None:
+    """Only tests may name the development folder of real standards (and they skip when it is absent)."""
+    skipped = {".git", ".venv", "outputs", "tests", "build", "dist", "__pycache__"}
+    suffixes = {".py", ".md", ".toml", ".yaml", ".yml", ".cfg", ".txt"}
+    offenders = []
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if d not in skipped and not d.endswith(".egg-info")]
+        for name in files:
+            path = Path(folder) / name
+            readable = path.suffix in suffixes or name == "Makefile"
+            if readable and "../shared/" in path.read_text(encoding="utf-8", errors="replace"):
+                offenders.append(str(path.relative_to(ROOT)))
+    assert offenders == []
+
+
+def test_docs_links_resolve() -> None:
+    for page in [ROOT / "README.md", *DOCS.glob("*.md")]:
+        for target in re.findall(r"\]\(([^)#:]+)\)", page.read_text(encoding="utf-8")):
+            assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
