@@ -249,7 +249,7 @@ class Injector(ABC):
             original_section=original,
             corrupted_section=applied.sections[0],
             edit=proposal.edit,
-            description=describe(proposal.error, proposal.fix, self.spec.rule),
+            description=describe(proposal.error, proposal.fix, self.spec.rule_for(document.drafting_rules)),
             provenance=InjectionProvenance(
                 proposal.generator,
                 self.version,

@@ -174,6 +174,7 @@ def render_card(
         else ""
     )
     excluded = "\n".join(f"- {t} {by_id()[t].name_zh}: {why}." for t, why in CORRECTION_EXCLUDED.items())
+    type_rows = [(t.id, t.dimension, t.name_zh, t.rule, t.rule_2009 or "—") for t in types()]
     body = f"""
 # gbtbench {version}
 
@@ -221,7 +222,7 @@ because their fix is not a rewrite of one section:
 
 ## Error types
 
-{_table(["type", "dimension", "名称", "rule"], [(t.id, t.dimension, t.name_zh, t.rule) for t in types()])}
+{_table(["type", "dimension", "名称", "rule (2020)", "rule (2009)"], type_rows)}
 
 ## Licence
 

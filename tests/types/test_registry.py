@@ -109,7 +109,7 @@ def test_a_dropped_in_module_reaches_every_reader(toy_package: str, tmp_path: Pa
     tables = build_tables([result]).as_dict()
     layout = hub_layout(tmp_path, {name: table.num_rows for name, table in tables.items()}, [])
     card = render_card(version="v0.0.1", config=BuildConfig(), tables=tables, layout=layout)
-    assert f"| {toy_package} | NMS | 条款以感叹号结尾 |" in card
+    assert f"| {toy_package} | NMS | 条款以感叹号结尾 | GB/T 1.1—2020 9.1 | GB/T 1.1—2009 附录F |" in card
     assert f"{len(ids)} error types" in card
 
 
