@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import regex
 
+from injectors.language.quotes import quote_after
 from injectors.language.words import tagged
 
 
@@ -273,9 +274,8 @@ def sentence_span(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def snippet(text: str, start: int, end: int, after: int = 8) -> str:
-    """The flagged words and a few characters after them, within the clause, for a message."""
-    _, b = clause_span(text, start, end)
-    return text[start : min(b, end + after)]
+    """The flagged words and a few words after them, within the clause, for a message."""
+    return quote_after(text, start, end, after)
 
 
 # --- non-standard and vague wording ------------------------------------------------------------------

@@ -19,6 +19,7 @@ from injectors.checking import Violation
 from injectors.edit import Edit, Replacement
 from injectors.language.modals import Modal, lexicon, modal_verbs, next_word, sentence_span
 from injectors.language.patterns import CITATION
+from injectors.language.quotes import quote_after
 from injectors.types.nms.analysis import body_lines, informative_annexes, is_normative_body
 from parsers.model import Document, Section
 
@@ -76,11 +77,8 @@ def modal_sites(
 
 
 def quote(line: str, start: int, end: int, after: int = 6) -> str:
-    """The changed words and a few characters after them, stopping at the clause end."""
-    stop = end
-    while stop < len(line) and stop < end + after and line[stop] not in "，,；;。！？：:\n":
-        stop += 1
-    return line[start:stop]
+    """The changed words and a few words after them, stopping at the clause end."""
+    return quote_after(line, start, end, after)
 
 
 def rewrite(found: BodyModal, old: str, new: str, at: int | None = None) -> tuple[str, int]:

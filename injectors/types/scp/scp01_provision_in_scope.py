@@ -13,6 +13,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.quotes import shorten
 from injectors.language.sentences import CLAUSE_SPLIT, provisions, sentences
 from injectors.llm.constraints import (
     Answer,
@@ -53,8 +54,7 @@ def scope_sections(document: Document) -> list[Section]:
 
 
 def _quote(text: str, limit: int = 60) -> str:
-    text = regex.sub(r"\s*\n\s*", "", text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
 def _clause_around(sentence: str, at: int) -> str:

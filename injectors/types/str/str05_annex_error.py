@@ -13,6 +13,7 @@ from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.language.modals import has_requirement, has_soft_modal
+from injectors.language.quotes import shorten
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
@@ -220,8 +221,7 @@ def annex_errors(document: Document) -> list[Violation]:
 
 
 def quote(text: str, limit: int = 24) -> str:
-    text = text.strip()
-    return text if len(text) <= limit else text[:limit] + "……"
+    return shorten(text, limit)
 
 
 class AnnexError(Injector):

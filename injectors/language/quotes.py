@@ -1,0 +1,49 @@
+"""Quoting the document in a description or a message: whole words only, never past the clause.
+
+A reviewer reads "应符合ITU-T G.711的规定" as a quote, "应符合ITU-" as a slip; every excerpt a description
+shows therefore starts and ends on a word boundary (jieba words, Latin and number runs kept whole).
+"""
+
+from __future__ import annotations
+
+import regex
+
+from injectors.language.words import boundaries
+
+CLAUSE_END = "，,；;。！？!?：:\n"
+_RUN = regex.compile(
+    r"[A-Za-z0-9][A-Za-z0-9./\-—:]*(?: [A-Z0-9][A-Za-z0-9./\-—:]*)*"
+)  # "ITU-T", "GB/T 1.1—2020", "A.1" stay whole
+
+
+def _word_end(text: str, at: int) -> int:
+    """The first word boundary at or after `at` (the end of the word `at` falls in)."""
+    for run in _RUN.finditer(text):
+        if run.start() < at < run.end():
+            return run.end()
+    edges = [e for e in boundaries(text) if e >= at]
+    return min(edges) if edges else len(text)
+
+
+def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
+    """text[start:end] and up to about `after` more characters, ending on a word and inside the clause."""
+    stop = end
+    while stop < len(text) and text[stop] not in CLAUSE_END:
+        stop += 1
+    if end + after >= stop:
+        return text[start:stop]
+    cut = max([e for e in boundaries(text) if end <= e <= end + after] or [end])
+    cut = max(cut, _word_end(text, cut)) if cut < stop else stop
+    return text[start : min(cut, stop)]
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` whole when it is short, else its first words up to `limit` characters and an ellipsis."""
+    text = regex.sub(r"\s*\n\s*", "", text.strip())
+    if len(text) <= limit:
+        return text
+    cut = max([e for e in boundaries(text) if 0 < e <= limit] or [limit])
+    for run in _RUN.finditer(text):
+        if run.start() < cut < run.end():
+            cut = run.start() or run.end()
+    return text[:cut].rstrip("，,、；;：: ") + "……"

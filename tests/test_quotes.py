@@ -1,0 +1,36 @@
+"""Descriptions quote whole words: no excerpt ends inside a word or a standard number (issue: clipped
+snippets such as "应符合ITU-" or "可以对安全要求进")."""
+
+from __future__ import annotations
+
+import pytest
+
+from injectors.language.quotes import quote_after, shorten
+
+LINE = "终端设备的语音编码应符合ITU-T G.711的规定，并可以对安全要求进行配置。"
+
+
+@pytest.mark.parametrize(
+    ("word", "expected"),
+    [("应", "应符合ITU-T G.711"), ("可以", "可以对安全要求"), ("并", "并可以对安全")],
+)
+def test_an_excerpt_ends_on_a_word_inside_its_clause(word: str, expected: str) -> None:
+    start = LINE.index(word)
+    assert quote_after(LINE, start, start + len(word), 6) == expected
+
+
+def test_a_short_clause_is_quoted_to_its_end() -> None:
+    start = LINE.index("应")
+    assert quote_after(LINE, start, start + 1, 40) == "应符合ITU-T G.711的规定"
+
+
+def test_a_long_text_is_shortened_at_a_word() -> None:
+    text = "本文件规定了校园餐厨垃圾就地处理设备的技术要求、试验方法、检验规则"
+    short = shorten(text, 24)
+    assert short.endswith("……") and text.startswith(short.removesuffix("……"))
+    assert short.removesuffix("……") in {
+        "本文件规定了校园餐厨垃圾就地处理设备的",
+        "本文件规定了校园餐厨垃圾就地处理设备的技术要求",
+    }
+    assert shorten("按GB/T 17626.2—2018进行静电放电抗扰度试验", 12) == "按……"
+    assert shorten("短句。", 24) == "短句。"
