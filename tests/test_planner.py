@@ -43,7 +43,7 @@ def check_result(result: InjectionResult, config: PlanConfig = DEFAULT) -> None:
         if spec.deterministic:  # zero verification failures shipped
             assert (instance.location, instance.error_type) in found, instance.description
         assert instance.description.startswith("错误：") and "；修改建议：" in instance.description
-        assert "；依据：GB/T 1.1—2020" in instance.description
+        assert instance.description.endswith("；依据：" + spec.rule_for(result.original.drafting_rules))
         assert instance.provenance.generator in ("rule", "rule-template", "llm")
     # every violation of the original is listed as pre-existing (in the corrupted numbering) unless the
     # section it sits in was removed; none is counted as injected

@@ -1,8 +1,10 @@
 """Word segmentation: one jieba set-up for the whole project, loaded once per process.
 
 A private tokenizer (not jieba's global one), so that a word any library adds to jieba's global dictionary
-never changes how a standard is segmented, and so what is injected. Exact mode; `hmm=True` lets jieba guess
-words missing from its dictionary (the reference and modal analyses were written with it on).
+never changes how a standard is segmented, and so what is injected. It knows the project's vocabulary
+(`vocabulary.txt`: 方可, 可能, 可靠, 应用, 响应, 记录 …, the words that hold a modal character without being
+a modal verb), so that "审批后方可实施" reads 审批/后/方可/实施, not 审批/后方/可/实施. Exact mode;
+`hmm=True` lets jieba guess words missing from its dictionary.
 """
 
 from __future__ import annotations
@@ -10,9 +12,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from functools import lru_cache
+from pathlib import Path
 
 import jieba
 import jieba.posseg
+
+VOCABULARY = Path(__file__).with_name("vocabulary.txt")
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -25,6 +30,7 @@ def tokenizer() -> jieba.Tokenizer:
     if _TOKENIZER is None:
         _TOKENIZER = jieba.Tokenizer()
         _TOKENIZER.initialize()
+        _TOKENIZER.load_userdict(str(VOCABULARY))
     return _TOKENIZER
 
 

@@ -281,3 +281,12 @@ def test_real_documents_do_not_crash_the_checkers(real_corpus: Path) -> None:
         doc = parse_file(path)
         messages = [v.message for v in lint(doc, NMS)]
         assert not any("业务必需" in m or "务必需" in m for m in messages), path.name
+
+
+def test_no_modal_is_replaced_inside_a_word() -> None:
+    """可 of 方可 and 应 of 应对 are parts of words: replacing them alone would write "方尽量实施"."""
+    document = standard("变更须经审批，审批后方可实施。\n运维人员应对设备运行状态进行监控。")
+    context = InjectionContext.from_documents([document])
+    body = next(i for i, s in enumerate(document.sections) if s.number == "4.1")
+    for injector in (VagueWording(), RequirementWeakened(), RecommendationStrengthened()):
+        assert all(site.target != body for site in injector.sites(document, context)), injector.error_type

@@ -20,6 +20,7 @@ from injectors.edit import Edit, Replacement
 from injectors.language.modals import Modal, lexicon, modal_verbs, next_word, sentence_span
 from injectors.language.patterns import CITATION
 from injectors.language.quotes import quote_after
+from injectors.language.words import word_aligned
 from injectors.types.nms.analysis import body_lines, informative_annexes, is_normative_body
 from parsers.model import Document, Section
 
@@ -39,6 +40,8 @@ def body_modals(section: Section, informative: frozenset[str]) -> Iterator[BodyM
         return
     for offset, line in body_lines(section):
         for modal in modal_verbs(line):
+            if not word_aligned(line, modal.start, modal.end):
+                continue  # 可 of 方可, 应 of 应对: replacing it alone would break a word
             a, b = sentence_span(line, modal.start, modal.end)
             if not CITATION.search(line[a:b]) and not relative_clause(line, modal.end):
                 yield BodyModal(offset, line, modal)
