@@ -16,6 +16,7 @@ from typing import Any
 import pyarrow as pa
 import yaml
 
+from evaluation.baselines import baseline_markdown
 from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY, TYPE_IDS
 from release.config import BuildConfig
 
@@ -226,6 +227,10 @@ false positives.
 ![Injected errors by type]({CHART_NAME})
 
 {statistics(tables["documents"], tables["instances"], tables["pre_existing"])}
+
+## Baselines
+
+{baseline_markdown(version, tables, config.seed)}
 
 ## Error types
 
