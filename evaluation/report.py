@@ -145,7 +145,7 @@ def write_chart(scores: dict[str, Any], path: Path, title: str) -> None:
     ax.set_ylim(0, 1)
     ax.set_ylabel("diagnosis recall")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="lower right", framealpha=0.9)
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
