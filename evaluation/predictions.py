@@ -211,8 +211,11 @@ def prediction_from_row(row: Any, where: str) -> DocumentPrediction:
 def _files(path: Path) -> list[Path]:
     if path.is_dir():  # an lm-eval --output_path folder: its review samples
         found = sorted(path.rglob("samples_gbtbench_review*.jsonl"))
-        if not found:
-            raise PredictionsError(path, "no samples_gbtbench_review*.jsonl in this folder")
+        if len(found) != 1:
+            names = ", ".join(p.name for p in found) or "none"
+            raise PredictionsError(
+                path, f"expected one samples_gbtbench_review*.jsonl in this folder, found {names}"
+            )
         return found
     if not path.is_file():
         raise PredictionsError(path, "no such file")
