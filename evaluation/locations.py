@@ -7,6 +7,7 @@ model actually writes onto the number the gold list uses.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -14,7 +15,8 @@ _REF_BRACKETS = re.compile(r"^\[(.+)]$", re.S)
 _REF_ANNEX = re.compile(r"^附\s*录\s*")
 
 
-def reference_location(raw: object) -> str | None:
+@functools.lru_cache(maxsize=1 << 16)  # pure, and a run repeats the same few hundred spellings
+def reference_location(raw: str | int | None) -> str | None:
     """The reference's: trim; one enclosing [...] off; a leading 附录 off; trim. None stays None."""
     if raw is None:
         return None
@@ -43,7 +45,8 @@ _ANNEX_CLAUSE = re.compile(r"^[A-Z](?:\.\d+)+$")
 _NAMES = {"序言": "前言", "foreword": "前言", "introduction": "引言", "bibliography": "参考文献"}
 
 
-def normalise_location(raw: object) -> str | None:
+@functools.lru_cache(maxsize=1 << 16)
+def normalise_location(raw: str | int | None) -> str | None:
     """Our normalisation: full-width forms, spaces, brackets, 第…章/条, a trailing title and annex spellings.
 
     "第5章" → "5", "５.２条" → "5.2", "[5.2]" → "5.2", "5.2 要求" → "5.2", "附录 A" / "A" / "Annex A" →

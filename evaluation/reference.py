@@ -98,13 +98,28 @@ class DocumentCounts:
 
 
 def document_counts(gold: Sequence[GoldError], predictions: Sequence[Prediction]) -> DocumentCounts:
-    hits = {
-        level: matches((gold_key(g, level) for g in gold), (prediction_key(p, level) for p in predictions))
-        for level in LEVELS
-    }
+    return _counts([_gold_keys(g) for g in gold], _predicted(predictions), len(predictions))
+
+
+def _gold_keys(item: GoldError) -> dict[str, Key]:
+    return {level: gold_key(item, level) for level in LEVELS}
+
+
+def _predicted(predictions: Sequence[Prediction]) -> dict[str, Counter[Key]]:
+    return {level: Counter(prediction_key(p, level) for p in predictions) for level in LEVELS}
+
+
+def _counts(
+    gold: Sequence[dict[str, Key]], predicted: dict[str, Counter[Key]], n_predictions: int
+) -> DocumentCounts:
+    hits = {}
+    for level in LEVELS:
+        wanted = Counter(g[level] for g in gold)
+        have = predicted[level]
+        hits[level] = sum(min(n, have[key]) for key, n in wanted.items())
     return DocumentCounts(
         len(gold),
-        len(predictions),
+        n_predictions,
         hits["location"],
         hits["dimension"],
         hits["diagnosis"],
@@ -114,17 +129,29 @@ def document_counts(gold: Sequence[GoldError], predictions: Sequence[Prediction]
 
 
 def _group_totals(
-    totals: dict[str, Counter[str]], gold: Sequence[GoldError], predictions: Sequence[Prediction], field: str
+    totals: dict[str, Counter[str]],
+    gold: Sequence[GoldError],
+    gold_keys: Sequence[dict[str, Key]],
+    predicted: dict[str, Counter[Key]],
+    field: str,
 ) -> None:
-    """The reference's per-group figures: each group's gold against all of the document's predictions."""
-    for value in sorted({getattr(g, field) for g in gold}):
-        counts = document_counts([g for g in gold if getattr(g, field) == value], predictions)
+    """The reference's per-group figures: each group's gold against all of the document's predictions
+    (Σ over the group's keys of min(its gold with the key, all predictions with the key))."""
+    values = [getattr(g, field) for g in gold]
+    hits: dict[str, Counter[str]] = {}
+    for level in LEVELS:
+        wanted = Counter(zip(values, (k[level] for k in gold_keys), strict=True))
+        have = predicted[level]
+        found: Counter[str] = Counter()
+        for (value, key), n in wanted.items():
+            found[value] += min(n, have[key])
+        hits[level] = found
+    for value, n in Counter(values).items():
         total = totals.setdefault(value, Counter())
-        total["gold"] += counts.gold
-        total["location"] += counts.location
-        total["dimension"] += counts.dimension
-        total["diagnosis"] += counts.diagnosis
-        total["mcs_sum"] += mcs(counts.diagnosis, counts.gold) * counts.gold  # type: ignore[assignment]
+        total["gold"] += n
+        for level in LEVELS:
+            total[level] += hits[level][value]
+        total["mcs_sum"] += mcs(hits["diagnosis"][value], n) * n  # type: ignore[assignment]
 
 
 def _rate(hits: float, n: float) -> float:
@@ -159,7 +186,9 @@ def reference_scores(
             skipped += 1
             continue
         scored += 1
-        counts = document_counts(gold, predictions)
+        gold_keys = [_gold_keys(g) for g in gold]
+        predicted = _predicted(predictions)
+        counts = _counts(gold_keys, predicted, len(predictions))
         total["gold"] += counts.gold
         total["predictions"] += counts.predictions
         for level in LEVELS:
@@ -174,8 +203,8 @@ def reference_scores(
             weighted["mcs"] += doc_mcs * counts.gold
             weighted["penalty"] += doc_penalty * counts.gold
             weighted["np_mcs"] += doc_mcs * doc_penalty * counts.gold
-        _group_totals(by_dimension, gold, predictions, "dimension")
-        _group_totals(by_type, gold, predictions, "error_type")
+        _group_totals(by_dimension, gold, gold_keys, predicted, "dimension")
+        _group_totals(by_type, gold, gold_keys, predicted, "error_type")
         for g in gold:
             type_dimension.setdefault(g.error_type, set()).add(g.dimension)
     n = total["gold"]
