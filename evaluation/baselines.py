@@ -16,6 +16,7 @@ import pyarrow as pa
 from evaluation.benchmark import Benchmark, BenchmarkItem, benchmark_from_tables
 from evaluation.predictions import DocumentPrediction, Prediction
 from injectors.taxonomy import BY_ID, DIMENSIONS, TYPE_IDS
+from parsers.model import Document
 from validation.linter import lint
 
 BASELINES = ("linter", "random", "empty")
@@ -26,7 +27,7 @@ class BaselineError(ValueError):
     """A baseline that cannot run on this benchmark (e.g. the documents' sections are not loaded)."""
 
 
-def _document(item: BenchmarkItem, baseline: str):
+def _document(item: BenchmarkItem, baseline: str) -> Document:
     if item.document is None:
         raise BaselineError(f"the {baseline} baseline needs the corrupted sections of {item.doc_id}")
     return item.document

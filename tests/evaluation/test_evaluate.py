@@ -23,9 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 GBTBENCH = [sys.executable, "-m", "flows.cli"]
 
 
+SENTINEL = "sk-SENTINEL-never-print-me-4f1c9e"
+
+
 def env() -> dict[str, str]:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("GBTBENCH_LLM_", "OPENAI_"))}
-    return {**clean, "GBTBENCH_LLM_MAX_RETRIES": "2"}
+    return {**clean, "GBTBENCH_LLM_MAX_RETRIES": "2", "GBTBENCH_LLM_API_KEY": SENTINEL}
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -64,6 +67,7 @@ def test_evaluate_end_to_end(release_dir: Path, items: list[dict], tmp_path: Pat
         )
         assert done.returncode == 0, done.stderr
         assert server.requests == 4  # three documents plus one retried 500
+        assert set(server.authorizations) == {f"Bearer {SENTINEL}"}
     folder = tmp_path / "org_scripted-7b" / "v0.0.9"
     assert sorted(p.name for p in folder.iterdir() if p.is_file()) == [
         "dimensions.png",
@@ -88,6 +92,8 @@ def test_evaluate_end_to_end(release_dir: Path, items: list[dict], tmp_path: Pat
     report = (folder / "report.md").read_text(encoding="utf-8")
     assert "DMTR_10" in report and "dimensions.png" in report
     assert "1 documents with unparsable output" in done.stderr
+    assert SENTINEL not in done.stdout + done.stderr  # the key is sent, never printed or stored
+    assert not any(SENTINEL.encode() in p.read_bytes() for p in folder.rglob("*") if p.is_file())
 
     # the written predictions score the same through `gbtbench score`
     again = run("score", str(release_dir), str(folder / "predictions.jsonl"), "--json")

@@ -22,6 +22,7 @@ class ReviewServer:
         self.fail_first = fail_first  # the first N requests get a 500 (retried by the client)
         self.requests = 0
         self.prompts: list[str] = []
+        self.authorizations: list[str] = []  # the Authorization headers received (tests check the key)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
@@ -40,6 +41,8 @@ class ReviewServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("content-length") or 0)
                 body = json.loads(self.rfile.read(length) or b"{}")
+                with owner._lock:
+                    owner.authorizations.append(self.headers.get("authorization", ""))
                 owner.handle(self, body)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
