@@ -133,7 +133,7 @@ def predictions(text: str) -> list[dict] | None:
 def _location(raw: Any) -> str | None:
     if raw is None:
         return None
-    text = re.sub(r"^\[(.+)]$", r"\1", str(raw).strip(), flags=re.S)
+    text = re.sub(r"^\[(.+)]$", r"\1", str(raw).strip())
     return re.sub(r"^附\s*录\s*", "", text).strip()
 
 

@@ -11,7 +11,7 @@ import functools
 import re
 import unicodedata
 
-_REF_BRACKETS = re.compile(r"^\[(.+)]$", re.S)
+_REF_BRACKETS = re.compile(r"^\[(.+)]$")  # no DOTALL: as the reference
 _REF_ANNEX = re.compile(r"^附\s*录\s*")
 
 

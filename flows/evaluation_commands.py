@@ -9,7 +9,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 from rich.progress import (
@@ -21,13 +20,9 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from evaluation.baselines import BASELINES, BaselineError, run_baseline
-from evaluation.benchmark import Benchmark, ReleaseError, load_benchmark
-from evaluation.predictions import DocumentPrediction, PredictionsError, read_predictions
-from evaluation.report import CHART_NAME, headline, render_report, write_chart
-from evaluation.score import PROTOCOLS, score
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
+    from evaluation.benchmark import Benchmark
+    from evaluation.predictions import DocumentPrediction
     from evaluation.runner import ReviewPrompt
 
 err = Console(stderr=True, soft_wrap=True)
@@ -39,6 +34,9 @@ def _fail(exc: Exception, status: int = 2) -> typer.Exit:
 
 
 def _print_scores(scores: dict, protocol: str) -> None:
+    from evaluation.report import headline
+    from evaluation.score import PROTOCOLS
+
     for name in (protocol, *(p for p in PROTOCOLS if p != protocol)):
         print(f"[{name}]")
         for line in headline(scores, name):
@@ -74,6 +72,13 @@ def score_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.", min=0)] = 0,
 ) -> None:
     """Score predictions on a release under the reference protocol and ours."""
+    import numpy as np
+
+    from evaluation.benchmark import ReleaseError, load_benchmark
+    from evaluation.predictions import PredictionsError, read_predictions
+    from evaluation.report import CHART_NAME, render_report, write_chart
+    from evaluation.score import PROTOCOLS, score
+
     if protocol not in PROTOCOLS:
         raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
@@ -126,6 +131,10 @@ def evaluate_command(
     ] = 0,
 ) -> None:
     """Run a model (or a baseline) on a release's review task, then score it under both protocols."""
+    import numpy as np
+
+    from evaluation.baselines import BASELINES, BaselineError, run_baseline
+    from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.runner import review_prompts, run_folder, write_run
 
     if (model is None) == (baseline is None):

@@ -105,6 +105,7 @@ def test_evaluate_end_to_end(release_dir: Path, items: list[dict], tmp_path: Pat
 
 def test_a_killed_run_resumes_from_the_cache(release_dir: Path, items: list[dict], tmp_path: Path) -> None:
     args = ["evaluate", str(release_dir), "--model", "slow", "--out", str(tmp_path), "--concurrency", "1"]
+    args += ["--shots", "1"]  # the one-shot prompts: an exemplar from another document first
     cache = tmp_path / "slow" / "v0.0.9" / "llm-cache.sqlite"
     with ReviewServer(scripted(items), latency=1.0) as server:
         process = subprocess.Popen(
@@ -131,6 +132,7 @@ def test_a_killed_run_resumes_from_the_cache(release_dir: Path, items: list[dict
         done = run(*args, "--base-url", server.base_url)
         assert done.returncode == 0, done.stderr
         assert server.requests == 3 - cached  # only what was never answered
+        assert all(prompt.count("示例：\n文件（节选") == 1 for prompt in server.prompts)
     assert f"{cached} cache hits" in done.stderr
     scores = json.loads((tmp_path / "slow" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
     assert scores["gbtbench"]["levels"]["diagnosis"]["hits"] == len(items[0]["gold"])
