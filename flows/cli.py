@@ -449,6 +449,12 @@ def serve(
     serve_schedule(cron, corpus, out, seed, prefer, publish_to)
 
 
+from flows.evaluation_commands import evaluate_command, score_command  # noqa: E402
+
+app.command("score")(score_command)
+app.command("evaluate")(evaluate_command)
+
+
 def main() -> None:
     app()
 

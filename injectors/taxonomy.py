@@ -76,6 +76,11 @@ def by_id() -> dict[str, ErrorType]:
     return {t.id: t for t in types()}
 
 
+def reference_to_ours() -> dict[str, str]:
+    """Codes of the public reference implementation (E-S-01 …) → our type IDs."""
+    return {code: t.id for t in types() for code in t.reference_codes}
+
+
 def lookup(code: str) -> ErrorType:
     """A type by our ID or by a code of the public reference implementation (E-S-01 …)."""
     known = by_id()
@@ -88,8 +93,8 @@ def lookup(code: str) -> ErrorType:
 
 
 def __getattr__(name: str) -> Any:
-    """`TAXONOMY`, `BY_ID`, `TYPE_IDS` as read-only views of the registry at the time they are read."""
-    views = {"TAXONOMY": types, "BY_ID": by_id, "TYPE_IDS": type_ids}
+    """`TAXONOMY`, `BY_ID`, `TYPE_IDS`, `REFERENCE_TO_OURS`: views of the registry at the time they are read."""
+    views = {"TAXONOMY": types, "BY_ID": by_id, "TYPE_IDS": type_ids, "REFERENCE_TO_OURS": reference_to_ours}
     if name in views:
         return views[name]()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -15,6 +15,7 @@ from typing import Any
 import pyarrow as pa
 import yaml
 
+from evaluation.baselines import baseline_markdown
 from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
 from release import license as licence
 from release.config import BuildConfig
@@ -219,6 +220,10 @@ because their fix is not a rewrite of one section:
 ![Injected errors by type]({CHART_NAME})
 
 {statistics(tables["documents"], tables["instances"], tables["pre_existing"])}
+
+## Baselines
+
+{baseline_markdown(version, tables, config.seed)}
 
 ## Error types
 

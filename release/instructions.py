@@ -16,26 +16,28 @@ Tasks (each zero-shot and one-shot):
 - localisation: the corrupted document and an error type → the section number(s) where that type occurs.
 - correction: one modified section and its error type → the section as it should read.
 
-The lm-eval YAML of each task and shot reads the JSONL beside it with `dataset_path: json` and a relative
-`data_files` path; run lm_eval from the instructions/ folder with `--include_path .`.
+Two more columns serve lm-eval's own few-shot assembly: `prompt` (the row's input after the instruction)
+and `exemplar` (how the row reads when shown as another row's example; for the review task an excerpt of
+the sections with errors, so one-shot review prompts stay short). The task YAMLs, their utils.py and the
+group are written by release.lm_eval_tasks.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
-import yaml
 
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult
 from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
 from parsers.model import Section
 from parsers.render import render_text
+from release import lm_eval_tasks
 from release.tables import gold_entries, ordered_instances, ordered_results
 
 TASKS = ("review", "dimension", "error_type", "localisation", "correction")
@@ -52,6 +54,8 @@ INSTRUCTION_SCHEMA = pa.schema(
         ("gold", pa.int64()),
         ("doc_id", pa.string()),
         ("exemplar_id", pa.string()),
+        ("prompt", pa.string()),
+        ("exemplar", pa.string()),
     ]
 )
 
@@ -110,6 +114,7 @@ class Example:
     answer: str
     choices: tuple[str, ...] = ()
     gold: int = -1
+    shown: str = ""  # the prompt when this example is another's exemplar (empty: `prompt`)
 
 
 def _section_text(section: Section) -> str:
@@ -134,8 +139,14 @@ def _change_text(instance: ErrorInstance) -> str:
 
 def _review(result: InjectionResult) -> list[Example]:
     text = render_text(result.corrupted)
-    answer = json.dumps(gold_entries(result), ensure_ascii=False)
-    return [Example(result.original.doc_id, result.original.doc_id, f"文件：\n{text}", text, answer)]
+    gold = gold_entries(result)
+    answer = json.dumps(gold, ensure_ascii=False)
+    places = {g["location"] for g in gold}
+    sections = tuple(s for s in result.corrupted.sections if s.number in places)
+    excerpt = replace(result.corrupted, sections=sections)
+    shown = f"文件（节选：只列出有错误的部分）：\n{render_text(excerpt)}"
+    doc_id = result.original.doc_id
+    return [Example(doc_id, doc_id, f"文件：\n{text}", text, answer, shown=shown)]
 
 
 def _classification(result: InjectionResult, by: str) -> list[Example]:
@@ -250,8 +261,13 @@ def exemplars(examples: Sequence[Example]) -> list[Example | None]:
     return out
 
 
+def _as_exemplar(example: Example) -> str:
+    return f"{example.shown or example.prompt}\n答案："
+
+
 def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> dict[str, Any]:
-    shown = f"示例：\n{exemplar.prompt}\n答案：{exemplar.answer}\n\n" if exemplar is not None else ""
+    """A row; its query is exactly what lm-eval assembles from description, exemplar and prompt."""
+    shown = f"示例：\n{_as_exemplar(exemplar)}{exemplar.answer}\n\n" if exemplar is not None else ""
     return {
         "id": f"{task}_{shot}_{example.key}",
         "query": f"{_instructions(task)}\n\n{shown}{example.prompt}\n答案：",
@@ -261,6 +277,8 @@ def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> di
         "gold": example.gold,
         "doc_id": example.doc_id,
         "exemplar_id": "" if exemplar is None else f"{task}_zero_shot_{exemplar.key}",
+        "prompt": f"{example.prompt}\n答案：",
+        "exemplar": _as_exemplar(example),
     }
 
 
@@ -279,40 +297,16 @@ def instruction_rows(results: Sequence[InjectionResult], task: str, shot: str) -
 
 
 def lm_eval_task(task: str, shot: str, data_file: str) -> dict[str, Any]:
-    """An lm-evaluation-harness (0.4.x) task config reading one JSONL file as its test split."""
+    """An lm-evaluation-harness (0.4.x) task config reading one JSONL file beside it."""
     spec = _YAML_TEMPLATE[task]
-    config: dict[str, Any] = {
-        "task": f"gbtbench_{task}_{shot}",
-        "tag": ["gbtbench", f"gbtbench_{shot}"],
-        "dataset_path": "json",
-        "dataset_kwargs": {"data_files": {"test": data_file}},
-        "test_split": "test",
-        "output_type": spec["output_type"],
-        "doc_to_text": "query",
-    }
-    if spec["output_type"] == "multiple_choice":
-        config.update(
-            doc_to_choice="choices",
-            doc_to_target="gold",
-            metric_list=[{"metric": "acc", "aggregation": "mean", "higher_is_better": True}],
-        )
-    else:
-        config.update(
-            doc_to_target="answer",
-            target_delimiter="",
-            generation_kwargs={"until": ["\n\n\n"], "max_gen_toks": spec["max_gen_toks"], "do_sample": False},
-            metric_list=[
-                {
-                    "metric": "exact_match",
-                    "aggregation": "mean",
-                    "higher_is_better": True,
-                    "ignore_case": True,
-                    "ignore_punctuation": False,
-                }
-            ],
-        )
-    config["metadata"] = {"version": 1.0}
-    return config
+    return lm_eval_tasks.task_config(
+        task,
+        shot,
+        data_file,
+        instruction=_instructions(task),
+        output_type=spec["output_type"],
+        max_gen_toks=spec.get("max_gen_toks", 0),
+    )
 
 
 def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
@@ -349,12 +343,11 @@ def write_instructions(
             write_parquet(pa.Table.from_pylist(rows, schema=INSTRUCTION_SCHEMA), out_dir / f"{stem}.parquet")
             config = lm_eval_task(task, shot, f"{stem}.jsonl")
             yaml_name = f"gbtbench_{stem}.yaml"
-            (out_dir / yaml_name).write_text(
-                yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8"
-            )
+            (out_dir / yaml_name).write_text(lm_eval_tasks.dump(config), encoding="utf-8")
             written.append(
                 InstructionFiles(task, shot, len(rows), f"{stem}.jsonl", f"{stem}.parquet", yaml_name)
             )
+    lm_eval_tasks.write_support(out_dir, [f"gbtbench_review_{w.shot}" for w in written if w.task == "review"])
     (out_dir / "README.md").write_text(_readme(written), encoding="utf-8")
     return written
 
@@ -366,10 +359,13 @@ def _readme(written: list[InstructionFiles]) -> str:
         "PIXIU / TaxPraBen schema: `{id, query, answer, text, choices, gold}`, plus `doc_id`, `exemplar_id`.",
         "Classification tasks: `gold` indexes `choices`. Generative tasks: `choices` is empty, `gold` is -1.",
         "",
-        "Run with lm-evaluation-harness from this folder (the YAML `data_files` paths are relative to it):",
+        "Run with lm-evaluation-harness from any directory (utils.py finds the data beside it), or read the",
+        "published release from the Hub with `--metadata`:",
         "",
         "```bash",
-        "cd instructions && lm_eval --model <model> --model_args <args> --include_path . --tasks gbtbench",
+        "lm_eval --model <model> --model_args <args> --include_path path/to/instructions --tasks gbtbench",
+        "lm_eval ... --include_path path/to/instructions --tasks gbtbench_review \\",
+        '    --metadata \'{"dataset": "ORG/NAME", "revision": "v0.1.0"}\'',
         "```",
         "",
         "| task | shot | rows | data | lm-eval task |",
@@ -379,7 +375,9 @@ def _readme(written: list[InstructionFiles]) -> str:
         lines.append(f"| {w.task} | {w.shot} | {w.rows} | `{w.jsonl}`, `{w.parquet}` | `{w.yaml[:-5]}` |")
     lines.append("")
     lines.append(
-        "The exact-match metric of the generative tasks is a smoke test; score the review task with the "
-        "paper's protocol (location + dimension + error_type matched after normalising the section number)."
+        "The review task reports the GB/T-Bench reference protocol's diagnosis recall, DMTR_1/5/10 and CMCS "
+        "(group `gbtbench_review`: both shots in one aggregate); `gbtbench score` on lm-eval's --log_samples "
+        "output adds our protocol (precision, F1, intervals). One-shot tasks run as lm-eval 1-shot tasks "
+        "with the exemplar each row names. Exact match on the other generative tasks is a smoke test."
     )
     return "\n".join(lines) + "\n"

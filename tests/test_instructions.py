@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-import yaml
 from release_data import injected
 
 from release.instructions import (
+    _INSTRUCTIONS,
     DIMENSION_CHOICES,
     INSTRUCTION_SCHEMA,
     SHOTS,
@@ -18,10 +18,11 @@ from release.instructions import (
     instruction_rows,
     write_instructions,
 )
+from release.lm_eval_tasks import Function, load
 from release.tables import gold_entries
 from release.writer import write_parquet
 
-FIELDS = {"id", "query", "answer", "text", "choices", "gold", "doc_id", "exemplar_id"}
+FIELDS = {"id", "query", "answer", "text", "choices", "gold", "doc_id", "exemplar_id", "prompt", "exemplar"}
 CLASSIFICATION = ("dimension", "error_type")
 # TaskConfig fields of lm-evaluation-harness 0.4 that these YAML files may use.
 LM_EVAL_KEYS = {
@@ -39,6 +40,13 @@ LM_EVAL_KEYS = {
     "generation_kwargs",
     "metric_list",
     "metadata",
+    "custom_dataset",
+    "description",
+    "num_fewshot",
+    "fewshot_split",
+    "fewshot_delimiter",
+    "fewshot_config",
+    "process_results",
 }
 
 
@@ -81,6 +89,9 @@ def test_one_shot_exemplars_come_from_another_document(rows: dict, task: str) ->
         exemplar = zero[row["exemplar_id"]]
         assert exemplar["doc_id"] != row["doc_id"]
         assert "示例：\n" in row["query"] and f"答案：{exemplar['answer']}\n\n" in row["query"]
+        assert row["query"] == (
+            f"{_INSTRUCTIONS[task]}\n\n示例：\n{exemplar['exemplar']}{exemplar['answer']}\n\n{row['prompt']}"
+        )
         assert row["query"].index("示例：") < row["query"].rindex(row["text"])
 
 
@@ -111,13 +122,18 @@ def test_written_files_and_lm_eval_yaml(tmp_path: Path, rows: dict) -> None:
         table = pq.read_table(tmp_path / w.parquet)
         assert table.schema == INSTRUCTION_SCHEMA
         assert jsonl == table.to_pylist() == rows[w.task, w.shot]
-        config = yaml.safe_load((tmp_path / w.yaml).read_text(encoding="utf-8"))
+        config = load((tmp_path / w.yaml).read_text(encoding="utf-8"))
         assert set(config) <= LM_EVAL_KEYS
         assert config["task"] == f"gbtbench_{w.task}_{w.shot}" and "gbtbench" in config["tag"]
-        assert config["dataset_path"] == "json" and config["test_split"] == "test"
+        assert config["custom_dataset"] == Function("utils.load_local") and config["test_split"] == w.shot
         data_files = config["dataset_kwargs"]["data_files"]
-        assert list(data_files) == ["test"] and (tmp_path / data_files["test"]).is_file()
-        assert config["doc_to_text"] == "query"
+        assert list(data_files) == [w.shot] and (tmp_path / data_files[w.shot]).is_file()
+        if w.shot == "zero_shot":
+            assert (config["doc_to_text"], config["num_fewshot"]) == ("query", 0)
+        else:  # lm-eval assembles the one-shot query itself: description, the named exemplar, the prompt
+            assert (config["doc_to_text"], config["num_fewshot"]) == ("prompt", 1)
+            assert config["fewshot_config"]["sampler"] == Function("utils.ExemplarSampler")
+            assert config["description"] == _INSTRUCTIONS[w.task] + "\n\n"
         if w.task in CLASSIFICATION:
             assert config["output_type"] == "multiple_choice"
             assert (config["doc_to_choice"], config["doc_to_target"]) == ("choices", "gold")
@@ -125,4 +141,30 @@ def test_written_files_and_lm_eval_yaml(tmp_path: Path, rows: dict) -> None:
         else:
             assert config["output_type"] == "generate_until" and config["doc_to_target"] == "answer"
             assert config["generation_kwargs"]["max_gen_toks"] > 0
+        if w.task == "review":
+            assert config["process_results"] == Function("utils.process_review")
+            assert [m["metric"] for m in config["metric_list"]] == [
+                "diagnosis_recall",
+                "dmtr_1",
+                "dmtr_5",
+                "dmtr_10",
+                "cmcs",
+            ]
+    assert (tmp_path / "utils.py").is_file()
+    group = load((tmp_path / "gbtbench_review.yaml").read_text(encoding="utf-8"))
+    assert group["task"] == ["gbtbench_review_zero_shot", "gbtbench_review_one_shot"]
     assert "lm_eval" in (tmp_path / "README.md").read_text(encoding="utf-8")
+
+
+def test_one_shot_review_shows_an_excerpt_of_the_exemplar(rows: dict) -> None:
+    zero = {r["id"]: r for r in rows["review", "zero_shot"]}
+    by_doc = {r.original.doc_id: r.corrupted for r in injected()}
+    for row in rows["review", "one_shot"]:
+        exemplar = zero[row["exemplar_id"]]
+        assert exemplar["exemplar"].startswith("文件（节选")
+        assert len(exemplar["exemplar"]) < len(exemplar["prompt"])
+        headings = {s.number: s.heading for s in by_doc[exemplar["doc_id"]].sections}
+        for entry in json.loads(exemplar["answer"]):  # every erroneous section still there is shown
+            if entry["location"] in headings:
+                assert f"\n{headings[entry['location']]}\n" in exemplar["exemplar"]
+        assert len(row["query"]) < len(zero[row["id"].replace("one_shot", "zero_shot")]["query"]) * 2

@@ -1,0 +1,188 @@
+"""utils.py of the gbtbench lm-evaluation-harness tasks (copied beside the task YAMLs of every release).
+
+Standalone on purpose: it runs wherever lm-eval runs, without gbtbench installed. It loads the task data
+from the files beside it (so lm_eval works from any directory) or from a Hub release, picks each one-shot
+row's exemplar (always from another document), and scores the review task with the GB/T-Bench reference
+protocol: diagnosis recall, DMTR_1/5/10 and CMCS (the project's `gbtbench score` computes the same
+figures, and more; a test keeps the two in step).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+try:  # the sampler base class; absent when this module is imported outside lm-eval
+    from lm_eval.api.samplers import ContextSampler
+except ImportError:  # pragma: no cover - only without lm-eval
+    ContextSampler = object  # type: ignore[assignment,misc]
+
+HERE = Path(__file__).resolve().parent
+# Codes of the reference implementation (Ttchance/GBT-benchmark-agent) and the gbtbench taxonomy's.
+REFERENCE_DIMENSIONS = {"C2.1": "STR", "C2.2": "SCP", "C3.1": "NMS", "C3.2": "TER", "C3.3": "NREF"}
+REFERENCE_TYPES = {
+    "E-S-01": "STR-01", "E-S-02": "STR-02", "E-S-04": "STR-02", "E-S-03": "STR-03", "E-S-06": "STR-04",
+    "E-S-05": "STR-05", "E-SC-03": "SCP-01", "E-SC-01": "SCP-03", "E-SC-02": "SCP-04", "E-T-01": "NMS-01",
+    "E-T-03": "NMS-01", "E-T-06": "NMS-01", "E-T-07": "NMS-01", "E-T-02": "NMS-02", "E-T-04": "NMS-03",
+    "E-T-05": "NMS-04", "E-TM-01": "TER-01", "E-TM-02": "TER-02", "E-TM-04": "TER-03", "E-TM-03": "TER-04",
+    "E-TM-05": "TER-05", "E-R-01": "NREF-01", "E-R-02": "NREF-02", "E-R-03": "NREF-03", "E-R-04": "NREF-04",
+}  # fmt: skip
+LAMBDA, ALPHA, BETA = 1.0, 0.15, 100.0
+
+
+def load_local(
+    data_files: dict[str, str] | None = None,
+    dataset: str = "",
+    revision: str = "",
+    config: str = "",
+    **_: Any,
+) -> Any:
+    """The task's DatasetDict: the JSONL files beside this module, or, with --metadata
+    '{"dataset": "ORG/NAME", "revision": "v0.1.0"}', the release's config on the Hub."""
+    import datasets
+
+    if dataset:
+        return datasets.load_dataset(dataset, config, revision=revision or None)
+    files = {split: str(HERE / name) for split, name in (data_files or {}).items()}
+    return datasets.load_dataset("json", data_files=files)
+
+
+class ExemplarSampler(ContextSampler):  # type: ignore[misc,valid-type]
+    """The one-shot exemplar a row names (`exemplar_id`, a row of another document), not a random one."""
+
+    def sample(self, n: int, eval_doc: dict | None = None, df: Any = None, **kwargs: Any) -> list[dict]:
+        if n == 0 or eval_doc is None:
+            return []
+        if not getattr(self, "_by_key", None):
+            self._by_key = {_key(d["id"]): d for d in self.fewshot_docs()}
+        exemplar = self._by_key.get(_key(eval_doc.get("exemplar_id", "")))
+        return [exemplar] if exemplar is not None else []
+
+
+def _key(row_id: str) -> str:
+    return re.sub(r"_(zero|one)_shot_", "_", row_id, count=1)
+
+
+_FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)```", re.S)
+_STRUCTURAL = str.maketrans({"［": "[", "］": "]", "｛": "{", "｝": "}", "：": ":", "，": ","})
+_QUOTES = str.maketrans({"“": '"', "”": '"', "＂": '"'})
+_TRAILING = re.compile(r",\s*([\]}])")
+_MISSING = object()
+_LIST_KEYS = ("errors", "predictions", "items", "results", "错误")
+
+
+def _first_json(text: str) -> Any:
+    decoder = json.JSONDecoder()
+    found: Any = _MISSING
+    for match in re.finditer(r"[\[{]", text):
+        try:
+            value, _ = decoder.raw_decode(text, match.start())
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, list):
+            return value
+        if found is _MISSING and isinstance(value, dict):
+            found = value
+            if any(
+                isinstance(value.get(k), list) for k in ("errors", "predictions", "items", "results", "错误")
+            ):
+                return value
+    return found
+
+
+def extract_json(text: str) -> Any:
+    """The JSON value in a model's answer (code fences, prose around it, full-width punctuation)."""
+    stripped = str(text).strip().removeprefix("\ufeff")
+    if not stripped:
+        return _MISSING
+    candidates = [stripped, *(m.group(1).strip() for m in _FENCE.finditer(stripped))]
+    repairs = (
+        lambda s: s,
+        lambda s: _TRAILING.sub(r"\1", s),
+        lambda s: _TRAILING.sub(r"\1", s.translate(_STRUCTURAL)),
+        lambda s: _TRAILING.sub(r"\1", s.translate(_STRUCTURAL).translate(_QUOTES)),
+    )
+    for repair in repairs:
+        for candidate in candidates:
+            fixed = repair(candidate)
+            try:
+                return json.loads(fixed)
+            except json.JSONDecodeError:
+                pass
+            value = _first_json(fixed)
+            if value is not _MISSING:
+                return value
+    return _MISSING
+
+
+def predictions(text: str) -> list[dict] | None:
+    """The predicted errors; None when the model answered null (not scored); [] when unparsable."""
+    value = extract_json(text)
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        inner = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
+        value = inner if inner is not None else ([value] if "error_type" in value else [])
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+
+
+def _location(raw: Any) -> str | None:
+    if raw is None:
+        return None
+    text = re.sub(r"^\[(.+)]$", r"\1", str(raw).strip())
+    return re.sub(r"^附\s*录\s*", "", text).strip()
+
+
+def _keys(item: dict, predicted: bool) -> tuple:
+    location = item.get("location", item.get("section_number"))
+    dimension, error_type = item.get("dimension"), item.get("error_type")
+    if predicted:
+        dimension = (
+            REFERENCE_DIMENSIONS.get(dimension, dimension) if isinstance(dimension, str) else dimension
+        )
+        error_type = (
+            REFERENCE_TYPES.get(error_type, error_type) if isinstance(error_type, str) else error_type
+        )
+    return (_location(location), dimension, error_type)
+
+
+def review_counts(gold: list[dict], predicted: list[dict]) -> tuple[int, int, int]:
+    """(gold items, predictions, diagnosis hits): a one-to-one match on section + dimension + type."""
+    wanted = Counter(_keys(g, False) for g in gold)
+    have = Counter(_keys(p, True) for p in predicted)
+    return len(gold), len(predicted), sum(min(n, have[k]) for k, n in wanted.items())
+
+
+def process_review(doc: dict, results: list[str]) -> dict[str, Any]:
+    """Per document: what the aggregations need (None for a null answer: it is left out of everything)."""
+    predicted = predictions(results[0] if results else "")
+    if predicted is None:
+        return dict.fromkeys(("diagnosis_recall", "dmtr_1", "dmtr_5", "dmtr_10", "cmcs"))
+    n, p, h = review_counts(json.loads(doc["answer"]), predicted)
+    fp = max(0, p - h)
+    mcs = h / n * math.exp(-LAMBDA * (n - h) / n) if n else 0.0
+    penalty = 1.0 if fp == 0 else 1 - ALPHA * fp / (fp + BETA)
+    return {
+        "diagnosis_recall": (h, n),
+        "dmtr_1": float(h >= 1),
+        "dmtr_5": float(h >= 5),
+        "dmtr_10": float(h >= 10),
+        "cmcs": (mcs * penalty * n, n),
+    }
+
+
+def pooled(items: list[Any]) -> float:
+    """Σ numerators ÷ Σ denominators over scored documents (diagnosis recall, CMCS weighted by gold)."""
+    pairs = [i for i in items if i is not None]
+    total = sum(d for _, d in pairs)
+    return sum(v for v, _ in pairs) / total if total else 0.0
+
+
+def mean(items: list[Any]) -> float:
+    """Mean over scored documents (DMTR_k: the share with at least k diagnosis hits)."""
+    values = [i for i in items if i is not None]
+    return sum(values) / len(values) if values else 0.0

@@ -1,0 +1,32 @@
+"""A small release (three corpus documents) written once per session for the evaluation tests.
+
+Imported by the test modules (a conftest.py here would shadow tests/conftest.py, which release_data imports).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from release_data import SEED, injected
+
+from release.config import BuildConfig
+from release.writer import write_release
+
+
+@pytest.fixture(scope="session")
+def release_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("evaluation-release")
+    written = write_release(injected(), BuildConfig(seed=SEED, version="v0.0.9"), root)
+    return Path(written)
+
+
+@pytest.fixture(scope="session")
+def items(release_dir: Path) -> list[dict]:
+    """items.parquet rows with `gold` decoded."""
+    rows = pq.read_table(release_dir / "items.parquet").to_pylist()
+    for row in rows:
+        row["gold"] = json.loads(row["gold"]) if isinstance(row["gold"], str) else row["gold"]
+    return rows

@@ -1,0 +1,175 @@
+"""`gbtbench evaluate` and `gbtbench score` as a user runs them: real subprocesses against a scripted
+OpenAI-compatible server on 127.0.0.1, including a run killed midway and resumed from the cache."""
+
+# The shared fixtures are imported by name (no conftest.py here), which ruff takes for redefinitions.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from servers.review import ReviewServer
+
+ROOT = Path(__file__).resolve().parents[2]
+GBTBENCH = [sys.executable, "-m", "flows.cli"]
+
+
+SENTINEL = "sk-SENTINEL-never-print-me-4f1c9e"
+
+
+def env() -> dict[str, str]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("GBTBENCH_LLM_", "OPENAI_"))}
+    return {**clean, "GBTBENCH_LLM_MAX_RETRIES": "2", "GBTBENCH_LLM_API_KEY": SENTINEL}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, env=env(), check=False
+    )
+
+
+def scripted(items: list[dict]):
+    """First document: its gold list in a code fence with prose; second: an apology; third: null."""
+
+    def answer(prompt: str) -> str:
+        position = next(n for n, item in enumerate(items) if item["text"] in prompt)
+        if position == 0:
+            return "审查结果：\n```json\n" + json.dumps(items[0]["gold"], ensure_ascii=False) + "\n```"
+        if position == 1:
+            return "抱歉，我无法审查这份文件。"
+        return "null"
+
+    return answer
+
+
+def test_evaluate_end_to_end(release_dir: Path, items: list[dict], tmp_path: Path) -> None:
+    with ReviewServer(scripted(items), fail_first=1) as server:
+        done = run(
+            "evaluate",
+            str(release_dir),
+            "--model",
+            "org/scripted-7b",
+            "--base-url",
+            server.base_url,
+            "--out",
+            str(tmp_path),
+            "--concurrency",
+            "2",
+        )
+        assert done.returncode == 0, done.stderr
+        assert server.requests == 4  # three documents plus one retried 500
+        assert set(server.authorizations) == {f"Bearer {SENTINEL}"}
+    folder = tmp_path / "org_scripted-7b" / "v0.0.9"
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == [
+        "dimensions.png",
+        "llm-cache.sqlite",
+        "predictions.jsonl",
+        "report.md",
+        "scores.json",
+    ]
+    scores = json.loads((folder / "scores.json").read_text(encoding="utf-8"))
+    n0, n1 = len(items[0]["gold"]), len(items[1]["gold"])
+    diagnosis = scores["gbtbench"]["levels"]["diagnosis"]
+    assert diagnosis["hits"] == n0 and diagnosis["precision"] == 1.0
+    assert diagnosis["recall"] == pytest.approx(n0 / (n0 + n1))  # the null document is not scored
+    assert scores["reference"]["diagnosis_recall"] == pytest.approx(n0 / (n0 + n1))
+    assert scores["reference"]["dmtr"]["H1"] == 0.5
+    assert scores["input"]["unparsable"]["count"] == 1 and scores["input"]["null"]["count"] == 1
+    rows = [
+        json.loads(line) for line in (folder / "predictions.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
+    assert [r["doc_id"] for r in rows] == [i["doc_id"] for i in items]
+    assert rows[2]["predictions"] is None and rows[1].get("unparsable") is True
+    report = (folder / "report.md").read_text(encoding="utf-8")
+    assert "DMTR_10" in report and "dimensions.png" in report
+    assert "1 documents with unparsable output" in done.stderr
+    assert SENTINEL not in done.stdout + done.stderr  # the key is sent, never printed or stored
+    assert not any(SENTINEL.encode() in p.read_bytes() for p in folder.rglob("*") if p.is_file())
+
+    # the written predictions score the same through `gbtbench score`
+    again = run("score", str(release_dir), str(folder / "predictions.jsonl"), "--json")
+    assert again.returncode == 0, again.stderr
+    rescored = json.loads(again.stdout)
+    assert rescored["reference"] == scores["reference"]
+    assert rescored["gbtbench"]["levels"] == scores["gbtbench"]["levels"]
+
+
+def test_a_killed_run_resumes_from_the_cache(release_dir: Path, items: list[dict], tmp_path: Path) -> None:
+    args = ["evaluate", str(release_dir), "--model", "slow", "--out", str(tmp_path), "--concurrency", "1"]
+    args += ["--shots", "1"]  # the one-shot prompts: an exemplar from another document first
+    cache = tmp_path / "slow" / "v0.0.9" / "llm-cache.sqlite"
+    with ReviewServer(scripted(items), latency=1.0) as server:
+        process = subprocess.Popen(
+            [*GBTBENCH, *args, "--base-url", server.base_url],
+            cwd=ROOT,
+            env=env(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            deadline = time.monotonic() + 60
+            while len(server.prompts) < 2 and time.monotonic() < deadline and process.poll() is None:
+                time.sleep(0.05)
+            time.sleep(0.3)  # the first answer has reached the cache; the second is still on its way
+        finally:
+            process.send_signal(signal.SIGKILL)
+            process.communicate()
+        assert process.returncode == -signal.SIGKILL
+    with sqlite3.connect(cache) as db:
+        cached = db.execute("SELECT COUNT(*) FROM completions").fetchone()[0]
+    assert 1 <= cached < 3
+    assert not (tmp_path / "slow" / "v0.0.9" / "scores.json").exists()
+    with ReviewServer(scripted(items)) as server:
+        done = run(*args, "--base-url", server.base_url)
+        assert done.returncode == 0, done.stderr
+        assert server.requests == 3 - cached  # only what was never answered
+        assert all(prompt.count("示例：\n文件（节选") == 1 for prompt in server.prompts)
+    assert f"{cached} cache hits" in done.stderr
+    scores = json.loads((tmp_path / "slow" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+    assert scores["gbtbench"]["levels"]["diagnosis"]["hits"] == len(items[0]["gold"])
+
+
+def test_baselines_run_without_a_model(release_dir: Path, tmp_path: Path) -> None:
+    for name in ("empty", "linter", "random"):
+        done = run("evaluate", str(release_dir), "--baseline", name, "--out", str(tmp_path))
+        assert done.returncode == 0, done.stderr
+    empty = json.loads((tmp_path / "baseline-empty" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+    linter = json.loads((tmp_path / "baseline-linter" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+    assert empty["gbtbench"]["levels"]["diagnosis"]["recall"] == 0.0
+    assert empty["reference"]["prediction_count"] == 0
+    # the linter sees the deterministic structure and reference errors, and none of the judgement types
+    by_dim = linter["gbtbench"]["by_dimension"]
+    assert by_dim["STR"]["recall"] > 0.5 and by_dim["NREF"]["recall"] > 0.5
+    assert linter["gbtbench"]["by_error_type"].get("SCP-03", {"recall": 0.0})["recall"] == 0.0
+    first = (tmp_path / "baseline-random" / "v0.0.9" / "predictions.jsonl").read_text(encoding="utf-8")
+    run("evaluate", str(release_dir), "--baseline", "random", "--out", str(tmp_path / "again"))
+    assert (tmp_path / "again" / "baseline-random" / "v0.0.9" / "predictions.jsonl").read_text(
+        encoding="utf-8"
+    ) == first  # seeded
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["evaluate", "{rel}"], "give either --model NAME or --baseline"),
+        (["evaluate", "{rel}", "--baseline", "oracle"], "--baseline must be one of"),
+        (["evaluate", "{tmp}", "--baseline", "empty"], "not a release folder"),
+        (["evaluate", "{rel}", "--model", "m", "--shots", "3"], "--shots must be 0 or 1"),
+        (["score", "{rel}", "{tmp}/none.jsonl"], "no such file"),
+    ],
+)
+def test_bad_invocations_get_one_clear_line(
+    release_dir: Path, tmp_path: Path, args: list[str], message: str
+) -> None:
+    done = run(*(a.format(rel=release_dir, tmp=tmp_path) for a in args))
+    assert done.returncode == 2
+    assert message in done.stderr and "Traceback" not in done.stderr

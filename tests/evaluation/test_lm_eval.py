@@ -1,0 +1,173 @@
+"""The shipped lm-eval tasks: run every one with lm-eval's dummy model from another directory, from the
+published tree, and check that their review metrics are the reference protocol's."""
+
+# The shared fixtures are imported by name (no conftest.py here), which ruff takes for redefinitions.
+# ruff: noqa: F811
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import huggingface_hub.constants
+import numpy as np
+import pytest
+from release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from servers.hub import LocalHub
+
+from evaluation.benchmark import GoldError
+from evaluation.predictions import parse_output
+from evaluation.reference import reference_scores
+from injectors.taxonomy import REFERENCE_DIMENSIONS, REFERENCE_TO_OURS, TYPE_IDS
+
+ROOT = Path(__file__).resolve().parents[2]
+pytest.importorskip("lm_eval")
+
+
+def utils_module(folder: Path):
+    spec = importlib.util.spec_from_file_location("gbtbench_lm_eval_utils", folder / "utils.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def lm_eval(cwd: Path, include: Path, tasks: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(out / "hf-home")}
+    command = [sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(include)]
+    command += ["--tasks", tasks, "--limit", "2", "--output_path", str(out), "--log_samples", *extra]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=600)
+
+
+def results_of(out: Path) -> tuple[dict, dict[str, list[dict]]]:
+    results = json.loads(next(out.rglob("results_*.json")).read_text(encoding="utf-8"))
+    samples = {}
+    for path in out.rglob("samples_*.jsonl"):
+        task = path.name.removeprefix("samples_").rsplit("_", 1)[0]
+        samples[task] = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    return results, samples
+
+
+def context(sample: dict) -> str:
+    arguments = sample["arguments"]
+    return arguments["gen_args_0"]["arg_0"] if isinstance(arguments, dict) else arguments[0][0]
+
+
+def test_every_shipped_task_runs_from_another_directory(release_dir: Path, tmp_path: Path) -> None:
+    instructions = release_dir / "instructions"
+    tasks = sorted(p.stem for p in instructions.glob("gbtbench_*.yaml") if p.stem != "gbtbench_review")
+    assert len(tasks) == 10
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    others = [t for t in tasks if not t.startswith("gbtbench_review_")]
+    done = lm_eval(elsewhere, instructions, ",".join(["gbtbench_review", *others]), tmp_path / "out")
+    assert done.returncode == 0, done.stderr[-3000:]
+    results, samples = results_of(tmp_path / "out")
+    assert set(tasks) <= set(results["results"]) and "gbtbench_review" in results["results"]
+    for task in tasks:  # one-shot tasks are real 1-shot tasks now
+        assert results["n-shot"][task] == (1 if task.endswith("one_shot") else 0), task
+        assert len(samples[task]) == 2
+        for sample in samples[task]:  # lm-eval assembles exactly the row's query
+            assert context(sample) == sample["doc"]["query"], task
+    for shot in ("zero_shot", "one_shot"):
+        figures = results["results"][f"gbtbench_review_{shot}"]
+        for metric in ("diagnosis_recall", "dmtr_1", "dmtr_5", "dmtr_10", "cmcs"):
+            assert figures[f"{metric},none"] == 0.0  # the dummy model answers "lol": nothing found
+    assert "diagnosis_recall,none" in results["results"]["gbtbench_review"]
+    # lm-eval's samples are a predictions file for `gbtbench score`
+    sample_file = next((tmp_path / "out").rglob("samples_gbtbench_review_zero_shot_*.jsonl"))
+    scored = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "score", str(release_dir), str(sample_file), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert scored.returncode == 0, scored.stderr
+    figures = json.loads(scored.stdout)
+    assert figures["input"]["predicted"] == 2 and figures["input"]["unparsable"]["count"] == 2
+
+
+def test_the_tasks_read_a_published_release(release_dir: Path, tmp_path: Path, monkeypatch) -> None:
+    """Publish to a Hub on 127.0.0.1, check the tagged tree out, and point the shipped tasks at it."""
+    from release.hub import publish
+
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_XET", True)
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_DISABLE_TELEMETRY", True)
+    with LocalHub(tokens=("hf_test_token",)) as hub:
+        result = publish(release_dir, "org/gbtbench", token="hf_test_token", endpoint=hub.url, deadline_s=60)
+        repo = hub.repo("org/gbtbench")
+        assert repo is not None
+        tree = repo.files_at(result.version)
+    checkout = tmp_path / "checkout"
+    for path, content in tree.items():
+        (checkout / path).parent.mkdir(parents=True, exist_ok=True)
+        (checkout / path).write_bytes(content)
+    tasks = checkout / "release" / "instructions"
+    assert (tasks / "utils.py").is_file()
+    metadata = json.dumps({"dataset": str(checkout)})
+    done = lm_eval(tmp_path, tasks, "gbtbench_review", tmp_path / "out", "--metadata", metadata)
+    assert done.returncode == 0, done.stderr[-3000:]
+    results, samples = results_of(tmp_path / "out")
+    assert results["n-shot"]["gbtbench_review_one_shot"] == 1
+    local = {
+        json.loads(line)["id"]: json.loads(line)
+        for line in (release_dir / "instructions" / "review_one_shot.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+    }
+    for sample in samples["gbtbench_review_one_shot"]:
+        assert context(sample) == local[sample["doc"]["id"]]["query"]
+
+
+def test_the_review_metrics_are_the_reference_protocol(release_dir: Path) -> None:
+    utils = utils_module(release_dir / "instructions")
+    assert utils.REFERENCE_TYPES == REFERENCE_TO_OURS
+    assert utils.REFERENCE_DIMENSIONS == REFERENCE_DIMENSIONS
+    rng = np.random.default_rng(3)
+    places = ["5.1", "附录A", "2", "[3]", "A", "4.2"]
+    reverse = {v: k for k, v in REFERENCE_TO_OURS.items()}
+    documents, per_doc = [], []
+    for n in range(40):
+        gold = []
+        for _ in range(int(rng.integers(0, 6))):
+            t = TYPE_IDS[int(rng.integers(0, 8))]
+            gold.append(
+                {"location": places[int(rng.integers(0, 4))], "dimension": t.split("-")[0], "error_type": t}
+            )
+        predicted = []
+        for g in gold + gold[:1]:  # some right, some duplicated, some spelled the reference's way
+            kind = int(rng.integers(0, 4))
+            if kind == 0:
+                continue
+            p = dict(g)
+            if kind == 2 and g["error_type"] in reverse:
+                p["error_type"] = reverse[g["error_type"]]
+            if kind == 3:
+                p["location"] = places[int(rng.integers(0, len(places)))]
+            predicted.append(p)
+        raw = (
+            "null"
+            if n % 13 == 5
+            else ("我拒绝" if n % 11 == 3 else json.dumps(predicted, ensure_ascii=False))
+        )
+        doc = {"answer": json.dumps(gold, ensure_ascii=False)}
+        per_doc.append(utils.process_review(doc, [raw]))
+        documents.append(
+            (
+                tuple(GoldError(g["location"], g["dimension"], g["error_type"]) for g in gold),
+                parse_output("d", raw).predictions,
+            )
+        )
+    expected = reference_scores(documents)
+    assert expected["null_documents"] == 3
+    assert utils.pooled([d["diagnosis_recall"] for d in per_doc]) == pytest.approx(
+        expected["diagnosis_recall"]
+    )
+    assert utils.pooled([d["cmcs"] for d in per_doc]) == pytest.approx(expected["cmcs"])
+    for k in (1, 5, 10):
+        assert utils.mean([d[f"dmtr_{k}"] for d in per_doc]) == pytest.approx(expected["dmtr"][f"H{k}"])
