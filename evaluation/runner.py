@@ -24,7 +24,7 @@ from evaluation.benchmark import Benchmark, ReleaseError
 from evaluation.predictions import DocumentPrediction, parse_output
 from evaluation.report import CHART_NAME, render_report, write_chart
 from evaluation.score import score
-from injectors.llm_client import ChatRequest, ChatResponse, LLMClient, LLMError
+from injectors.llm.client import ChatRequest, ChatResponse, LLMClient, LLMError
 
 SHOTS = {"0": "zero_shot", "1": "one_shot"}
 PROMPT_ID = "gbtbench-review@1"

@@ -188,8 +188,8 @@ def _run_model(
     """The model's answers through the project's client and cache, with a progress bar on a terminal."""
     from evaluation.runner import Progress as RunProgress
     from evaluation.runner import run_folder, run_model
-    from injectors.llm_cache import LLMCache
-    from injectors.llm_client import LLMClient, LLMConfig, LLMConfigError
+    from injectors.llm.cache import LLMCache
+    from injectors.llm.client import LLMClient, LLMConfig, LLMConfigError
 
     defaults = {
         "temperature": None if os.environ.get("GBTBENCH_LLM_TEMPERATURE") else 0.0,

@@ -96,7 +96,7 @@ class RewriteOutcome:
 
 
 class Rewriter(Protocol):
-    """The LLM path (injectors.rewriter.LLMRewriter); the base class only needs these three methods."""
+    """The LLM path (injectors.llm.rewriter.LLMRewriter); the base class only needs these three methods."""
 
     def handles(self, error_type: str) -> bool: ...
 

@@ -53,7 +53,8 @@ class TypeDefinition:
             )
 
 
-def _packages() -> tuple[str, ...]:
+def packages() -> tuple[str, ...]:
+    """The packages searched for type modules: the project's, the environment's, and `including()`'s."""
     env = tuple(p.strip() for p in os.environ.get("GBTBENCH_TYPE_PACKAGES", "").split(",") if p.strip())
     return (*PACKAGES, *env, *_extra)
 
@@ -83,7 +84,11 @@ def _discover(packages: tuple[str, ...]) -> tuple[TypeDefinition, ...]:
 
 def definitions() -> tuple[TypeDefinition, ...]:
     """Every registered type, in taxonomy order (dimension, then ID)."""
-    return _discover(_packages())
+    return _discover(packages())
+
+
+def definitions_in(package_names: tuple[str, ...]) -> tuple[TypeDefinition, ...]:
+    return _discover(package_names)
 
 
 def definition(type_id: str) -> TypeDefinition:

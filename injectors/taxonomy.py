@@ -6,7 +6,10 @@ the project reads them. The type IDs are a public contract (docs/taxonomy.md): n
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 DIMENSIONS: dict[str, tuple[str, str]] = {
@@ -63,22 +66,43 @@ class ErrorType:
 
 def types() -> tuple[ErrorType, ...]:
     """Every registered type, in taxonomy order (dimension, then number)."""
-    from injectors.registry import definitions
-
-    return tuple(d.error_type for d in definitions())
+    return _current()[0]
 
 
 def type_ids() -> tuple[str, ...]:
-    return tuple(t.id for t in types())
+    return _current()[1]
 
 
-def by_id() -> dict[str, ErrorType]:
-    return {t.id: t for t in types()}
+def by_id() -> Mapping[str, ErrorType]:
+    return _current()[2]
 
 
-def reference_to_ours() -> dict[str, str]:
+def reference_to_ours() -> Mapping[str, str]:
     """Codes of the public reference implementation (E-S-01 …) → our type IDs."""
-    return {code: t.id for t in types() for code in t.reference_codes}
+    return _current()[3]
+
+
+_Views = tuple[tuple[ErrorType, ...], tuple[str, ...], Mapping[str, ErrorType], Mapping[str, str]]
+
+
+def _current() -> _Views:
+    from injectors.registry import packages
+
+    return _views(packages())
+
+
+@functools.lru_cache(maxsize=8)
+def _views(package_names: tuple[str, ...]) -> _Views:
+    """The lookups, computed once per set of type packages (scoring calls them per prediction)."""
+    from injectors.registry import definitions_in
+
+    rows = tuple(d.error_type for d in definitions_in(package_names))
+    return (
+        rows,
+        tuple(t.id for t in rows),
+        MappingProxyType({t.id: t for t in rows}),
+        MappingProxyType({code: t.id for t in rows for code in t.reference_codes}),
+    )
 
 
 def lookup(code: str) -> ErrorType:

@@ -67,20 +67,21 @@ def task_config(
     output_type: str,
     max_gen_toks: int = 0,
 ) -> dict[str, Any]:
-    """An lm-eval (0.4.x) task reading `data_file` (beside the YAML) as the split named after the shot."""
+    """An lm-eval (0.4.x) task reading `data_file` (beside the YAML), or the release's Hub config
+    `instructions_<task>_<shot>`, as its `test` split."""
     config: dict[str, Any] = {
         "task": f"gbtbench_{task}_{shot}",
         "tag": ["gbtbench", f"gbtbench_{shot}"],
         "custom_dataset": Function("utils.load_local"),
-        "dataset_kwargs": {"data_files": {shot: data_file}, "config": f"instructions_{task}"},
-        "test_split": shot,
+        "dataset_kwargs": {"data_files": {"test": data_file}, "config": f"instructions_{task}_{shot}"},
+        "test_split": "test",
         "output_type": output_type,
     }
     if shot == "one_shot":
         config.update(
             description=f"{instruction}\n\n",  # lm-eval joins it to the exemplar as is
             doc_to_text="prompt",
-            fewshot_split=shot,
+            fewshot_split="test",
             num_fewshot=1,
             fewshot_delimiter="\n\n",
             fewshot_config={

@@ -10,11 +10,11 @@ import pytest
 from release_data import injected
 
 from release.instructions import (
-    _INSTRUCTIONS,
     DIMENSION_CHOICES,
     INSTRUCTION_SCHEMA,
     SHOTS,
     TASKS,
+    _instructions,
     instruction_rows,
     write_instructions,
 )
@@ -90,7 +90,7 @@ def test_one_shot_exemplars_come_from_another_document(rows: dict, task: str) ->
         assert exemplar["doc_id"] != row["doc_id"]
         assert "示例：\n" in row["query"] and f"答案：{exemplar['answer']}\n\n" in row["query"]
         assert row["query"] == (
-            f"{_INSTRUCTIONS[task]}\n\n示例：\n{exemplar['exemplar']}{exemplar['answer']}\n\n{row['prompt']}"
+            f"{_instructions(task)}\n\n示例：\n{exemplar['exemplar']}{exemplar['answer']}\n\n{row['prompt']}"
         )
         assert row["query"].index("示例：") < row["query"].rindex(row["text"])
 
@@ -125,15 +125,17 @@ def test_written_files_and_lm_eval_yaml(tmp_path: Path, rows: dict) -> None:
         config = load((tmp_path / w.yaml).read_text(encoding="utf-8"))
         assert set(config) <= LM_EVAL_KEYS
         assert config["task"] == f"gbtbench_{w.task}_{w.shot}" and "gbtbench" in config["tag"]
-        assert config["custom_dataset"] == Function("utils.load_local") and config["test_split"] == w.shot
+        assert config["custom_dataset"] == Function("utils.load_local") and config["test_split"] == "test"
         data_files = config["dataset_kwargs"]["data_files"]
-        assert list(data_files) == [w.shot] and (tmp_path / data_files[w.shot]).is_file()
+        assert list(data_files) == ["test"] and (tmp_path / data_files["test"]).is_file()
+        # the same task reads the release's Hub config of that name (one config per task and shot)
+        assert config["dataset_kwargs"]["config"] == f"instructions_{w.task}_{w.shot}"
         if w.shot == "zero_shot":
             assert (config["doc_to_text"], config["num_fewshot"]) == ("query", 0)
         else:  # lm-eval assembles the one-shot query itself: description, the named exemplar, the prompt
             assert (config["doc_to_text"], config["num_fewshot"]) == ("prompt", 1)
             assert config["fewshot_config"]["sampler"] == Function("utils.ExemplarSampler")
-            assert config["description"] == _INSTRUCTIONS[w.task] + "\n\n"
+            assert config["description"] == _instructions(w.task) + "\n\n"
         if w.task in CLASSIFICATION:
             assert config["output_type"] == "multiple_choice"
             assert (config["doc_to_choice"], config["doc_to_target"]) == ("choices", "gold")
