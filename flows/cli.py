@@ -260,6 +260,9 @@ def build(
     force: Annotated[
         bool, typer.Option("--force", help="Build a new version even if nothing changed.")
     ] = False,
+    reviews: Annotated[
+        Path | None, typer.Option("--reviews", help="Review database to apply (default: OUT/reviews.sqlite).")
+    ] = None,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -309,6 +312,7 @@ def build(
                 dask_address=dask_address,
                 progress=report,
                 force=force,
+                reviews=reviews,
             )
         except (ValueError, FileExistsError) as exc:
             err.print(f"ERROR: {exc}")
@@ -401,6 +405,12 @@ def serve(
 
     err.print(f"serving scheduled builds ({cron}) of {corpus} into {out}; Ctrl-C stops")
     serve_schedule(cron, corpus, out, seed, prefer, publish_to)
+
+
+# review: `review`, `review-stats`, `review-export`, `review-import` (thin wrappers in review/cli.py)
+from review.cli import register as _register_review  # noqa: E402
+
+_register_review(app, err, PROJECT_ROOT)
 
 
 def main() -> None:

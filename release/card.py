@@ -252,8 +252,9 @@ def write_card(
     tables: Mapping[str, pa.Table],
     instruction_configs: Sequence[InstructionConfig],
     instruction_rows: Mapping[str, int],
+    review: Mapping[str, Any] | None = None,
 ) -> None:
-    """README.md and the type chart into the Hub folder."""
+    """README.md and the type chart into the Hub folder (with a human-review paragraph when reviewed)."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
     text = render_card(
         version=version,
@@ -262,4 +263,8 @@ def write_card(
         instruction_configs=instruction_configs,
         instruction_rows=instruction_rows,
     )
+    if review is not None:
+        from review.decisions import card_section
+
+        text += card_section(review)
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

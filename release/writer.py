@@ -266,6 +266,7 @@ def _write_contents(
     results: Sequence[InjectionResult],
     config: BuildConfig,
     timer: _Timer,
+    review: Mapping[str, Any] | None = None,
 ) -> tuple[dict[str, Any], SuiteResult]:
     """Every file of the release except the manifest; returns what the manifest needs."""
     with timer.phase("traceability"):
@@ -329,6 +330,7 @@ def _write_contents(
             tables=tables.as_dict(),
             instruction_configs=[InstructionConfig(task, splits) for task, splits in files.items()],
             instruction_rows={f"{w.task}_{w.shot}": w.rows for w in written},
+            review=review,
         )
     return {"tables": table_info, "counts": _counts(results, tables, queue)}, validation
 
@@ -343,6 +345,7 @@ def write_release(
     timings: Mapping[str, float] | None = None,
     code_version: str = "unknown",
     fingerprint: str | None = None,
+    review: Mapping[str, Any] | None = None,
 ) -> WrittenRelease:
     """Write `out_root/<config.version>/` atomically and say where it went and whether it may be used.
 
@@ -369,7 +372,7 @@ def write_release(
     try:
         os.chmod(tmp, 0o755)
         timer = _Timer()
-        facts, validation = _write_contents(tmp, results, config, timer)
+        facts, validation = _write_contents(tmp, results, config, timer, review)
         manifest = {
             "version": config.version,
             "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -392,6 +395,8 @@ def write_release(
             },
             "bad_inputs": [asdict(_bad_input(b)) for b in bad_inputs],
         }
+        if review is not None:  # what the human review decided and what this build did with it
+            manifest["review"] = dict(review)
         (tmp / MANIFEST_NAME).write_text(
             json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )
