@@ -139,7 +139,7 @@ def create_app(
     token: str | None = None,
     clock: Callable[[], datetime] = _utc_now,
 ) -> FastAPI:
-    """The app over one release folder; decisions go to `db_path` (raises ReleaseReadError / ReviewStoreError)."""
+    """The app over one release; decisions go to `db_path` (raises ReleaseReadError, ReviewStoreError)."""
     state = ReviewApp(ReleaseQueue(release_dir), ReviewStore(db_path, clock=clock), token or None)
     app = FastAPI(title="gbtbench review", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.review = state

@@ -78,7 +78,7 @@ def stats_text(report: dict[str, Any]) -> str:
     ]
     for pair in a["overall"]["pairs"]:
         lines.append(
-            f"  {pair['annotators'][0]} / {pair['annotators'][1]}: {pair['items']} items, kappa {_num(pair['kappa'])}"
+            f"  {' / '.join(pair['annotators'])}: {pair['items']} items, kappa {_num(pair['kappa'])}"
         )
     for dim, f in a["by_dimension"].items():
         lines.append(f"  {dim}: {f['items']} items, kappa {_num(f['kappa'])}, alpha {_num(f['alpha'])}")

@@ -211,8 +211,9 @@ def card_section(facts: Mapping[str, Any]) -> str:
     rate = facts.get("sample_pass_rate")
     return (
         "\n## Human review\n\n"
-        f"{facts['reviewed']} instances of {', '.join(facts['releases'])} were reviewed by {facts['annotators']} "
-        f"annotator(s): {facts['accepted']} accepted, {facts['rejected']} rejected, {facts['fixed']} fixed. "
+        f"{facts['reviewed']} instances of {', '.join(facts['releases'])} were reviewed by "
+        f"{facts['annotators']} annotator(s): {facts['accepted']} accepted, {facts['rejected']} rejected, "
+        f"{facts['fixed']} fixed. "
         f"This build left out {facts['excluded']} rejected instances, drew {facts['replaced']} replacements "
         f"and shipped {facts['fixes_applied']} fixes. Quality-sample pass rate: "
         f"{'n/a' if rate is None else f'{rate:.1%}'}; Cohen's κ: {figure(facts.get('kappa'))} "

@@ -52,9 +52,12 @@ def labelling_config() -> str:
     </Choices>
   </View>
   <View visibleWhen="choice-selected" whenTagName="decision" whenChoiceValue="fix">
-    <TextArea name="fix_description" toName="corrupted" maxSubmissions="1" editable="true" placeholder="corrected description"/>
-    <TextArea name="fix_error_type" toName="corrupted" maxSubmissions="1" placeholder="corrected type, e.g. NMS-02"/>
-    <TextArea name="fix_location" toName="corrupted" maxSubmissions="1" placeholder="corrected location, e.g. 5.2"/>
+    <TextArea name="fix_description" toName="corrupted"
+      maxSubmissions="1" editable="true" placeholder="corrected description"/>
+    <TextArea name="fix_error_type" toName="corrupted"
+      maxSubmissions="1" placeholder="corrected type, e.g. NMS-02"/>
+    <TextArea name="fix_location" toName="corrupted"
+      maxSubmissions="1" placeholder="corrected location, e.g. 5.2"/>
   </View>
   <TextArea name="comment" toName="corrupted" maxSubmissions="1" placeholder="comment"/>
 </View>

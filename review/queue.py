@@ -161,7 +161,7 @@ class ReleaseQueue:
         }
 
     def neighbours(self, item: QueueItem, around: int = 1) -> list[SectionView]:
-        """The sections before and after the item's location in the corrupted document (not the item's own)."""
+        """The sections just before and after the item's location in the corrupted document."""
         doc = self.documents.get(item.doc_id)
         at = self._numbers.get(item.doc_id, {}).get(item.location)
         if doc is None or at is None:
