@@ -234,9 +234,10 @@ def build(
     counts: Counter[str] = Counter()
     results: list[InjectionResult] = []
     for done, c in enumerate(candidates, 1):
-        if decisions is not None:  # review: rejected candidates are gone, the planner draws others
-            c = decisions.without_rejected(c)
-        result = finalize(c, choose(c, config.seed, plan, counts))
+        chosen = choose(c, config.seed, plan, counts)
+        if decisions is not None:  # review: rejected instances are replaced by other candidates
+            chosen = decisions.replace_rejected(c, chosen, counts)
+        result = finalize(c, chosen)
         if decisions is not None:  # review: fixed descriptions, types and locations as fixed
             result = decisions.with_fixes(result)
         if len(result.instances) >= plan.min_errors:

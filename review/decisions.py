@@ -19,6 +19,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
+from injectors.base import compatible
 from injectors.instance import ErrorInstance, instance_id
 from injectors.planner import Candidates, InjectionResult
 from review.agreement import agreement
@@ -84,11 +85,36 @@ class ReviewDecisions:
         )
         return hashlib.sha256(_canonical([data, dict(self.facts)]).encode()).hexdigest()[:16]
 
-    def without_rejected(self, candidates: Candidates) -> Candidates:
-        """The candidates the planner may choose from: rejected ones are gone, so others replace them."""
+    def replace_rejected(
+        self, candidates: Candidates, chosen: list[ErrorInstance], type_counts: Counter[str]
+    ) -> list[ErrorInstance]:
+        """The planner's choice with each rejected instance swapped for another compatible candidate.
+
+        Everything else the planner chose stays, so a fix on a kept instance is never lost to a new draw.
+        A replacement is the candidate (at another site, or of another type) whose type this document and
+        then the corpus use least, as the planner itself ranks them; `type_counts` is kept up to date.
+        """
         rejected = self.rejected
-        kept = tuple(i for i in candidates.instances if signature(i) not in rejected)
-        return candidates if len(kept) == len(candidates.instances) else replace(candidates, instances=kept)
+        kept = [i for i in chosen if signature(i) not in rejected]
+        missing = len(chosen) - len(kept)
+        if not missing:
+            return chosen
+        type_counts.subtract(i.error_type for i in chosen if signature(i) in rejected)
+        rank = {id(i): n for n, i in enumerate(candidates.instances)}
+        used = Counter(i.error_type for i in kept)
+        pool = [i for i in candidates.instances if i not in chosen and signature(i) not in rejected]
+        while missing and pool:
+            taken = [i.edit for i in kept]
+            pool = [i for i in pool if compatible(i.edit, taken, candidates.document)]
+            if not pool:
+                break
+            pick = min(pool, key=lambda i: (used[i.error_type], type_counts[i.error_type], rank[id(i)]))
+            pool.remove(pick)
+            kept.append(pick)
+            used[pick.error_type] += 1
+            type_counts[pick.error_type] += 1
+            missing -= 1
+        return sorted(kept, key=lambda i: rank[id(i)])
 
     def with_fixes(self, result: InjectionResult) -> InjectionResult:
         """Fixed descriptions, types and locations as the annotator wrote them (ids follow type/location)."""
