@@ -65,6 +65,10 @@ class ReviewApp:
     def current(self) -> list[Decision]:
         return self.store.current(self.queue.version)
 
+    def current_if_needed(self, filters: Mapping[str, str]) -> list[Decision]:
+        """The current decisions when a filter looks at them (status, annotator), else none: cheaper pages."""
+        return self.current() if filters.get("status") or filters.get("annotator") else []
+
     def filtered(
         self, filters: Mapping[str, str], annotator: str, current: list[Decision]
     ) -> list[QueueItem]:
@@ -276,8 +280,7 @@ def create_app(
         if item is None:
             return _page(request, "missing.html", 404, what="instance")
         filters = _filters(request)
-        current = state.current()
-        items = state.filtered(filters, annotator, current)
+        items = state.filtered(filters, annotator, state.current_if_needed(filters))
         ids = [i.instance_id for i in items]
         at = ids.index(instance_id) if instance_id in ids else -1
         prev_id = ids[at - 1] if at > 0 else None
@@ -330,7 +333,7 @@ def create_app(
             return _item_page(request, instance_id, 422, error=str(exc))
         state.store.record(decision)
         filters = _filters(request)
-        ids = [i.instance_id for i in state.filtered(filters, annotator, state.current())]
+        ids = [i.instance_id for i in state.filtered(filters, annotator, state.current_if_needed(filters))]
         following = ids[ids.index(instance_id) + 1 :] if instance_id in ids else ids
         target = instance_id if form.get("stay") or not following else following[0]
         return RedirectResponse(f"/item/{target}{_qs(filters)}", 303)
