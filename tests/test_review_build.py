@@ -102,6 +102,13 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     assert (review["accepted"], review["rejected"], review["fixed"]) == (len(accepted), 2, 2)
     assert (review["excluded"], review["replaced"]) == (2, 2)
     assert review["fixes_applied"] == review["fixed"]
+    outcome = {r["instance_id"]: "reject" for r in rejected}
+    outcome |= {r["instance_id"]: "accept" for r in accepted}
+    outcome |= {fixed["instance_id"]: "fix", retyped["instance_id"]: "fix"}
+    sample = [r["instance_id"] for r in rows(out / "v0.1.0", "review_queue") if r["reason"] == "sample"]
+    decided = [outcome[i] for i in sample if i in outcome]
+    expected_rate = round(decided.count("accept") / len(decided), 4) if decided else None
+    assert review["sample_pass_rate"] == expected_rate
     # alice/bob on the 6 items both decided: 5 agree; alice R R A A A A, bob R R R A A A
     assert review["kappa"] == round((5 / 6 - (2 / 6 * 3 / 6 + 4 / 6 * 3 / 6)) / (1 - 0.5), 4)
     card = (out / "v0.1.1" / "hf" / "README.md").read_text(encoding="utf-8")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -47,6 +48,25 @@ def test_the_history_is_append_only_and_current_is_the_latest_per_annotator(tmp_
     raw.close()
     with ReviewStore(tmp_path / "r.sqlite") as again:  # survives a restart
         assert again.count() == 4
+
+
+def test_several_writers_at_once_lose_nothing(tmp_path: Path) -> None:
+    """Two app processes (two stores on one file), each with several request threads."""
+    path = tmp_path / "reviews.sqlite"
+    stores = [ReviewStore(path), ReviewStore(path)]
+
+    def work(n: int) -> None:
+        for k in range(50):
+            stores[n % 2].record(Decision("v1", f"i{k}", f"annotator{n}", "accept"))
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert stores[0].count() == 300 and len(stores[1].current("v1")) == 300
+    for store in stores:
+        store.close()
 
 
 def test_a_corrupt_database_gives_a_clear_error(tmp_path: Path) -> None:
