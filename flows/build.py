@@ -30,6 +30,8 @@ from parsers.errors import ParseError
 from parsers.model import Document
 from release.config import BuildConfig
 from release.writer import file_hash, latest_fingerprint, write_release
+from review.decisions import REVIEWS_NAME, ReviewDecisions, card_section, load_decisions
+from review.store import ReviewStoreError
 
 
 @dataclass(frozen=True)
@@ -99,9 +101,22 @@ def file_digests(files: list[Path]) -> dict[Path, str]:
     return {p: file_hash(p) for p in files}
 
 
-def build_fingerprint(digests: dict[Path, str], config: BuildConfig) -> str:
-    """Same corpus bytes, configuration and code: same dataset, so no new version is needed."""
-    return combine([config.fingerprint(), code_version(), *(f"{p.name}:{d}" for p, d in digests.items())])
+def build_fingerprint(
+    digests: dict[Path, str], config: BuildConfig, reviews: ReviewDecisions | None = None
+) -> str:
+    """Same corpus bytes, configuration, code and review decisions: same dataset, no new version needed."""
+    parts = [config.fingerprint(), code_version(), *(f"{p.name}:{d}" for p, d in digests.items())]
+    if reviews is not None:  # review: decisions change the build; none leave fingerprints as they were
+        parts.append(f"reviews:{reviews.digest()}")
+    return combine(parts)
+
+
+def read_reviews(reviews: Path | None, out: Path) -> ReviewDecisions | None:
+    """The review decisions a build applies (default: reviews.sqlite next to the outputs)."""
+    try:
+        return load_decisions(reviews if reviews is not None else Path(out) / REVIEWS_NAME, Path(out))
+    except ReviewStoreError as exc:
+        raise ValueError(str(exc)) from None
 
 
 def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> Any:
@@ -129,6 +144,7 @@ def run_build(
     workers: int | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    reviews: Path | None = None,
 ) -> BuildSummary:
     """Run the build flow with the chosen task runner (the CLI's entry point).
 
@@ -143,15 +159,16 @@ def run_build(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     PlanConfig(config.min_errors, config.max_errors, config.types)
+    decisions = read_reviews(reviews, out)
     if not force:
-        fingerprint = build_fingerprint(file_digests(files), config)
+        fingerprint = build_fingerprint(file_digests(files), config, decisions)
         if latest_fingerprint(Path(out)) == fingerprint:
             return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     runner = _task_runner(task_runner, dask_address, workers)
     flow_ = build.with_options(task_runner=runner)
     key = progress_callbacks.register(progress)
     try:
-        return flow_(corpus, out, config, prefer=prefer, progress_key=key, force=force)
+        return flow_(corpus, out, config, prefer=prefer, progress_key=key, force=force, decisions=decisions)
     finally:
         progress_callbacks.unregister(key)
 
@@ -164,6 +181,7 @@ def build(
     prefer: str = "pdf",
     progress_key: str = "",
     force: bool = False,
+    decisions: ReviewDecisions | None = None,
 ) -> BuildSummary:
     report = progress_callbacks.reporter(progress_key)
     started = time.perf_counter()
@@ -172,7 +190,7 @@ def build(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     digests = file_digests(files)
-    fingerprint = build_fingerprint(digests, config)
+    fingerprint = build_fingerprint(digests, config, decisions)
     if not force and latest_fingerprint(Path(out)) == fingerprint:
         return BuildSummary(config.version, None, fingerprint, up_to_date=True)
     code = code_version()
@@ -216,7 +234,12 @@ def build(
     counts: Counter[str] = Counter()
     results: list[InjectionResult] = []
     for done, c in enumerate(candidates, 1):
-        result = finalize(c, choose(c, config.seed, plan, counts))
+        chosen = choose(c, config.seed, plan, counts)
+        if decisions is not None:  # review: rejected instances are replaced by other candidates
+            chosen = decisions.replace_rejected(c, chosen, counts)
+        result = finalize(c, chosen)
+        if decisions is not None:  # review: fixed descriptions, types and locations as fixed
+            result = decisions.with_fixes(result)
         if len(result.instances) >= plan.min_errors:
             results.append(result)
         else:  # too little structure to carry a benchmark item: left out and reported, not shipped short
@@ -230,6 +253,7 @@ def build(
 
     step = time.perf_counter()
     report("write", 0, 1)
+    review_report = decisions.report(results) if decisions is not None else None
     written = write_release(
         results,
         config,
@@ -239,6 +263,8 @@ def build(
         timings=timings,
         code_version=code,
         fingerprint=fingerprint,
+        review=review_report,
+        card_extra=card_section(review_report) if review_report is not None else "",
     )
     report("write", 1, 1)
     timings["write"] = time.perf_counter() - step

@@ -300,6 +300,9 @@ def build(
             "'other' for any other corpus, which the card calls third-party standards).",
         ),
     ] = None,
+    reviews: Annotated[
+        Path | None, typer.Option("--reviews", help="Review database to apply (default: OUT/reviews.sqlite).")
+    ] = None,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -354,6 +357,7 @@ def build(
                 dask_address=dask_address,
                 progress=report,
                 force=force,
+                reviews=reviews,
             )
         except (ValueError, FileExistsError) as exc:
             err.print(f"ERROR: {exc}")
@@ -453,6 +457,11 @@ from flows.evaluation_commands import evaluate_command, score_command  # noqa: E
 
 app.command("score")(score_command)
 app.command("evaluate")(evaluate_command)
+
+# review: `review`, `review-stats`, `review-export`, `review-import` (thin wrappers in review/cli.py)
+from review.cli import register as _register_review  # noqa: E402
+
+_register_review(app, err)
 
 
 def main() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.build import build, build_fingerprint, file_digests
+from flows.build import build, build_fingerprint, file_digests, read_reviews
 from parsers.corpus import corpus_files
 from release.config import BuildConfig
 from release.license import data_license
@@ -30,10 +30,11 @@ def scheduled_build(
     config = BuildConfig(
         seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party
     )
-    fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config)
+    decisions = read_reviews(None, Path(out))  # review: decisions change the fingerprint
+    fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config, decisions)
     if latest_fingerprint(Path(out)) == fingerprint:
         return "unchanged"
-    summary = build(Path(corpus), Path(out), config, prefer=prefer)
+    summary = build(Path(corpus), Path(out), config, prefer=prefer, decisions=decisions)
     if summary.output is None or summary.critical_failures:
         raise RuntimeError(
             f"build {config.version} is not usable: {summary.critical_failures or 'no output'}"

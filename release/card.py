@@ -260,8 +260,9 @@ def write_card(
     config: BuildConfig,
     tables: Mapping[str, pa.Table],
     layout: HubLayout,
+    extra: str = "",
 ) -> None:
-    """README.md and the type chart into the Hub folder."""
+    """README.md and the type chart into the Hub folder (with a human-review paragraph when reviewed)."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
-    text = render_card(version=version, config=config, tables=tables, layout=layout)
+    text = render_card(version=version, config=config, tables=tables, layout=layout) + extra
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

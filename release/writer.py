@@ -268,6 +268,7 @@ def _write_contents(
     results: Sequence[InjectionResult],
     config: BuildConfig,
     timer: _Timer,
+    card_extra: str = "",
 ) -> tuple[dict[str, Any], SuiteResult]:
     """Every file of the release except the manifest; returns what the manifest needs."""
     with timer.phase("traceability"):
@@ -322,7 +323,14 @@ def _write_contents(
         )
         write_hub_data(hf, layout)
     with timer.phase("card"):
-        write_card(hf, version=config.version, config=config, tables=tables.as_dict(), layout=layout)
+        write_card(
+            hf,
+            version=config.version,
+            config=config,
+            tables=tables.as_dict(),
+            layout=layout,
+            extra=card_extra,
+        )
     return {"tables": table_info, "counts": _counts(results, tables, queue)}, validation
 
 
@@ -336,6 +344,8 @@ def write_release(
     timings: Mapping[str, float] | None = None,
     code_version: str = "unknown",
     fingerprint: str | None = None,
+    review: Mapping[str, Any] | None = None,
+    card_extra: str = "",
 ) -> WrittenRelease:
     """Write `out_root/<config.version>/` atomically and say where it went and whether it may be used.
 
@@ -362,7 +372,7 @@ def write_release(
     try:
         os.chmod(tmp, 0o755)
         timer = _Timer()
-        facts, validation = _write_contents(tmp, results, config, timer)
+        facts, validation = _write_contents(tmp, results, config, timer, card_extra)
         manifest = {
             "version": config.version,
             "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -385,6 +395,8 @@ def write_release(
             },
             "bad_inputs": [asdict(_bad_input(b)) for b in bad_inputs],
         }
+        if review is not None:  # what the human review decided and what this build did with it
+            manifest["review"] = dict(review)
         (tmp / MANIFEST_NAME).write_text(
             json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
         )

@@ -1,0 +1,423 @@
+"""The review web app: a server-rendered queue where annotators accept, reject or fix instances.
+
+FastAPI with Jinja2 templates (autoescaped: every document string is HTML-escaped) and a little plain
+JavaScript for keyboard shortcuts. POSTs carry a CSRF token that must match a SameSite=Strict cookie, and a
+cross-origin `Origin` is refused. With a token configured (required off loopback) every request must
+present it once (`?token=`, then a cookie, or `Authorization: Bearer`). Ids in URLs are looked up in
+dictionaries; no request value ever reaches the file system.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from collections import Counter
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+
+from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY
+from review.agreement import agreement
+from review.queue import QueueItem, ReleaseQueue, diff_segments, overlap_assignments
+from review.store import DECISIONS, REJECT_REASONS, Decision, ReviewStore
+
+HERE = Path(__file__).resolve().parent
+STATIC = {  # the only files the app serves, by fixed name
+    "app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "app.css": ("app.css", "text/css; charset=utf-8"),
+}
+ANNOTATOR_COOKIE = "gbtbench_annotator"
+CSRF_COOKIE = "gbtbench_csrf"
+TOKEN_COOKIE = "gbtbench_token"
+_NAME = re.compile(r"^[\w .@-]{1,40}$")
+FILTERS = ("type", "dimension", "flag", "status", "annotator", "mine")
+STATUSES = ("todo", "done", "accept", "reject", "fix")
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class ReviewApp:
+    """The state behind the routes: one release's queue and the decision store."""
+
+    def __init__(self, queue: ReleaseQueue, store: ReviewStore, token: str | None) -> None:
+        self.queue = queue
+        self.store = store
+        self.token = token
+        self.env = Environment(
+            loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"])
+        )
+        self.env.globals.update(
+            taxonomy=TAXONOMY, dimensions=DIMENSIONS, reasons=REJECT_REASONS, types=BY_ID, statuses=STATUSES
+        )
+
+    def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return HTMLResponse(self.env.get_template(name).render(**context), status_code=status)
+
+    def current(self) -> list[Decision]:
+        return self.store.current(self.queue.version)
+
+    def current_if_needed(self, filters: Mapping[str, str]) -> list[Decision]:
+        """The current decisions when a filter looks at them (status, annotator), else none: cheaper pages."""
+        return self.current() if filters.get("status") or filters.get("annotator") else []
+
+    def filtered(
+        self, filters: Mapping[str, str], annotator: str, current: list[Decision]
+    ) -> list[QueueItem]:
+        mine = {d.instance_id: d.decision for d in current if d.annotator == annotator}
+        by_someone = {d.instance_id for d in current}
+        decided_by = {d.instance_id for d in current if d.annotator == filters.get("annotator")}
+        assigned = self.store.assigned(self.queue.version, annotator) if filters.get("mine") else set()
+        status = filters.get("status", "")
+        out = []
+        for item in self.queue.items:
+            if filters.get("type") and item.error_type != filters["type"]:
+                continue
+            if filters.get("dimension") and item.dimension != filters["dimension"]:
+                continue
+            if filters.get("flag") and filters["flag"] not in (*item.flag_codes, item.reason):
+                continue
+            if filters.get("annotator") and item.instance_id not in decided_by:
+                continue
+            if filters.get("mine") and item.instance_id not in assigned:
+                continue
+            mine_now = mine.get(item.instance_id)
+            if status == "todo" and mine_now is not None:
+                continue
+            if status == "done" and item.instance_id not in by_someone:
+                continue
+            if status in DECISIONS and mine_now != status:
+                continue
+            out.append(item)
+        return out
+
+    def progress(self, current: list[Decision], annotator: str) -> list[dict[str, Any]]:
+        """Per type: queued, decided by anyone, decided by me."""
+        total = Counter(i.error_type for i in self.queue.items)
+        anyone = {d.instance_id for d in current}
+        mine = {d.instance_id for d in current if d.annotator == annotator}
+        done = Counter(i.error_type for i in self.queue.items if i.instance_id in anyone)
+        done_mine = Counter(i.error_type for i in self.queue.items if i.instance_id in mine)
+        return [
+            {"type": t, "total": n, "done": done[t], "mine": done_mine[t]} for t, n in sorted(total.items())
+        ]
+
+    def stats(self) -> dict[str, Any]:
+        current = self.current()
+        return {
+            "release": self.queue.version,
+            "queue": len(self.queue.items),
+            "decided": len({d.instance_id for d in current}),
+            "agreement": agreement(current, self.queue.dimension_of()),
+        }
+
+
+def _filters(request: Request) -> dict[str, str]:
+    return {k: request.query_params.get(k, "")[:40] for k in FILTERS if request.query_params.get(k)}
+
+
+def _qs(filters: Mapping[str, str]) -> str:
+    return ("?" + urlencode(filters)) if filters else ""
+
+
+def _safe_next(value: str) -> str:
+    """Only a path on this site (no scheme, no host, no //) may be a redirect target."""
+    parts = urlsplit(value)
+    if not value.startswith("/") or value.startswith("//") or parts.scheme or parts.netloc or "\\" in value:
+        return "/queue"
+    return value
+
+
+def create_app(
+    release_dir: Path,
+    db_path: Path,
+    *,
+    token: str | None = None,
+    clock: Callable[[], datetime] = _utc_now,
+) -> FastAPI:
+    """The app over one release; decisions go to `db_path` (raises ReleaseReadError, ReviewStoreError)."""
+    state = ReviewApp(ReleaseQueue(release_dir), ReviewStore(db_path, clock=clock), token or None)
+    app = FastAPI(title="gbtbench review", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.review = state
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Callable[[Request], Any]) -> Response:
+        if state.token is not None:
+            given = (
+                request.cookies.get(TOKEN_COOKIE)
+                or request.headers.get("authorization", "").removeprefix("Bearer ").strip()
+                or request.query_params.get("token")
+            )
+            if not given or not hmac.compare_digest(given.encode(), state.token.encode()):
+                return PlainTextResponse("a review token is required (open the link with ?token=…)", 401)
+        if request.method == "POST":
+            origin = request.headers.get("origin")
+            if origin and origin != f"{request.url.scheme}://{request.url.netloc}":
+                return PlainTextResponse("cross-site request refused", 403)
+        response: Response = await call_next(request)
+        if state.token is not None and request.cookies.get(TOKEN_COOKIE) != state.token:
+            response.set_cookie(TOKEN_COOKIE, state.token, httponly=True, samesite="strict")
+        if not request.cookies.get(CSRF_COOKIE):
+            response.set_cookie(CSRF_COOKIE, _csrf(request), httponly=True, samesite="strict")
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Content-Security-Policy"] = (
+            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; "
+            "frame-ancestors 'none'; base-uri 'none'"
+        )
+        response.headers["Referrer-Policy"] = "same-origin"
+        return response
+
+    def _csrf(request: Request) -> str:
+        if not hasattr(request.state, "csrf"):
+            request.state.csrf = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(24)
+        return str(request.state.csrf)
+
+    async def _form(request: Request) -> dict[str, str] | None:
+        """The POSTed form if its CSRF token matches the cookie, else None."""
+        form = await request.form()
+        sent, cookie = str(form.get("csrf", "")), request.cookies.get(CSRF_COOKIE, "")
+        if not sent or not cookie or not hmac.compare_digest(sent.encode(), cookie.encode()):
+            return None
+        return {k: str(v) for k, v in form.items()}
+
+    def _annotator(request: Request) -> str | None:
+        name = request.cookies.get(ANNOTATOR_COOKIE, "")
+        return name if _NAME.match(name) else None
+
+    def _login(request: Request) -> RedirectResponse:
+        target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+        return RedirectResponse("/login?" + urlencode({"next": target}), 303)
+
+    def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+        return state.render(
+            name,
+            status,
+            csrf=_csrf(request),
+            annotator=_annotator(request),
+            release=state.queue.version,
+            **context,
+        )
+
+    @app.get("/", response_model=None)
+    def root() -> RedirectResponse:
+        return RedirectResponse("/queue", 303)
+
+    @app.get("/login", response_class=HTMLResponse)
+    def login_form(request: Request, next: str = "/queue") -> HTMLResponse:
+        return _page(request, "login.html", next=_safe_next(next), error="")
+
+    @app.post("/login", response_model=None)
+    async def login(request: Request) -> Response:
+        form = await _form(request)
+        if form is None:
+            return PlainTextResponse("invalid or missing CSRF token: reload the page", 403)
+        name = form.get("name", "").strip()
+        if not _NAME.match(name):
+            return _page(
+                request,
+                "login.html",
+                422,
+                next=_safe_next(form.get("next", "/queue")),
+                error="Use 1–40 letters, digits, spaces, dots, @ or hyphens.",
+            )
+        response = RedirectResponse(_safe_next(form.get("next", "/queue")), 303)
+        response.set_cookie(ANNOTATOR_COOKIE, name, httponly=True, samesite="strict", max_age=30 * 86400)
+        return response
+
+    @app.post("/logout", response_model=None)
+    async def logout(request: Request) -> Response:
+        if await _form(request) is None:
+            return PlainTextResponse("invalid or missing CSRF token: reload the page", 403)
+        response = RedirectResponse("/login", 303)
+        response.delete_cookie(ANNOTATOR_COOKIE)
+        return response
+
+    @app.get("/queue", response_model=None)
+    def queue_page(request: Request, page: int = 1) -> Response:
+        annotator = _annotator(request)
+        if annotator is None:
+            return _login(request)
+        filters = _filters(request)
+        current = state.current()
+        items = state.filtered(filters, annotator, current)
+        size = 100
+        pages = max(1, (len(items) + size - 1) // size)
+        page = max(1, min(page, pages))
+        mine = {d.instance_id: d.decision for d in current if d.annotator == annotator}
+        votes: dict[str, int] = Counter(d.instance_id for d in current)
+        return _page(
+            request,
+            "queue.html",
+            items=items[(page - 1) * size : page * size],
+            count=len(items),
+            page=page,
+            pages=pages,
+            filters=filters,
+            qs=_qs(filters),
+            mine=mine,
+            votes=votes,
+            progress=state.progress(current, annotator),
+            stats=agreement(current, state.queue.dimension_of()),
+            annotators=sorted({d.annotator for d in current}),
+            flag_codes=sorted({c for i in state.queue.items for c in i.flag_codes}),
+            total=len(state.queue.items),
+            decided=len({d.instance_id for d in current}),
+        )
+
+    def _item_page(request: Request, instance_id: str, status: int = 200, error: str = "") -> Response:
+        annotator = _annotator(request)
+        if annotator is None:
+            return _login(request)
+        item = state.queue.by_id.get(instance_id)
+        if item is None:
+            return _page(request, "missing.html", 404, what="instance")
+        filters = _filters(request)
+        items = state.filtered(filters, annotator, state.current_if_needed(filters))
+        ids = [i.instance_id for i in items]
+        at = ids.index(instance_id) if instance_id in ids else -1
+        prev_id = ids[at - 1] if at > 0 else None
+        next_id = ids[at + 1] if 0 <= at < len(ids) - 1 else (ids[0] if at < 0 and ids else None)
+        left, right = diff_segments(item.original_text, item.corrupted_text)
+        doc = state.queue.documents.get(item.doc_id)
+        anchor = next((s.position for s in doc.sections if s.number == item.location), None) if doc else None
+        history = state.store.history(state.queue.version, instance_id)
+        mine = next((d for d in reversed(history) if d.annotator == annotator), None)
+        return _page(
+            request,
+            "item.html",
+            status,
+            item=item,
+            doc=doc,
+            anchor=anchor,
+            left=left,
+            right=right,
+            neighbours=state.queue.neighbours(item),
+            history=history,
+            mine=mine,
+            position=at + 1,
+            count=len(ids),
+            prev_id=prev_id,
+            next_id=next_id,
+            qs=_qs(filters),
+            filters=filters,
+            error=error,
+            type_info=BY_ID.get(item.error_type),
+        )
+
+    @app.get("/item/{instance_id}", response_model=None)
+    def item_page(request: Request, instance_id: str) -> Response:
+        return _item_page(request, instance_id)
+
+    @app.post("/item/{instance_id}", response_model=None)
+    async def decide(request: Request, instance_id: str) -> Response:
+        form = await _form(request)
+        if form is None:
+            return PlainTextResponse("invalid or missing CSRF token: reload the page", 403)
+        annotator = _annotator(request)
+        if annotator is None:
+            return _login(request)
+        item = state.queue.by_id.get(instance_id)
+        if item is None:
+            return _page(request, "missing.html", 404, what="instance")
+        try:
+            decision = _decision(state.queue, item, annotator, form)
+        except ValueError as exc:
+            return _item_page(request, instance_id, 422, error=str(exc))
+        state.store.record(decision)
+        filters = _filters(request)
+        ids = [i.instance_id for i in state.filtered(filters, annotator, state.current_if_needed(filters))]
+        following = ids[ids.index(instance_id) + 1 :] if instance_id in ids else ids
+        target = instance_id if form.get("stay") or not following else following[0]
+        return RedirectResponse(f"/item/{target}{_qs(filters)}", 303)
+
+    @app.get("/doc/{doc_id}", response_model=None)
+    def document_page(request: Request, doc_id: str, at: str = "") -> Response:
+        if _annotator(request) is None:
+            return _login(request)
+        doc = state.queue.documents.get(doc_id)
+        if doc is None:
+            return _page(request, "missing.html", 404, what="document")
+        queued = Counter(i.location for i in state.queue.items if i.doc_id == doc_id)
+        return _page(request, "document.html", doc=doc, at=at, queued=queued)
+
+    @app.post("/assign", response_model=None)
+    async def assign(request: Request) -> Response:
+        form = await _form(request)
+        if form is None:
+            return PlainTextResponse("invalid or missing CSRF token: reload the page", 403)
+        names = [n.strip() for n in form.get("annotators", "").split(",") if n.strip()]
+        if not names or not all(_NAME.match(n) for n in names):
+            return PlainTextResponse("list annotator names separated by commas", 422)
+        try:
+            overlap = float(form.get("overlap", "0.3"))
+        except ValueError:
+            return PlainTextResponse("overlap must be a number between 0 and 1", 422)
+        ids = [i.instance_id for i in state.queue.items]
+        state.store.assign(state.queue.version, overlap_assignments(ids, names, overlap, seed=0))
+        return RedirectResponse("/queue?mine=1", 303)
+
+    @app.get("/api/stats")
+    def api_stats() -> JSONResponse:
+        return JSONResponse(state.stats())
+
+    @app.get("/static/{name}", response_model=None)
+    def static(name: str) -> Response:
+        entry = STATIC.get(name)
+        if entry is None:
+            return PlainTextResponse("not found", 404)
+        filename, media = entry
+        return Response((HERE / "static" / filename).read_bytes(), media_type=media)
+
+    return app
+
+
+def _decision(queue: ReleaseQueue, item: QueueItem, annotator: str, form: Mapping[str, str]) -> Decision:
+    """A Decision from the form; a fix is checked against the taxonomy and the corrupted document."""
+    kind = form.get("decision", "")
+    comment = form.get("comment", "").strip()[:2000]
+    base = {"release": queue.version, "instance_id": item.instance_id, "annotator": annotator}
+    if kind == "accept":
+        return Decision(**base, decision="accept", comment=comment)
+    if kind == "reject":
+        reason = form.get("reason", "")
+        if reason not in REJECT_REASONS:
+            raise ValueError("choose a reason for the rejection")
+        return Decision(**base, decision="reject", reason=reason, comment=comment)
+    if kind != "fix":
+        raise ValueError("unknown decision: accept, reject or fix")
+    description = form.get("description", "").strip()
+    error_type = form.get("error_type", "").strip() or item.error_type
+    dimension = form.get("dimension", "").strip() or BY_ID.get(error_type, BY_ID[item.error_type]).dimension
+    location = form.get("location", "").strip() or item.location
+    if not description:
+        raise ValueError("a fixed description cannot be empty")
+    if len(description) > 2000:
+        raise ValueError("the description is longer than 2000 characters")
+    if error_type not in BY_ID:
+        raise ValueError(f"{error_type} is not an error type of the taxonomy")
+    if BY_ID[error_type].dimension != dimension:
+        raise ValueError(
+            f"{error_type} belongs to dimension {BY_ID[error_type].dimension}, not {dimension}: "
+            "change the type to one of that dimension"
+        )
+    if not queue.has_location(item.doc_id, location):
+        raise ValueError(f"the corrupted document has no section {location}")
+    changed = description != item.description or error_type != item.error_type or location != item.location
+    if not changed:
+        raise ValueError("nothing was changed: accept the instance instead")
+    return Decision(
+        **base,
+        decision="fix",
+        comment=comment,
+        fix_description=description if description != item.description else None,
+        fix_error_type=error_type if error_type != item.error_type else None,
+        fix_location=location if location != item.location else None,
+    )

@@ -1,0 +1,121 @@
+"""Review decisions reach the next build: rejections are replaced, fixes ship, the manifest reports them."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+import pyarrow.parquet as pq
+from conftest import corpus_sources
+
+from corpus.stdsource import gold_document
+from flows import settings
+
+settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
+
+from flows.build import run_build  # noqa: E402  (Prefect reads its settings on import)
+from injectors.taxonomy import TAXONOMY  # noqa: E402
+from parsers.render import render_text  # noqa: E402
+from release.config import BuildConfig  # noqa: E402
+from release.writer import read_manifest  # noqa: E402
+from review.store import Decision, ReviewStore  # noqa: E402
+
+
+def write_corpus(folder: Path, count: int = 3) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in corpus_sources()[:count]:
+        (folder / f"{source.stem}.txt").write_text(render_text(gold_document(source)), encoding="utf-8")
+
+
+def rows(release: Path, table: str = "instances") -> list[dict]:
+    return pq.read_table(release / f"{table}.parquet").to_pylist()
+
+
+def key(row: dict) -> tuple[str, str]:
+    """What identifies the same error across builds: the document and the edit."""
+    return row["doc_id"], json.dumps(json.loads(row["edit"]), sort_keys=True)
+
+
+def test_a_build_with_no_decisions_is_unchanged(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=2)
+    plain = run_build(corpus, tmp_path / "a", BuildConfig(seed=5, version="v0.1.0"))
+    ReviewStore(tmp_path / "b" / "reviews.sqlite").close()  # a review database with no decisions yet
+    empty = run_build(corpus, tmp_path / "b", BuildConfig(seed=5, version="v0.1.0"))
+    first, second = read_manifest(plain.output), read_manifest(empty.output)
+    assert {k: v["sha256"] for k, v in first["tables"].items()} == {
+        k: v["sha256"] for k, v in second["tables"].items()
+    }
+    assert plain.fingerprint == empty.fingerprint and "review" not in second
+
+
+def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
+    corpus, out = tmp_path / "corpus", tmp_path / "out"
+    write_corpus(corpus, count=3)
+    first = run_build(corpus, out, BuildConfig(seed=3, version="v0.1.0"))
+    assert first.output is not None and not first.critical_failures
+    old = rows(out / "v0.1.0")
+    doc = Counter(r["doc_id"] for r in old).most_common(1)[0][0]
+    mine = [r for r in old if r["doc_id"] == doc]
+    rejected, fixed, retyped = mine[:2], mine[2], mine[3]
+    other_type = next(
+        t.id for t in TAXONOMY if t.dimension == retyped["dimension"] and t.id != retyped["error_type"]
+    )
+    accepted = [r for r in old if r["doc_id"] != doc][:4]
+    with ReviewStore(out / "reviews.sqlite") as store:
+        for who in ("alice", "bob"):
+            for r in rejected:
+                store.record(Decision("v0.1.0", r["instance_id"], who, "reject", reason="unnatural"))
+            for n, r in enumerate(accepted):
+                if who == "bob" and n == 0:  # one disagreement
+                    store.record(Decision("v0.1.0", r["instance_id"], who, "reject", reason="other"))
+                else:
+                    store.record(Decision("v0.1.0", r["instance_id"], who, "accept"))
+        store.record(
+            Decision("v0.1.0", fixed["instance_id"], "alice", "fix", fix_description="错误：人工修订的说明。")
+        )
+        store.record(Decision("v0.1.0", retyped["instance_id"], "bob", "fix", fix_error_type=other_type))
+
+    second = run_build(corpus, out, BuildConfig(seed=3, version="v0.1.1"))
+    assert second.output == out / "v0.1.1", "a change to the reviews is a new build"
+    assert not second.critical_failures
+    manifest = read_manifest(out / "v0.1.1")
+    assert manifest["validation"]["success"]
+    new = rows(out / "v0.1.1")
+    new_keys = {key(r): r for r in new}
+    assert not any(key(r) in new_keys for r in rejected), "rejected instances are left out"
+    old_keys = {key(r) for r in old}
+    replacements = [r for r in new if r["doc_id"] == doc and key(r) not in old_keys]
+    assert len(replacements) == 2, "one replacement for each rejected instance, the rest as before"
+    assert sum(r["doc_id"] == doc for r in new) == len(mine)
+    assert new_keys[key(fixed)]["description"] == "错误：人工修订的说明。"
+    assert new_keys[key(retyped)]["error_type"] == other_type
+    assert new_keys[key(retyped)]["dimension"] == retyped["dimension"]
+    items = {r["doc_id"]: json.loads(r["gold"]) for r in rows(out / "v0.1.1", "items")}
+    assert "错误：人工修订的说明。" in [g["description"] for g in items[doc]]
+
+    review = manifest["review"]
+    assert review["reviewed"] == 2 + len(accepted) + 2
+    # one accept and one reject is no majority for rejecting: the instance stays
+    assert (review["accepted"], review["rejected"], review["fixed"]) == (len(accepted), 2, 2)
+    assert (review["excluded"], review["replaced"]) == (2, 2)
+    assert review["fixes_applied"] == review["fixed"]
+    outcome = {r["instance_id"]: "reject" for r in rejected}
+    outcome |= {r["instance_id"]: "accept" for r in accepted}
+    outcome |= {fixed["instance_id"]: "fix", retyped["instance_id"]: "fix"}
+    sample = [r["instance_id"] for r in rows(out / "v0.1.0", "review_queue") if r["reason"] == "sample"]
+    decided = [outcome[i] for i in sample if i in outcome]
+    expected_rate = round(decided.count("accept") / len(decided), 4) if decided else None
+    assert review["sample_pass_rate"] == expected_rate
+    # alice/bob on the 6 items both decided: 5 agree; alice R R A A A A, bob R R R A A A
+    assert review["kappa"] == round((5 / 6 - (2 / 6 * 3 / 6 + 4 / 6 * 3 / 6)) / (1 - 0.5), 4)
+    card = (out / "v0.1.1" / "hf" / "README.md").read_text(encoding="utf-8")
+    assert "## Human review" in card and "2 rejected" in card and "drew 2 replacements" in card
+
+    again = run_build(corpus, out, BuildConfig(seed=3, version="v0.1.2"))
+    assert again.up_to_date, "nothing changed since: no new version"
+    with ReviewStore(out / "reviews.sqlite") as store:
+        store.record(Decision("v0.1.1", new[0]["instance_id"], "carol", "accept"))
+    assert not run_build(corpus, out, BuildConfig(seed=3, version="v0.1.2")).up_to_date
