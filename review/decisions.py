@@ -22,6 +22,7 @@ import pyarrow.parquet as pq
 from injectors.base import compatible
 from injectors.instance import ErrorInstance, instance_id
 from injectors.planner import Candidates, InjectionResult
+from release.structs import edit_from_row
 from review.agreement import agreement
 from review.store import Decision, ReviewStore
 
@@ -157,7 +158,10 @@ class ReviewDecisions:
 
 def _release_signatures(release_dir: Path) -> dict[str, Signature]:
     table = pq.read_table(release_dir / "instances.parquet", columns=["instance_id", "doc_id", "edit"])
-    return {r["instance_id"]: (r["doc_id"], _canonical(json.loads(r["edit"]))) for r in table.to_pylist()}
+    return {
+        r["instance_id"]: (r["doc_id"], _canonical(edit_from_row(r["edit"]).to_dict()))
+        for r in table.to_pylist()
+    }
 
 
 def _sample_outcomes(release_dir: Path, verdicts: Mapping[str, Verdict]) -> list[str]:
