@@ -24,11 +24,13 @@ from flows.llm import shared_rewriter
 from flows.progress import Progress
 from injectors.context import InjectionContext
 from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, choose, finalize
-from parsers import parse_file
 from parsers.corpus import corpus_files
+from parsers.deadline import parse_with_deadline
+from parsers.duplicates import split_duplicates
 from parsers.errors import ParseError
 from parsers.model import Document
 from release.config import BuildConfig
+from release.lock import output_lock
 from release.writer import file_hash, latest_fingerprint, write_release
 
 
@@ -60,7 +62,7 @@ def _parse_key(_: Any, params: dict[str, Any]) -> str:
 def parse_task(path: str, digest: str, code: str) -> ParsedFile:
     """A bad file becomes a record with its reason, so the rest of the build goes on."""
     try:
-        return ParsedFile(path, document=parse_file(path))
+        return ParsedFile(path, document=parse_with_deadline(path))
     except ParseError as exc:
         return ParsedFile(path, error=exc.reason)
 
@@ -129,8 +131,12 @@ def run_build(
     workers: int | None = None,
     progress: Progress | None = None,
     force: bool = False,
+    wait_s: float = 0.0,
 ) -> BuildSummary:
     """Run the build flow with the chosen task runner (the CLI's entry point).
+
+    The output folder is locked for the whole build: another build waits `wait_s` seconds for it, then
+    stops with OutputBusyError.
 
     An unchanged corpus, configuration and code is recognised before Prefect starts, so a scheduled or
     repeated build that has nothing to do costs a second, not a server start-up.
@@ -143,17 +149,18 @@ def run_build(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     PlanConfig(config.min_errors, config.max_errors, config.types)
-    if not force:
-        fingerprint = build_fingerprint(file_digests(files), config)
-        if latest_fingerprint(Path(out)) == fingerprint:
-            return BuildSummary(config.version, None, fingerprint, up_to_date=True)
-    runner = _task_runner(task_runner, dask_address, workers)
-    flow_ = build.with_options(task_runner=runner)
-    key = progress_callbacks.register(progress)
-    try:
-        return flow_(corpus, out, config, prefer=prefer, progress_key=key, force=force)
-    finally:
-        progress_callbacks.unregister(key)
+    with output_lock(out, wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+        if not force:
+            fingerprint = build_fingerprint(file_digests(files), config)
+            if latest_fingerprint(Path(out)) == fingerprint:
+                return BuildSummary(config.version, None, fingerprint, up_to_date=True)
+        runner = _task_runner(task_runner, dask_address, workers)
+        flow_ = build.with_options(task_runner=runner)
+        key = progress_callbacks.register(progress)
+        try:
+            return flow_(corpus, out, config, prefer=prefer, progress_key=key, force=force)
+        finally:
+            progress_callbacks.unregister(key)
 
 
 @flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
@@ -183,10 +190,13 @@ def build(
         parsed.append(future.result())
         report("parse", done, len(files))
     parsed.sort(key=lambda p: p.path)
-    documents = sorted((p.document for p in parsed if p.document is not None), key=lambda d: d.doc_id)
+    kept, duplicates = split_duplicates(
+        [(_relative(p.path, Path(corpus)), p.document) for p in parsed if p.document is not None]
+    )
+    documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)
     bad_inputs = [
         {"source": _relative(p.path, Path(corpus)), "reason": p.error} for p in parsed if p.document is None
-    ]
+    ] + [{"source": d.source, "reason": d.reason} for d in duplicates]
     timings["parse"] = time.perf_counter() - started
     if not documents:  # nothing usable: the caller reports every bad input and fails
         return BuildSummary(config.version, None, fingerprint, bad_inputs=bad_inputs, timings=timings)

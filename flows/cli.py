@@ -260,6 +260,9 @@ def build(
     force: Annotated[
         bool, typer.Option("--force", help="Build a new version even if nothing changed.")
     ] = False,
+    wait: Annotated[
+        float, typer.Option("--wait", help="Seconds to wait for another build of the same --out.")
+    ] = 0.0,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -267,6 +270,7 @@ def build(
     settings.configure(out / ".cache", verbose=verbose)
     from flows.build import run_build
     from release.config import BuildConfig
+    from release.lock import OutputBusyError
     from release.writer import next_version
 
     lo, hi = _parse_range(errors)
@@ -309,8 +313,9 @@ def build(
                 dask_address=dask_address,
                 progress=report,
                 force=force,
+                wait_s=wait,
             )
-        except (ValueError, FileExistsError) as exc:
+        except (ValueError, FileExistsError, OutputBusyError) as exc:
             err.print(f"ERROR: {exc}")
             raise typer.Exit(1) from None
     if summary.up_to_date:

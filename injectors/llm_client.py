@@ -28,6 +28,7 @@ from typing import Any
 import regex
 
 from injectors.llm_cache import CachedCompletion, LLMCache, cache_key
+from release.masking import mask_secret
 
 log = logging.getLogger(__name__)
 
@@ -55,17 +56,9 @@ def mask(secret: str) -> str:
 
 
 def redact(text: str, secret: str) -> str:
-    """`text` without the secret or any long piece of it (servers echo keys: "Incorrect API key sk-…")."""
-    if not secret or not text:
-        return text
-    out = text.replace(secret, "***")
-    if len(secret) >= 12:  # masked echoes keep a prefix or suffix of the key: drop any 6+ char piece
-        for size in range(min(len(secret) - 1, 24), 5, -1):
-            for start in range(0, len(secret) - size + 1):
-                piece = secret[start : start + size]
-                if piece in out:
-                    out = out.replace(piece, "***")
-    return out
+    """`text` without the secret or any 6+ character piece of it (servers echo keys: "Incorrect API key
+    sk-…"); the project's one masking function, `release.masking.mask_secret`."""
+    return mask_secret(text, secret)
 
 
 @dataclass(frozen=True, repr=False)

@@ -31,6 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from release.gate import UnvalidatedReleaseError, check_publishable
+from release.masking import mask_secret
+
 if TYPE_CHECKING:
     from huggingface_hub import HfApi
 
@@ -206,10 +209,10 @@ class _Masker:
     """Replaces the token in any text that may reach a user or a log."""
 
     def __init__(self, token: str | None) -> None:
-        self._token = token if token and len(token) >= 6 else None
+        self._token = token or ""
 
     def __call__(self, text: str) -> str:
-        return text.replace(self._token, "hf_***") if self._token else text
+        return mask_secret(text, self._token)
 
 
 def _resolve_endpoint(endpoint: str | None) -> str:
@@ -409,6 +412,7 @@ def publish(
     endpoint: str | None = None,
     deadline_s: float = DEFAULT_DEADLINE_S,
     preflight_s: float = DEFAULT_PREFLIGHT_S,
+    warn: Callable[[str], None] = log.warning,
 ) -> PublishResult:
     """Upload a release folder as one commit of dataset repo_id and tag it with the manifest's version.
 
@@ -419,6 +423,10 @@ def publish(
         raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME")
     folder = resolve_release_folder(output_dir)
     version = read_version(folder)
+    try:
+        check_publishable(folder, force=force, warn=warn)
+    except UnvalidatedReleaseError as exc:
+        raise PublishError(str(exc)) from None
     files = plan_upload(folder)
     where = _resolve_endpoint(endpoint)
     plan = PublishResult(repo_id, version, where, files, dry_run=True, private=private)

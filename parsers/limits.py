@@ -1,0 +1,68 @@
+"""How much one input file may ask of the machine, and the typed refusal when it asks for more.
+
+Every reader runs in time linear in its input, but a linear reader still takes minutes on a 50 MB line
+or a 100k-page file; these limits refuse such files up front, with a reason, instead of stalling a build.
+The defaults are far above any real standard (a few hundred pages, lines of a few thousand characters).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from parsers.errors import ResourceLimitError
+
+
+@dataclass(frozen=True)
+class ParseLimits:
+    """Upper bounds for one file; `seconds` is enforced by `parsers.deadline` (a worker process)."""
+
+    max_bytes: int = 512 * 1024 * 1024
+    max_pages: int = 20_000
+    max_line_chars: int = 200_000
+    max_paragraph_chars: int = 1_000_000
+    seconds: float = 120.0
+
+    def __post_init__(self) -> None:
+        for name in ("max_bytes", "max_pages", "max_line_chars", "max_paragraph_chars"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"parse limit {name} must be at least 1, got {getattr(self, name)}")
+        if self.seconds <= 0:
+            raise ValueError(f"parse limit seconds must be positive, got {self.seconds}")
+
+    def check_size(self, path: Path | str, size: int) -> None:
+        if size > self.max_bytes:
+            raise ResourceLimitError(path, f"file too large ({size} bytes; the limit is {self.max_bytes})")
+
+    def check_pages(self, path: Path | str, pages: int) -> None:
+        if pages > self.max_pages:
+            raise ResourceLimitError(path, f"too many pages ({pages}; the limit is {self.max_pages})")
+
+    def check_lines(self, path: Path | str, text: str) -> None:
+        """Refuse a text whose longest line is over the limit (one linear scan, no copy of the text)."""
+        start = 0
+        end = len(text)
+        while start < end:
+            stop = text.find("\n", start)
+            if stop < 0:
+                stop = end
+            if stop - start > self.max_line_chars:
+                line = text.count("\n", 0, start) + 1
+                raise ResourceLimitError(
+                    path,
+                    f"line {line} is {stop - start} characters long (the limit is {self.max_line_chars})",
+                )
+            start = stop + 1
+
+    def check_paragraph(self, path: Path | str, chars: int, page: int | None = None) -> None:
+        if chars > self.max_paragraph_chars:
+            where = f" on page {page}" if page is not None else ""
+            raise ResourceLimitError(
+                path,
+                f"a paragraph{where} runs past {self.max_paragraph_chars} characters (the limit per paragraph)",
+            )
+
+
+DEFAULT_LIMITS = ParseLimits()
+
+__all__ = ["DEFAULT_LIMITS", "ParseLimits"]
