@@ -7,6 +7,7 @@ lock, WAL journal) and holds no secret: neither the API key nor the base URL ent
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -113,24 +114,25 @@ class LLMCache:
             part = Path(f"{self.path}{suffix}")
             if part.exists():
                 os.replace(part, f"{aside}{suffix}")
-        message = f"LLM cache {self.path} is unreadable ({exc}); moved it to {aside.name} and started a fresh one"
+        message = (
+            f"LLM cache {self.path} is unreadable ({exc}); moved it to {aside.name} and started a fresh one"
+        )
         self.healed.append(message)
         self._warn(message)
         return self._connect(check=False)
 
     def _heal(self, exc: sqlite3.DatabaseError) -> None:
         """Called with the lock held, when a query fails on a damaged file."""
-        try:
+        with contextlib.suppress(sqlite3.Error):
             self._db.close()
-        except sqlite3.Error:
-            pass
         self._db = self._replace(exc)
 
     def get(self, key: str) -> CachedCompletion | None:
         with self._lock:
             try:
                 row = self._db.execute(
-                    "SELECT content, prompt_tokens, completion_tokens, retried FROM completions WHERE key = ?",
+                    "SELECT content, prompt_tokens, completion_tokens, retried FROM completions "
+                    "WHERE key = ?",
                     (key,),
                 ).fetchone()
             except sqlite3.DatabaseError as exc:
@@ -170,7 +172,9 @@ class LLMCache:
         with self._lock:
             for attempt in range(2):
                 try:
-                    self._db.execute("INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row)
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row
+                    )
                     return
                 except sqlite3.DatabaseError as exc:
                     if attempt:

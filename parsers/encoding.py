@@ -63,7 +63,9 @@ def decode_text(path: Path | str, data: bytes) -> tuple[str, str]:
         if data.startswith(bom):
             text = _strict(data, encoding)
             if text is None:
-                raise CorruptFileError(path, f"not text: a {encoding.upper()} byte order mark, then invalid bytes")
+                raise CorruptFileError(
+                    path, f"not text: a {encoding.upper()} byte order mark, then invalid bytes"
+                )
             return _no_nul(path, text), encoding
     text = _strict(data, "utf-8")
     if text is not None:
@@ -72,7 +74,7 @@ def decode_text(path: Path | str, data: bytes) -> tuple[str, str]:
     for rank, (encoding, common) in enumerate((("gb18030", _common_gb), ("big5", _common_big5))):
         text = _strict(data, encoding)
         if text is not None:
-            share, count = _share(text, common)
+            share, _count = _share(text, common)
             candidates.append((share, -rank, encoding, text))
     if not candidates:
         raise CorruptFileError(path, "not text: the bytes decode as none of UTF-8, UTF-16, GB18030 or Big5")
@@ -80,8 +82,8 @@ def decode_text(path: Path | str, data: bytes) -> tuple[str, str]:
     if share < MIN_COMMON_SHARE:
         raise GarbledTextError(
             path,
-            f"garbled text: decoded as {encoding.upper()} only {share:.0%} of the Chinese characters are common "
-            "ones (an unsupported encoding? save the file as UTF-8)",
+            f"garbled text: decoded as {encoding.upper()} only {share:.0%} of the Chinese characters "
+            "are common ones (an unsupported encoding? save the file as UTF-8)",
         )
     return _no_nul(path, text), encoding
 

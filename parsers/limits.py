@@ -59,7 +59,8 @@ class ParseLimits:
             where = f" on page {page}" if page is not None else ""
             raise ResourceLimitError(
                 path,
-                f"a paragraph{where} runs past {self.max_paragraph_chars} characters (the limit per paragraph)",
+                f"a paragraph{where} runs past {self.max_paragraph_chars} characters "
+                "(the limit per paragraph)",
             )
 
 

@@ -8,6 +8,7 @@ next line); character-level geometry is read only inside ruled tables, to split 
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 import unicodedata
 from bisect import bisect_right
@@ -18,7 +19,6 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-import regex
 
 from parsers.errors import (
     CorruptFileError,
@@ -639,7 +639,7 @@ def _glue_all(parts: Sequence[str]) -> str:
     if not parts:
         return ""
     pieces = [parts[0]]
-    for prev, part in zip(parts, parts[1:], strict=False):
+    for prev, part in itertools.pairwise(parts):
         if _latin_joint(prev, part):
             pieces.append(" ")
         pieces.append(part)
@@ -648,7 +648,9 @@ def _glue_all(parts: Sequence[str]) -> str:
 
 def _latin_joint(a: str, b: str) -> bool:
     """A space only between two Latin words (not after a hyphen): the CJK way of joining lines."""
-    return bool(a) and _LATIN_END.match(a[-1]) is not None and _LATIN_START.match(b) is not None and a[-1] != "-"
+    return (
+        bool(a) and _LATIN_END.match(a[-1]) is not None and _LATIN_START.match(b) is not None and a[-1] != "-"
+    )
 
 
 __all__ = ["NO_TEXT_LAYER", "parse_pdf", "read_lines"]

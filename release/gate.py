@@ -42,7 +42,8 @@ def check_publishable(folder: Path, *, force: bool, warn: Callable[[str], None])
     listed = ", ".join(failures)
     if not force:
         raise UnvalidatedReleaseError(
-            f"{folder}: critical validation failed ({listed}); fix the build, or pass --force to publish anyway"
+            f"{folder}: critical validation failed ({listed}); "
+            "fix the build, or pass --force to publish anyway"
         )
     warn(f"publishing {folder} although its critical validation failed ({listed}) because of --force")
     return failures

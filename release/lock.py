@@ -57,7 +57,8 @@ def output_lock(
                 if clock() >= deadline:
                     waited = f" (waited {wait_s:g} s)" if wait_s else ""
                     raise OutputBusyError(
-                        f"{out_root}: another build ({_holder(path)}) is writing to this output folder{waited}; "
+                        f"{out_root}: another build ({_holder(path)}) is writing to this output "
+                        f"folder{waited}; "
                         "wait for it to finish, or pass --wait SECONDS"
                     ) from None
                 sleep(POLL_S)
