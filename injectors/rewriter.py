@@ -25,6 +25,7 @@ from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, 
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
 from injectors.llm_cache import LLMCache
 from injectors.llm_client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
+from injectors.llm_health import stage_health
 from injectors.prompts import ANSWER_SCHEMA, PROMPTS, Prompt, PromptInput, build_prompt
 from injectors.taxonomy import BY_ID
 from parsers.model import Section
@@ -119,6 +120,7 @@ class LLMRewriter:
         self.stats: LLMStats = client.stats
         self.types = parse_llm_types(types)
         self.max_attempts = max_attempts
+        self.concurrency = client.config.max_concurrency  # sites the planner may rewrite at once
         self._owns_client = owns_client
         self._lock = threading.Lock()
         self.records: list[RewriteRecord] = []
@@ -372,7 +374,11 @@ class LLMRewriter:
         """Per-build figures for the manifest: calls, cache hits and misses, tokens, failures by reason."""
         with self._lock:
             outcomes = Counter(r.outcome for r in self.records)
-        return {**self.stats.to_dict(), "outcomes": dict(sorted(outcomes.items()))}
+        return {**self.stats.to_dict(), "outcomes": dict(sorted(outcomes.items())), **self.health()}
+
+    def health(self) -> dict[str, object]:
+        """Why calls stopped (endpoint down, deadline) and what the cache had to repair; empty when fine."""
+        return stage_health(self.client)
 
     def close(self) -> None:
         if self._owns_client:
