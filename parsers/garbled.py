@@ -34,7 +34,7 @@ def check_garbled(path: Path | str, texts: Iterable[str], *, what: str = "text")
     """Raise GarbledTextError when more than 15% of the visible characters are implausible."""
     visible = bad = 0
     for text in texts:
-        visible += len(text) - sum(len(m) for m in _SPACE.findall(text))
+        visible += len(text) - sum(map(len, _SPACE.findall(text)))
         bad += implausible_count(text)
     if visible and bad > GARBLED_SHARE * visible:
         raise GarbledTextError(

@@ -18,13 +18,14 @@ class ParseLimits:
     """Upper bounds for one file; `seconds` is enforced by `parsers.deadline` (a worker process)."""
 
     max_bytes: int = 512 * 1024 * 1024
-    max_pages: int = 20_000
+    max_pages: int = 5_000  # the longest real standards have a few hundred; 5k pages parse in about a minute
     max_line_chars: int = 200_000
     max_paragraph_chars: int = 1_000_000
+    max_page_chars: int = 200_000  # a printed A4 page holds a few thousand
     seconds: float = 120.0
 
     def __post_init__(self) -> None:
-        for name in ("max_bytes", "max_pages", "max_line_chars", "max_paragraph_chars"):
+        for name in ("max_bytes", "max_pages", "max_line_chars", "max_paragraph_chars", "max_page_chars"):
             if getattr(self, name) < 1:
                 raise ValueError(f"parse limit {name} must be at least 1, got {getattr(self, name)}")
         if self.seconds <= 0:
@@ -37,6 +38,12 @@ class ParseLimits:
     def check_pages(self, path: Path | str, pages: int) -> None:
         if pages > self.max_pages:
             raise ResourceLimitError(path, f"too many pages ({pages}; the limit is {self.max_pages})")
+
+    def check_page(self, path: Path | str, page: int, chars: int) -> None:
+        if chars > self.max_page_chars:
+            raise ResourceLimitError(
+                path, f"page {page} holds {chars} characters (the limit per page is {self.max_page_chars})"
+            )
 
     def check_lines(self, path: Path | str, text: str) -> None:
         """Refuse a text whose longest line is over the limit (one linear scan, no copy of the text)."""

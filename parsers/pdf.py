@@ -202,12 +202,14 @@ def _read_pages(path: Path, pdf: pdfium.PdfDocument, limits: ParseLimits) -> Ite
     try:
         for i in _sample(n):
             loaded[i] = _load(path, pdf, i)
+            limits.check_page(path, i + 1, len(loaded[i][2]))
         texts = [loaded[i][2] for i in sorted(loaded)]
         _check_text(path, texts, images=any(_has_images(loaded[i][0]) for i in loaded))
         offset = 0
         all_texts: list[str] = []
         for i in range(n):
             page, textpage, text = loaded.pop(i) if i in loaded else _load(path, pdf, i)
+            limits.check_page(path, i + 1, len(text))
             limits.check_lines(path, text)
             try:
                 yield _read_page(page, textpage, text, i + 1, offset)
