@@ -22,10 +22,18 @@ class ParseLimits:
     max_line_chars: int = 200_000
     max_paragraph_chars: int = 1_000_000
     max_page_chars: int = 200_000  # a printed A4 page holds a few thousand
+    max_page_objects: int = 20_000  # text objects on a PDF page (one per character, at worst)
     seconds: float = 120.0
 
     def __post_init__(self) -> None:
-        for name in ("max_bytes", "max_pages", "max_line_chars", "max_paragraph_chars", "max_page_chars"):
+        for name in (
+            "max_bytes",
+            "max_pages",
+            "max_line_chars",
+            "max_paragraph_chars",
+            "max_page_chars",
+            "max_page_objects",
+        ):
             if getattr(self, name) < 1:
                 raise ValueError(f"parse limit {name} must be at least 1, got {getattr(self, name)}")
         if self.seconds <= 0:
@@ -43,6 +51,13 @@ class ParseLimits:
         if chars > self.max_page_chars:
             raise ResourceLimitError(
                 path, f"page {page} holds {chars} characters (the limit per page is {self.max_page_chars})"
+            )
+
+    def check_page_objects(self, path: Path | str, page: int, count: int) -> None:
+        if count > self.max_page_objects:
+            raise ResourceLimitError(
+                path,
+                f"page {page} draws {count} text objects (the limit per page is {self.max_page_objects})",
             )
 
     def check_lines(self, path: Path | str, text: str) -> None:

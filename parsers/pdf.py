@@ -26,6 +26,7 @@ from parsers.errors import (
     EncryptedDocumentError,
     GarbledTextError,
     NoTextLayerError,
+    ParseError,
 )
 from parsers.garbled import GARBLED_SHARE, implausible_count
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
@@ -158,6 +159,13 @@ def _open(path: Path, data: bytes) -> pdfium.PdfDocument:
     return pdf
 
 
+def _text_objects(page: pdfium.PdfPage) -> int:
+    raw = page.raw
+    kind = pdfium_c.FPDF_PAGEOBJ_TEXT
+    get, type_of = pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPageObj_GetType
+    return sum(1 for i in range(pdfium_c.FPDFPage_CountObjects(raw)) if type_of(get(raw, i)) == kind)
+
+
 def _sample(n: int) -> list[int]:
     """Pages spread over the document (first, last and between), 0-based and sorted."""
     if n <= SAMPLE_PAGES:
@@ -201,14 +209,14 @@ def _read_pages(path: Path, pdf: pdfium.PdfDocument, limits: ParseLimits) -> Ite
     loaded: dict[int, tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]] = {}
     try:
         for i in _sample(n):
-            loaded[i] = _load(path, pdf, i)
+            loaded[i] = _load(path, pdf, i, limits)
             limits.check_page(path, i + 1, len(loaded[i][2]))
         texts = [loaded[i][2] for i in sorted(loaded)]
         _check_text(path, texts, images=any(_has_images(loaded[i][0]) for i in loaded))
         offset = 0
         all_texts: list[str] = []
         for i in range(n):
-            page, textpage, text = loaded.pop(i) if i in loaded else _load(path, pdf, i)
+            page, textpage, text = loaded.pop(i) if i in loaded else _load(path, pdf, i, limits)
             limits.check_page(path, i + 1, len(text))
             limits.check_lines(path, text)
             try:
@@ -226,10 +234,21 @@ def _read_pages(path: Path, pdf: pdfium.PdfDocument, limits: ParseLimits) -> Ite
             page.close()
 
 
-def _load(path: Path, pdf: pdfium.PdfDocument, i: int) -> tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]:
-    """Page i, its text page and text; a page pdfium cannot load makes the file corrupt, not skipped."""
+def _load(
+    path: Path, pdf: pdfium.PdfDocument, i: int, limits: ParseLimits
+) -> tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]:
+    """Page i, its text page and text; a page pdfium cannot load makes the file corrupt, not skipped.
+
+    Text objects are counted before pdfium builds the text page, which is what costs (10 s and 900 MB for
+    a page of 100k lines): an absurd page is refused on its object count alone.
+    """
     try:
         page = pdf[i]
+        try:
+            limits.check_page_objects(path, i + 1, _text_objects(page))
+        except ParseError:
+            page.close()
+            raise
         textpage = page.get_textpage()
         return page, textpage, textpage.get_text_range()
     except pdfium.PdfiumError as exc:

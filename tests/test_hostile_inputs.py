@@ -87,6 +87,15 @@ def test_page_paragraph_line_and_size_limits_refuse_with_a_reason(tmp_path: Path
         ParseLimits(max_pages=0)
 
 
+def test_a_page_of_100k_lines_is_refused_before_pdfium_reads_its_text(tmp_path: Path) -> None:
+    """pdfium's text page of it alone takes 10 s and 900 MB; its object count is read in a second."""
+    path = write(tmp_path / "tall.pdf", pdf_tall_page(100_000))
+    started = time.perf_counter()
+    with pytest.raises(ResourceLimitError, match=r"page 1 draws 100000 text objects \(the limit per page"):
+        parse_file(path)
+    assert time.perf_counter() - started < 10
+
+
 def test_a_100k_page_pdf_is_refused_at_once(tmp_path: Path) -> None:
     path = write(tmp_path / "huge.pdf", pdf_pages(100_000, lines_per_page=2))
     started = time.perf_counter()
