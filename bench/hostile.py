@@ -3,7 +3,7 @@
     python bench/hostile.py [--no-limits] [--only pdf-pages,pdf-lines,md-line]
 
 Each case is generated (tests/hostile_files.py), then parsed in a fresh process (so its peak RSS is its
-own) with the default parse limits, or with the size limits lifted (`--no-limits`, to see how time grows
+own; CPU seconds are shown beside wall seconds, which a busy machine inflates) with the default parse limits, or with the size limits lifted (`--no-limits`, to see how time grows
 with the input; the wall-time limit stays). The goal: linear growth, and at most 10 s for each largest
 case, or a refusal within that time.
 """
@@ -55,14 +55,16 @@ def one(path: str, no_limits: bool) -> None:
             limits, max_pages=big, max_line_chars=big, max_paragraph_chars=big, max_page_chars=big
         )
     started = time.perf_counter()
+    cpu = time.process_time()
     try:
         document = parse_file(path, limits)
         outcome = f"parsed: {len(document.sections)} sections"
     except ParseError as exc:
         outcome = f"{type(exc).__name__}: {exc.reason}"
     seconds = time.perf_counter() - started
+    cpu = time.process_time() - cpu
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "rss_mb": rss, "outcome": outcome}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "rss_mb": rss, "outcome": outcome}))
 
 
 def main() -> None:
@@ -75,7 +77,7 @@ def main() -> None:
         one(args.one, args.no_limits)
         return
     print(f"limits: {'size limits lifted' if args.no_limits else 'defaults'}")
-    print(f"{'case':<24} {'file MB':>9} {'parse s':>9} {'peak RSS MB':>12}  outcome")
+    print(f"{'case':<24} {'file MB':>9} {'parse s':>9} {'CPU s':>7} {'peak RSS MB':>12}  outcome")
     with tempfile.TemporaryDirectory(prefix="gbtbench-hostile-") as tmp:
         for group in args.only.split(","):
             for n, label, make, suffix in CASES[group]:
@@ -88,11 +90,14 @@ def main() -> None:
                 try:
                     done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
                     result = json.loads(done.stdout.strip().splitlines()[-1])
-                    row = f"{result['seconds']:>9.2f} {result['rss_mb']:>12.0f}  {result['outcome'][:90]}"
+                    row = (
+                        f"{result['seconds']:>9.2f} {result['cpu']:>7.2f} {result['rss_mb']:>12.0f}  "
+                        f"{result['outcome'][:90]}"
+                    )
                 except subprocess.TimeoutExpired:
-                    row = f"{'>' + str(int(TIMEOUT_S)):>9} {'':>12}  still running: stopped"
+                    row = f"{'>' + str(int(TIMEOUT_S)):>9} {'':>7} {'':>12}  still running: stopped"
                 except (IndexError, ValueError):
-                    row = f"{'':>9} {'':>12}  crashed: {done.stderr.strip().splitlines()[-1:]}"
+                    row = f"{'':>9} {'':>7} {'':>12}  crashed: {done.stderr.strip().splitlines()[-1:]}"
                 print(f"{label:<24} {size:>9.2f} {row}", flush=True)
                 path.unlink()
 

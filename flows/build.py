@@ -204,6 +204,8 @@ def build(
     context = InjectionContext.from_documents(documents)
     llm = (config.llm, tuple(config.llm_types), str(Path(out) / ".cache" / "llm-cache.sqlite"))
     rewriter = shared_rewriter(*llm)
+    if rewriter is not None:
+        rewriter.start_stage()
     llm_digest = rewriter.fingerprint() if rewriter is not None else "none"
     plan = PlanConfig(config.min_errors, config.max_errors, config.types)
     context_digest = context.digest()

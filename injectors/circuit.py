@@ -37,6 +37,12 @@ class CircuitBreaker:
         with self._lock:
             return self._reason
 
+    def reset(self) -> None:
+        """Close the breaker again: a new run gives the endpoint a new chance."""
+        with self._lock:
+            self._consecutive = 0
+            self._reason = None
+
     def success(self) -> None:
         with self._lock:
             self._consecutive = 0
@@ -65,6 +71,11 @@ class Deadline:
         self._clock = clock
         self._lock = threading.Lock()
         self._started: float | None = None
+
+    def restart(self) -> None:
+        """Count again from the next question (a new run in a long-lived process, e.g. `serve`)."""
+        with self._lock:
+            self._started = None
 
     def remaining(self) -> float | None:
         """None without a deadline; else the seconds left (never negative)."""

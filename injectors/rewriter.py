@@ -376,6 +376,12 @@ class LLMRewriter:
             outcomes = Counter(r.outcome for r in self.records)
         return {**self.stats.to_dict(), "outcomes": dict(sorted(outcomes.items())), **self.health()}
 
+    def start_stage(self) -> None:
+        """A new run's LLM stage: the breaker closed and the deadline counted afresh (a rewriter outlives
+        one build in `serve`)."""
+        self.client.breaker.reset()
+        self.client.deadline.restart()
+
     def health(self) -> dict[str, object]:
         """Why calls stopped (endpoint down, deadline) and what the cache had to repair; empty when fine."""
         return stage_health(self.client)
