@@ -3,9 +3,9 @@
     python bench/hostile.py [--no-limits] [--only pdf-pages,pdf-lines,md-line]
 
 Each case is generated (tests/hostile_files.py), then parsed in a fresh process (so its peak RSS is its
-own; CPU seconds are shown beside wall seconds, which a busy machine inflates) with the default parse limits, or with the size limits lifted (`--no-limits`, to see how time grows
-with the input; the wall-time limit stays). The goal: linear growth, and at most 10 s for each largest
-case, or a refusal within that time.
+own) with the default parse limits, or with the size limits lifted (`--no-limits`, to see how time grows
+with the input). CPU seconds are shown beside wall seconds, which a busy machine inflates. The goal:
+linear growth, and at most 10 s for each largest case, or a refusal within that time.
 """
 
 from __future__ import annotations
