@@ -38,6 +38,13 @@ def build_command(corpus: Path, out: Path, *extra: str) -> list[str]:
     ]
 
 
+def run_cli_build(corpus: Path, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """A CLI build to its end: exit status, stdout and stderr."""
+    return subprocess.run(
+        build_command(corpus, out, *extra), cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
 def start_build(
     corpus: Path, out: Path, *extra: str, env: dict[str, str] | None = None
 ) -> subprocess.Popen[str]:
