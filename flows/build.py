@@ -28,6 +28,7 @@ from parsers.corpus import corpus_files
 from parsers.deadline import parse_with_deadline
 from parsers.duplicates import split_duplicates
 from parsers.errors import ParseError
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 from release.config import BuildConfig
 from release.lock import output_lock
@@ -55,14 +56,16 @@ class BuildSummary:
 
 
 def _parse_key(_: Any, params: dict[str, Any]) -> str:
-    return f"parse-{params['digest']}-{combine([params['path']])}-{params['code']}"
+    limits = combine([repr(params.get("limits"))])  # raising a limit parses a refused file again
+    return f"parse-{params['digest']}-{combine([params['path']])}-{params['code']}-{limits}"
 
 
 @task(name="parse", cache_key_fn=_parse_key, persist_result=True)
-def parse_task(path: str, digest: str, code: str) -> ParsedFile:
-    """A bad file becomes a record with its reason, so the rest of the build goes on."""
+def parse_task(path: str, digest: str, code: str, limits: ParseLimits = DEFAULT_LIMITS) -> ParsedFile:
+    """A bad file becomes a record with its reason, so the rest of the build goes on; each file is parsed
+    in a worker process stopped at `limits.seconds`."""
     try:
-        return ParsedFile(path, document=parse_with_deadline(path))
+        return ParsedFile(path, document=parse_with_deadline(path, limits))
     except ParseError as exc:
         return ParsedFile(path, error=exc.reason)
 
@@ -149,6 +152,7 @@ def run_build(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     PlanConfig(config.min_errors, config.max_errors, config.types)
+    ParseLimits.from_env()  # a malformed GBTBENCH_PARSE_* fails here, plainly
     with output_lock(out, wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
         if not force:
             fingerprint = build_fingerprint(file_digests(files), config)
@@ -185,7 +189,8 @@ def build(
     code = code_version()
 
     parsed: list[ParsedFile] = []
-    futures = [parse_task.submit(str(p), digest, code) for p, digest in digests.items()]
+    limits = ParseLimits.from_env()
+    futures = [parse_task.submit(str(p), digest, code, limits) for p, digest in digests.items()]
     for done, future in enumerate(as_completed(futures), 1):
         parsed.append(future.result())
         report("parse", done, len(files))

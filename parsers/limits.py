@@ -7,10 +7,14 @@ The defaults are far above any real standard (a few hundred pages, lines of a fe
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 from parsers.errors import ResourceLimitError
+
+ENV_PREFIX = "GBTBENCH_PARSE_"
 
 
 @dataclass(frozen=True)
@@ -38,6 +42,21 @@ class ParseLimits:
                 raise ValueError(f"parse limit {name} must be at least 1, got {getattr(self, name)}")
         if self.seconds <= 0:
             raise ValueError(f"parse limit seconds must be positive, got {self.seconds}")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> ParseLimits:
+        """The defaults, each overridden by GBTBENCH_PARSE_<NAME> (MAX_PAGES, SECONDS …) when set."""
+        env = os.environ if env is None else env
+        values: dict[str, float | int] = {}
+        for f in fields(cls):
+            raw = env.get(ENV_PREFIX + f.name.upper())
+            if raw:
+                kind = float if f.name == "seconds" else int
+                try:
+                    values[f.name] = kind(raw)
+                except ValueError:
+                    raise ValueError(f"{ENV_PREFIX}{f.name.upper()}={raw!r} is not a number") from None
+        return cls(**values)  # type: ignore[arg-type]
 
     def check_size(self, path: Path | str, size: int) -> None:
         if size > self.max_bytes:
@@ -88,4 +107,4 @@ class ParseLimits:
 
 DEFAULT_LIMITS = ParseLimits()
 
-__all__ = ["DEFAULT_LIMITS", "ParseLimits"]
+__all__ = ["DEFAULT_LIMITS", "ENV_PREFIX", "ParseLimits"]

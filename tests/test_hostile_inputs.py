@@ -85,6 +85,11 @@ def test_page_paragraph_line_and_size_limits_refuse_with_a_reason(tmp_path: Path
         parse_file(long_line, replace(DEFAULT_LIMITS, max_line_chars=4000))
     with pytest.raises(ValueError, match="max_pages"):
         ParseLimits(max_pages=0)
+    assert ParseLimits.from_env(
+        {"GBTBENCH_PARSE_MAX_PAGES": "7", "GBTBENCH_PARSE_SECONDS": "2.5"}
+    ) == replace(DEFAULT_LIMITS, max_pages=7, seconds=2.5)
+    with pytest.raises(ValueError, match="GBTBENCH_PARSE_MAX_PAGES='many' is not a number"):
+        ParseLimits.from_env({"GBTBENCH_PARSE_MAX_PAGES": "many"})
 
 
 def test_a_page_of_100k_lines_is_refused_before_pdfium_reads_its_text(tmp_path: Path) -> None:
