@@ -114,12 +114,13 @@ class LLMCache:
             part = Path(f"{self.path}{suffix}")
             if part.exists():
                 os.replace(part, f"{aside}{suffix}")
-        message = (
-            f"LLM cache {self.path} is unreadable ({exc}); moved it to {aside.name} and started a fresh one"
-        )
-        self.healed.append(message)
-        self._warn(message)
+        self._report(f"is unreadable ({exc}); moved it to {aside.name} and started a fresh one")
         return self._connect(check=False)
+
+    def _report(self, what: str) -> None:
+        """Warn with the full path; keep only the file name for the run's report (it goes into manifests)."""
+        self.healed.append(f"LLM cache {self.path.name} {what}")
+        self._warn(f"LLM cache {self.path} {what}")
 
     def _heal(self, exc: sqlite3.DatabaseError) -> None:
         """Called with the lock held, when a query fails on a damaged file."""
@@ -146,9 +147,7 @@ class LLMCache:
                     raise ValueError("not a list of failures")
                 return CachedCompletion(row[0], int(row[1]), int(row[2]), tuple(str(r) for r in retried))
             except (ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
-                message = f"LLM cache {self.path}: dropped an unreadable row ({type(exc).__name__})"
-                self.healed.append(message)
-                self._warn(message)
+                self._report(f"dropped an unreadable row ({type(exc).__name__}); it will be asked again")
                 try:
                     self._db.execute("DELETE FROM completions WHERE key = ?", (key,))
                 except sqlite3.DatabaseError as db_exc:
