@@ -191,3 +191,17 @@ def test_the_worker_returns_documents_and_typed_errors(tmp_path: Path) -> None:
     with pytest.raises(CorruptFileError) as info:
         parse_with_deadline(tmp_path / "missing.txt")
     assert info.value.path == str(tmp_path / "missing.txt") and info.value.reason == "file not found"
+
+
+def test_a_docx_of_private_use_characters_is_refused_as_garbled(tmp_path: Path) -> None:
+    """The garbled-text check runs on every format, not only on PDF text layers."""
+    import docx
+
+    document = docx.Document()
+    for line in SAMPLE.splitlines():
+        document.add_paragraph(line)
+    document.add_paragraph("\ue000\ue001\ue002\ue003" * 800)  # a font's private glyphs, no Unicode map
+    path = tmp_path / "pua.docx"
+    document.save(str(path))
+    with pytest.raises(GarbledTextError, match="garbled text"):
+        parse_file(path)
