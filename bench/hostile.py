@@ -52,7 +52,12 @@ def one(path: str, no_limits: bool) -> None:
     if no_limits:
         big = 10**12
         limits = replace(
-            limits, max_pages=big, max_line_chars=big, max_paragraph_chars=big, max_page_chars=big
+            limits,
+            max_pages=big,
+            max_line_chars=big,
+            max_paragraph_chars=big,
+            max_page_chars=big,
+            max_page_objects=big,
         )
     started = time.perf_counter()
     cpu = time.process_time()
