@@ -55,6 +55,16 @@ def _strict(data: bytes, encoding: str) -> str | None:
         return None
 
 
+def _utf8(data: bytes) -> str | None:
+    """UTF-8, also when a copy cut the last character in half (the cut bytes are dropped)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if exc.start >= len(data) - 3 and exc.reason == "unexpected end of data":
+            return data[: exc.start].decode("utf-8", errors="strict")
+        return None
+
+
 def decode_text(path: Path | str, data: bytes) -> tuple[str, str]:
     """(text, encoding name); refuses bytes that fit no table, or fit one only as mojibake."""
     if not data.strip():
@@ -67,7 +77,7 @@ def decode_text(path: Path | str, data: bytes) -> tuple[str, str]:
                     path, f"not text: a {encoding.upper()} byte order mark, then invalid bytes"
                 )
             return _no_nul(path, text), encoding
-    text = _strict(data, "utf-8")
+    text = _utf8(data)
     if text is not None:
         return _no_nul(path, text), "utf-8"
     candidates: list[tuple[float, int, str, str]] = []

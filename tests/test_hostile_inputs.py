@@ -159,6 +159,8 @@ def test_utf16_with_bom_and_gb18030_are_decoded(tmp_path: Path) -> None:
         assert doc.section("1").title == "范围"
     assert decode_text("g.txt", SAMPLE.encode("gb18030"))[1] == "gb18030"
     assert decode_text("u.txt", SAMPLE.encode("utf-8-sig"))[1] == "utf-8-sig"
+    cut = (SAMPLE + "完").encode()[:-1]  # a copy that cut the last character in half is still UTF-8
+    assert decode_text("cut.txt", cut) == (SAMPLE, "utf-8")
 
 
 def test_text_of_rare_characters_is_refused_as_garbled(tmp_path: Path) -> None:
