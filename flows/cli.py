@@ -214,12 +214,14 @@ def inject(
             err.print(f"{len(result.flagged)} LLM rewrites flagged for review (not injected)")
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
-        return
-    print(_outline(result.corrupted))
-    for i in result.instances:
-        print(f"{i.location:>10}  {i.error_type:8} {i.description}")
-    err.print(f"{len(result.instances)} errors injected, {len(result.pre_existing)} pre-existing violations")
-    if len(result.instances) < lo:
+    else:
+        print(_outline(result.corrupted))
+        for i in result.instances:
+            print(f"{i.location:>10}  {i.error_type:8} {i.description}")
+        err.print(
+            f"{len(result.instances)} errors injected, {len(result.pre_existing)} pre-existing violations"
+        )
+    if len(result.instances) < lo:  # printed all the same, but not a success
         err.print(
             f"ERROR {path}: only {len(result.instances)} errors could be injected (at least {lo} asked): "
             "the document has too few places for them",
