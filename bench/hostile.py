@@ -1,6 +1,6 @@
 """Parse time and peak memory on hostile inputs: huge PDFs, pages of many lines, Markdown lines full of `*`.
 
-    python bench/hostile.py [--no-limits] [--only pdf-pages,pdf-lines,md-line]
+    python bench/hostile.py [--no-limits] [--only pdf-pages,pdf-lines,md-line] [--timeout SECONDS]
 
 Each case is generated (tests/hostile_files.py), then parsed in a fresh process (so its peak RSS is its
 own) with the default parse limits, or with the size limits lifted (`--no-limits`, to see how time grows
@@ -76,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--no-limits", action="store_true", help="lift the size limits (not the time limit)")
     parser.add_argument("--only", default=",".join(CASES), help="comma-separated case groups")
+    parser.add_argument("--timeout", type=float, default=TIMEOUT_S, help="seconds per case (default 600)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
@@ -93,14 +94,14 @@ def main() -> None:
                 if args.no_limits:
                     command.append("--no-limits")
                 try:
-                    done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT_S)
+                    done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
                     result = json.loads(done.stdout.strip().splitlines()[-1])
                     row = (
                         f"{result['seconds']:>9.2f} {result['cpu']:>7.2f} {result['rss_mb']:>12.0f}  "
                         f"{result['outcome'][:90]}"
                     )
                 except subprocess.TimeoutExpired:
-                    row = f"{'>' + str(int(TIMEOUT_S)):>9} {'':>7} {'':>12}  still running: stopped"
+                    row = f"{'>' + str(int(args.timeout)):>9} {'':>7} {'':>12}  still running: stopped"
                 except (IndexError, ValueError):
                     row = f"{'':>9} {'':>7} {'':>12}  crashed: {done.stderr.strip().splitlines()[-1:]}"
                 print(f"{label:<24} {size:>9.2f} {row}", flush=True)
