@@ -24,11 +24,14 @@ from flows.llm import shared_rewriter
 from flows.progress import Progress
 from injectors.context import InjectionContext
 from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, choose, finalize
-from parsers import parse_file
 from parsers.corpus import corpus_files
+from parsers.deadline import parse_with_deadline
+from parsers.duplicates import split_duplicates
 from parsers.errors import ParseError
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 from release.config import BuildConfig
+from release.lock import output_lock
 from release.writer import file_hash, latest_fingerprint, write_release
 from review.decisions import REVIEWS_NAME, ReviewDecisions, card_section, load_decisions
 from review.store import ReviewStoreError
@@ -55,14 +58,16 @@ class BuildSummary:
 
 
 def _parse_key(_: Any, params: dict[str, Any]) -> str:
-    return f"parse-{params['digest']}-{combine([params['path']])}-{params['code']}"
+    limits = combine([repr(params.get("limits"))])  # raising a limit parses a refused file again
+    return f"parse-{params['digest']}-{combine([params['path']])}-{params['code']}-{limits}"
 
 
 @task(name="parse", cache_key_fn=_parse_key, persist_result=True)
-def parse_task(path: str, digest: str, code: str) -> ParsedFile:
-    """A bad file becomes a record with its reason, so the rest of the build goes on."""
+def parse_task(path: str, digest: str, code: str, limits: ParseLimits = DEFAULT_LIMITS) -> ParsedFile:
+    """A bad file becomes a record with its reason, so the rest of the build goes on; each file is parsed
+    in a worker process stopped at `limits.seconds`."""
     try:
-        return ParsedFile(path, document=parse_file(path))
+        return ParsedFile(path, document=parse_with_deadline(path, limits))
     except ParseError as exc:
         return ParsedFile(path, error=exc.reason)
 
@@ -145,8 +150,12 @@ def run_build(
     progress: Progress | None = None,
     force: bool = False,
     reviews: Path | None = None,
+    wait_s: float = 0.0,
 ) -> BuildSummary:
     """Run the build flow with the chosen task runner (the CLI's entry point).
+
+    The output folder is locked for the whole build: another build waits `wait_s` seconds for it, then
+    stops with OutputBusyError.
 
     An unchanged corpus, configuration and code is recognised before Prefect starts, so a scheduled or
     repeated build that has nothing to do costs a second, not a server start-up.
@@ -159,18 +168,22 @@ def run_build(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     PlanConfig(config.min_errors, config.max_errors, config.types)
+    ParseLimits.from_env()  # a malformed GBTBENCH_PARSE_* fails here, plainly
     decisions = read_reviews(reviews, out)
-    if not force:
-        fingerprint = build_fingerprint(file_digests(files), config, decisions)
-        if latest_fingerprint(Path(out)) == fingerprint:
-            return BuildSummary(config.version, None, fingerprint, up_to_date=True)
-    runner = _task_runner(task_runner, dask_address, workers)
-    flow_ = build.with_options(task_runner=runner)
-    key = progress_callbacks.register(progress)
-    try:
-        return flow_(corpus, out, config, prefer=prefer, progress_key=key, force=force, decisions=decisions)
-    finally:
-        progress_callbacks.unregister(key)
+    with output_lock(out, wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+        if not force:
+            fingerprint = build_fingerprint(file_digests(files), config, decisions)
+            if latest_fingerprint(Path(out)) == fingerprint:
+                return BuildSummary(config.version, None, fingerprint, up_to_date=True)
+        runner = _task_runner(task_runner, dask_address, workers)
+        flow_ = build.with_options(task_runner=runner)
+        key = progress_callbacks.register(progress)
+        try:
+            return flow_(
+                corpus, out, config, prefer=prefer, progress_key=key, force=force, decisions=decisions
+            )
+        finally:
+            progress_callbacks.unregister(key)
 
 
 @flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
@@ -196,15 +209,19 @@ def build(
     code = code_version()
 
     parsed: list[ParsedFile] = []
-    futures = [parse_task.submit(str(p), digest, code) for p, digest in digests.items()]
+    limits = ParseLimits.from_env()
+    futures = [parse_task.submit(str(p), digest, code, limits) for p, digest in digests.items()]
     for done, future in enumerate(as_completed(futures), 1):
         parsed.append(future.result())
         report("parse", done, len(files))
     parsed.sort(key=lambda p: p.path)
-    documents = sorted((p.document for p in parsed if p.document is not None), key=lambda d: d.doc_id)
+    kept, duplicates = split_duplicates(
+        [(_relative(p.path, Path(corpus)), p.document) for p in parsed if p.document is not None]
+    )
+    documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)
     bad_inputs = [
         {"source": _relative(p.path, Path(corpus)), "reason": p.error} for p in parsed if p.document is None
-    ]
+    ] + [{"source": d.source, "reason": d.reason} for d in duplicates]
     timings["parse"] = time.perf_counter() - started
     if not documents:  # nothing usable: the caller reports every bad input and fails
         return BuildSummary(config.version, None, fingerprint, bad_inputs=bad_inputs, timings=timings)
@@ -212,6 +229,8 @@ def build(
     context = InjectionContext.from_documents(documents)
     llm = (config.llm, tuple(config.llm_types), str(Path(out) / ".cache" / "llm-cache.sqlite"))
     rewriter = shared_rewriter(*llm)
+    if rewriter is not None:
+        rewriter.start_stage()
     llm_digest = rewriter.fingerprint() if rewriter is not None else "none"
     plan = PlanConfig(config.min_errors, config.max_errors, config.types)
     context_digest = context.digest()

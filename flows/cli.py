@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from flows.llm_ticker import llm_ticker
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
@@ -197,6 +198,9 @@ def report_llm(rewriter: LLMRewriter) -> None:
     if failures:
         line += "; failures: " + ", ".join(f"{k} {v}" for k, v in failures.items())
     err.print(line, markup=False)
+    for key in ("endpoint_down", "deadline_passed"):
+        if summary.get(key):
+            err.print(f"WARNING: {summary[key]}; the remaining sites used rule templates", markup=False)
 
 
 @app.command()
@@ -229,7 +233,11 @@ def inject(
     rewriter = open_llm(llm, llm_types, llm_cache)
     try:
         context = InjectionContext.from_documents(_context_documents(corpus, document))
-        result = inject_document(document, seed, context, config, rewriter=rewriter)
+        if rewriter is None:
+            result = inject_document(document, seed, context, config)
+        else:
+            with llm_ticker(rewriter.summary, lambda line: err.print(line, markup=False, highlight=False)):
+                result = inject_document(document, seed, context, config, rewriter=rewriter)
     finally:
         if rewriter is not None:
             rewriter.close()
@@ -239,11 +247,21 @@ def inject(
             err.print(f"{len(result.flagged)} LLM rewrites flagged for review (not injected)")
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False))
-        return
-    print(_outline(result.corrupted))
-    for i in result.instances:
-        print(f"{i.location:>10}  {i.error_type:8} {i.description}")
-    err.print(f"{len(result.instances)} errors injected, {len(result.pre_existing)} pre-existing violations")
+    else:
+        print(_outline(result.corrupted))
+        for i in result.instances:
+            print(f"{i.location:>10}  {i.error_type:8} {i.description}")
+        err.print(
+            f"{len(result.instances)} errors injected, {len(result.pre_existing)} pre-existing violations"
+        )
+    if len(result.instances) < lo:  # printed all the same, but not a success
+        err.print(
+            f"ERROR {path}: only {len(result.instances)} errors could be injected (at least {lo} asked): "
+            "the document has too few places for them",
+            markup=False,
+            highlight=False,
+        )
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -303,6 +321,9 @@ def build(
     reviews: Annotated[
         Path | None, typer.Option("--reviews", help="Review database to apply (default: OUT/reviews.sqlite).")
     ] = None,
+    wait: Annotated[
+        float, typer.Option("--wait", help="Seconds to wait for another build of the same --out.")
+    ] = 0.0,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -310,6 +331,7 @@ def build(
     settings.configure(out / ".cache", verbose=verbose)
     from flows.build import run_build
     from release.config import BuildConfig
+    from release.lock import OutputBusyError
     from release.writer import next_version
 
     lo, hi = _parse_range(errors)
@@ -358,8 +380,9 @@ def build(
                 progress=report,
                 force=force,
                 reviews=reviews,
+                wait_s=wait,
             )
-        except (ValueError, FileExistsError) as exc:
+        except (ValueError, FileExistsError, OutputBusyError) as exc:
             err.print(f"ERROR: {exc}")
             raise typer.Exit(1) from None
     if summary.up_to_date:
@@ -392,7 +415,11 @@ def publish(
         bool, typer.Option("--dry-run", help="List what would be uploaded and contact nothing.")
     ] = False,
     force: Annotated[
-        bool, typer.Option("--force", help="Move the version's tag if it already exists.")
+        bool,
+        typer.Option(
+            "--force",
+            help="Move the version's tag if it already exists; publish even if critical validation failed.",
+        ),
     ] = False,
     timeout: Annotated[
         float | None, typer.Option("--timeout", help="Give up after this many seconds (default 900).")
@@ -407,7 +434,15 @@ def publish(
 
     limits = {} if timeout is None else {"deadline_s": timeout}
     try:
-        result = publish_release(output_dir, repo_id, private=private, dry_run=dry_run, force=force, **limits)
+        result = publish_release(
+            output_dir,
+            repo_id,
+            private=private,
+            dry_run=dry_run,
+            force=force,
+            warn=lambda message: err.print(f"WARNING: {message}", markup=False, highlight=False),
+            **limits,
+        )
     except PublishError as exc:
         print(f"ERROR: {exc}", file=sys.stderr)
         raise typer.Exit(1) from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from prefect import flow
@@ -10,9 +11,11 @@ from flows.build import build, build_fingerprint, file_digests, read_reviews
 from parsers.corpus import corpus_files
 from release.config import BuildConfig
 from release.license import data_license
+from release.lock import output_lock
 from release.writer import latest_fingerprint, next_version
 
 DEPLOYMENT_NAME = "gbtbench-rebuild"
+LOCK_WAIT_S = 3600.0  # a scheduled run waits for a manual build of the same folder instead of failing
 
 
 @flow(name="gbtbench-scheduled-build", validate_parameters=True)
@@ -26,15 +29,16 @@ def scheduled_build(
 ) -> str:
     """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
     corpus, out = str(Path(corpus).resolve()), str(Path(out).resolve())
-    licence, third_party = data_license(Path(corpus))
-    config = BuildConfig(
-        seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party
-    )
-    decisions = read_reviews(None, Path(out))  # review: decisions change the fingerprint
-    fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config, decisions)
-    if latest_fingerprint(Path(out)) == fingerprint:
-        return "unchanged"
-    summary = build(Path(corpus), Path(out), config, prefer=prefer, decisions=decisions)
+    with output_lock(Path(out), wait_s=LOCK_WAIT_S, clock=time.monotonic, sleep=time.sleep):
+        licence, third_party = data_license(Path(corpus))
+        config = BuildConfig(
+            seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party
+        )
+        decisions = read_reviews(None, Path(out))  # review: decisions change the fingerprint
+        fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config, decisions)
+        if latest_fingerprint(Path(out)) == fingerprint:
+            return "unchanged"
+        summary = build(Path(corpus), Path(out), config, prefer=prefer, decisions=decisions)
     if summary.output is None or summary.critical_failures:
         raise RuntimeError(
             f"build {config.version} is not usable: {summary.critical_failures or 'no output'}"

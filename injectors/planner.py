@@ -16,6 +16,7 @@ import regex
 
 from injectors.base import Baseline, Rewriter, compatible
 from injectors.checking import Violation, lint
+from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
@@ -105,12 +106,12 @@ def candidate_instances(
     available = injectors()
     baseline = Baseline(document)
     skipped = {t: "no_injector" for t in config.types if t not in available}
-    stats: dict[str, Counter[str]] = {}
-    instances: list[ErrorInstance] = []
-    flagged: list[FlaggedCandidate] = []
-    for error_type in (t for t in config.types if t in available):
-        stats[error_type] = Counter()
+    types = [t for t in config.types if t in available]
+    stats: dict[str, Counter[str]] = {t: Counter() for t in types}
+
+    def one_type(error_type: str) -> tuple[list[ErrorInstance], list[FlaggedCandidate], str | None]:
         found: list[ErrorInstance] = []
+        flagged: list[FlaggedCandidate] = []
         for k in range(ALTERNATIVES):
             attempt = available[error_type].inject(
                 baseline,
@@ -123,10 +124,19 @@ def candidate_instances(
             )
             flagged.extend(attempt.flagged)
             if attempt.instance is None:
-                if not found:
-                    skipped[error_type] = attempt.reason
-                break
+                return found, flagged, None if found else attempt.reason
             found.append(attempt.instance)
+        return found, flagged, None
+
+    instances: list[ErrorInstance] = []
+    flagged: list[FlaggedCandidate] = []
+    # types are independent of each other, so with a model to wait for they run side by side (same results)
+    for error_type, (found, type_flagged, reason) in zip(
+        types, map_concurrently(one_type, types, llm_workers(rewriter)), strict=True
+    ):
+        flagged.extend(type_flagged)
+        if reason is not None:
+            skipped[error_type] = reason
         instances.extend(found)
     return Candidates(
         document, baseline, tuple(instances), dict(sorted(skipped.items())), stats, tuple(flagged)

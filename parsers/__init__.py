@@ -10,11 +10,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from parsers.encoding import has_utf16_bom
 from parsers.errors import CorruptFileError, EmptyFileError, ParseError, UnsupportedFormatError
+from parsers.garbled import check_garbled
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document, Section
 
 SUFFIXES = {".pdf": "pdf", ".docx": "docx", ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
-MAX_INPUT_BYTES = 512 * 1024 * 1024
+MAX_INPUT_BYTES = DEFAULT_LIMITS.max_bytes
 
 
 def sniff(data: bytes) -> str:
@@ -26,9 +29,20 @@ def sniff(data: bytes) -> str:
         return "zip"
     if head.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
         return "ole"
+    if has_utf16_bom(head) and _utf16_head(head):
+        return "text"
     if b"\x00" in head:
         return "binary"
     return "text"
+
+
+def _utf16_head(head: bytes) -> bool:
+    """Whether the first bytes after a UTF-16 byte order mark are UTF-16 text (not binary noise)."""
+    try:
+        head[: len(head) // 2 * 2].decode("utf-16")
+    except UnicodeDecodeError as exc:
+        return exc.start >= len(head) - 4  # only a character cut at the end of the sample
+    return True
 
 
 def detect_format(path: Path, data: bytes) -> str:
@@ -67,7 +81,7 @@ def _describe(actual: str) -> str:
     }[actual]
 
 
-def _reader(fmt: str) -> Callable[[Path, bytes], Document]:
+def _reader(fmt: str) -> Callable[[Path, bytes, ParseLimits], Document]:
     if fmt == "pdf":
         from parsers.pdf import parse_pdf
 
@@ -75,7 +89,12 @@ def _reader(fmt: str) -> Callable[[Path, bytes], Document]:
     if fmt == "docx":
         from parsers.docx import parse_docx
 
-        return parse_docx
+        def docx(path: Path, data: bytes, _: ParseLimits) -> Document:
+            doc = parse_docx(path, data)
+            check_garbled(path, [doc.title, *(s.text for s in doc.sections)])
+            return doc
+
+        return docx
     if fmt == "markdown":
         from parsers.markdown import parse_markdown
 
@@ -85,19 +104,15 @@ def _reader(fmt: str) -> Callable[[Path, bytes], Document]:
     return parse_text
 
 
-def parse_bytes(path: Path, data: bytes) -> Document:
-    return _reader(detect_format(path, data))(path, data)
+def parse_bytes(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
+    return _reader(detect_format(path, data))(path, data, limits)
 
 
-def parse_file(path: Path | str) -> Document:
+def parse_file(path: Path | str, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
     """Parse one file; every failure is a ParseError naming the file and the reason."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_INPUT_BYTES:
-            raise UnsupportedFormatError(
-                path, f"file too large ({size} bytes; the limit is {MAX_INPUT_BYTES})"
-            )
+        limits.check_size(path, path.stat().st_size)
         data = path.read_bytes()
     except IsADirectoryError:
         raise UnsupportedFormatError(path, "is a directory") from None
@@ -106,7 +121,7 @@ def parse_file(path: Path | str) -> Document:
     except PermissionError:
         raise CorruptFileError(path, "permission denied") from None
     try:
-        return parse_bytes(path, data)
+        return parse_bytes(path, data, limits)
     except ParseError:
         raise
     except RecursionError:
@@ -147,6 +162,7 @@ def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
 __all__ = [
     "Document",
     "ParseError",
+    "ParseLimits",
     "ParseOutcome",
     "Section",
     "detect_format",

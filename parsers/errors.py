@@ -13,6 +13,10 @@ class ParseError(Exception):
         self.reason = reason
         super().__init__(f"{self.path}: {reason}")
 
+    def __reduce__(self) -> tuple[type[ParseError], tuple[str, str]]:
+        """Picklable with its path and reason, so a worker process can hand it back."""
+        return (type(self), (self.path, self.reason))
+
 
 class EmptyFileError(ParseError):
     """Zero bytes, or no text at all."""
@@ -44,3 +48,11 @@ class UnsafeDocumentError(ParseError):
 
 class NotAStandardError(ParseError):
     """Readable text, but no recognisable standard structure (no 范围 and no numbered chapters)."""
+
+
+class ResourceLimitError(ParseError):
+    """Bigger or slower than the configured parse limits (size, pages, line length, wall time)."""
+
+
+class DuplicateDocumentError(ParseError):
+    """The same standard again (same bytes, or same id and version) as a file read before it."""

@@ -8,6 +8,7 @@ next line); character-level geometry is read only inside ruled tables, to split 
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 import unicodedata
 from bisect import bisect_right
@@ -18,7 +19,6 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
-import regex
 
 from parsers.assembler import assemble
 from parsers.errors import (
@@ -27,7 +27,10 @@ from parsers.errors import (
     EncryptedDocumentError,
     GarbledTextError,
     NoTextLayerError,
+    ParseError,
 )
+from parsers.garbled import GARBLED_SHARE, implausible_count
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.lines import Line
 from parsers.model import Document
 from parsers.numbering import Heading, parse_heading
@@ -36,18 +39,9 @@ NO_TEXT_LAYER = "no text layer: scanned document, OCR is not supported"
 
 SAMPLE_PAGES = 5  # pages looked at before anything else, so a bad 300-page file fails fast
 MIN_TEXT_PER_PAGE = 10  # non-space characters on a page that has a real text layer
-GARBLED_SHARE = 0.15  # share of implausible characters above which the text layer is garbage
 _BAND = 12.0  # pt: height of the buckets vertical rules are indexed by
 EDGE_ZONE = 0.1  # top and bottom tenth of a page: where running heads and page numbers live
 
-# Characters a Chinese standard is made of; anything else (private use, U+FFFD, controls, unassigned,
-# stray scripts, the Latin-1 letters a font without a ToUnicode map decodes to) counts as garbage.
-_PLAUSIBLE = (
-    r"\s\x21-\x7e\u00a0-\u00bf\u00d7\u00f7\u02b0-\u02ff\u0370-\u03ff\u0401-\u045f\u2000-\u2bff"
-    r"\u3000-\u303f\u3040-\u30ff\u3100-\u312f\u3200-\u33ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    r"\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\U00020000-\U0003ffff"
-)
-_IMPLAUSIBLE = regex.compile(f"[^{_PLAUSIBLE}]")
 _SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 _WORDY = re.compile(r"[^\W\d_]")  # letters and CJK characters
@@ -121,20 +115,24 @@ class _Page:
     rules: _Rules
 
 
-def read_lines(path: Path, data: bytes) -> list[Line]:
+def read_lines(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> list[Line]:
     """The logical lines of a PDF: one per paragraph, heading, list item, note or table row."""
     pdf = _open(path, data)
     try:
-        pages = list(_read_pages(path, pdf))
+        limits.check_pages(path, len(pdf))
+        pages = list(_read_pages(path, pdf, limits))
     finally:
         pdf.close()
     _drop_running_heads(pages)
-    return _join(pages)
+    lines = _join(pages)
+    for line in lines:
+        limits.check_paragraph(path, len(line.text), line.page)
+    return lines
 
 
-def parse_pdf(path: Path, data: bytes) -> Document:
+def parse_pdf(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
     """Parse a PDF standard into a Document (the shared assembler does the numbering)."""
-    return assemble(read_lines(path, data), path=path, fmt="pdf", data=data)
+    return assemble(read_lines(path, data, limits), path=path, fmt="pdf", data=data)
 
 
 # --- opening and rejecting -------------------------------------------------------------------
@@ -159,6 +157,13 @@ def _open(path: Path, data: bytes) -> pdfium.PdfDocument:
         pdf.close()
         raise CorruptFileError(path, "damaged PDF: no pages")
     return pdf
+
+
+def _text_objects(page: pdfium.PdfPage) -> int:
+    raw = page.raw
+    kind = pdfium_c.FPDF_PAGEOBJ_TEXT
+    get, type_of = pdfium_c.FPDFPage_GetObject, pdfium_c.FPDFPageObj_GetType
+    return sum(1 for i in range(pdfium_c.FPDFPage_CountObjects(raw)) if type_of(get(raw, i)) == kind)
 
 
 def _sample(n: int) -> list[int]:
@@ -186,7 +191,7 @@ def _check_text(path: Path, texts: Sequence[str], *, images: bool) -> None:
             raise NoTextLayerError(path, NO_TEXT_LAYER)
         if not visible:
             raise EmptyFileError(path, "no text: every page is blank")
-    bad = sum(len(_IMPLAUSIBLE.findall(t)) for t in texts)
+    bad = sum(implausible_count(t) for t in texts)
     if bad > GARBLED_SHARE * visible:
         raise GarbledTextError(
             path,
@@ -198,19 +203,22 @@ def _check_text(path: Path, texts: Sequence[str], *, images: bool) -> None:
 # --- pages -----------------------------------------------------------------------------------
 
 
-def _read_pages(path: Path, pdf: pdfium.PdfDocument) -> Iterator[_Page]:
+def _read_pages(path: Path, pdf: pdfium.PdfDocument, limits: ParseLimits) -> Iterator[_Page]:
     """Read every page, checking a sample first so that a scanned or garbled file fails fast."""
     n = len(pdf)
     loaded: dict[int, tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]] = {}
     try:
         for i in _sample(n):
-            loaded[i] = _load(path, pdf, i)
+            loaded[i] = _load(path, pdf, i, limits)
+            limits.check_page(path, i + 1, len(loaded[i][2]))
         texts = [loaded[i][2] for i in sorted(loaded)]
         _check_text(path, texts, images=any(_has_images(loaded[i][0]) for i in loaded))
         offset = 0
         all_texts: list[str] = []
         for i in range(n):
-            page, textpage, text = loaded.pop(i) if i in loaded else _load(path, pdf, i)
+            page, textpage, text = loaded.pop(i) if i in loaded else _load(path, pdf, i, limits)
+            limits.check_page(path, i + 1, len(text))
+            limits.check_lines(path, text)
             try:
                 yield _read_page(page, textpage, text, i + 1, offset)
             finally:
@@ -226,10 +234,21 @@ def _read_pages(path: Path, pdf: pdfium.PdfDocument) -> Iterator[_Page]:
             page.close()
 
 
-def _load(path: Path, pdf: pdfium.PdfDocument, i: int) -> tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]:
-    """Page i, its text page and text; a page pdfium cannot load makes the file corrupt, not skipped."""
+def _load(
+    path: Path, pdf: pdfium.PdfDocument, i: int, limits: ParseLimits
+) -> tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]:
+    """Page i, its text page and text; a page pdfium cannot load makes the file corrupt, not skipped.
+
+    Text objects are counted before pdfium builds the text page, which is what costs (10 s and 900 MB for
+    a page of 100k lines): an absurd page is refused on its object count alone.
+    """
     try:
         page = pdf[i]
+        try:
+            limits.check_page_objects(path, i + 1, _text_objects(page))
+        except ParseError:
+            page.close()
+            raise
         textpage = page.get_textpage()
         return page, textpage, textpage.get_text_range()
     except pdfium.PdfiumError as exc:
@@ -626,23 +645,33 @@ def _emit(par: _Paragraph) -> Line:
     first = par.first
     if par.table:
         width = max(len(p.cells or []) for p in par.parts)
-        cells = [""] * width
+        columns: list[list[str]] = [[] for _ in range(width)]
         for part in par.parts:
             for i, cell in enumerate(part.cells or []):
                 if cell:
-                    cells[i] = _glue(cells[i], cell) if cells[i] else cell
+                    columns[i].append(cell)
+        cells = [_glue_all(column) for column in columns]
         return Line(" | ".join(cells), page=first.page, offset=first.offset, table_row=True)
-    text = first.text
-    for part in par.parts[1:]:
-        text = _glue(text, part.text)
-    return Line(text, page=first.page, offset=first.offset)
+    return Line(_glue_all([p.text for p in par.parts]), page=first.page, offset=first.offset)
 
 
-def _glue(a: str, b: str) -> str:
-    """Join a wrapped line the CJK way: a space only between two Latin words."""
-    if _LATIN_END.search(a) and _LATIN_START.match(b) and not a.endswith("-"):
-        return f"{a} {b}"
-    return a + b
+def _glue_all(parts: Sequence[str]) -> str:
+    """Glue wrapped lines in one pass: each joint looks only at the two lines it joins (linear time)."""
+    if not parts:
+        return ""
+    pieces = [parts[0]]
+    for prev, part in itertools.pairwise(parts):
+        if _latin_joint(prev, part):
+            pieces.append(" ")
+        pieces.append(part)
+    return "".join(pieces)
+
+
+def _latin_joint(a: str, b: str) -> bool:
+    """A space only between two Latin words (not after a hyphen): the CJK way of joining lines."""
+    return (
+        bool(a) and _LATIN_END.match(a[-1]) is not None and _LATIN_START.match(b) is not None and a[-1] != "-"
+    )
 
 
 __all__ = ["NO_TEXT_LAYER", "parse_pdf", "read_lines"]

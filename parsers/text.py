@@ -7,7 +7,9 @@ from pathlib import Path
 import regex
 
 from parsers.assembler import assemble
-from parsers.errors import CorruptFileError, EmptyFileError
+from parsers.encoding import decode_text
+from parsers.garbled import check_garbled
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.lines import Line
 from parsers.model import Document
 
@@ -16,19 +18,12 @@ _BRACKET_NUMBER = regex.compile(r"^\s*\[\s*((?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\s*\
 _CONTINUATION = regex.compile(r"^\s*\[续\]\s*[…\.]*")
 
 
-def decode(path: Path, data: bytes) -> str:
-    """UTF-8 (with or without BOM), then GB18030, which covers GBK and GB2312."""
-    if not data.strip():
-        raise EmptyFileError(path, "empty file")
-    for encoding in ("utf-8-sig", "gb18030"):
-        try:
-            text = data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-        if "\x00" in text:
-            break
-        return text
-    raise CorruptFileError(path, "not text: the bytes decode neither as UTF-8 nor as GB18030")
+def decode(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> str:
+    """The text in whichever of UTF-8, UTF-16 (BOM), GB18030 or Big5 it is; garbled or over-long refused."""
+    text, _ = decode_text(path, data)
+    limits.check_lines(path, text)
+    check_garbled(path, (text,))
+    return text
 
 
 def text_lines(text: str) -> list[Line]:
@@ -56,5 +51,5 @@ def text_lines(text: str) -> list[Line]:
     return lines
 
 
-def parse_text(path: Path, data: bytes) -> Document:
-    return assemble(text_lines(decode(path, data)), path=path, fmt="text", data=data)
+def parse_text(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
+    return assemble(text_lines(decode(path, data, limits)), path=path, fmt="text", data=data)

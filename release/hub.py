@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
+from injectors.llm.masking import mask_secret
+from release.gate import UnvalidatedReleaseError, check_publishable
 from release.hub_layout import arrow_copy_names, published_card
 
 if TYPE_CHECKING:
@@ -216,10 +218,10 @@ class _Masker:
     """Replaces the token in any text that may reach a user or a log."""
 
     def __init__(self, token: str | None) -> None:
-        self._token = token if token and len(token) >= 6 else None
+        self._token = token or ""
 
     def __call__(self, text: str) -> str:
-        return text.replace(self._token, "hf_***") if self._token else text
+        return mask_secret(text, self._token)
 
 
 def _resolve_endpoint(endpoint: str | None) -> str:
@@ -425,6 +427,7 @@ def publish(
     endpoint: str | None = None,
     deadline_s: float = DEFAULT_DEADLINE_S,
     preflight_s: float = DEFAULT_PREFLIGHT_S,
+    warn: Callable[[str], None] = log.warning,
 ) -> PublishResult:
     """Upload a release folder as one commit of dataset repo_id and tag it with the manifest's version.
 
@@ -435,6 +438,10 @@ def publish(
         raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME")
     folder = resolve_release_folder(output_dir)
     version = read_version(folder)
+    try:
+        check_publishable(folder, force=force, warn=warn)
+    except UnvalidatedReleaseError as exc:
+        raise PublishError(str(exc)) from None
     files = plan_upload(folder)
     where = _resolve_endpoint(endpoint)
     plan = PublishResult(repo_id, version, where, files, dry_run=True, private=private)

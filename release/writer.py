@@ -45,6 +45,7 @@ from release.card import write_card
 from release.config import BuildConfig
 from release.hub_layout import hub_layout, write_hub_data
 from release.instructions import write_instructions
+from release.lock import remove_stale_temps, temp_prefix
 from release.review_queue import review_queue
 from release.tables import ReleaseTables, build_tables, canonical_json, instances_table
 from validation.suites import SuiteResult, validate_release
@@ -366,9 +367,8 @@ def write_release(
         raise ReleaseExistsError(
             f"{final} exists: a released version is never overwritten; choose a new version"
         )
-    for stale in out_root.glob(f".{config.version}.tmp-*"):  # left by a build that was killed while writing
-        shutil.rmtree(stale, ignore_errors=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{config.version}.tmp-", dir=out_root))
+    remove_stale_temps(out_root, config.version)  # left by a build that was killed while writing
+    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(config.version), dir=out_root))
     try:
         os.chmod(tmp, 0o755)
         timer = _Timer()

@@ -231,12 +231,15 @@ def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Pa
     )
     (corpus / "thin.txt").write_text(thin, encoding="utf-8")
     out = tmp_path / "out"
-    (out / ".v0.1.0.tmp-leftover").mkdir(parents=True)  # as a killed build leaves it
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    leftover = out / f".v0.1.0.tmp-{dead.pid}-leftover"  # as a killed build leaves it (its pid is dead)
+    leftover.mkdir(parents=True)
     summary = run_build(corpus, out, BuildConfig(seed=5, version="v0.1.0"))
     assert summary.documents == 2 and not summary.critical_failures
     assert [b["source"] for b in summary.bad_inputs] == ["thin.txt"]
     assert "errors could be injected" in summary.bad_inputs[0]["reason"]
-    assert not (out / ".v0.1.0.tmp-leftover").exists()
+    assert not leftover.exists()
 
 
 def test_cli_build_with_relative_paths(tmp_path: Path) -> None:

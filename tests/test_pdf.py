@@ -290,9 +290,9 @@ def test_scanned_file_fails_on_a_sample_of_pages(monkeypatch: pytest.MonkeyPatch
     loads: list[int] = []
     real = pdf_reader._load
 
-    def counting(path: Path, pdf: pdfium.PdfDocument, i: int):  # type: ignore[no-untyped-def]
+    def counting(path: Path, pdf: pdfium.PdfDocument, i: int, *limits):  # type: ignore[no-untyped-def]
         loads.append(i)
-        return real(path, pdf, i)
+        return real(path, pdf, i, *limits)
 
     monkeypatch.setattr(pdf_reader, "_load", counting)
     with pytest.raises(NoTextLayerError):

@@ -7,14 +7,20 @@ lock, WAL journal) and holds no secret: neither the API key nor the base URL ent
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
+import os
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS completions (
@@ -54,50 +60,133 @@ class CachedCompletion:
 
 
 class LLMCache:
-    """SQLite file of completions; `get` and `put` may be called from any thread."""
+    """SQLite file of completions; `get` and `put` may be called from any thread.
 
-    def __init__(self, path: str | Path) -> None:
+    The cache heals itself: a file SQLite cannot read (garbled header, truncation, a damaged page) is moved
+    aside as `<name>.corrupt-<UTC time>` and a fresh cache takes its place, with a warning; a row that
+    cannot be decoded is deleted and counts as a miss, so the answer is asked for and written again. A
+    cache is an accelerator: losing it costs requests, never a run.
+    """
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        warn: Callable[[str], None] = log.warning,
+    ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._clock = clock
+        self._warn = warn
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        self.healed: list[str] = []  # what was moved aside or dropped, for the run's report
         with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(SCHEMA)
+            try:
+                self._db = self._connect(check=True)
+            except sqlite3.DatabaseError as exc:
+                self._db = self._replace(exc)
+
+    def _connect(self, *, check: bool) -> sqlite3.Connection:
+        db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(SCHEMA)
+            if check:
+                verdict = db.execute("PRAGMA quick_check").fetchone()
+                if verdict is None or verdict[0] != "ok":
+                    raise sqlite3.DatabaseError(f"integrity check failed: {verdict[0] if verdict else '?'}")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _replace(self, exc: BaseException) -> sqlite3.Connection:
+        """Move the unreadable file (and its WAL and shared-memory files) aside and start a fresh cache."""
+        stamp = self._clock().strftime("%Y%m%dT%H%M%SZ")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(f"{self.path}{suffix}")
+            if part.exists():
+                os.replace(part, f"{aside}{suffix}")
+        self._report(f"is unreadable ({exc}); moved it to {aside.name} and started a fresh one")
+        return self._connect(check=False)
+
+    def _report(self, what: str) -> None:
+        """Warn with the full path; keep only the file name for the run's report (it goes into manifests)."""
+        self.healed.append(f"LLM cache {self.path.name} {what}")
+        self._warn(f"LLM cache {self.path} {what}")
+
+    def _heal(self, exc: sqlite3.DatabaseError) -> None:
+        """Called with the lock held, when a query fails on a damaged file."""
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+        self._db = self._replace(exc)
 
     def get(self, key: str) -> CachedCompletion | None:
         with self._lock:
-            row = self._db.execute(
-                "SELECT content, prompt_tokens, completion_tokens, retried FROM completions WHERE key = ?",
-                (key,),
-            ).fetchone()
-        if row is None:
-            return None
-        return CachedCompletion(row[0], row[1], row[2], tuple(json.loads(row[3])))
+            try:
+                row = self._db.execute(
+                    "SELECT content, prompt_tokens, completion_tokens, retried FROM completions "
+                    "WHERE key = ?",
+                    (key,),
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:
+                self._heal(exc)
+                return None
+            if row is None:
+                return None
+            try:
+                retried = json.loads(row[3])
+                if not isinstance(retried, list) or not isinstance(row[0], str):
+                    raise ValueError("not a list of failures")
+                return CachedCompletion(row[0], int(row[1]), int(row[2]), tuple(str(r) for r in retried))
+            except (ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
+                self._report(f"dropped an unreadable row ({type(exc).__name__}); it will be asked again")
+                try:
+                    self._db.execute("DELETE FROM completions WHERE key = ?", (key,))
+                except sqlite3.DatabaseError as db_exc:
+                    self._heal(db_exc)
+                return None
 
     def put(
         self, key: str, completion: CachedCompletion, *, model: str, prompt_id: str, request: dict[str, Any]
     ) -> None:
         """Store an answer; the request (messages, params, seed) is kept for audits, never any credential."""
+        row = (
+            key,
+            model,
+            prompt_id,
+            json.dumps(request, ensure_ascii=False, sort_keys=True),
+            completion.content,
+            completion.prompt_tokens,
+            completion.completion_tokens,
+            json.dumps(list(completion.retried)),
+        )
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    key,
-                    model,
-                    prompt_id,
-                    json.dumps(request, ensure_ascii=False, sort_keys=True),
-                    completion.content,
-                    completion.prompt_tokens,
-                    completion.completion_tokens,
-                    json.dumps(list(completion.retried)),
-                ),
-            )
+            for attempt in range(2):
+                try:
+                    self._db.execute(
+                        "INSERT OR REPLACE INTO completions VALUES (?, ?, ?, ?, ?, ?, ?, ?)", row
+                    )
+                    return
+                except sqlite3.DatabaseError as exc:
+                    if attempt:
+                        raise
+                    self._heal(exc)
 
     def __len__(self) -> int:
         with self._lock:
-            return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+            try:
+                return int(self._db.execute("SELECT COUNT(*) FROM completions").fetchone()[0])
+            except sqlite3.DatabaseError as exc:
+                self._heal(exc)
+                return 0
 
     def close(self) -> None:
         with self._lock:

@@ -21,13 +21,15 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any
 
 import regex
 
 from injectors.llm.cache import CachedCompletion, LLMCache, cache_key
+from injectors.llm.circuit import DEFAULT_THRESHOLD, CircuitBreaker, Deadline
+from injectors.llm.masking import mask_secret
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +37,8 @@ RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "none")
 # How the `auto` mode steps down when a server refuses a response_format.
 _DOWNGRADE = {"json_schema": "json_object", "json_object": "none"}
 ENV_PREFIX = "GBTBENCH_LLM_"
+# Failures that say the endpoint itself is unwell (they count towards the circuit breaker); a 429 does not.
+TRANSPORT_FAILURES = frozenset({"timeout", "connection", "server_error"})
 
 
 class LLMConfigError(ValueError):
@@ -55,17 +59,9 @@ def mask(secret: str) -> str:
 
 
 def redact(text: str, secret: str) -> str:
-    """`text` without the secret or any long piece of it (servers echo keys: "Incorrect API key sk-…")."""
-    if not secret or not text:
-        return text
-    out = text.replace(secret, "***")
-    if len(secret) >= 12:  # masked echoes keep a prefix or suffix of the key: drop any 6+ char piece
-        for size in range(min(len(secret) - 1, 24), 5, -1):
-            for start in range(0, len(secret) - size + 1):
-                piece = secret[start : start + size]
-                if piece in out:
-                    out = out.replace(piece, "***")
-    return out
+    """`text` without the secret or any 6+ character piece of it (servers echo keys: "Incorrect API key
+    sk-…"); the project's one masking function, `injectors.llm.masking.mask_secret`."""
+    return mask_secret(text, secret)
 
 
 @dataclass(frozen=True, repr=False)
@@ -88,6 +84,8 @@ class LLMConfig:
     response_format: str = (
         "auto"  # auto (json_schema, stepping down when refused) | json_schema | json_object | none
     )
+    breaker_failures: int = DEFAULT_THRESHOLD  # consecutive transport failures that declare the endpoint down
+    deadline: float | None = 7200.0  # seconds for all the LLM calls of a run (None: no limit)
 
     def __post_init__(self) -> None:
         if not self.model:
@@ -98,6 +96,8 @@ class LLMConfig:
             raise LLMConfigError(f"response_format must be one of {', '.join(RESPONSE_FORMATS)}")
         if self.timeout <= 0 or self.max_concurrency < 1 or self.max_retries < 0:
             raise LLMConfigError("timeout must be > 0, max_concurrency ≥ 1 and max_retries ≥ 0")
+        if self.breaker_failures < 1 or (self.deadline is not None and self.deadline <= 0):
+            raise LLMConfigError("breaker_failures must be ≥ 1 and the deadline > 0")
 
     def __repr__(self) -> str:
         shown = ", ".join(
@@ -131,6 +131,8 @@ class LLMConfig:
             "tpm": ("TPM", float),
             "temperature": ("TEMPERATURE", float),
             "max_tokens": ("MAX_TOKENS", int),
+            "breaker_failures": ("BREAKER", int),
+            "deadline": ("DEADLINE", float),
         }
         for name, (suffix, kind) in numbers.items():
             raw = env.get(ENV_PREFIX + suffix)
@@ -264,7 +266,11 @@ class AsyncChatClient:
     """The async client: cache, limits, retries and counters around AsyncOpenAI (which never retries)."""
 
     def __init__(
-        self, config: LLMConfig, cache: LLMCache | None = None, stats: LLMStats | None = None
+        self,
+        config: LLMConfig,
+        cache: LLMCache | None = None,
+        stats: LLMStats | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         from openai import AsyncOpenAI
 
@@ -283,6 +289,19 @@ class AsyncChatClient:
         self._format = "json_schema" if config.response_format == "auto" else config.response_format
         self._cooldown_until = 0.0  # a 429's Retry-After pauses every request, not only the one refused
         self._jitter = random.Random(0)  # timing only: answers never depend on it
+        self.breaker = CircuitBreaker(config.breaker_failures)
+        self.deadline = Deadline(config.deadline, clock)
+
+    def _guard(self) -> float:
+        """The seconds a request may take now; LLMError when the endpoint is down or time is up."""
+        if self.breaker.open:
+            self.stats.fail("endpoint_down")
+            raise LLMError("endpoint_down", self.breaker.reason or "endpoint down")
+        left = self.deadline.remaining()
+        if left is not None and left <= 0:
+            self.stats.fail("deadline")
+            raise LLMError("deadline", f"the LLM stage's deadline of {self.config.deadline:g} s has passed")
+        return self.config.timeout if left is None else min(self.config.timeout, left)
 
     def params(self, request: ChatRequest) -> dict[str, Any]:
         """The parameters that, with the model, messages and seed, determine an answer (the cache key)."""
@@ -312,6 +331,7 @@ class AsyncChatClient:
                     hit.content, hit.prompt_tokens, hit.completion_tokens, key, True, hit.retried
                 )
             self.stats.add("cache_misses")
+        self._guard()
         content, prompt_tokens, completion_tokens, retried = await self._request(request)
         if self.cache is not None:
             self.cache.put(
@@ -376,9 +396,12 @@ class AsyncChatClient:
             try:
                 async with self._semaphore:
                     await self._admit(estimate)
+                    timeout = self._guard()  # checked after the wait: the breaker may have opened meanwhile
                     self.stats.add("requests")
-                    completion = await self._post(body)
-                return self._read(completion, estimate, retried)
+                    completion = await self._post(body, timeout)
+                result = self._read(completion, estimate, retried)
+                self.breaker.success()
+                return result
             except openai.APITimeoutError:
                 reason = "timeout"
             except openai.APIConnectionError:
@@ -414,16 +437,23 @@ class AsyncChatClient:
                 raise LLMError("client_error", redact(str(exc), config.api_key)) from None
             self.stats.fail(reason)
             retried.append(reason)
+            if reason in TRANSPORT_FAILURES and self.breaker.failure(reason):
+                log.warning("LLM %s; the remaining calls fall back to rules", self.breaker.reason)
+            if self.breaker.open:
+                raise LLMError("endpoint_down", self.breaker.reason or "endpoint down")
             if attempt >= config.max_retries:
                 raise LLMError(reason, f"gave up after {attempt + 1} attempts ({', '.join(retried)})")
             wait = max(delay or 0.0, self._backoff(attempt))
+            left = self.deadline.remaining()
+            if left is not None:
+                wait = min(wait, left)  # the next round's guard then ends the call at the deadline
             self.stats.add("retries")
             log.info("LLM request %s; retry %d in %.2f s", reason, attempt + 1, wait)
             attempt += 1
             await asyncio.sleep(wait)
         raise LLMError("gave_up", f"no answer after {attempt + 1} attempts")
 
-    async def _post(self, body: dict[str, Any]) -> Any:
+    async def _post(self, body: dict[str, Any], timeout: float) -> Any:
         """POST /chat/completions through the library's client (auth, errors, typed response) with a plain
         JSON body: `chat.completions.create` would re-walk every message and the JSON schema through its
         parameter transformer, which costs more CPU than the rest of a request."""
@@ -433,7 +463,7 @@ class AsyncChatClient:
             "/chat/completions",
             cast_to=ChatCompletion,
             body=body,
-            options={"timeout": self.config.timeout, "security": {"bearer_auth": True}},
+            options={"timeout": timeout, "security": {"bearer_auth": True}},
         )
 
     def _read(
@@ -476,6 +506,8 @@ class LLMClient:
         self._thread = threading.Thread(target=self._loop.run_forever, name="gbtbench-llm", daemon=True)
         self._thread.start()
         self._async = self._run(self._make())
+        self.breaker = self._async.breaker  # shared by every thread's calls: one endpoint, one verdict
+        self.deadline = self._async.deadline
         self._closed = False
 
     async def _make(self) -> AsyncChatClient:

@@ -104,6 +104,10 @@ def parse_answer(content: str) -> tuple[Answer | None, list[Failure]]:
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, ValueError):
+        if REFUSAL.search(raw[:2000]):  # "抱歉，我无法…" in plain text is a refusal, not a format slip
+            return None, [
+                failure("refusal", "回答是拒绝或道歉，不是JSON对象；请直接完成改写", "a plain refusal")
+            ]
         return None, [failure("json", "回答不是有效的JSON对象", "the answer is not valid JSON")]
     span = data.get("changed_span") if isinstance(data, dict) else None
     if (

@@ -26,6 +26,7 @@ from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
 from injectors.llm.cache import LLMCache
 from injectors.llm.client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
 from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
+from injectors.llm.health import stage_health
 from injectors.llm.prompts import ANSWER_SCHEMA, Prompt, PromptInput, PromptSpec, build_prompt
 from injectors.llm.spec import llm_specs
 from injectors.taxonomy import by_id
@@ -127,6 +128,7 @@ class LLMRewriter:
         self.stats: LLMStats = client.stats
         self.types = parse_llm_types(types)
         self.max_attempts = max_attempts
+        self.concurrency = client.config.max_concurrency  # sites the planner may rewrite at once
         self._owns_client = owns_client
         self._lock = threading.Lock()
         self.records: list[RewriteRecord] = []
@@ -380,7 +382,17 @@ class LLMRewriter:
         """Per-build figures for the manifest: calls, cache hits and misses, tokens, failures by reason."""
         with self._lock:
             outcomes = Counter(r.outcome for r in self.records)
-        return {**self.stats.to_dict(), "outcomes": dict(sorted(outcomes.items()))}
+        return {**self.stats.to_dict(), "outcomes": dict(sorted(outcomes.items())), **self.health()}
+
+    def start_stage(self) -> None:
+        """A new run's LLM stage: the breaker closed and the deadline counted afresh (a rewriter outlives
+        one build in `serve`)."""
+        self.client.breaker.reset()
+        self.client.deadline.restart()
+
+    def health(self) -> dict[str, object]:
+        """Why calls stopped (endpoint down, deadline) and what the cache had to repair; empty when fine."""
+        return stage_health(self.client)
 
     def close(self) -> None:
         if self._owns_client:

@@ -29,6 +29,7 @@ KINDS = (
     "malformed",  # 200 whose message content is broken JSON
     "malformed_body",  # 200 whose HTTP body is not JSON at all
     "refusal",  # a JSON answer whose text is an apology
+    "plain_refusal",  # an apology in plain text, no JSON at all (as models refuse in practice)
     "leaked_heading",  # a correct rewrite prefixed with "【5.2 标题】"
     "outside_target",  # the context section (scope) edited and returned instead of the target alone
     "unchanged",  # the target returned as it was
@@ -375,6 +376,8 @@ class ChatCompletionsServer:
         description = f"将“{original or '（插入）'}”改为“{rewritten}”，引入了一处起草错误"
         if kind == "malformed":
             return '{"rewritten_text": "' + text[:12]
+        if kind == "plain_refusal":
+            return "抱歉，我无法协助完成这个请求。"
         if kind == "refusal":
             sorry = "抱歉，我不能帮助完成这个请求。"
             return json.dumps(

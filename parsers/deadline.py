@@ -1,0 +1,75 @@
+"""Parse one file in a worker process that is killed at the deadline, so no file can stall a build.
+
+Readers are linear and limited (`parsers.limits`), but a library can still loop or crawl on a crafted
+file; a thread cannot be stopped, a process can. Workers are forked from a forkserver that has the readers
+imported already, so the cost is a fork (milliseconds), not an interpreter start.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from multiprocessing.connection import Connection
+from pathlib import Path
+
+from parsers.errors import CorruptFileError, ParseError, ResourceLimitError
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
+from parsers.model import Document
+
+_PRELOAD = ["parsers", "parsers.pdf", "parsers.docx", "parsers.markdown", "parsers.text"]
+
+
+def _worker(path: str, limits: ParseLimits, conn: Connection) -> None:
+    from parsers import parse_file
+
+    try:
+        conn.send(("ok", parse_file(path, limits)))
+    except ParseError as exc:
+        conn.send(("error", exc))
+    finally:
+        conn.close()
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(_PRELOAD)  # only takes effect before the forkserver's first start
+    return ctx
+
+
+def parse_with_deadline(path: Path | str, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
+    """`parse_file` in a worker given `limits.seconds`; past that it is killed and the file refused.
+
+    Inside a daemonic process (which may not have children) the file is parsed in place, without the
+    wall-time limit but with all the others.
+    """
+    from parsers import parse_file
+
+    if multiprocessing.current_process().daemon:
+        return parse_file(path, limits)
+    ctx = _context()
+    receiver, sender = ctx.Pipe(duplex=False)
+    worker = ctx.Process(target=_worker, args=(str(path), limits, sender), name=f"parse {Path(path).name}")
+    worker.start()
+    sender.close()
+    try:
+        if not receiver.poll(limits.seconds):
+            raise ResourceLimitError(
+                path, f"parsing took longer than {limits.seconds:g} s (the limit per file): stopped"
+            )
+        try:
+            kind, payload = receiver.recv()
+        except EOFError:
+            worker.join(5)
+            raise CorruptFileError(
+                path, f"the reader crashed on this file (worker exit code {worker.exitcode})"
+            ) from None
+    finally:
+        receiver.close()
+        if worker.is_alive():
+            worker.kill()
+        worker.join()
+    if kind == "error":
+        raise payload
+    return payload
+
+
+__all__ = ["parse_with_deadline"]

@@ -1,0 +1,42 @@
+"""A build whose LLM cache is garbled goes on: the file is moved aside and a fresh one used (issue 13, 1).
+
+Before: `file is not a database` ended the build with a traceback after minutes of work.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from helpers import ROOT, build_command, write_corpus
+from servers.chat_completions import ChatCompletionsServer
+
+from release.writer import read_manifest
+
+KEY = "sk-reliability-sentinel-0042"
+
+
+def test_a_build_with_a_garbled_llm_cache_recovers(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=1)
+    out = tmp_path / "out"
+    cache = out / ".cache" / "llm-cache.sqlite"
+    cache.parent.mkdir(parents=True)
+    cache.write_bytes(b"SQLite format 3\x00" + b"\x13" * 8192)  # a header SQLite rejects
+    with ChatCompletionsServer() as server:
+        env = {
+            **os.environ,
+            "GBTBENCH_LLM_BASE_URL": server.base_url,
+            "GBTBENCH_LLM_MODEL": "scripted-model",
+            "GBTBENCH_LLM_API_KEY": KEY,
+        }
+        command = build_command(corpus, out, "--llm=openai", "--llm-types=NMS-01,TER-04")
+        done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
+    assert list(cache.parent.glob("llm-cache.sqlite.corrupt-*"))
+    llm = read_manifest(out / "v0.1.0")["llm"]
+    assert any("is unreadable" in r for r in llm["cache_repairs"])
+    assert llm["counts"]["requests"] > 0
+    assert KEY not in done.stderr + done.stdout
