@@ -22,7 +22,7 @@ from flows.llm_ticker import llm_ticker, progress_line
 from injectors.context import InjectionContext
 from injectors.llm.cache import CachedCompletion, LLMCache
 from injectors.llm.circuit import CircuitBreaker, Deadline
-from injectors.llm.rewriter import SUPPORTED_TYPES
+from injectors.llm.rewriter import supported_types
 from parsers.model import Document
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +43,7 @@ def llm_fallbacks(result) -> list[str]:  # type: ignore[no-untyped-def]
     return [
         i.provenance.fallback_reason or ""
         for i in result.instances
-        if i.error_type in SUPPORTED_TYPES and i.provenance.generator == "rule-template"
+        if i.error_type in supported_types() and i.provenance.generator == "rule-template"
     ]
 
 
@@ -58,7 +58,7 @@ def test_a_dead_endpoint_opens_the_breaker_and_the_rest_falls_back(
     started = time.perf_counter()
     with ChatCompletionsServer(default=Behaviour(kind, hang=30.0)) as server:
         result, rewriter = run(
-            battery, context, server, SUPPORTED_TYPES,
+            battery, context, server, supported_types(),
             timeout=0.5, max_retries=4, breaker_failures=3, max_concurrency=4,
         )  # fmt: skip
         requests = server.count()
@@ -77,7 +77,7 @@ def test_the_stage_deadline_bounds_a_slow_endpoint(battery: Document, context: I
     started = time.perf_counter()
     with ChatCompletionsServer(default=Behaviour("rewrite", latency=0.5)) as server:
         result, rewriter = run(
-            battery, context, server, SUPPORTED_TYPES, deadline=1.5, max_concurrency=2, timeout=10.0
+            battery, context, server, supported_types(), deadline=1.5, max_concurrency=2, timeout=10.0
         )
     seconds = time.perf_counter() - started
     assert seconds < 10  # 1.5 s of calls, then rule templates (the in-flight ones are cut at the deadline)
@@ -90,10 +90,10 @@ def test_inject_keeps_the_configured_number_of_calls_in_flight(
     battery: Document, context: InjectionContext
 ) -> None:
     with ChatCompletionsServer(default=Behaviour("rewrite", latency=0.3)) as server:
-        parallel, _ = run(battery, context, server, SUPPORTED_TYPES, max_concurrency=4)
+        parallel, _ = run(battery, context, server, supported_types(), max_concurrency=4)
         in_flight = server.max_in_flight
     with ChatCompletionsServer(default=Behaviour("rewrite", latency=0.05)) as server:
-        sequential, _ = run(battery, context, server, SUPPORTED_TYPES, max_concurrency=1)
+        sequential, _ = run(battery, context, server, supported_types(), max_concurrency=1)
         assert server.max_in_flight == 1
     assert in_flight >= 3  # was 1: the planner waited for each call before the next
     assert json.dumps(parallel.to_dict(), ensure_ascii=False) == json.dumps(

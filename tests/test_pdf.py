@@ -503,7 +503,7 @@ def _flat(text: str) -> str:
 
 @pytest.mark.parametrize("pdf_path", corpus_pdfs(), ids=lambda p: p.stem)
 def test_corpus_pdf_parses_to_its_gold_sections(pdf_path: Path) -> None:
-    import stdsource
+    from corpus import stdsource
 
     source = pdf_path.parents[1] / "sources" / f"{pdf_path.stem}.std"
     if not source.exists():

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 from conftest import corpus_sources
-from stdsource import gold_document
 
+from corpus.stdsource import gold_document
 from parsers.render import render_text
 
 ROOT = Path(__file__).resolve().parents[2]
