@@ -21,7 +21,8 @@ from parsers.encoding import decode_text
 from parsers.errors import CorruptFileError, GarbledTextError, ResourceLimitError, UnsupportedFormatError
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.markdown import markdown_lines
-from parsers.pdf import _glue_all, read_lines
+from parsers.pdf import read_lines
+from parsers.pdf.joining import _glue_all
 
 TRADITIONAL = """GB/T 99999—2025
 電池儲能系統 測試方法

@@ -14,7 +14,6 @@ import pytest
 from conftest import corpus_sources
 from fpdf import FPDF
 
-from parsers import pdf as pdf_reader
 from parsers.errors import (
     CorruptFileError,
     EmptyFileError,
@@ -26,6 +25,7 @@ from parsers.errors import (
 from parsers.lines import Line
 from parsers.numbering import compact, to_halfwidth
 from parsers.pdf import NO_TEXT_LAYER, parse_pdf, read_lines
+from parsers.pdf import reader as pdf_reader
 
 CJK_FONTS = (
     Path("/usr/share/fonts/truetype/arphic/uming.ttc"),
