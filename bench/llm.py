@@ -28,7 +28,8 @@ from pathlib import Path
 from corpus.stdsource import gold_documents
 from injectors.base import Site
 from injectors.context import InjectionContext
-from injectors.llm.client import ChatRequest, LLMClient, LLMConfig
+from injectors.llm.client import ChatRequest, LLMClient
+from injectors.llm.config import LLMConfig
 from injectors.llm.prompts import ANSWER_SCHEMA, PromptInput, build_prompt
 from injectors.llm.rewriter import LLMRewriter
 from injectors.llm.spec import llm_specs

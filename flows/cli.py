@@ -178,7 +178,7 @@ def check_llm_config(llm: str) -> None:
     """Raise LLMConfigError (a ValueError) when --llm openai cannot work with the environment as set."""
     if llm == "none":
         return
-    from injectors.llm.client import LLMConfig
+    from injectors.llm.config import LLMConfig
 
     LLMConfig.from_env()
 

@@ -189,7 +189,8 @@ def _run_model(
     from evaluation.runner import Progress as RunProgress
     from evaluation.runner import run_folder, run_model
     from injectors.llm.cache import LLMCache
-    from injectors.llm.client import LLMClient, LLMConfig, LLMConfigError
+    from injectors.llm.client import LLMClient
+    from injectors.llm.config import LLMConfig, LLMConfigError
 
     defaults = {
         "temperature": None if os.environ.get("GBTBENCH_LLM_TEMPERATURE") else 0.0,

@@ -24,7 +24,8 @@ from injectors.base import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_replacements
 from injectors.llm.cache import LLMCache
-from injectors.llm.client import LLMClient, LLMConfig
+from injectors.llm.client import LLMClient
+from injectors.llm.config import LLMConfig
 from injectors.llm.rewriter import LLMRewriter, open_rewriter, parse_llm_types, supported_types
 from injectors.planner import InjectionResult, PlanConfig, inject_document, slot_rng
 from injectors.registry import injectors

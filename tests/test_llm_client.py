@@ -11,7 +11,9 @@ from pathlib import Path
 from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 
 from injectors.llm.cache import CachedCompletion, LLMCache, cache_key
-from injectors.llm.client import ChatRequest, LLMClient, LLMConfig, redact, retry_after
+from injectors.llm.client import ChatRequest, LLMClient
+from injectors.llm.config import LLMConfig, redact
+from injectors.llm.pacing import retry_after
 
 TARGET = "错误类型：NMS-01 要求被弱化\n<target>\n外壳应采用阻燃材料。\n</target>"
 

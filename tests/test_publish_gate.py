@@ -13,7 +13,7 @@ import pytest
 from servers.hub import CREATE_REPO, LocalHub
 from test_hub import REPO, SENTINEL, write_release
 
-from injectors.llm.client import redact
+from injectors.llm.config import redact
 from injectors.llm.masking import mask_secret
 from release.gate import critical_failures
 from release.hub import PublishError, publish

@@ -13,36 +13,30 @@ module passes through `redact`.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import logging
-import os
 import random
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-import regex
-
 from injectors.llm.cache import CachedCompletion, LLMCache, cache_key
-from injectors.llm.circuit import DEFAULT_THRESHOLD, CircuitBreaker, Deadline
-from injectors.llm.masking import mask_secret
+from injectors.llm.circuit import CircuitBreaker, Deadline
+from injectors.llm.config import LLMConfig, redact
+from injectors.llm.pacing import TokenBucket, estimate_tokens, retry_after
 
 log = logging.getLogger(__name__)
 
-RESPONSE_FORMATS = ("auto", "json_schema", "json_object", "none")
+
 # How the `auto` mode steps down when a server refuses a response_format.
 _DOWNGRADE = {"json_schema": "json_object", "json_object": "none"}
-ENV_PREFIX = "GBTBENCH_LLM_"
+
+
 # Failures that say the endpoint itself is unwell (they count towards the circuit breaker); a 429 does not.
 TRANSPORT_FAILURES = frozenset({"timeout", "connection", "server_error"})
-
-
-class LLMConfigError(ValueError):
-    """The LLM option was chosen but the configuration cannot work (no model, bad number …)."""
 
 
 class LLMError(RuntimeError):
@@ -51,100 +45,6 @@ class LLMError(RuntimeError):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(f"LLM request failed ({reason}): {message}")
         self.reason = reason
-
-
-def mask(secret: str) -> str:
-    """What a log may show of a secret: that it is set, never any of its characters."""
-    return "<set>" if secret else "<unset>"
-
-
-def redact(text: str, secret: str) -> str:
-    """`text` without the secret or any 6+ character piece of it (servers echo keys: "Incorrect API key
-    sk-…"); the project's one masking function, `injectors.llm.masking.mask_secret`."""
-    return mask_secret(text, secret)
-
-
-@dataclass(frozen=True, repr=False)
-class LLMConfig:
-    """Where and how to call the model; from explicit arguments, then GBTBENCH_LLM_* environment variables."""
-
-    model: str
-    base_url: str | None = None  # None: the library's default (api.openai.com)
-    api_key: str = ""
-    timeout: float = 60.0  # seconds per request (the library's default would be 600)
-    max_concurrency: int = 8
-    max_retries: int = 4  # retries of one call after a timeout, 429, 5xx or dropped connection
-    backoff_base: float = 0.5  # seconds; doubles per retry, with jitter
-    backoff_max: float = 30.0
-    max_retry_after: float = 120.0  # a server's Retry-After is honoured up to this many seconds
-    rpm: float | None = None  # requests per minute (None: unlimited)
-    tpm: float | None = None  # tokens per minute, prompt + completion (None: unlimited)
-    temperature: float = 0.3
-    max_tokens: int = 4096  # the answer repeats the whole section text
-    response_format: str = (
-        "auto"  # auto (json_schema, stepping down when refused) | json_schema | json_object | none
-    )
-    breaker_failures: int = DEFAULT_THRESHOLD  # consecutive transport failures that declare the endpoint down
-    deadline: float | None = 7200.0  # seconds for all the LLM calls of a run (None: no limit)
-
-    def __post_init__(self) -> None:
-        if not self.model:
-            raise LLMConfigError(
-                f"--llm openai needs a model: set {ENV_PREFIX}MODEL (e.g. qwen2.5-72b-instruct)"
-            )
-        if self.response_format not in RESPONSE_FORMATS:
-            raise LLMConfigError(f"response_format must be one of {', '.join(RESPONSE_FORMATS)}")
-        if self.timeout <= 0 or self.max_concurrency < 1 or self.max_retries < 0:
-            raise LLMConfigError("timeout must be > 0, max_concurrency ≥ 1 and max_retries ≥ 0")
-        if self.breaker_failures < 1 or (self.deadline is not None and self.deadline <= 0):
-            raise LLMConfigError("breaker_failures must be ≥ 1 and the deadline > 0")
-
-    def __repr__(self) -> str:
-        shown = ", ".join(
-            f"{f.name}={mask(self.api_key) if f.name == 'api_key' else repr(getattr(self, f.name))}"
-            for f in fields(self)
-        )
-        return f"LLMConfig({shown})"
-
-    __str__ = __repr__
-
-    def to_dict(self) -> dict[str, Any]:
-        """For manifests and logs: the key is only said to be set or not."""
-        return {
-            f.name: mask(self.api_key) if f.name == "api_key" else getattr(self, f.name) for f in fields(self)
-        }
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> LLMConfig:
-        """Explicit arguments win over GBTBENCH_LLM_*; the key falls back to OPENAI_API_KEY."""
-        env = os.environ if env is None else env
-        values: dict[str, Any] = {
-            "model": env.get(f"{ENV_PREFIX}MODEL", ""),
-            "base_url": env.get(f"{ENV_PREFIX}BASE_URL") or None,
-            "api_key": env.get(f"{ENV_PREFIX}API_KEY") or env.get("OPENAI_API_KEY", ""),
-        }
-        numbers = {
-            "timeout": ("TIMEOUT", float),
-            "max_concurrency": ("CONCURRENCY", int),
-            "max_retries": ("MAX_RETRIES", int),
-            "rpm": ("RPM", float),
-            "tpm": ("TPM", float),
-            "temperature": ("TEMPERATURE", float),
-            "max_tokens": ("MAX_TOKENS", int),
-            "breaker_failures": ("BREAKER", int),
-            "deadline": ("DEADLINE", float),
-        }
-        for name, (suffix, kind) in numbers.items():
-            raw = env.get(ENV_PREFIX + suffix)
-            if raw:
-                try:
-                    values[name] = kind(raw)
-                except ValueError:
-                    raise LLMConfigError(f"{ENV_PREFIX}{suffix}={raw!r} is not a number") from None
-        if env.get(f"{ENV_PREFIX}RESPONSE_FORMAT"):
-            values["response_format"] = env[f"{ENV_PREFIX}RESPONSE_FORMAT"]
-        values.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**values)
 
 
 class LLMStats:
@@ -194,72 +94,6 @@ class ChatResponse:
     cache_key: str
     cached: bool
     retried: tuple[str, ...] = ()  # transport failures before this answer, e.g. ("rate_limited",)
-
-
-_HAN = regex.compile(r"\p{Han}")
-
-
-def estimate_tokens(text: str) -> int:
-    """A tokenizer-free estimate (one per Han character, one per four other characters) for the TPM bucket."""
-    han = len(_HAN.findall(text))
-    return han + (len(text) - han + 3) // 4
-
-
-class TokenBucket:
-    """`per_minute` units a minute, in bursts of at most one second's worth (so a limit is felt at once,
-    not after a minute of full speed); `take` may drive it negative, a debt later requests wait for."""
-
-    def __init__(self, per_minute: float) -> None:
-        self.rate = per_minute / 60.0
-        self.capacity = max(1.0, self.rate)
-        self.level = self.capacity
-        self.stamp = time.monotonic()
-        self._lock = asyncio.Lock()
-
-    def _refill(self) -> None:
-        now = time.monotonic()
-        self.level = min(self.capacity, self.level + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    async def acquire(self, amount: float) -> None:
-        """Wait until `amount` units are available (a request larger than the bucket waits for a full one)."""
-        amount = min(amount, self.capacity)
-        async with self._lock:
-            for _ in range(100_000):  # bounded: each round sleeps for the missing amount
-                self._refill()
-                if self.level >= amount:
-                    self.level -= amount
-                    return
-                await asyncio.sleep((amount - self.level) / self.rate)
-
-    def take(self, amount: float) -> None:
-        """Charge what was used beyond the estimate (tokens of the completion)."""
-        self._refill()
-        self.level -= amount
-
-
-def retry_after(headers: Mapping[str, str] | None) -> float | None:
-    """Seconds a server asks us to wait: retry-after-ms, or Retry-After as seconds or an HTTP date."""
-    if not headers:
-        return None
-    raw_ms = headers.get("retry-after-ms")
-    if raw_ms:
-        try:
-            return max(0.0, float(raw_ms) / 1000)
-        except ValueError:
-            pass
-    raw = headers.get("retry-after")
-    if not raw:
-        return None
-    try:
-        return max(0.0, float(raw))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(raw)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 class AsyncChatClient:
@@ -552,17 +386,3 @@ class LLMClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-__all__ = [
-    "AsyncChatClient",
-    "ChatRequest",
-    "ChatResponse",
-    "LLMClient",
-    "LLMConfig",
-    "LLMConfigError",
-    "LLMError",
-    "LLMStats",
-    "estimate_tokens",
-    "redact",
-]

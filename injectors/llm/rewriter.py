@@ -24,7 +24,8 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
 from injectors.llm.cache import LLMCache
-from injectors.llm.client import ChatRequest, LLMClient, LLMConfig, LLMError, LLMStats
+from injectors.llm.client import ChatRequest, LLMClient, LLMError, LLMStats
+from injectors.llm.config import LLMConfig
 from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
 from injectors.llm.health import stage_health
 from injectors.llm.prompts import ANSWER_SCHEMA, Prompt, PromptInput, PromptSpec, build_prompt
