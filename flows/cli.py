@@ -429,8 +429,8 @@ def publish(
 
     The token comes from HF_TOKEN or `hf auth login` and is never shown; HF_ENDPOINT selects another Hub.
     """
-    from release.hub import PublishError
     from release.hub import publish as publish_release
+    from release.hub_errors import PublishError
 
     limits = {} if timeout is None else {"deadline_s": timeout}
     try:

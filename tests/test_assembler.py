@@ -8,7 +8,7 @@ import pytest
 from sample_standard import SAMPLE
 
 from parsers import parse_bytes
-from parsers.assembler import toc_entries
+from parsers.cover import toc_entries
 from parsers.entries import normative_references, term_entries
 from parsers.errors import NotAStandardError
 from parsers.model import Document

@@ -23,7 +23,7 @@ from sample_standard import SAMPLE
 
 import parsers.docx.package as docx_package
 from parsers import parse_file, parse_many
-from parsers.assembler import toc_entries
+from parsers.cover import toc_entries
 from parsers.docx import format_number, parse_docx, read_lines
 from parsers.errors import (
     CorruptFileError,

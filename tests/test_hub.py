@@ -18,7 +18,8 @@ import pyarrow.parquet as pq
 import pytest
 from servers.hub import COMMIT, CREATE_REPO, LFS_BATCH, LFS_UPLOAD, PREUPLOAD, WHOAMI, LocalHub
 
-from release.hub import (
+from release.hub import publish
+from release.hub_errors import (
     HubAuthError,
     HubRefusedError,
     HubUnreachableError,
@@ -26,7 +27,6 @@ from release.hub import (
     PublishTimeoutError,
     ReleaseFolderError,
     TagExistsError,
-    publish,
 )
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,7 +16,8 @@ from test_hub import REPO, SENTINEL, write_release
 from injectors.llm.config import redact
 from injectors.llm.masking import mask_secret
 from release.gate import critical_failures
-from release.hub import PublishError, publish
+from release.hub import publish
+from release.hub_errors import PublishError
 
 ROOT = Path(__file__).resolve().parents[1]
 
