@@ -18,6 +18,7 @@ from parsers.errors import ParseError
 from parsers.model import Document
 
 if TYPE_CHECKING:
+    from injectors.llm_settings import LLMSettings
     from injectors.rewriter import LLMRewriter
 
 app = typer.Typer(
@@ -140,10 +141,18 @@ LLMCachePath = Annotated[
 
 def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = None) -> LLMRewriter | None:
     """The rewriter the options ask for (None for --llm none); a bad option exits with status 2."""
-    from injectors.rewriter import open_rewriter
+    from injectors.llm_settings import open_rewriter_with
+
+    return open_rewriter_with(llm_settings(llm, llm_types, llm_cache))
+
+
+def llm_settings(llm: str, llm_types: str | None, llm_cache: Path | None) -> LLMSettings:
+    """The LLM settings from the options and GBTBENCH_LLM_* (the one place the environment is read);
+    a bad option or setting exits with status 2 and one line."""
+    from injectors.llm_settings import LLMSettings
 
     try:
-        return open_rewriter(llm, types=llm_types, cache_path=llm_cache)
+        return LLMSettings.from_env(llm, llm_types, llm_cache)
     except ValueError as exc:  # unknown mode or type, no model configured, a malformed number
         err.print(f"ERROR: {exc}", markup=False)
         raise typer.Exit(2) from None
@@ -266,20 +275,18 @@ def build(
 
     settings.configure(out / ".cache", verbose=verbose)
     from flows.build import run_build
+    from injectors.planner import PlanConfig
     from release.config import BuildConfig
     from release.writer import next_version
 
     lo, hi = _parse_range(errors)
-    try:
-        from injectors.rewriter import parse_llm_mode, parse_llm_types
-
+    llm_config = llm_settings(llm, llm_types, (out / ".cache" / "llm-cache.sqlite").resolve())
+    try:  # the one configuration of the build, checked here before anything starts
         config = BuildConfig(
             seed=seed,
             version=version or next_version(out),
-            min_errors=lo,
-            max_errors=hi,
-            llm=parse_llm_mode(llm),
-            llm_types=parse_llm_types(llm_types),
+            plan=PlanConfig(min_errors=lo, max_errors=hi),
+            llm=llm_config,
         )
     except ValueError as exc:
         err.print(f"ERROR: {exc}")

@@ -6,10 +6,10 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.build import build, build_fingerprint, file_digests
-from parsers.corpus import corpus_files
+from flows.build import build
+from flows.pipeline import prepare
 from release.config import BuildConfig
-from release.writer import latest_fingerprint, next_version
+from release.versions import next_version
 
 DEPLOYMENT_NAME = "gbtbench-rebuild"
 
@@ -26,10 +26,10 @@ def scheduled_build(
     """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
     corpus, out = str(Path(corpus).resolve()), str(Path(out).resolve())
     config = BuildConfig(seed=seed, version=next_version(Path(out)))
-    fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config)
-    if latest_fingerprint(Path(out)) == fingerprint:
+    inputs = prepare(Path(corpus), Path(out), config, prefer)
+    if inputs.up_to_date:
         return "unchanged"
-    summary = build(Path(corpus), Path(out), config, prefer=prefer)
+    summary = build(inputs, config)
     if summary.output is None or summary.critical_failures:
         raise RuntimeError(
             f"build {config.version} is not usable: {summary.critical_failures or 'no output'}"

@@ -175,6 +175,37 @@ def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionRe
     )
 
 
+@dataclass(frozen=True)
+class BalancedChoice:
+    """The corpus-wide choice: each kept document's chosen errors, and the documents left out and why."""
+
+    chosen: dict[str, tuple[ErrorInstance, ...]]  # doc_id → its errors, for the documents that ship
+    dropped: dict[str, str]  # doc_id → reason (too little structure for the minimum number of errors)
+
+
+def choose_balanced(candidates: list[Candidates], seed: int, config: PlanConfig) -> BalancedChoice:
+    """Choose every document's errors in doc_id order, balancing the types across the corpus.
+
+    A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
+    not shipped short), and its types no longer count towards the balance. This is the one algorithm the
+    build ships and the balance test runs.
+    """
+    counts: Counter[str] = Counter()
+    chosen: dict[str, tuple[ErrorInstance, ...]] = {}
+    dropped: dict[str, str] = {}
+    for c in sorted(candidates, key=lambda c: c.document.doc_id):
+        picked = choose(c, seed, config, counts)
+        kept = finalize(c, picked).instances
+        if len(kept) >= config.min_errors:
+            chosen[c.document.doc_id] = tuple(picked)
+        else:
+            dropped[c.document.doc_id] = (
+                f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"
+            )
+            counts.subtract(i.error_type for i in kept)
+    return BalancedChoice(chosen, dropped)
+
+
 def inject_document(
     document: Document,
     seed: int,

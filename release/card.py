@@ -189,11 +189,12 @@ def render_card(
                     "instruction set (PIXIU schema: id, query, answer, text, choices, gold)",
                 )
             )
+    plan = config.plan
     body = f"""
 # gbtbench {version}
 
 Benchmark of injected drafting errors in Chinese standards (GB/T 1.1—2020), built by the gbtbench
-pipeline: every document receives {config.min_errors}–{config.max_errors} errors across 5 review dimensions
+pipeline: every document receives {plan.min_errors}–{plan.max_errors} errors across 5 review dimensions
 and 25 error types; every error keeps the original section, the corrupted section, its location,
 dimension, type, a Chinese description and the exact edit. Build seed: {config.seed}; configuration
 fingerprint: `{config.fingerprint()}`.

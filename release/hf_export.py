@@ -1,0 +1,63 @@
+"""The Hugging Face export of a release: `hf/` as a DatasetDict plus the same tables as Parquet files.
+
+`load_from_disk(hf/)` gives every public table; `hf/data/` holds the Parquet files the card's configs
+point at (copied from the release, so the bytes are the ones the manifest hashes).
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from release.card import InstructionConfig
+from release.instructions import InstructionFiles
+from release.tables import ReleaseTables
+
+HF_FOLDER = "hf"
+
+
+@contextmanager
+def _quiet_datasets() -> Iterator[None]:
+    """datasets' progress bars off while saving, restored afterwards (the caller may want them)."""
+    import datasets
+
+    was_disabled = datasets.are_progress_bars_disabled()
+    datasets.disable_progress_bars()
+    try:
+        yield
+    finally:
+        if not was_disabled:
+            datasets.enable_progress_bars()
+
+
+def save_dataset_dict(hf_dir: Path, tables: ReleaseTables) -> None:
+    """The public tables as one DatasetDict keyed by table name."""
+    import datasets
+    from datasets.table import InMemoryTable
+
+    splits = {
+        name: datasets.Dataset(InMemoryTable(table.replace_schema_metadata(None)))
+        for name, table in tables.as_dict().items()
+    }
+    with _quiet_datasets():
+        # One shard per table: datasets writes no shard at all for an empty table, and then cannot load it.
+        datasets.DatasetDict(splits).save_to_disk(str(hf_dir), num_shards={name: 1 for name in splits})
+
+
+def export_hf(
+    root: Path, tables: ReleaseTables, written: Sequence[InstructionFiles]
+) -> list[InstructionConfig]:
+    """`root/hf/` from the release's Parquet files; returns the instruction configs for the card."""
+    hf = root / HF_FOLDER
+    save_dataset_dict(hf, tables)
+    data = hf / "data"
+    (data / "instructions").mkdir(parents=True)
+    for name in tables.as_dict():
+        shutil.copyfile(root / f"{name}.parquet", data / f"{name}.parquet")
+    files: dict[str, dict[str, str]] = {}
+    for w in written:
+        shutil.copyfile(root / "instructions" / w.parquet, data / "instructions" / w.parquet)
+        files.setdefault(w.task, {})[w.shot] = f"data/instructions/{w.parquet}"
+    return [InstructionConfig(task, splits) for task, splits in files.items()]
