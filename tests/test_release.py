@@ -267,7 +267,7 @@ def test_latest_moves_to_each_new_version_and_falls_back_to_a_file(
     def no_symlinks(*args: object, **kwargs: object) -> None:
         raise OSError("symlinks are not supported here")
 
-    monkeypatch.setattr(writer.os, "symlink", no_symlinks)
+    monkeypatch.setattr(os, "symlink", no_symlinks)
     writer.point_latest(tmp_path, "v3")
     assert (tmp_path / "latest").is_file() and latest_version(tmp_path) == "v3"
 
