@@ -121,22 +121,29 @@ def test_scheduled_build_creates_no_version_when_nothing_changed(tmp_path: Path)
     assert sorted(p.name for p in out.iterdir() if p.name.startswith("v")) == ["v0.1.0"]
 
 
-def test_two_cold_builds_give_identical_tables(tmp_path: Path, prefect_api: str) -> None:
+def cli_build(corpus: Path, out: Path, api: str, *options: str) -> dict[str, object]:
+    """A cold `gbtbench build` in its own process (its own cache); returns the manifest's table hashes."""
+    args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}", *options]
+    subprocess.run(args, cwd=ROOT, env=cli_env(api), check=True, capture_output=True)
+    return json.loads((out / "v0.1.0" / "manifest.json").read_text(encoding="utf-8"))["tables"]
+
+
+@pytest.fixture(scope="module")
+def reference_build(
+    tmp_path_factory: pytest.TempPathFactory, prefect_api: str
+) -> tuple[Path, dict[str, object]]:
+    """One cold thread-runner build of a two-document corpus, the reference the other cold builds match."""
+    root = tmp_path_factory.mktemp("reference")
+    write_corpus(root / "corpus", count=2)
+    return root / "corpus", cli_build(root / "corpus", root / "out", prefect_api, "--seed=9")
+
+
+def test_two_cold_builds_give_identical_tables(
+    tmp_path: Path, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
+) -> None:
     """Separate processes, separate caches: the content hashes of every table agree."""
-    corpus = tmp_path / "corpus"
-    write_corpus(corpus, count=2)
-    hashes = []
-    for name in ("a", "b"):
-        out = tmp_path / name
-        subprocess.run(
-            [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}", "--seed=9"],
-            cwd=ROOT,
-            env=cli_env(prefect_api),
-            check=True,
-            capture_output=True,
-        )
-        hashes.append(json.loads((out / "v0.1.0" / "manifest.json").read_text(encoding="utf-8"))["tables"])
-    assert hashes[0] == hashes[1]
+    corpus, reference = reference_build
+    assert cli_build(corpus, tmp_path / "b", prefect_api, "--seed=9") == reference
 
 
 def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path, prefect_api: str) -> None:
@@ -186,17 +193,13 @@ def test_build_with_an_llm_endpoint(tmp_path: Path, prefect_api: str) -> None:
 
 
 @pytest.mark.parametrize("runner", ["process", "dask"])
-def test_other_task_runners_give_the_same_tables(tmp_path: Path, runner: str, prefect_api: str) -> None:
-    corpus = tmp_path / "corpus"
-    write_corpus(corpus, count=2)
-    tables = []
-    for kind in ("thread", runner):
-        out = tmp_path / kind
-        args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}"]
-        args.append(f"--task-runner={kind}")
-        subprocess.run(args, cwd=ROOT, env=cli_env(prefect_api), check=True, capture_output=True)
-        tables.append(read_manifest(out / "v0.1.0")["tables"])
-    assert tables[0] == tables[1]
+def test_other_task_runners_give_the_same_tables(
+    tmp_path: Path, runner: str, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
+) -> None:
+    corpus, reference = reference_build
+    assert (
+        cli_build(corpus, tmp_path / runner, prefect_api, "--seed=9", f"--task-runner={runner}") == reference
+    )
 
 
 def test_a_failed_build_resumes_from_its_cached_tasks(
