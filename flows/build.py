@@ -1,127 +1,78 @@
-"""The Prefect build flow: parse → scan → candidates → balanced choice → assemble → validate → write.
+"""The Prefect build flow: the plain-Python pipeline (`flows/pipeline.py`) with each stage as a task.
 
-Tasks are thin wrappers over the plain-Python stages. Their cache keys are content addresses (file hash,
-configuration, seed, code version), never source text alone, so a rebuild with nothing changed does no
-work, a killed build resumes from its cached tasks, and one changed file reprocesses that document (and,
-when its references, terms or scope changed, the documents whose templates draw on them).
+Every stage runs as a task with a readable name (`parse <file>`, `inject <standard id>`, `choose`,
+`assemble`, `validate`, `write`), so the Prefect UI shows the whole run; stage summaries go to the run
+logger, and the finished run publishes a Markdown release summary and a table of type counts. `parse` and
+`inject` are cached by content (file hash, configuration, seed, code version), so a killed build resumes
+from its cached tasks and one changed file reprocesses that document (and, when its references, terms or
+scope changed, the documents whose templates draw on them).
 """
 
 from __future__ import annotations
 
 import time
-from collections import Counter
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from prefect import flow, task
+from prefect import flow, get_run_logger, task
+from prefect.artifacts import create_markdown_artifact, create_table_artifact
+from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
-from flows.fingerprint import code_version, combine
-from flows.llm import shared_rewriter
+from flows import stages
+from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
 from flows.progress import Progress
-from injectors.context import InjectionContext
-from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, choose, finalize
-from parsers.corpus import corpus_files
-from parsers.deadline import parse_with_deadline
-from parsers.duplicates import split_duplicates
-from parsers.errors import ParseError
-from parsers.limits import DEFAULT_LIMITS, ParseLimits
-from parsers.model import Document
+from flows.run_report import release_summary, type_count_rows
+from flows.stages import Stage
 from release.config import BuildConfig
 from release.lock import output_lock
-from release.writer import file_hash, latest_fingerprint, write_release
-from review.decisions import REVIEWS_NAME, ReviewDecisions, card_section, load_decisions
-from review.store import ReviewStoreError
+from release.manifest import read_manifest
 
 
-@dataclass(frozen=True)
-class ParsedFile:
-    path: str
-    document: Document | None = None
-    error: str = ""
+def _key(_: Any, params: dict[str, Any]) -> str:
+    return str(params["key"])
 
 
-@dataclass
-class BuildSummary:
-    version: str
-    output: Path | None
-    fingerprint: str
-    documents: int = 0
-    instances: int = 0
-    bad_inputs: list[dict[str, str]] = field(default_factory=list)
-    up_to_date: bool = False
-    critical_failures: list[str] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
+# One task per stage; `label` names the run, `key` is the content address of the cached ones.
+@task(name="parse", task_run_name="{label}", cache_key_fn=_key, persist_result=True)
+def parse_task(item: stages.ParseInput, label: str, key: str) -> stages.ParsedFile:
+    return stages.parse(item)
 
 
-def _parse_key(_: Any, params: dict[str, Any]) -> str:
-    limits = combine([repr(params.get("limits"))])  # raising a limit parses a refused file again
-    return f"parse-{params['digest']}-{combine([params['path']])}-{params['code']}-{limits}"
+@task(name="inject", task_run_name="{label}", cache_key_fn=_key, persist_result=True)
+def inject_task(item: stages.InjectInput, label: str, key: str) -> Any:
+    return stages.inject(item)
 
 
-@task(name="parse", cache_key_fn=_parse_key, persist_result=True)
-def parse_task(path: str, digest: str, code: str, limits: ParseLimits = DEFAULT_LIMITS) -> ParsedFile:
-    """A bad file becomes a record with its reason, so the rest of the build goes on; each file is parsed
-    in a worker process stopped at `limits.seconds`."""
-    try:
-        return ParsedFile(path, document=parse_with_deadline(path, limits))
-    except ParseError as exc:
-        return ParsedFile(path, error=exc.reason)
+def _uncached(name: str, run: Any) -> Any:
+    def body(item: Any, label: str, key: str) -> Any:
+        return run(item)
+
+    body.__name__ = body.__qualname__ = f"{name}_task"
+    return task(name=name, task_run_name="{label}", cache_policy=NO_CACHE, persist_result=False)(body)
 
 
-def _candidates_key(_: Any, params: dict[str, Any]) -> str:
-    parts = [params["document"].doc_id, params["context_digest"], params["plan_digest"], params["llm_digest"]]
-    parts.append(str(params["seed"]))
-    return "candidates-" + "-".join([*parts, params["code"]])
+TASKS = {
+    "parse": parse_task,
+    "inject": inject_task,
+    "choose": _uncached("choose", stages.choose),
+    "assemble": _uncached("assemble", stages.assemble),
+    "validate": _uncached("validate", stages.validate),
+    "write": _uncached("write", stages.write),
+}
 
 
-@task(name="inject", cache_key_fn=_candidates_key, persist_result=True)
-def candidates_task(
-    document: Document,
-    context: InjectionContext,
-    plan: PlanConfig,
-    seed: int,
-    llm: tuple[str, tuple[str, ...], str],
-    context_digest: str,
-    plan_digest: str,
-    llm_digest: str,
-    code: str,
-) -> Candidates:
-    """`llm` is (mode, types, cache path): each worker process opens its own rewriter from it."""
-    return candidate_instances(document, seed, context, plan, shared_rewriter(*llm))
-
-
-def _relative(path: str, root: Path) -> str:
-    """Paths in a release are relative to the corpus, so nothing about the build machine leaks."""
-    try:
-        return str(Path(path).relative_to(root))
-    except ValueError:
-        return Path(path).name
-
-
-def file_digests(files: list[Path]) -> dict[Path, str]:
-    return {p: file_hash(p) for p in files}
-
-
-def build_fingerprint(
-    digests: dict[Path, str], config: BuildConfig, reviews: ReviewDecisions | None = None
-) -> str:
-    """Same corpus bytes, configuration, code and review decisions: same dataset, no new version needed."""
-    parts = [config.fingerprint(), code_version(), *(f"{p.name}:{d}" for p, d in digests.items())]
-    if reviews is not None:  # review: decisions change the build; none leave fingerprints as they were
-        parts.append(f"reviews:{reviews.digest()}")
-    return combine(parts)
-
-
-def read_reviews(reviews: Path | None, out: Path) -> ReviewDecisions | None:
-    """The review decisions a build applies (default: reviews.sqlite next to the outputs)."""
-    try:
-        return load_decisions(reviews if reviews is not None else Path(out) / REVIEWS_NAME, Path(out))
-    except ReviewStoreError as exc:
-        raise ValueError(str(exc)) from None
+def prefect_map(stage: Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
+    """Each item as a run of the stage's task, on the flow's task runner; results as they complete."""
+    run = TASKS[stage.name]
+    futures = [
+        run.submit(item, label=stage.label(item), key=stage.key(item) if stage.key else "") for item in items
+    ]
+    for future in as_completed(futures):
+        yield future.result()
 
 
 def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> Any:
@@ -154,147 +105,35 @@ def run_build(
 ) -> BuildSummary:
     """Run the build flow with the chosen task runner (the CLI's entry point).
 
-    The output folder is locked for the whole build: another build waits `wait_s` seconds for it, then
-    stops with OutputBusyError.
-
-    An unchanged corpus, configuration and code is recognised before Prefect starts, so a scheduled or
-    repeated build that has nothing to do costs a second, not a server start-up.
+    An unchanged corpus, configuration, code and review decisions are recognised before Prefect starts,
+    so a scheduled or repeated build that has nothing to do costs a second, not a server start-up. The
+    output folder is locked for the whole build: another build waits `wait_s` seconds, then stops with
+    OutputBusyError.
     """
-    corpus, out = Path(corpus).resolve(), Path(out).resolve()
-    # what would only fail inside the flow (with Prefect's traceback) is checked here, with a plain message
-    if not corpus.is_dir():
-        raise ValueError(f"{corpus}: corpus folder not found")
-    files = corpus_files(corpus, prefer)
-    if not files:
-        raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
-    PlanConfig(config.min_errors, config.max_errors, config.types)
-    ParseLimits.from_env()  # a malformed GBTBENCH_PARSE_* fails here, plainly
-    decisions = read_reviews(reviews, out)
-    with output_lock(out, wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
-        if not force:
-            fingerprint = build_fingerprint(file_digests(files), config, decisions)
-            if latest_fingerprint(Path(out)) == fingerprint:
-                return BuildSummary(config.version, None, fingerprint, up_to_date=True)
-        runner = _task_runner(task_runner, dask_address, workers)
-        flow_ = build.with_options(task_runner=runner)
+    with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+        inputs = prepare(corpus, out, config, prefer, force, reviews)
+        if inputs.up_to_date:
+            return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)
+        flow_ = build.with_options(task_runner=_task_runner(task_runner, dask_address, workers))
         key = progress_callbacks.register(progress)
         try:
-            return flow_(
-                corpus, out, config, prefer=prefer, progress_key=key, force=force, decisions=decisions
-            )
+            return flow_(inputs, config, progress_key=key)
         finally:
             progress_callbacks.unregister(key)
 
 
 @flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
-def build(
-    corpus: Path,
-    out: Path,
-    config: BuildConfig,
-    prefer: str = "pdf",
-    progress_key: str = "",
-    force: bool = False,
-    decisions: ReviewDecisions | None = None,
-) -> BuildSummary:
-    report = progress_callbacks.reporter(progress_key)
-    started = time.perf_counter()
-    timings: dict[str, float] = {}
-    files = corpus_files(Path(corpus), prefer)
-    if not files:
-        raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
-    digests = file_digests(files)
-    fingerprint = build_fingerprint(digests, config, decisions)
-    if not force and latest_fingerprint(Path(out)) == fingerprint:
-        return BuildSummary(config.version, None, fingerprint, up_to_date=True)
-    code = code_version()
-
-    parsed: list[ParsedFile] = []
-    limits = ParseLimits.from_env()
-    futures = [parse_task.submit(str(p), digest, code, limits) for p, digest in digests.items()]
-    for done, future in enumerate(as_completed(futures), 1):
-        parsed.append(future.result())
-        report("parse", done, len(files))
-    parsed.sort(key=lambda p: p.path)
-    kept, duplicates = split_duplicates(
-        [(_relative(p.path, Path(corpus)), p.document) for p in parsed if p.document is not None]
-    )
-    documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)
-    bad_inputs = [
-        {"source": _relative(p.path, Path(corpus)), "reason": p.error} for p in parsed if p.document is None
-    ] + [{"source": d.source, "reason": d.reason} for d in duplicates]
-    timings["parse"] = time.perf_counter() - started
-    if not documents:  # nothing usable: the caller reports every bad input and fails
-        return BuildSummary(config.version, None, fingerprint, bad_inputs=bad_inputs, timings=timings)
-
-    context = InjectionContext.from_documents(documents)
-    llm = (config.llm, tuple(config.llm_types), str(Path(out) / ".cache" / "llm-cache.sqlite"))
-    rewriter = shared_rewriter(*llm)
-    if rewriter is not None:
-        rewriter.start_stage()
-    llm_digest = rewriter.fingerprint() if rewriter is not None else "none"
-    plan = PlanConfig(config.min_errors, config.max_errors, config.types)
-    context_digest = context.digest()
-    plan_digest = combine([repr(plan)])
-    step = time.perf_counter()
-    candidates: list[Candidates] = []
-    futures = [
-        candidates_task.submit(
-            doc, context, plan, config.seed, llm, context_digest, plan_digest, llm_digest, code
-        )
-        for doc in documents
-    ]
-    for done, future in enumerate(as_completed(futures), 1):
-        candidates.append(future.result())
-        report("inject", done, len(documents))
-    candidates.sort(key=lambda c: c.document.doc_id)
-    timings["inject"] = time.perf_counter() - step
-
-    step = time.perf_counter()
-    counts: Counter[str] = Counter()
-    results: list[InjectionResult] = []
-    for done, c in enumerate(candidates, 1):
-        chosen = choose(c, config.seed, plan, counts)
-        if decisions is not None:  # review: rejected instances are replaced by other candidates
-            chosen = decisions.replace_rejected(c, chosen, counts)
-        result = finalize(c, chosen)
-        if decisions is not None:  # review: fixed descriptions, types and locations as fixed
-            result = decisions.with_fixes(result)
-        if len(result.instances) >= plan.min_errors:
-            results.append(result)
-        else:  # too little structure to carry a benchmark item: left out and reported, not shipped short
-            reason = (
-                f"only {len(result.instances)} errors could be injected (at least {plan.min_errors} needed)"
-            )
-            bad_inputs.append({"source": _relative(c.document.source, Path(corpus)), "reason": reason})
-            counts.subtract(i.error_type for i in result.instances)
-        report("assemble", done, len(candidates))
-    timings["assemble"] = time.perf_counter() - step
-
-    step = time.perf_counter()
-    report("write", 0, 1)
-    review_report = decisions.report(results) if decisions is not None else None
-    written = write_release(
-        results,
+def build(inputs: BuildInputs, config: BuildConfig, progress_key: str = "") -> BuildSummary:
+    """The stages of `flows.pipeline` as tasks; the release summary and type counts as artifacts."""
+    summary = run_stages(
+        inputs,
         config,
-        Path(out),
-        bad_inputs=bad_inputs,
-        llm_stats=rewriter.summary() if rewriter is not None else None,
-        timings=timings,
-        code_version=code,
-        fingerprint=fingerprint,
-        review=review_report,
-        card_extra=card_section(review_report) if review_report is not None else "",
+        map=prefect_map,
+        progress=progress_callbacks.reporter(progress_key),
+        logger=get_run_logger(),
     )
-    report("write", 1, 1)
-    timings["write"] = time.perf_counter() - step
-    timings["total"] = time.perf_counter() - started
-    return BuildSummary(
-        version=config.version,
-        output=written.path,
-        fingerprint=fingerprint,
-        documents=len(results),
-        instances=sum(len(r.instances) for r in results),
-        bad_inputs=bad_inputs,
-        critical_failures=written.critical_failures,
-        timings=timings,
-    )
+    create_markdown_artifact(release_summary(summary), key="release-summary", description="gbtbench release")
+    if summary.output is not None:
+        rows = type_count_rows(read_manifest(summary.output))
+        create_table_artifact(rows, key="type-counts", description="errors per type in the release")
+    return summary

@@ -20,6 +20,7 @@ from parsers.model import Document
 
 if TYPE_CHECKING:
     from injectors.llm.rewriter import LLMRewriter
+    from injectors.llm.settings import LLMSettings
 
 app = typer.Typer(
     add_completion=False,
@@ -165,22 +166,21 @@ LLMCachePath = Annotated[
 
 def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = None) -> LLMRewriter | None:
     """The rewriter the options ask for (None for --llm none); a bad option exits with status 2."""
-    from injectors.llm.rewriter import open_rewriter
+    from injectors.llm.settings import open_rewriter_with
+
+    return open_rewriter_with(llm_settings(llm, llm_types, llm_cache))
+
+
+def llm_settings(llm: str, llm_types: str | None, llm_cache: Path | None) -> LLMSettings:
+    """The LLM settings from the options and GBTBENCH_LLM_* (the one place the environment is read);
+    a bad option or setting exits with status 2 and one line."""
+    from injectors.llm.settings import LLMSettings
 
     try:
-        return open_rewriter(llm, types=llm_types, cache_path=llm_cache)
+        return LLMSettings.from_env(llm, llm_types, llm_cache)
     except ValueError as exc:  # unknown mode or type, no model configured, a malformed number
         err.print(f"ERROR: {exc}", markup=False)
         raise typer.Exit(2) from None
-
-
-def check_llm_config(llm: str) -> None:
-    """Raise LLMConfigError (a ValueError) when --llm openai cannot work with the environment as set."""
-    if llm == "none":
-        return
-    from injectors.llm.config import LLMConfig
-
-    LLMConfig.from_env()
 
 
 def report_llm(rewriter: LLMRewriter) -> None:
@@ -330,27 +330,25 @@ def build(
 
     settings.configure(out / ".cache", verbose=verbose)
     from flows.build import run_build
+    from injectors.planner import PlanConfig
     from release.config import BuildConfig
     from release.lock import OutputBusyError
     from release.writer import next_version
 
     lo, hi = _parse_range(errors)
-    try:
-        from injectors.llm.rewriter import parse_llm_mode, parse_llm_types
+    llm_config = llm_settings(llm, llm_types, (out / ".cache" / "llm-cache.sqlite").resolve())
+    try:  # the one configuration of the build, checked here before anything starts
         from release.license import data_license
 
         data_licence, third_party = data_license(corpus, license_id)
         config = BuildConfig(
             seed=seed,
             version=version or next_version(out),
-            min_errors=lo,
-            max_errors=hi,
-            llm=parse_llm_mode(llm),
-            llm_types=parse_llm_types(llm_types),
+            plan=PlanConfig(min_errors=lo, max_errors=hi),
+            llm=llm_config,
             license=data_licence,
             third_party_corpus=third_party,
         )
-        check_llm_config(config.llm)  # before Prefect starts: a missing model is one line, not a traceback
     except ValueError as exc:
         err.print(f"ERROR: {exc}", markup=False, highlight=False)
         raise typer.Exit(2) from None

@@ -7,12 +7,12 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.build import build, build_fingerprint, file_digests, read_reviews
-from parsers.corpus import corpus_files
+from flows.build import build
+from flows.pipeline import prepare
 from release.config import BuildConfig
 from release.license import data_license
 from release.lock import output_lock
-from release.writer import latest_fingerprint, next_version
+from release.versions import next_version
 
 DEPLOYMENT_NAME = "gbtbench-rebuild"
 LOCK_WAIT_S = 3600.0  # a scheduled run waits for a manual build of the same folder instead of failing
@@ -34,11 +34,10 @@ def scheduled_build(
         config = BuildConfig(
             seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party
         )
-        decisions = read_reviews(None, Path(out))  # review: decisions change the fingerprint
-        fingerprint = build_fingerprint(file_digests(corpus_files(Path(corpus), prefer)), config, decisions)
-        if latest_fingerprint(Path(out)) == fingerprint:
+        inputs = prepare(Path(corpus), Path(out), config, prefer)  # review decisions included
+        if inputs.up_to_date:
             return "unchanged"
-        summary = build(Path(corpus), Path(out), config, prefer=prefer, decisions=decisions)
+        summary = build(inputs, config)
     if summary.output is None or summary.critical_failures:
         raise RuntimeError(
             f"build {config.version} is not usable: {summary.critical_failures or 'no output'}"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -184,6 +185,44 @@ def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionRe
         stats=candidates.stats,
         flagged=candidates.flagged,
     )
+
+
+@dataclass(frozen=True)
+class BalancedChoice:
+    """The corpus-wide choice: each kept document's chosen errors, and the documents left out and why."""
+
+    chosen: dict[str, tuple[ErrorInstance, ...]]  # doc_id → its errors, for the documents that ship
+    dropped: dict[str, str]  # doc_id → reason (too little structure for the minimum number of errors)
+
+
+Adjust = Callable[[Candidates, list[ErrorInstance], Counter[str]], list[ErrorInstance]]
+
+
+def choose_balanced(
+    candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
+) -> BalancedChoice:
+    """Choose every document's errors in doc_id order, balancing the types across the corpus.
+
+    A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
+    not shipped short), and its types no longer count towards the balance. This is the one algorithm the
+    build ships and the balance test runs.
+    """
+    counts: Counter[str] = Counter()
+    chosen: dict[str, tuple[ErrorInstance, ...]] = {}
+    dropped: dict[str, str] = {}
+    for c in sorted(candidates, key=lambda c: c.document.doc_id):
+        picked = choose(c, seed, config, counts)
+        if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
+            picked = adjust(c, picked, counts)
+        kept = finalize(c, picked).instances
+        if len(kept) >= config.min_errors:
+            chosen[c.document.doc_id] = tuple(picked)
+        else:
+            dropped[c.document.doc_id] = (
+                f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"
+            )
+            counts.subtract(i.error_type for i in kept)
+    return BalancedChoice(chosen, dropped)
 
 
 def inject_document(

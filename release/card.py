@@ -176,11 +176,12 @@ def render_card(
     )
     excluded = "\n".join(f"- {t} {by_id()[t].name_zh}: {why}." for t, why in CORRECTION_EXCLUDED.items())
     type_rows = [(t.id, t.dimension, t.name_zh, t.rule, t.rule_2009 or "—") for t in types()]
+    plan = config.plan
     body = f"""
 # gbtbench {version}
 
 Benchmark of injected drafting errors in Chinese standards (GB/T 1.1—2020), built by the gbtbench
-pipeline: every document receives {config.min_errors}–{config.max_errors} errors across
+pipeline: every document receives {plan.min_errors}–{plan.max_errors} errors across
 {len(DIMENSIONS)} review dimensions and {len(types())} error types; every error keeps the original
 section, the corrupted section, its location, dimension, type, a Chinese description and the exact edit.
 Build seed: {config.seed}; configuration fingerprint: `{config.fingerprint()}`.

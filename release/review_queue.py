@@ -12,14 +12,18 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import pyarrow as pa
 
 from injectors.instance import FlaggedCandidate
+from injectors.planner import InjectionResult
 from injectors.taxonomy import by_id
-from release.tables import FLAG_STRUCT, canonical_json
+from release.tables import FLAG_STRUCT, ReleaseTables, canonical_json, instances_table
+from validation.suites import SuiteResult
+from validation.traceability import Flag, merge_flags
 
 LLM_REJECTED = "llm_rejected"
 
@@ -117,3 +121,25 @@ def review_queue(
     extra = [rejected_row(c) for c in rejected]
     queue.extend(sorted(extra, key=lambda r: (r["doc_id"], r["error_type"], r["location"], r["instance_id"])))
     return pa.Table.from_pylist(queue, schema=REVIEW_QUEUE_SCHEMA)
+
+
+def final_flags(checks: Mapping[str, Sequence[Flag]], validation: SuiteResult) -> dict[str, tuple[Flag, ...]]:
+    """Traceability flags plus those of the failed non-critical expectations, one per code."""
+    from_suites = validation.flags()
+    ids = sorted(set(checks) | set(from_suites))
+    return {i: merge_flags(checks.get(i, ()), from_suites.get(i, ())) for i in ids}
+
+
+def release_review_queue(
+    results: Sequence[InjectionResult],
+    tables: ReleaseTables,
+    checks: Mapping[str, Sequence[Flag]],
+    validation: SuiteResult,
+    *,
+    fraction: float,
+    seed: int,
+) -> tuple[ReleaseTables, pa.Table]:
+    """The review step of a release: instances carry their final flags, and the queue is drawn from them."""
+    tables = replace(tables, instances=instances_table(results, final_flags(checks, validation)))
+    rejected = [c for r in results for c in getattr(r, "flagged", ()) or ()]
+    return tables, review_queue(tables.instances, fraction=fraction, seed=seed, rejected=rejected)

@@ -1,17 +1,22 @@
 """Write one release, `out_root/<version>/`, all or nothing, and point `out_root/latest` at it.
 
+A release is written in two halves, each a short sequence of named steps in modules named for them:
+`validate_release_contents` (traceability, tables, Great Expectations validation, into a hidden staging
+folder) and `write_validated` (review queue, Parquet, instruction sets, Hugging Face export, card,
+manifest, then the rename into place). `write_release` runs both. A build runs them as two stages, so a
+run shows where its time went.
+
 Everything is written into a hidden temporary sibling (`.<version>.tmp-xxxx`) and renamed into place at the
 end, so a reader never sees a half-written version and a build killed midway leaves no visible folder. An
 existing version is never overwritten. Tables are Parquet with fixed writer options and no timestamps, and
-the manifest carries a content hash per table computed from its rows (sorted-key JSON), so two builds of
-the same corpus, configuration and seed give the same hashes whatever the writer metadata.
+the manifest carries a content hash per table computed from its rows, so two builds of the same corpus,
+configuration and seed give the same hashes whatever the writer metadata.
 
 Layout of a release:
 
     documents.parquet sections.parquet instances.parquet items.parquet pre_existing.parquet
     review_queue.parquet
-    hf/            DatasetDict (save_to_disk, never published), data/<config>/test-00000-of-00001.parquet,
-                   README.md (the card), chart
+    hf/            DatasetDict (save_to_disk), data/<config>/test-00000-of-00001.parquet, README.md, chart
     instructions/  <task>_<shot>.jsonl / .parquet, gbtbench_<task>_<shot>.yaml (lm-eval), README.md
     validation/    results.json, gx_results.json, data_docs/ (Great Expectations Data Docs)
     manifest.json
@@ -19,81 +24,75 @@ Layout of a release:
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import platform
-import re
 import shutil
-import tempfile
 import time
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, replace
-from datetime import UTC, datetime
-from importlib import metadata
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
 from injectors.planner import InjectionResult
-from injectors.taxonomy import DIMENSIONS, type_ids
 from release.card import write_card
 from release.config import BuildConfig
-from release.hub_layout import hub_layout, write_hub_data
-from release.instructions import write_instructions
-from release.lock import remove_stale_temps, temp_prefix
-from release.review_queue import review_queue
-from release.tables import ReleaseTables, build_tables, canonical_json, instances_table
-from validation.suites import SuiteResult, validate_release
-from validation.traceability import Flag, check_results, merge_flags
-
-MANIFEST_NAME = "manifest.json"
-LATEST_NAME = "latest"
-TABLE_NAMES = ("documents", "sections", "instances", "items", "pre_existing", "review_queue")
-PACKAGES = (
-    "gbtbench",
-    "pyarrow",
-    "pandas",
-    "numpy",
-    "datasets",
-    "great-expectations",
-    "huggingface-hub",
-    "matplotlib",
-    "regex",
-    "jieba",
-    "openai",
-    "prefect",
+from release.hf_export import HF_FOLDER, export_hf
+from release.instruction_sets import write_instruction_sets
+from release.manifest import (
+    MANIFEST_NAME,
+    BadInput,
+    build_manifest,
+    latest_fingerprint,
+    read_manifest,
+    release_counts,
+    write_manifest,
 )
-# Fixed so the bytes depend only on the rows and the pyarrow version (which the manifest records).
-PARQUET_OPTIONS: dict[str, Any] = {
-    "compression": "zstd",
-    "compression_level": 9,
-    "use_dictionary": True,
-    "write_statistics": True,
-    "version": "2.6",
-    "data_page_version": "1.0",
-    "row_group_size": 65_536,
-}
+from release.parquet import PARQUET_OPTIONS, file_hash, table_hash, write_parquet, write_tables
+from release.review_queue import release_review_queue
+from release.tables import ReleaseTables, build_tables
+from release.versions import (
+    LATEST_NAME,
+    InvalidVersionError,
+    ReleaseError,
+    ReleaseExistsError,
+    check_version,
+    latest_version,
+    next_version,
+    open_staging,
+    point_latest,
+    publish_staging,
+)
+from validation.suites import SuiteResult, validate_release
+from validation.traceability import Flag, check_results
 
+TABLE_NAMES = ("documents", "sections", "instances", "items", "pre_existing", "review_queue")
 
-class ReleaseError(Exception):
-    """A release could not be written; the message says why and what to do."""
-
-
-class ReleaseExistsError(ReleaseError, FileExistsError):
-    """The version folder exists already: versions are immutable."""
+__all__ = [
+    "LATEST_NAME",
+    "MANIFEST_NAME",
+    "PARQUET_OPTIONS",
+    "BadInput",
+    "EmptyReleaseError",
+    "InvalidVersionError",
+    "ReleaseError",
+    "ReleaseExistsError",
+    "ValidatedRelease",
+    "WrittenRelease",
+    "file_hash",
+    "latest_fingerprint",
+    "latest_version",
+    "next_version",
+    "point_latest",
+    "read_manifest",
+    "table_hash",
+    "validate_release_contents",
+    "write_parquet",
+    "write_release",
+    "write_validated",
+]
 
 
 class EmptyReleaseError(ReleaseError, ValueError):
     """The build produced nothing to release."""
-
-
-class InvalidVersionError(ReleaseError, ValueError):
-    """The version cannot name a release folder."""
 
 
 @dataclass(frozen=True)
@@ -115,224 +114,138 @@ class WrittenRelease:
 
 
 @dataclass(frozen=True)
-class BadInput:
-    """A source file left out of the build, and why (as the parser reported it)."""
+class ValidatedRelease:
+    """The first half of a release: checked tables in the staging folder, not yet visible."""
 
-    source: str
-    reason: str
-
-
-def write_parquet(table: pa.Table, path: Path) -> None:
-    """Parquet with fixed options and no schema metadata (no pandas block, no timestamps)."""
-    pq.write_table(table.replace_schema_metadata(None), path, **PARQUET_OPTIONS)
-
-
-def table_hash(table: pa.Table) -> str:
-    """sha256 of the column names and every row as sorted-key JSON: independent of how it is stored."""
-    digest = hashlib.sha256()
-    digest.update(canonical_json(table.column_names).encode())
-    for batch in table.to_batches(max_chunksize=4096):
-        for row in batch.to_pylist():
-            digest.update(b"\n")
-            digest.update(canonical_json(row).encode())
-    return digest.hexdigest()
-
-
-def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _bad_input(value: BadInput | Mapping[str, Any] | Sequence[str]) -> BadInput:
-    if isinstance(value, BadInput):
-        return value
-    if isinstance(value, Mapping):
-        source = value.get("source", value.get("path", ""))
-        return BadInput(str(source), str(value.get("reason", value.get("error", ""))))
-    source, reason = value
-    return BadInput(str(source), str(reason))
-
-
-def _check_version(version: str) -> None:
-    """A version names one folder beside `latest`; anything else would escape or clash."""
-    if (
-        not version
-        or version in (".", "..", LATEST_NAME)
-        or version.startswith(".")
-        or any(c in version for c in "/\\\0")
-    ):
-        raise InvalidVersionError(
-            f"invalid release version {version!r}: use a plain folder name such as v0.1.0"
-        )
-
-
-def _package_versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
-
-
-class _Timer:
-    """Wall-clock seconds per phase, in the order the phases ran."""
-
-    def __init__(self) -> None:
-        self.seconds: dict[str, float] = {}
-
-    @contextmanager
-    def phase(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.seconds[name] = round(time.perf_counter() - start, 3)
+    staging: Path
+    out_root: Path
+    config: BuildConfig
+    results: tuple[InjectionResult, ...]
+    checks: Mapping[str, Sequence[Flag]]
+    tables: ReleaseTables
+    validation: SuiteResult
+    seconds: dict[str, float] = field(default_factory=dict)  # per step, in the order they ran
 
 
 @contextmanager
-def _quiet_datasets() -> Iterator[None]:
-    """datasets' progress bars off while saving, restored afterwards (the caller may want them)."""
-    import datasets
-
-    was_disabled = datasets.are_progress_bars_disabled()
-    datasets.disable_progress_bars()
+def _step(seconds: dict[str, float], name: str) -> Iterator[None]:
+    start = time.perf_counter()
     try:
         yield
     finally:
-        if not was_disabled:
-            datasets.enable_progress_bars()
+        seconds[name] = round(time.perf_counter() - start, 3)
 
 
-def _write_hf(hf_dir: Path, tables: ReleaseTables) -> None:
-    """The public tables as one DatasetDict keyed by table name (load_from_disk(hf/) gives all of them)."""
-    import datasets
-    from datasets.table import InMemoryTable
-
-    splits = {
-        name: datasets.Dataset(InMemoryTable(table.replace_schema_metadata(None)))
-        for name, table in tables.as_dict().items()
-    }
-    with _quiet_datasets():
-        # One shard per table: datasets writes no shard at all for an empty table, and then cannot load it.
-        datasets.DatasetDict(splits).save_to_disk(str(hf_dir), num_shards={name: 1 for name in splits})
+@contextmanager
+def _discard_on_failure(staging: Path) -> Iterator[None]:
+    try:
+        yield
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
 
 
-def _counts(results: Sequence[InjectionResult], tables: ReleaseTables, queue: pa.Table) -> dict[str, Any]:
-    types = Counter(tables.instances.column("error_type").to_pylist())
-    dims = Counter(tables.instances.column("dimension").to_pylist())
-    generators = Counter(tables.instances.column("generator").to_pylist())
-    reasons = Counter(queue.column("reason").to_pylist())
-    skipped: dict[str, Counter[str]] = {}
-    for r in results:
-        for error_type, reason in r.skipped.items():
-            skipped.setdefault(error_type, Counter())[reason] += 1
-    flagged = sum(1 for f in tables.instances.column("flags").to_pylist() if f)
-    return {
-        "documents": tables.documents.num_rows,
-        "sections": sum(len(r.original.sections) for r in results),
-        "instances": tables.instances.num_rows,
-        "pre_existing": sum(len(r.pre_existing) for r in results),
-        "flagged": flagged,
-        "review_queue": {reason: reasons.get(reason, 0) for reason in ("flagged", "sample", "llm_rejected")},
-        "by_type": {t: types.get(t, 0) for t in type_ids()},
-        "by_dimension": {d: dims.get(d, 0) for d in DIMENSIONS},
-        "by_generator": dict(sorted(generators.items())),
-        "skipped_types": {t: dict(sorted(c.items())) for t, c in sorted(skipped.items())},
-    }
+def validate_release_contents(
+    results: Sequence[InjectionResult], config: BuildConfig, out_root: Path
+) -> ValidatedRelease:
+    """Traceability, tables and the Great Expectations suites, into a fresh staging folder.
+
+    Raises ReleaseExistsError (a FileExistsError) when the version exists, EmptyReleaseError (a
+    ValueError) when there is nothing to release.
+    """
+    check_version(config.version)
+    results = tuple(results)
+    if not results:
+        raise EmptyReleaseError("no document was injected: nothing to release (see the bad inputs)")
+    out_root = Path(out_root).resolve()
+    staging = open_staging(out_root, config.version)
+    seconds: dict[str, float] = {}
+    with _discard_on_failure(staging):
+        with _step(seconds, "traceability"):
+            checks = check_results(results)
+        with _step(seconds, "tables"):
+            tables = build_tables(results, checks)
+        with _step(seconds, "validation"):
+            validation = validate_release(
+                tables.documents,
+                tables.instances,
+                checks,
+                min_errors=config.plan.min_errors,
+                max_errors=config.plan.max_errors,
+                out_dir=staging / "validation",
+                run_name=config.version,
+            )
+    return ValidatedRelease(staging, out_root, config, results, checks, tables, validation, seconds)
 
 
-def _llm_facts(config: BuildConfig, llm_stats: Mapping[str, Any] | None) -> dict[str, Any]:
-    """The LLM mode plus the build's call and token counters; an offline build made no calls at all."""
-    facts: dict[str, Any] = {"mode": config.llm}
-    if llm_stats is None and config.llm == "none":
-        facts.update(calls=0, prompt_tokens=0, completion_tokens=0)
-    facts.update(llm_stats or {})
-    return facts
-
-
-def _final_flags(
-    checks: Mapping[str, Sequence[Flag]], validation: SuiteResult
-) -> dict[str, tuple[Flag, ...]]:
-    """Traceability flags plus those of the failed non-critical expectations, one per code."""
-    from_suites = validation.flags()
-    ids = sorted(set(checks) | set(from_suites))
-    return {i: merge_flags(checks.get(i, ()), from_suites.get(i, ())) for i in ids}
-
-
-def _write_contents(
-    root: Path,
-    results: Sequence[InjectionResult],
-    config: BuildConfig,
-    timer: _Timer,
+def write_validated(
+    validated: ValidatedRelease,
+    *,
+    bad_inputs: Sequence[BadInput | Mapping[str, Any] | Sequence[str]] = (),
+    llm_stats: Mapping[str, Any] | None = None,
+    timings: Mapping[str, float] | None = None,
+    code_version: str = "unknown",
+    fingerprint: str | None = None,
+    review: Mapping[str, Any] | None = None,
     card_extra: str = "",
-) -> tuple[dict[str, Any], SuiteResult]:
-    """Every file of the release except the manifest; returns what the manifest needs."""
-    with timer.phase("traceability"):
-        checks = check_results(results)
-    with timer.phase("tables"):
-        tables = build_tables(results, checks)
-    with timer.phase("validation"):
-        validation = validate_release(
-            tables.documents,
-            tables.instances,
-            checks,
-            min_errors=config.min_errors,
-            max_errors=config.max_errors,
-            out_dir=root / "validation",
-            run_name=config.version,
+) -> WrittenRelease:
+    """Review queue, Parquet, instruction sets, HF export, card and manifest; then rename into place.
+
+    A release whose critical expectations failed is still written, so it can be inspected, but `latest`
+    is not moved to it. `fingerprint` (the build's input fingerprint) goes into the manifest so that a
+    rebuild with unchanged inputs can be skipped. `review` (what the human review decided) goes into the
+    manifest and `card_extra` (Markdown) at the end of the card.
+    """
+    start = time.perf_counter()
+    v, root, config = validated, validated.staging, validated.config
+    seconds = dict(v.seconds)
+    final = v.out_root / config.version
+    with _discard_on_failure(root):
+        with _step(seconds, "review_queue"):
+            tables, queue = release_review_queue(
+                v.results, v.tables, v.checks, v.validation, fraction=config.review_fraction, seed=config.seed
+            )
+        with _step(seconds, "parquet"):
+            table_info = write_tables(root, {**tables.as_dict(), "review_queue": queue}, TABLE_NAMES)
+        with _step(seconds, "instructions"):
+            written, instruction_info = write_instruction_sets(root, v.results)
+        with _step(seconds, "hf"):
+            layout = export_hf(root, tables, written)
+        with _step(seconds, "card"):
+            write_card(
+                root / HF_FOLDER,
+                version=config.version,
+                config=config,
+                tables=tables.as_dict(),
+                layout=layout,
+                extra=card_extra,
+            )
+        counts = release_counts(v.results, tables, queue)
+        total = sum(v.seconds.values()) + time.perf_counter() - start
+        manifest = build_manifest(
+            config,
+            tables={**table_info, **instruction_info},
+            counts=counts,
+            validation=v.validation,
+            llm_stats=llm_stats,
+            timings={**dict(timings or {}), "release": {**seconds, "total": round(total, 3)}},
+            code_version=code_version,
+            fingerprint=fingerprint,
+            bad_inputs=bad_inputs,
         )
-    with timer.phase("review_queue"):
-        tables = replace(tables, instances=instances_table(results, _final_flags(checks, validation)))
-        rejected = [c for r in results for c in getattr(r, "flagged", ()) or ()]
-        queue = review_queue(
-            tables.instances, fraction=config.review_fraction, seed=config.seed, rejected=rejected
-        )
-    table_info: dict[str, Any] = {}
-    with timer.phase("parquet"):
-        all_tables = {**tables.as_dict(), "review_queue": queue}
-        for name in TABLE_NAMES:
-            path = root / f"{name}.parquet"
-            write_parquet(all_tables[name], path)
-            table_info[name] = {
-                "file": path.name,
-                "rows": all_tables[name].num_rows,
-                "sha256": table_hash(all_tables[name]),
-                "file_sha256": file_hash(path),
-            }
-    with timer.phase("instructions"):
-        written = write_instructions(results, root / "instructions", write_parquet)
-        for w in written:
-            table = pq.read_table(root / "instructions" / w.parquet)
-            table_info[f"instructions/{w.task}_{w.shot}"] = {
-                "file": f"instructions/{w.parquet}",
-                "rows": w.rows,
-                "sha256": table_hash(table),
-                "file_sha256": file_hash(root / "instructions" / w.parquet),
-            }
-    with timer.phase("hf"):
-        hf = root / "hf"
-        _write_hf(hf, tables)
-        layout = hub_layout(
-            root,
-            {name: table.num_rows for name, table in tables.as_dict().items()},
-            [(w.task, w.shot, f"instructions/{w.parquet}", w.rows) for w in written],
-        )
-        write_hub_data(hf, layout)
-    with timer.phase("card"):
-        write_card(
-            hf,
-            version=config.version,
-            config=config,
-            tables=tables.as_dict(),
-            layout=layout,
-            extra=card_extra,
-        )
-    return {"tables": table_info, "counts": _counts(results, tables, queue)}, validation
+        if review is not None:  # what the human review decided and what this build did with it
+            manifest["review"] = dict(review)
+        write_manifest(root, manifest)
+        publish_staging(root, final)
+    if v.validation.success:
+        point_latest(v.out_root, config.version)
+    return WrittenRelease(
+        path=final,
+        version=config.version,
+        critical_failures=[o.name for o in v.validation.critical_failures],
+        non_critical_failures=[o.name for o in v.validation.non_critical_failures],
+        flagged=counts["flagged"],
+    )
 
 
 def write_release(
@@ -348,131 +261,15 @@ def write_release(
     review: Mapping[str, Any] | None = None,
     card_extra: str = "",
 ) -> WrittenRelease:
-    """Write `out_root/<config.version>/` atomically and say where it went and whether it may be used.
-
-    Raises ReleaseExistsError (a FileExistsError) when that version exists, EmptyReleaseError (a
-    ValueError) when there is nothing to release. A release whose critical expectations failed is still
-    written, so it can be inspected, but `latest` is not moved to it. `fingerprint` (the build's input
-    fingerprint) is stored in the manifest so a rebuild with unchanged inputs can be skipped.
-    """
-    start = time.perf_counter()
-    _check_version(config.version)
-    results = list(results)
-    if not results:
-        raise EmptyReleaseError("no document was injected: nothing to release (see the bad inputs)")
-    out_root = Path(out_root).resolve()
-    out_root.mkdir(parents=True, exist_ok=True)
-    final = out_root / config.version
-    if final.exists() or final.is_symlink():
-        raise ReleaseExistsError(
-            f"{final} exists: a released version is never overwritten; choose a new version"
-        )
-    remove_stale_temps(out_root, config.version)  # left by a build that was killed while writing
-    tmp = Path(tempfile.mkdtemp(prefix=temp_prefix(config.version), dir=out_root))
-    try:
-        os.chmod(tmp, 0o755)
-        timer = _Timer()
-        facts, validation = _write_contents(tmp, results, config, timer, card_extra)
-        manifest = {
-            "version": config.version,
-            "built_at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "seed": config.seed,
-            "config": asdict(config),
-            "config_fingerprint": config.fingerprint(),
-            "code_version": code_version,
-            "build_fingerprint": fingerprint,
-            "packages": _package_versions(),
-            "tables": facts["tables"],
-            "counts": facts["counts"],
-            "llm": _llm_facts(config, llm_stats),
-            "validation": {
-                **validation.to_dict(),
-                "expectations": [o.to_dict() for o in validation.outcomes if not o.success],
-            },
-            "timings": {
-                **dict(timings or {}),
-                "release": {**timer.seconds, "total": round(time.perf_counter() - start, 3)},
-            },
-            "bad_inputs": [asdict(_bad_input(b)) for b in bad_inputs],
-        }
-        if review is not None:  # what the human review decided and what this build did with it
-            manifest["review"] = dict(review)
-        (tmp / MANIFEST_NAME).write_text(
-            json.dumps(manifest, ensure_ascii=False, indent=2) + "\n", encoding="utf-8"
-        )
-        if final.exists() or final.is_symlink():
-            raise ReleaseExistsError(
-                f"{final} appeared while writing: a released version is never overwritten"
-            )
-        os.rename(tmp, final)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    if validation.success:
-        point_latest(out_root, config.version)
-    return WrittenRelease(
-        path=final,
-        version=config.version,
-        critical_failures=[o.name for o in validation.critical_failures],
-        non_critical_failures=[o.name for o in validation.non_critical_failures],
-        flagged=facts["counts"]["flagged"],
+    """Write `out_root/<config.version>/` atomically and say where it went and whether it may be used."""
+    validated = validate_release_contents(results, config, out_root)
+    return write_validated(
+        validated,
+        bad_inputs=bad_inputs,
+        llm_stats=llm_stats,
+        timings=timings,
+        code_version=code_version,
+        fingerprint=fingerprint,
+        review=review,
+        card_extra=card_extra,
     )
-
-
-def point_latest(out_root: Path, version: str) -> None:
-    """`latest` → version, replaced atomically: a relative symlink, or a one-line file where links fail."""
-    link = out_root / LATEST_NAME
-    if link.is_dir() and not link.is_symlink():
-        raise ReleaseError(f"{link} is a folder; remove it so that it can point at the latest release")
-    tmp = out_root / f".{LATEST_NAME}.tmp-{os.getpid()}"
-    if tmp.exists() or tmp.is_symlink():
-        tmp.unlink()
-    try:
-        os.symlink(version, tmp, target_is_directory=True)
-    except OSError:
-        tmp.write_text(version + "\n", encoding="utf-8")
-    os.replace(tmp, link)
-
-
-def latest_version(out_root: Path) -> str | None:
-    """The version `latest` points at, whichever form it has; None when there is none."""
-    link = Path(out_root) / LATEST_NAME
-    if link.is_symlink():
-        return Path(os.readlink(link)).name
-    if link.is_file():
-        return link.read_text(encoding="utf-8").strip() or None
-    return None
-
-
-def read_manifest(release: Path | WrittenRelease) -> dict[str, Any]:
-    """The manifest of a written release (validation.success tells whether a critical expectation failed)."""
-    return json.loads((Path(release) / MANIFEST_NAME).read_text(encoding="utf-8"))
-
-
-def latest_fingerprint(out_root: Path) -> str | None:
-    """The build fingerprint recorded by the release `latest` points at (None: no usable latest release)."""
-    version = latest_version(out_root)
-    if version is None:
-        return None
-    try:
-        return read_manifest(Path(out_root) / version).get("build_fingerprint")
-    except (OSError, ValueError):
-        return None
-
-
-_VERSION = re.compile(r"^v(\d+)\.(\d+)\.(\d+)$")
-
-
-def next_version(out_root: Path, first: str = "v0.1.0") -> str:
-    """The highest vX.Y.Z folder in out_root with its patch number raised; `first` when there is none."""
-    root = Path(out_root)
-    found = []
-    if root.is_dir():
-        for p in root.iterdir():
-            match = _VERSION.match(p.name)
-            if match and p.is_dir():
-                found.append(tuple(int(g) for g in match.groups()))
-    if not found:
-        return first
-    major, minor, patch = max(found)
-    return f"v{major}.{minor}.{patch + 1}"

@@ -18,7 +18,7 @@ from flows import settings
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
-import flows.build as build_module  # noqa: E402  (Prefect reads its settings on import)
+from flows import stages  # noqa: E402  (Prefect reads its settings on import)
 from flows.build import run_build  # noqa: E402
 from flows.schedule import scheduled_build  # noqa: E402
 from injectors import planner  # noqa: E402
@@ -27,6 +27,12 @@ from release.config import BuildConfig  # noqa: E402
 from release.writer import read_manifest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.usefixtures("prefect_api")  # one Prefect server for the session
+
+
+def cli_env(api: str, **extra: str) -> dict[str, str]:
+    """The environment of a CLI build in a subprocess: the session's Prefect server, no server of its own."""
+    return {**os.environ, "PREFECT_API_URL": api, **extra}
 
 
 def write_corpus(folder: Path, count: int = 3) -> list[Path]:
@@ -50,7 +56,7 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(document.doc_id)
         return real(document, *args, **kwargs)
 
-    monkeypatch.setattr(build_module, "candidate_instances", spy)
+    monkeypatch.setattr(stages, "candidate_instances", spy)
     return calls
 
 
@@ -115,30 +121,39 @@ def test_scheduled_build_creates_no_version_when_nothing_changed(tmp_path: Path)
     assert sorted(p.name for p in out.iterdir() if p.name.startswith("v")) == ["v0.1.0"]
 
 
-def test_two_cold_builds_give_identical_tables(tmp_path: Path) -> None:
+def cli_build(corpus: Path, out: Path, api: str, *options: str) -> dict[str, object]:
+    """A cold `gbtbench build` in its own process (its own cache); returns the manifest's table hashes."""
+    args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}", *options]
+    subprocess.run(args, cwd=ROOT, env=cli_env(api), check=True, capture_output=True)
+    return json.loads((out / "v0.1.0" / "manifest.json").read_text(encoding="utf-8"))["tables"]
+
+
+@pytest.fixture(scope="module")
+def reference_build(
+    tmp_path_factory: pytest.TempPathFactory, prefect_api: str
+) -> tuple[Path, dict[str, object]]:
+    """One cold thread-runner build of a two-document corpus, the reference the other cold builds match."""
+    root = tmp_path_factory.mktemp("reference")
+    write_corpus(root / "corpus", count=2)
+    return root / "corpus", cli_build(root / "corpus", root / "out", prefect_api, "--seed=9")
+
+
+def test_two_cold_builds_give_identical_tables(
+    tmp_path: Path, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
+) -> None:
     """Separate processes, separate caches: the content hashes of every table agree."""
-    corpus = tmp_path / "corpus"
-    write_corpus(corpus, count=2)
-    hashes = []
-    for name in ("a", "b"):
-        out = tmp_path / name
-        subprocess.run(
-            [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}", "--seed=9"],
-            cwd=ROOT,
-            check=True,
-            capture_output=True,
-        )
-        hashes.append(json.loads((out / "v0.1.0" / "manifest.json").read_text(encoding="utf-8"))["tables"])
-    assert hashes[0] == hashes[1]
+    corpus, reference = reference_build
+    assert cli_build(corpus, tmp_path / "b", prefect_api, "--seed=9") == reference
 
 
-def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path) -> None:
+def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path, prefect_api: str) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     (corpus / "empty.txt").write_text("", encoding="utf-8")
     result = subprocess.run(
         [sys.executable, "-m", "flows.cli", "build", "--corpus", str(corpus), "--out", str(tmp_path / "out")],
         cwd=ROOT,
+        env=cli_env(prefect_api),
         capture_output=True,
         text=True,
         check=False,
@@ -147,7 +162,7 @@ def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path) -> None:
     assert "ERROR empty.txt: " in result.stderr and "nothing usable" in result.stderr
 
 
-def test_build_with_an_llm_endpoint(tmp_path: Path) -> None:
+def test_build_with_an_llm_endpoint(tmp_path: Path, prefect_api: str) -> None:
     """`gbtbench build --llm openai` against the scripted chat-completions server on 127.0.0.1."""
     from servers.chat_completions import ChatCompletionsServer
 
@@ -155,19 +170,20 @@ def test_build_with_an_llm_endpoint(tmp_path: Path) -> None:
     write_corpus(corpus, count=2)
     out = tmp_path / "out"
     with ChatCompletionsServer() as server:
-        env = {
-            **os.environ,
-            "GBTBENCH_LLM_BASE_URL": server.base_url,
-            "GBTBENCH_LLM_MODEL": "scripted-model",
-            "GBTBENCH_LLM_API_KEY": "sk-sentinel-never-shown",
-        }
+        env = cli_env(
+            prefect_api,
+            GBTBENCH_LLM_BASE_URL=server.base_url,
+            GBTBENCH_LLM_MODEL="scripted-model",
+            GBTBENCH_LLM_API_KEY="sk-sentinel-never-shown",
+        )
         args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}"]
         args.append("--llm=openai")
         result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
         assert result.returncode == 0, result.stderr
         assert server.count() > 0
     manifest = read_manifest(out / "v0.1.0")
-    assert manifest["config"]["llm"] == "openai"
+    assert manifest["config"]["llm"]["mode"] == "openai"
+    assert manifest["config"]["llm"]["model"] == "scripted-model"
     assert manifest["llm"]["counts"]["requests"] == server.count()
     instances = pq.read_table(out / "v0.1.0" / "instances.parquet").to_pylist()
     generators = {i["provenance"]["generator"] for i in instances}
@@ -177,17 +193,13 @@ def test_build_with_an_llm_endpoint(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("runner", ["process", "dask"])
-def test_other_task_runners_give_the_same_tables(tmp_path: Path, runner: str) -> None:
-    corpus = tmp_path / "corpus"
-    write_corpus(corpus, count=2)
-    tables = []
-    for kind in ("thread", runner):
-        out = tmp_path / kind
-        args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}"]
-        args.append(f"--task-runner={kind}")
-        subprocess.run(args, cwd=ROOT, check=True, capture_output=True)
-        tables.append(read_manifest(out / "v0.1.0")["tables"])
-    assert tables[0] == tables[1]
+def test_other_task_runners_give_the_same_tables(
+    tmp_path: Path, runner: str, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
+) -> None:
+    corpus, reference = reference_build
+    assert (
+        cli_build(corpus, tmp_path / runner, prefect_api, "--seed=9", f"--task-runner={runner}") == reference
+    )
 
 
 def test_a_failed_build_resumes_from_its_cached_tasks(
@@ -200,12 +212,12 @@ def test_a_failed_build_resumes_from_its_cached_tasks(
     def disk_full(*args: object, **kwargs: object) -> None:
         raise OSError("No space left on device")
 
-    monkeypatch.setattr(build_module, "write_release", disk_full)
+    monkeypatch.setattr(stages, "write_validated", disk_full)
     with pytest.raises(OSError):
         run_build(corpus, out, BuildConfig(seed=21, version="v0.3.0"))
     assert len(counted) == 2 and not (out / "v0.3.0").exists()
     monkeypatch.undo()
-    monkeypatch.setattr(build_module, "candidate_instances", lambda *a, **k: pytest.fail("not resumed"))
+    monkeypatch.setattr(stages, "candidate_instances", lambda *a, **k: pytest.fail("not resumed"))
     summary = run_build(corpus, out, BuildConfig(seed=21, version="v0.3.0"))
     assert summary.output == out / "v0.3.0"
 
@@ -242,14 +254,15 @@ def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Pa
     assert not leftover.exists()
 
 
-def test_cli_build_with_relative_paths(tmp_path: Path) -> None:
+def test_cli_build_with_relative_paths(tmp_path: Path, prefect_api: str) -> None:
     """As `make build` runs it: --corpus corpus --out outputs, relative to the working folder."""
     write_corpus(tmp_path / "corpus", count=2)
     args = [sys.executable, "-m", "flows.cli", "build", "--corpus", "corpus", "--out", "outputs"]
-    result = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, check=False)
+    env = cli_env(prefect_api)
+    result = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "outputs" / "v0.1.0" / "manifest.json").is_file()
-    again = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True, check=False)
+    again = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
     assert again.returncode == 0 and "nothing to build" in again.stderr
 
 

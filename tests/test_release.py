@@ -245,6 +245,20 @@ def test_nothing_to_release_and_bad_versions_are_refused(tmp_path: Path) -> None
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_validated_release_stays_hidden_until_it_is_written(tmp_path: Path) -> None:
+    """The two halves a build runs as its `validate` and `write` stages."""
+    config = replace(CONFIG, version="v0.0.7")
+    validated = writer.validate_release_contents(injected(), config, tmp_path)
+    assert validated.staging.parent == tmp_path and validated.staging.name.startswith(".v0.0.7.tmp-")
+    assert (validated.staging / "validation" / "gx_results.json").is_file()
+    assert validated.validation.success and not (tmp_path / "v0.0.7").exists()
+    written = writer.write_validated(validated, fingerprint="f" * 16)
+    assert written.path == tmp_path / "v0.0.7" and not validated.staging.exists()
+    assert read_manifest(written)["build_fingerprint"] == "f" * 16
+    assert list(read_manifest(written)["timings"]["release"])[:3] == ["traceability", "tables", "validation"]
+    assert latest_version(tmp_path) == "v0.0.7"
+
+
 def test_a_write_killed_midway_leaves_no_visible_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -271,7 +285,7 @@ def test_latest_moves_to_each_new_version_and_falls_back_to_a_file(
     def no_symlinks(*args: object, **kwargs: object) -> None:
         raise OSError("symlinks are not supported here")
 
-    monkeypatch.setattr(writer.os, "symlink", no_symlinks)
+    monkeypatch.setattr(os, "symlink", no_symlinks)
     writer.point_latest(tmp_path, "v3")
     assert (tmp_path / "latest").is_file() and latest_version(tmp_path) == "v3"
 

@@ -1,0 +1,290 @@
+"""The build as plain Python: parse → context → candidates → balanced choice → assemble → validate → write.
+
+`build_dataset(corpus, out, config, map=...)` is the whole build, with no Prefect in it. `map` is how an
+executor runs one stage over its items (yielding each result as it completes, in any order); the default
+runs them here, one after the other. The Prefect flow (`flows/build.py`) passes a `map` that runs each
+item as a named task, and adds nothing else.
+
+Whether anything changed since the latest release (same corpus bytes, configuration and code) is
+decided once, by `prepare`, before any stage runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+from flows.fingerprint import code_version, combine
+from flows.llm import shared_rewriter
+from flows.progress import Progress, silent
+from flows.stages import (
+    ASSEMBLE,
+    CHOOSE,
+    INJECT,
+    PARSE,
+    VALIDATE,
+    WRITE,
+    AssembleInput,
+    ChooseInput,
+    InjectInput,
+    ParsedFile,
+    ParseInput,
+    Stage,
+    ValidateInput,
+    WriteInput,
+)
+from flows.work_cache import WorkCache
+from injectors.context import InjectionContext
+from parsers.corpus import corpus_files
+from parsers.duplicates import split_duplicates
+from parsers.limits import ParseLimits
+from release.config import BuildConfig
+from release.lock import output_lock
+from release.manifest import latest_fingerprint
+from release.parquet import file_hash
+from review.decisions import REVIEWS_NAME, ReviewDecisions, load_decisions
+from review.store import ReviewStoreError
+
+T = TypeVar("T")
+Map = Callable[[Stage[Any, Any], Sequence[Any]], Iterator[Any]]
+log = logging.getLogger("gbtbench.build")
+
+
+def in_process(stage: Stage[Any, T], items: Sequence[Any]) -> Iterator[T]:
+    """The default executor: each item in turn, in this process."""
+    for item in items:
+        yield stage.run(item)
+
+
+@dataclass(frozen=True)
+class BuildInputs:
+    """The corpus files of a build, their hashes, the review decisions it applies, and the fingerprint that
+    says whether anything changed."""
+
+    corpus: Path
+    out: Path
+    files: tuple[Path, ...]
+    digests: tuple[str, ...]
+    fingerprint: str
+    up_to_date: bool
+    decisions: ReviewDecisions | None = None
+
+
+@dataclass(frozen=True)
+class BuildSummary:
+    version: str
+    output: Path | None
+    fingerprint: str
+    documents: int = 0
+    instances: int = 0
+    bad_inputs: tuple[dict[str, str], ...] = ()
+    up_to_date: bool = False
+    critical_failures: tuple[str, ...] = ()
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def build_fingerprint(
+    files: Sequence[Path], digests: Sequence[str], config: BuildConfig, reviews: ReviewDecisions | None = None
+) -> str:
+    """Same corpus bytes, configuration, code and review decisions: same dataset, no new version needed."""
+    named = (f"{p.name}:{d}" for p, d in zip(files, digests, strict=True))
+    parts = [config.fingerprint(), code_version(), *named]
+    if reviews is not None:  # decisions change the build; none leave the fingerprint as it was
+        parts.append(f"reviews:{reviews.digest()}")
+    return combine(parts)
+
+
+def read_reviews(reviews: Path | None, out: Path) -> ReviewDecisions | None:
+    """The review decisions a build applies (default: reviews.sqlite next to the outputs)."""
+    try:
+        return load_decisions(reviews if reviews is not None else Path(out) / REVIEWS_NAME, Path(out))
+    except ReviewStoreError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def prepare(
+    corpus: Path,
+    out: Path,
+    config: BuildConfig,
+    prefer: str = "pdf",
+    force: bool = False,
+    reviews: Path | None = None,
+) -> BuildInputs:
+    """List and hash the corpus once, read the review decisions, and decide whether the latest release
+    already has these inputs.
+
+    A missing or empty corpus, a malformed GBTBENCH_PARSE_* or an unreadable review database is a
+    ValueError with a plain message (checked before any executor starts).
+    """
+    corpus, out = Path(corpus).resolve(), Path(out).resolve()
+    if not corpus.is_dir():
+        raise ValueError(f"{corpus}: corpus folder not found")
+    files = tuple(corpus_files(corpus, prefer))
+    if not files:
+        raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
+    ParseLimits.from_env()
+    decisions = read_reviews(reviews, out)
+    digests = tuple(file_hash(p) for p in files)
+    fingerprint = build_fingerprint(files, digests, config, decisions)
+    up_to_date = not force and latest_fingerprint(out) == fingerprint
+    return BuildInputs(corpus, out, files, digests, fingerprint, up_to_date, decisions)
+
+
+def _relative(path: str, root: Path) -> str:
+    """Paths in a release are relative to the corpus, so nothing about the build machine leaks."""
+    try:
+        return str(Path(path).relative_to(root))
+    except ValueError:
+        return Path(path).name
+
+
+def _only(results: Iterator[T]) -> T:
+    (result,) = list(results)
+    return result
+
+
+def run_stages(
+    inputs: BuildInputs,
+    config: BuildConfig,
+    *,
+    map: Map = in_process,
+    progress: Progress | None = None,
+    logger: logging.Logger | logging.LoggerAdapter[Any] | None = None,
+) -> BuildSummary:
+    """Every stage of a build whose inputs are known to have changed (see `prepare`)."""
+    report, say = progress or silent, logger or log
+    started = step = time.perf_counter()
+    timings: dict[str, float] = {}
+
+    def lap(name: str) -> None:
+        nonlocal step
+        timings[name] = time.perf_counter() - step
+        step = time.perf_counter()
+
+    code = code_version()
+    limits = ParseLimits.from_env()
+    items = [ParseInput(str(p), d, code, limits) for p, d in zip(inputs.files, inputs.digests, strict=True)]
+    parsed: list[ParsedFile] = []
+    for done, one in enumerate(map(PARSE, items), 1):
+        parsed.append(one)
+        report("parse", done, len(items))
+    parsed.sort(key=lambda p: p.path)
+    kept, duplicates = split_duplicates(
+        [(_relative(p.path, inputs.corpus), p.document) for p in parsed if p.document is not None]
+    )
+    documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)
+    bad_inputs = [
+        {"source": _relative(p.path, inputs.corpus), "reason": p.error} for p in parsed if p.document is None
+    ] + [{"source": d.source, "reason": d.reason} for d in duplicates]
+    lap("parse")
+    say.info("parse: %d of %d files parsed, %d unreadable", len(documents), len(items), len(bad_inputs))
+    if not documents:  # nothing usable: the caller reports every bad input and fails
+        return BuildSummary(
+            config.version, None, inputs.fingerprint, bad_inputs=tuple(bad_inputs), timings=timings
+        )
+
+    context = InjectionContext.from_documents(documents)
+    work = WorkCache(inputs.out / ".cache" / "work" / code)
+    llm = config.llm
+    if not llm.cache_path:  # a build keeps the answers of its own runs beside its outputs
+        llm = llm.with_cache(inputs.out / ".cache" / "llm-cache.sqlite")
+    rewriter = shared_rewriter(llm)
+    if rewriter is not None:
+        rewriter.start_stage()  # the LLM stage's deadline and circuit breaker start now
+    shared = {
+        "work": str(work.root),
+        "context_key": work.put_context(context),
+        "context_digest": context.digest(),
+        "plan": config.plan,
+        "seed": config.seed,
+        "llm": llm,
+        "llm_digest": rewriter.fingerprint() if rewriter is not None else "none",
+        "code": code,
+    }
+    lap("context")
+    jobs = [
+        InjectInput(document_key=work.put_document(d), standard_id=d.standard_id, doc_id=d.doc_id, **shared)
+        for d in documents
+    ]
+    candidates = []
+    for done, one in enumerate(map(INJECT, jobs), 1):
+        candidates.append(one)
+        report("inject", done, len(jobs))
+    candidates.sort(key=lambda c: c.document.doc_id)
+    lap("inject")
+    found = sum(len(c.instances) for c in candidates)
+    say.info("inject: %d candidate errors in %d documents", found, len(candidates))
+
+    report("assemble", 0, 1)
+    decisions = inputs.decisions
+    choice = _only(map(CHOOSE, [ChooseInput(tuple(candidates), config.seed, config.plan, decisions)]))
+    by_id = {c.document.doc_id: c for c in candidates}
+    for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
+        source = _relative(by_id[doc_id].document.source, inputs.corpus)
+        bad_inputs.append({"source": source, "reason": reason})
+    lap("choose")
+    chosen = sum(len(v) for v in choice.chosen.values())
+    kept, left_out = len(choice.chosen), len(choice.dropped)
+    say.info("choose: %d errors for %d documents, %d left out", chosen, kept, left_out)
+    results = _only(map(ASSEMBLE, [AssembleInput(tuple(candidates), choice, decisions)]))
+    report("assemble", 1, 1)
+    lap("assemble")
+    say.info("assemble: %d documents, %d errors", len(results), sum(len(r.instances) for r in results))
+
+    report("write", 0, 1)
+    validated = _only(map(VALIDATE, [ValidateInput(results, config, str(inputs.out))]))
+    lap("validate")
+    outcome = validated.validation
+    say.info(
+        "validate: %d critical and %d other expectations failed",
+        len(outcome.critical_failures),
+        len(outcome.non_critical_failures),
+    )
+    llm_stats = rewriter.summary() if rewriter is not None else None
+    review = decisions.report(results) if decisions is not None else None
+    fingerprint = inputs.fingerprint
+    item = WriteInput(validated, tuple(bad_inputs), llm_stats, dict(timings), code, fingerprint, review)
+    written = _only(map(WRITE, [item]))
+    report("write", 1, 1)
+    lap("write")
+    timings["total"] = time.perf_counter() - started
+    say.info("write: %s (%s)", written.path, "latest" if written.success else "not made latest")
+    return BuildSummary(
+        version=config.version,
+        output=written.path,
+        fingerprint=inputs.fingerprint,
+        documents=len(results),
+        instances=sum(len(r.instances) for r in results),
+        bad_inputs=tuple(bad_inputs),
+        critical_failures=tuple(written.critical_failures),
+        timings=timings,
+    )
+
+
+def build_dataset(
+    corpus: Path,
+    out: Path,
+    config: BuildConfig,
+    *,
+    map: Map = in_process,
+    prefer: str = "pdf",
+    force: bool = False,
+    reviews: Path | None = None,
+    wait_s: float = 0.0,
+    progress: Progress | None = None,
+    logger: logging.Logger | None = None,
+) -> BuildSummary:
+    """Build `out/<config.version>/` from `corpus`, or say that nothing changed (`up_to_date`).
+
+    The output folder is locked for the whole build: another build waits `wait_s` seconds for it, then
+    stops with OutputBusyError.
+    """
+    with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+        inputs = prepare(corpus, out, config, prefer, force, reviews)
+        if inputs.up_to_date:
+            return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)
+        return run_stages(inputs, config, map=map, progress=progress, logger=logger)

@@ -1,0 +1,190 @@
+"""The stages of a build as plain functions of one small, frozen input each, plus their names and keys.
+
+Each stage is what an executor runs as one unit of work (a Prefect task, a thread, a process): `parse`
+and `inject` run once per file and per document, `choose`, `assemble`, `validate` and `write` once per
+build. Inputs are small (paths, digests, keys into the work cache) where the work is per item; the
+cacheable stages have content-addressed keys (file hash, configuration, seed, code version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from flows.fingerprint import combine
+from flows.llm import shared_rewriter
+from flows.work_cache import WorkCache
+from injectors.llm.settings import LLMSettings
+from injectors.planner import (
+    BalancedChoice,
+    Candidates,
+    InjectionResult,
+    PlanConfig,
+    candidate_instances,
+    choose_balanced,
+    finalize,
+)
+from parsers.deadline import parse_with_deadline
+from parsers.errors import ParseError
+from parsers.limits import DEFAULT_LIMITS, ParseLimits
+from parsers.model import Document
+from release.config import BuildConfig
+from release.writer import ValidatedRelease, WrittenRelease, validate_release_contents, write_validated
+from review.decisions import ReviewDecisions, card_section
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+
+@dataclass(frozen=True)
+class Stage(Generic[In, Out]):
+    """A named step: `run` does the work, `label` names one run of it, `key` (if any) caches it."""
+
+    name: str
+    run: Callable[[In], Out]
+    label: Callable[[In], str]
+    key: Callable[[In], str] | None = None
+
+
+@dataclass(frozen=True)
+class ParseInput:
+    path: str
+    digest: str  # sha256 of the file's bytes
+    code: str  # code version
+    limits: ParseLimits = DEFAULT_LIMITS  # raising a limit parses a refused file again (it is in the key)
+
+
+@dataclass(frozen=True)
+class ParsedFile:
+    path: str
+    document: Document | None = None
+    error: str = ""
+
+
+def parse(item: ParseInput) -> ParsedFile:
+    """A bad file becomes a record with its reason, so the rest of the build goes on; each file is parsed
+    in a worker process stopped at `limits.seconds`."""
+    try:
+        return ParsedFile(item.path, document=parse_with_deadline(item.path, item.limits))
+    except ParseError as exc:
+        return ParsedFile(item.path, error=exc.reason)
+
+
+@dataclass(frozen=True)
+class InjectInput:
+    """One document's injection: keys into the work cache instead of the document and the context."""
+
+    work: str  # the work cache folder
+    document_key: str
+    standard_id: str
+    doc_id: str
+    context_key: str  # the stored context (with document ids)
+    context_digest: str  # what the templates can draw on (the cache key: survives a body edit)
+    plan: PlanConfig
+    seed: int
+    llm: LLMSettings
+    llm_digest: str
+    code: str
+
+
+def inject(item: InjectInput) -> Candidates:
+    """Every verified error the document can take (the expensive, cached part of a build)."""
+    cache = WorkCache(Path(item.work))
+    document, context = cache.document(item.document_key), cache.context(item.context_key)
+    return candidate_instances(document, item.seed, context, item.plan, shared_rewriter(item.llm))
+
+
+@dataclass(frozen=True)
+class ChooseInput:
+    candidates: tuple[Candidates, ...]
+    seed: int
+    plan: PlanConfig
+    decisions: ReviewDecisions | None = None  # human review: rejected instances are replaced
+
+
+def choose(item: ChooseInput) -> BalancedChoice:
+    adjust = item.decisions.replace_rejected if item.decisions is not None else None
+    return choose_balanced(list(item.candidates), item.seed, item.plan, adjust)
+
+
+@dataclass(frozen=True)
+class AssembleInput:
+    candidates: tuple[Candidates, ...]
+    choice: BalancedChoice
+    decisions: ReviewDecisions | None = None  # human review: fixed descriptions, types and locations
+
+
+def assemble(item: AssembleInput) -> tuple[InjectionResult, ...]:
+    """Each kept document with its chosen errors applied together, in doc_id order."""
+    kept = [c for c in item.candidates if c.document.doc_id in item.choice.chosen]
+    results = (finalize(c, list(item.choice.chosen[c.document.doc_id])) for c in kept)
+    if item.decisions is not None:
+        return tuple(item.decisions.with_fixes(r) for r in results)
+    return tuple(results)
+
+
+@dataclass(frozen=True)
+class ValidateInput:
+    results: tuple[InjectionResult, ...]
+    config: BuildConfig
+    out: str
+
+
+def validate(item: ValidateInput) -> ValidatedRelease:
+    return validate_release_contents(item.results, item.config, Path(item.out))
+
+
+@dataclass(frozen=True)
+class WriteInput:
+    validated: ValidatedRelease
+    bad_inputs: tuple[Mapping[str, str], ...]
+    llm_stats: Mapping[str, Any] | None
+    timings: Mapping[str, float] = field(default_factory=dict)
+    code: str = "unknown"
+    fingerprint: str | None = None
+    review: Mapping[str, Any] | None = None  # what the human review decided (for the manifest)
+
+
+def write(item: WriteInput) -> WrittenRelease:
+    return write_validated(
+        item.validated,
+        bad_inputs=item.bad_inputs,
+        llm_stats=item.llm_stats,
+        timings=item.timings,
+        code_version=item.code,
+        fingerprint=item.fingerprint,
+        review=item.review,
+        card_extra=card_section(item.review) if item.review is not None else "",
+    )
+
+
+def _parse_label(item: ParseInput) -> str:
+    return f"parse {Path(item.path).name}"
+
+
+def _parse_key(item: ParseInput) -> str:
+    return f"parse-{item.digest}-{combine([item.path])}-{item.code}-{combine([repr(item.limits)])}"
+
+
+def _inject_label(item: InjectInput) -> str:
+    return f"inject {item.standard_id or item.doc_id}"
+
+
+def _inject_key(item: InjectInput) -> str:
+    parts = [item.doc_id, item.context_digest, combine([repr(item.plan)]), item.llm_digest, str(item.seed)]
+    return "candidates-" + "-".join([*parts, item.code])
+
+
+def _named(name: str) -> Callable[[Any], str]:
+    return lambda _: name
+
+
+PARSE: Stage[ParseInput, ParsedFile] = Stage("parse", parse, _parse_label, _parse_key)
+INJECT: Stage[InjectInput, Candidates] = Stage("inject", inject, _inject_label, _inject_key)
+CHOOSE: Stage[ChooseInput, BalancedChoice] = Stage("choose", choose, _named("choose"))
+ASSEMBLE: Stage[AssembleInput, tuple[InjectionResult, ...]] = Stage("assemble", assemble, _named("assemble"))
+VALIDATE: Stage[ValidateInput, ValidatedRelease] = Stage("validate", validate, _named("validate"))
+WRITE: Stage[WriteInput, WrittenRelease] = Stage("write", write, _named("write"))
+STAGES: Sequence[Stage[Any, Any]] = (PARSE, INJECT, CHOOSE, ASSEMBLE, VALIDATE, WRITE)

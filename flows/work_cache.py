@@ -1,0 +1,67 @@
+"""Large shared inputs of the injection stage, stored once per build under `<out>/.cache/work/`.
+
+An injection task needs its parsed document and the corpus-wide context its rule templates draw on.
+Passing them as task parameters would copy (and, in Prefect, walk) the whole corpus for every task; so
+the pipeline stores them here and a task receives only their keys. Each process keeps what it loaded,
+so threads share one copy. Keys are content addresses: a stored file never changes meaning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from injectors.context import InjectionContext
+from parsers.model import Document
+
+
+def _store(path: Path, value: Any) -> None:
+    if path.exists():
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "wb") as handle:
+        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(tmp, path)
+
+
+@lru_cache(maxsize=256)
+def _load(path: str) -> Any:
+    with open(path, "rb") as handle:
+        return pickle.load(handle)  # the build's own cache, written by _store
+
+
+class WorkCache:
+    """Documents and contexts of one code version (the caller puts the code version in `root`)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def put_document(self, document: Document) -> str:
+        """The key: the source bytes' hash and the path they were read from (the same bytes may sit in
+        two places, and a document records where it came from)."""
+        key = hashlib.sha256(f"{document.doc_id}\0{document.source}".encode()).hexdigest()[:16]
+        _store(self.root / "documents" / f"{key}.pickle", document)
+        return key
+
+    def document(self, key: str) -> Document:
+        value = _load(str(self.root / "documents" / f"{key}.pickle"))
+        assert isinstance(value, Document)
+        return value
+
+    def put_context(self, context: InjectionContext) -> str:
+        """The key covers the document ids too (the context's own digest leaves them out on purpose)."""
+        data = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
+        key = hashlib.sha256(data).hexdigest()[:16]
+        _store(self.root / "contexts" / f"{key}.pickle", context)
+        return key
+
+    def context(self, key: str) -> InjectionContext:
+        value = _load(str(self.root / "contexts" / f"{key}.pickle"))
+        assert isinstance(value, InjectionContext)
+        return value

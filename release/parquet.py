@@ -1,0 +1,71 @@
+"""Parquet files of a release with fixed writer options, and the content hashes the manifest records.
+
+The options are fixed so the bytes depend only on the rows and the pyarrow version (which the manifest
+records); the table hash is computed from the rows (sorted-key JSON), so it does not depend on how the
+table is stored at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from release.tables import canonical_json
+
+PARQUET_OPTIONS: dict[str, Any] = {
+    "compression": "zstd",
+    "compression_level": 9,
+    "use_dictionary": True,
+    "write_statistics": True,
+    "version": "2.6",
+    "data_page_version": "1.0",
+    "row_group_size": 65_536,
+}
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    """Parquet with fixed options and no schema metadata (no pandas block, no timestamps)."""
+    pq.write_table(table.replace_schema_metadata(None), path, **PARQUET_OPTIONS)
+
+
+def table_hash(table: pa.Table) -> str:
+    """sha256 of the column names and every row as sorted-key JSON: independent of how it is stored."""
+    digest = hashlib.sha256()
+    digest.update(canonical_json(table.column_names).encode())
+    for batch in table.to_batches(max_chunksize=4096):
+        for row in batch.to_pylist():
+            digest.update(b"\n")
+            digest.update(canonical_json(row).encode())
+    return digest.hexdigest()
+
+
+def file_hash(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def table_entry(table: pa.Table, root: Path, relative: str) -> dict[str, Any]:
+    """The manifest's record of one written table: file, rows, content hash and file hash."""
+    return {
+        "file": relative,
+        "rows": table.num_rows,
+        "sha256": table_hash(table),
+        "file_sha256": file_hash(root / relative),
+    }
+
+
+def write_tables(root: Path, tables: Mapping[str, pa.Table], names: Sequence[str]) -> dict[str, Any]:
+    """`<name>.parquet` for each of `names`, in that order; returns their manifest records."""
+    info: dict[str, Any] = {}
+    for name in names:
+        write_parquet(tables[name], root / f"{name}.parquet")
+        info[name] = table_entry(tables[name], root, f"{name}.parquet")
+    return info
