@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa
 
 from injectors.planner import InjectionResult
-from injectors.taxonomy import DIMENSIONS, TYPE_IDS
+from injectors.taxonomy import DIMENSIONS, type_ids
 from release.config import BuildConfig
 from release.tables import ReleaseTables
 from release.versions import latest_version
@@ -86,7 +86,7 @@ def release_counts(
         "pre_existing": sum(len(r.pre_existing) for r in results),
         "flagged": flagged,
         "review_queue": {reason: reasons.get(reason, 0) for reason in ("flagged", "sample", "llm_rejected")},
-        "by_type": {t: types.get(t, 0) for t in TYPE_IDS},
+        "by_type": {t: types.get(t, 0) for t in type_ids()},
         "by_dimension": {d: dims.get(d, 0) for d in DIMENSIONS},
         "by_generator": dict(sorted(generators.items())),
         "skipped_types": {t: dict(sorted(c.items())) for t, c in sorted(skipped.items())},

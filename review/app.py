@@ -23,7 +23,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
-from injectors.taxonomy import BY_ID, DIMENSIONS, TAXONOMY
+from injectors.taxonomy import DIMENSIONS, by_id, types
 from review.agreement import agreement
 from review.queue import QueueItem, ReleaseQueue, diff_segments, overlap_assignments
 from review.store import DECISIONS, REJECT_REASONS, Decision, ReviewStore
@@ -56,7 +56,7 @@ class ReviewApp:
             loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"])
         )
         self.env.globals.update(
-            taxonomy=TAXONOMY, dimensions=DIMENSIONS, reasons=REJECT_REASONS, types=BY_ID, statuses=STATUSES
+            taxonomy=types(), dimensions=DIMENSIONS, reasons=REJECT_REASONS, types=by_id(), statuses=STATUSES
         )
 
     def render(self, name: str, status: int = 200, **context: Any) -> HTMLResponse:
@@ -309,7 +309,7 @@ def create_app(
             qs=_qs(filters),
             filters=filters,
             error=error,
-            type_info=BY_ID.get(item.error_type),
+            type_info=by_id().get(item.error_type),
         )
 
     @app.get("/item/{instance_id}", response_model=None)
@@ -395,17 +395,19 @@ def _decision(queue: ReleaseQueue, item: QueueItem, annotator: str, form: Mappin
         raise ValueError("unknown decision: accept, reject or fix")
     description = form.get("description", "").strip()
     error_type = form.get("error_type", "").strip() or item.error_type
-    dimension = form.get("dimension", "").strip() or BY_ID.get(error_type, BY_ID[item.error_type]).dimension
+    dimension = (
+        form.get("dimension", "").strip() or by_id().get(error_type, by_id()[item.error_type]).dimension
+    )
     location = form.get("location", "").strip() or item.location
     if not description:
         raise ValueError("a fixed description cannot be empty")
     if len(description) > 2000:
         raise ValueError("the description is longer than 2000 characters")
-    if error_type not in BY_ID:
+    if error_type not in by_id():
         raise ValueError(f"{error_type} is not an error type of the taxonomy")
-    if BY_ID[error_type].dimension != dimension:
+    if by_id()[error_type].dimension != dimension:
         raise ValueError(
-            f"{error_type} belongs to dimension {BY_ID[error_type].dimension}, not {dimension}: "
+            f"{error_type} belongs to dimension {by_id()[error_type].dimension}, not {dimension}: "
             "change the type to one of that dimension"
         )
     if not queue.has_location(item.doc_id, location):

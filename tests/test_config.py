@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from injectors.llm.rewriter import SUPPORTED_TYPES
+from injectors.llm.rewriter import supported_types
 from injectors.llm.settings import LLMSettings, api_key_from_env
 from injectors.planner import PlanConfig
 from release.config import BuildConfig
@@ -30,7 +30,7 @@ def test_llm_settings_from_the_environment_without_the_key() -> None:
     assert (settings.model, settings.base_url) == ("qwen-test", "http://127.0.0.1:9/v1")
     assert (settings.max_concurrency, settings.timeout) == (3, 12.5)
     assert settings.types == ("SCP-03", "NMS-01") and settings.cache_path == "/tmp/answers.sqlite"
-    assert LLMSettings.from_env("openai", env=ENV).types == SUPPORTED_TYPES
+    assert LLMSettings.from_env("openai", env=ENV).types == supported_types()
     config = BuildConfig(llm=settings)
     shown = json.dumps(config.to_dict()) + repr(config) + config.fingerprint()
     assert "sk-secret" not in shown and "/tmp/answers.sqlite" not in json.dumps(config.to_dict())

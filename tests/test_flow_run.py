@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 from conftest import corpus_sources
-from stdsource import gold_document
 
+from corpus.stdsource import gold_document
 from flows.pipeline import build_dataset, prepare
 from injectors.taxonomy import TYPE_IDS
 from parsers.render import render_text

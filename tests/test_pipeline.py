@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 from conftest import corpus_sources
-from stdsource import gold_document
 
+from corpus.stdsource import gold_document
 from flows.pipeline import build_dataset, in_process
 from flows.stages import InjectInput, Stage
 from parsers.render import render_text
