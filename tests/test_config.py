@@ -43,7 +43,7 @@ def test_llm_settings_from_the_environment_without_the_key() -> None:
     ("mode", "env", "message"),
     [
         ("gpt", ENV, "--llm must be one of"),
-        ("openai", {}, "no model"),
+        ("openai", {}, "needs a model: set GBTBENCH_LLM_MODEL"),
         ("openai", {**ENV, "GBTBENCH_LLM_TIMEOUT": "soon"}, "is not a number"),
     ],
 )
