@@ -7,20 +7,17 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from flows.console import err
+from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, llm_settings, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
-
-if TYPE_CHECKING:
-    from injectors.llm.rewriter import LLMRewriter
-    from injectors.llm.settings import LLMSettings
 
 app = typer.Typer(
     add_completion=False,
@@ -28,7 +25,6 @@ app = typer.Typer(
     rich_markup_mode=None,  # plain help: flags read `--json`, not typer's rich `--json <bool>`
     help="Build benchmarks of injected drafting errors from Chinese standards.",
 )
-err = Console(stderr=True, soft_wrap=True)  # no hard wraps: stderr is often a log
 # Defaults are relative to the working directory (the project folder when run through make), so that an
 # installed `gbtbench` works anywhere.
 DEFAULT_CORPUS = Path("corpus")
@@ -147,60 +143,6 @@ def _context_documents(corpus: Path | None, document: Document) -> list[Document
     if folder.is_dir():
         docs.extend(o.document for o in parse_many(expand_paths([folder])) if o.document is not None)
     return docs
-
-
-# The LLM options, shared by `inject` and `build`: --llm none (default, offline) | openai, the types it
-# rewrites and its cache. The endpoint comes from GBTBENCH_LLM_BASE_URL / _MODEL / _API_KEY (README).
-LLMMode = Annotated[
-    str, typer.Option("--llm", help="none (offline rule templates) or openai (OpenAI-compatible endpoint).")
-]
-LLMTypes = Annotated[
-    str | None,
-    typer.Option("--llm-types", help="Types the LLM rewrites, e.g. SCP-03,NMS-01 (default: all it can)."),
-]
-LLMCachePath = Annotated[
-    Path | None,
-    typer.Option("--llm-cache", help="SQLite cache of LLM answers (default: outputs/llm-cache.sqlite)."),
-]
-
-
-def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = None) -> LLMRewriter | None:
-    """The rewriter the options ask for (None for --llm none); a bad option exits with status 2."""
-    from injectors.llm.settings import open_rewriter_with
-
-    return open_rewriter_with(llm_settings(llm, llm_types, llm_cache))
-
-
-def llm_settings(llm: str, llm_types: str | None, llm_cache: Path | None) -> LLMSettings:
-    """The LLM settings from the options and GBTBENCH_LLM_* (the one place the environment is read);
-    a bad option or setting exits with status 2 and one line."""
-    from injectors.llm.settings import LLMSettings
-
-    try:
-        return LLMSettings.from_env(llm, llm_types, llm_cache)
-    except ValueError as exc:  # unknown mode or type, no model configured, a malformed number
-        err.print(f"ERROR: {exc}", markup=False)
-        raise typer.Exit(2) from None
-
-
-def report_llm(rewriter: LLMRewriter) -> None:
-    """One stderr line: calls, cache hits, requests, tokens, outcomes and failures (never the key)."""
-    summary = rewriter.summary()
-    counts: dict[str, int] = summary["counts"]  # type: ignore[assignment]
-    outcomes: dict[str, int] = summary["outcomes"]  # type: ignore[assignment]
-    failures: dict[str, int] = summary["failures"]  # type: ignore[assignment]
-    line = (
-        f"LLM {rewriter.client.config.model}: {counts.get('calls', 0)} calls, "
-        f"{counts.get('cache_hits', 0)} cache hits, {counts.get('requests', 0)} requests, "
-        f"{counts.get('prompt_tokens', 0)} tokens in, {counts.get('completion_tokens', 0)} out; "
-        + ", ".join(f"{k} {v}" for k, v in outcomes.items())
-    )
-    if failures:
-        line += "; failures: " + ", ".join(f"{k} {v}" for k, v in failures.items())
-    err.print(line, markup=False)
-    for key in ("endpoint_down", "deadline_passed"):
-        if summary.get(key):
-            err.print(f"WARNING: {summary[key]}; the remaining sites used rule templates", markup=False)
 
 
 @app.command()
