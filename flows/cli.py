@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from flows.audit_cli import audit
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
@@ -404,6 +405,9 @@ def serve(
 
     err.print(f"serving scheduled builds ({cron}) of {corpus} into {out}; Ctrl-C stops")
     serve_schedule(cron, corpus, out, seed, prefer, publish_to)
+
+
+app.command()(audit)
 
 
 def main() -> None:
