@@ -35,6 +35,6 @@ def audit(
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
-        print(render_text(result), end="")
+        print(render_text(result), end="", flush=True)
         print(f"written to {path}", file=sys.stderr)
     raise typer.Exit(0 if all(result.goals().values()) else 1)

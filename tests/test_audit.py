@@ -10,6 +10,7 @@ import json
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -172,6 +173,16 @@ def test_reference_an_instance_writes_broken_is_explained(tmp_path: Path) -> Non
     ]
 
 
+def test_caption_renumbered_by_its_own_instance_is_explained(tmp_path: Path) -> None:
+    d = standard(9, extra={"5.1": "参数见表2。"} | {"6": "表2　试验参数\n温度 | 湿度"})
+    at = position(d, "6")
+    edit = Edit("modify", at, (Replacement("text", 1, "2", "7"),))  # an annex-numbering-like error
+    integrity = audit_integrity(load_release(write(tmp_path / "r", [injected(d, [("STR-05", edit)])])))
+    assert [(b.target, b.status, b.instance_id) for b in integrity.broken] == [
+        ("表2", "explained", "doc09-0")
+    ]
+
+
 def test_renumbered_chapter_leaves_carried_reference_stale(tmp_path: Path) -> None:
     d = standard(4, extra={"5.1": "结果按6测得。"} | {"5.2": "其余见第6章。"})
     # chapter 5's clause 5.4 deleted and chapter 6 renumbered 5.4 (a structural edit that forgets references)
@@ -195,6 +206,16 @@ def test_instance_whose_term_another_instance_removed_fails_joint_validity(tmp_p
     assert len(failures) == 1
     assert "数据帧" in failures[0].reason and "no longer defined" in failures[0].reason
     assert joint.valid_share < 1.0
+
+
+def test_joint_validity_finds_the_instance_where_a_standard_repeats_a_number(tmp_path: Path) -> None:
+    d = standard(10)
+    twin = replace(d.sections[position(d, "5.3")], text="重复编号的条。")
+    d = replace(d, sections=(*d.sections[:4], twin, *d.sections[4:]))  # 5.3 printed twice, as in some PDFs
+    at = max(i for i, s in enumerate(d.sections) if s.number == "5.3")
+    edit = Edit("modify", at, (Replacement("text", 0, "", "另外对外部接口也作出规定。"),))
+    joint = audit_joint(load_release(write(tmp_path / "r", [injected(d, [("SCP-03", edit)])])))
+    assert joint.failures == ()
 
 
 def classifier_data(marked: bool) -> tuple[list[str], list[int], list[str]]:

@@ -102,11 +102,15 @@ def targets(document: Document) -> frozenset[str]:
         out.add(s.number)
         if s.number.startswith("附录"):
             out.add("附录" + s.number[2:].strip())
-        for m in CAPTION.finditer(s.text):
-            out.add(f"{m['kind']}{_item(m['n'])}")
+        out.update(target for target, _, _ in captions(s.text))
         for m in FORMULA_NUMBER.finditer(s.text):
             out.add(f"公式（{m['n']}）")
     return frozenset(out)
+
+
+def captions(text: str) -> list[tuple[str, int, int]]:
+    """Table and figure captions of a text: ("表A.1", start, end of the caption's number)."""
+    return [(f"{m['kind']}{_item(m['n'])}", m.start("kind"), m.end("n")) for m in CAPTION.finditer(text)]
 
 
 def resolves(reference: CrossReference, known: frozenset[str]) -> bool:

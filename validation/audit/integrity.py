@@ -9,19 +9,18 @@ what it pointed at then. A reference is broken when
   after chapter 6 was deleted and 8 became 7: it now points at the wrong clause, or at none).
 
 A broken reference is *explained* when an instance broke it on purpose: it stands in text that instance
-wrote, or it points at a section whose number that instance changed by editing the heading itself (a
-numbering error). It is *pre-existing* when the original already had it unresolved. Everything else is
-unexplained; the goal is none.
+wrote, or it points at a section or caption whose number that instance changed by editing the heading or
+caption itself (a numbering error). It is *pre-existing* when the original already had it unresolved.
+Everything else is unexplained; the goal is none.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from injectors.edit import EditConflict, apply_edits
-from injectors.language.crossrefs import section_crossrefs, targets
-from parsers.model import Document, Provenance
+from injectors.language.crossrefs import captions, section_crossrefs, targets
 from validation.audit.release import AuditDocument, Release
+from validation.audit.replay import replay_document
 
 NUMBERED_KINDS = ("clause", "chapter", "annex")
 
@@ -47,17 +46,6 @@ class IntegrityResult:
         return [b for b in self.broken if b.status == status]
 
 
-def _tagged(document: Document) -> Document:
-    sections = tuple(replace(s, provenance=Provenance(offset=p)) for p, s in enumerate(document.sections))
-    return replace(document, sections=sections)
-
-
-def _same(a: Document, b: Document) -> bool:
-    return [(s.number, s.title, s.text) for s in a.sections] == [
-        (s.number, s.title, s.text) for s in b.sections
-    ]
-
-
 def _written_spans(document: AuditDocument) -> tuple[dict[str, list[tuple[int, int, str]]], dict[str, str]]:
     """Where each instance's own text stands in the corrupted sections, and the numbers it changed itself.
 
@@ -81,6 +69,12 @@ def _written_spans(document: AuditDocument) -> tuple[dict[str, list[tuple[int, i
         changed = [old for old, _ in edit.renames]
         if any(r.field == "number" for r in edit.replacements) and instance.original_section is not None:
             changed.append(instance.original_section.number)
+        if edit.op == "modify":  # a caption whose number the instance changed (an annex numbering error)
+            text = document.original.sections[edit.target].text
+            for target, start, end in captions(text):
+                for r in edit.replacements:
+                    if r.field == "text" and start <= r.start < end:
+                        changed.append(target)
         for number in changed:
             renumbered[number] = instance.instance_id
     for items in by_target.values():
@@ -94,21 +88,17 @@ def _written_spans(document: AuditDocument) -> tuple[dict[str, list[tuple[int, i
 def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference], bool]:
     """References counted, broken ones, and whether the edits replayed to the published corrupted text."""
     original = document.original
-    edits = [i.edit for i in document.instances]
-    try:
-        applied = apply_edits(_tagged(original), edits)
-        corrupted, numbers = applied.document, applied.numbers
-        replayed = _same(corrupted, document.corrupted)
-    except (EditConflict, StopIteration, IndexError, AssertionError, KeyError):
-        corrupted, numbers, replayed = document.corrupted, {}, False
-    if not replayed:  # judge the published text; origins are unknown
+    replayed = replay_document(document)
+    if replayed.applied is not None:
+        corrupted, numbers = replayed.applied.document, replayed.applied.numbers
+    else:  # judge the published text; origins are unknown
         corrupted, numbers = document.corrupted, {}
     known, known_before = targets(corrupted), targets(original)
     written, renumbered_on_purpose = _written_spans(document)
     count = 0
     broken: list[BrokenReference] = []
     for section in corrupted.sections:
-        origin = section.provenance.offset if replayed else None
+        origin = replayed.origin(section)
         before = (
             {(r.kind, r.target) for r in section_crossrefs(original.sections[origin])}
             if origin is not None
@@ -145,7 +135,7 @@ def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference],
             broken.append(
                 BrokenReference(original.doc_id, section.number, ref.quote, ref.target, problem, status, by)
             )
-    return count, broken, replayed
+    return count, broken, replayed.ok
 
 
 def audit_integrity(release: Release) -> IntegrityResult:

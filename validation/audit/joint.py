@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from injectors.checking import Violation, lint, lint_diff
 from injectors.language.terms import compact_key, defined_terms
 from injectors.registry import definition
-from parsers.model import Document
+from parsers.model import Document, Section
 from validation.audit.release import AuditDocument, AuditInstance, Release
+from validation.audit.replay import replay_document
 
 
 @dataclass(frozen=True)
@@ -47,13 +48,17 @@ def _defined(document: Document) -> set[str]:
     return {compact_key(v) for t in defined_terms(document) for v in t.variants}
 
 
-def premise_failure(instance: AuditInstance, original: Document, final: Document) -> str | None:
-    """Why an instance of a non-deterministic type no longer holds on the final document (None: it holds)."""
+def premise_failure(
+    instance: AuditInstance, original: Document, final: Document, section: Section | None
+) -> str | None:
+    """Why an instance of a non-deterministic type no longer holds on the final document (None: it holds).
+
+    `section` is where the instance's target stands in the final document (None: nowhere).
+    """
     edit = instance.edit
     if edit.op == "remove":
         return None if original.section(instance.location) is not None else "removed section unknown"
-    section = final.section(instance.location)
-    if section is None:
+    if section is None or section.number != instance.location:
         return f"location {instance.location} no longer exists"
     for r in edit.replacements:
         value = getattr(section, r.field, "")
@@ -81,6 +86,7 @@ def check_instance(
     original: Document,
     final: Document,
     found: list[Violation],
+    section: Section | None,
 ) -> str | None:
     spec = definition(instance.error_type).error_type
     if spec.deterministic:
@@ -92,17 +98,19 @@ def check_instance(
         if not any(v.location == instance.location for v in diff):
             return f"its diff checker no longer fires at {instance.location}"
         return None
-    return premise_failure(instance, original, final)
+    return premise_failure(instance, original, final, section)
 
 
 def check_document(document: AuditDocument) -> list[JointFailure]:
     final = document.corrupted
     types = {i.error_type for i in document.instances}
     found = lint(final, types) if types else []
+    replayed = replay_document(document)
     failures = []
-    for instance in document.instances:
+    for n, instance in enumerate(document.instances):
+        section = replayed.section_of(n) if replayed.ok else final.section(instance.location)
         try:
-            reason = check_instance(instance, document.original, final, found)
+            reason = check_instance(instance, document.original, final, found, section)
         except KeyError:
             reason = f"unknown error type {instance.error_type}"
         if reason:

@@ -99,8 +99,16 @@ def type_ngrams(error_type: str, added: Sequence[set[tuple[str, ...]]]) -> TypeN
     ranked = sorted(
         ((g, n) for g, n in counts.items() if n >= MIN_INSTANCES), key=lambda x: (-x[1], -len(x[0]), x[0])
     )
-    top = tuple(NgramShare("".join(g), n, round(n / total, 4)) for g, n in ranked[:TOP])
+    top = tuple(NgramShare(_joined(g), n, round(n / total, 4)) for g, n in ranked[:TOP])
     return TypeNgrams(error_type, total, top)
+
+
+def _joined(gram: tuple[str, ...]) -> str:
+    """Words as printed: Chinese runs together, Latin words keep a space between them."""
+    out = gram[0]
+    for word in gram[1:]:
+        out += (" " if out[-1:].isascii() and out[-1:].isalnum() and word[:1].isascii() else "") + word
+    return out
 
 
 def audit_ngrams(release: Release, types: Iterable[str]) -> dict[str, TypeNgrams]:
