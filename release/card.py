@@ -167,6 +167,7 @@ def render_card(
     tables: Mapping[str, pa.Table],
     instruction_configs: Sequence[InstructionConfig],
     instruction_rows: Mapping[str, int],
+    audit: str = "",
 ) -> str:
     """README.md text: YAML front matter (configs, language, size) and the human part."""
     front = {
@@ -227,11 +228,24 @@ false positives.
 
 {statistics(tables["documents"], tables["instances"], tables["pre_existing"])}
 
-## Error types
+{_audit_section(audit)}## Error types
 
 {_table(["type", "dimension", "名称", "rule"], [(t.id, t.dimension, t.name_zh, t.rule) for t in types()])}
 """
     return head + body.lstrip("\n")
+
+
+def _audit_section(audit: str) -> str:
+    """The shortcut audit's table (validation/audit.json in the release), when the build ran it."""
+    if not audit:
+        return ""
+    return (
+        "## Audit\n\nCan the errors be found by pattern instead of by reviewing? Per type: the most frequent "
+        "word n-gram the injectors added (share of the type's instances), the ROC AUC of a character n-gram "
+        "classifier telling corrupted from clean sections (cross-validated by document), the mean relative "
+        "position and share of last places, and instances that no longer hold on their final document.\n\n"
+        f"{audit}\n"
+    )
 
 
 def _size_category(n: int) -> str:
@@ -252,6 +266,7 @@ def write_card(
     tables: Mapping[str, pa.Table],
     instruction_configs: Sequence[InstructionConfig],
     instruction_rows: Mapping[str, int],
+    audit: str = "",
 ) -> None:
     """README.md and the type chart into the Hub folder."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
@@ -261,5 +276,6 @@ def write_card(
         tables=tables,
         instruction_configs=instruction_configs,
         instruction_rows=instruction_rows,
+        audit=audit,
     )
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

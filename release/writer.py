@@ -45,6 +45,7 @@ from release.config import BuildConfig
 from release.instructions import write_instructions
 from release.review_queue import review_queue
 from release.tables import ReleaseTables, build_tables, canonical_json, instances_table
+from validation.audit import audit_release, render_markdown, write_audit
 from validation.suites import SuiteResult, validate_release
 from validation.traceability import Flag, check_results, merge_flags
 
@@ -321,6 +322,9 @@ def _write_contents(
         for w in written:
             shutil.copyfile(root / "instructions" / w.parquet, data / "instructions" / w.parquet)
             files.setdefault(w.task, {})[w.shot] = f"data/instructions/{w.parquet}"
+    with timer.phase("audit"):  # reads the tables just written, like `gbtbench audit`
+        audited = audit_release(root, config.seed)
+        write_audit(audited, root)
     with timer.phase("card"):
         write_card(
             hf,
@@ -329,6 +333,7 @@ def _write_contents(
             tables=tables.as_dict(),
             instruction_configs=[InstructionConfig(task, splits) for task, splits in files.items()],
             instruction_rows={f"{w.task}_{w.shot}": w.rows for w in written},
+            audit=render_markdown(audited),
         )
     return {"tables": table_info, "counts": _counts(results, tables, queue)}, validation
 

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.feature_extraction.text import TfidfVectorizer
+from scipy.sparse import csr_matrix
+from sklearn.feature_extraction.text import HashingVectorizer, TfidfTransformer
 from sklearn.linear_model import LogisticRegression
 from sklearn.metrics import roc_auc_score
 from sklearn.model_selection import GroupKFold
@@ -46,22 +47,44 @@ def section_text(section: Section) -> str:
     return f"{section.title}\n{section.text}"
 
 
-def surface_auc(texts: Sequence[str], labels: Sequence[int], groups: Sequence[str], seed: int) -> float:
-    """Out-of-fold ROC AUC of char 1–3-gram TF-IDF + logistic regression, folds grouped by document."""
+# character 1–3-grams hashed (stateless, so each text is analysed once per audit, not once per fold)
+HASHING = HashingVectorizer(
+    analyzer="char", ngram_range=(1, 3), n_features=2**20, alternate_sign=False, norm=None
+)
+
+
+def char_counts(texts: Sequence[str]) -> csr_matrix:
+    return HASHING.transform(list(texts))
+
+
+def surface_auc(
+    texts: Sequence[str],
+    labels: Sequence[int],
+    groups: Sequence[str],
+    seed: int,
+    counts: csr_matrix | None = None,
+) -> float:
+    """Out-of-fold ROC AUC of char 1–3-gram TF-IDF + logistic regression, folds grouped by document.
+
+    `counts` (rows aligned with `texts`) saves hashing texts again; the IDF is fitted on each training fold.
+    """
     y = np.asarray(labels)
     g = np.asarray(groups)
+    x = char_counts(texts) if counts is None else counts
     folds = min(MAX_FOLDS, len(set(groups)))
     scores = np.zeros(len(texts), dtype=float)
-    for train, test in GroupKFold(n_splits=folds).split(texts, y, g):
+    for train, test in GroupKFold(n_splits=folds).split(x, y, g):
         if len(set(y[train])) < 2:  # nothing to learn from: an uninformed score
             continue
-        vectorizer = TfidfVectorizer(analyzer="char", ngram_range=(1, 3), sublinear_tf=True)
-        x_train = vectorizer.fit_transform([texts[i] for i in train])
+        # the training fold's n-grams only, as a fitted vocabulary would have (and few columns: the solver's
+        # cost grows with them)
+        fold = x[:, np.unique(x[train].indices)]
+        tfidf = TfidfTransformer(sublinear_tf=True).fit(fold[train])
         model = LogisticRegression(
             max_iter=2000, class_weight="balanced", solver="liblinear", random_state=seed
         )
-        model.fit(x_train, y[train])
-        scores[test] = model.decision_function(vectorizer.transform([texts[i] for i in test]))
+        model.fit(tfidf.transform(fold[train]), y[train])
+        scores[test] = model.decision_function(tfidf.transform(fold[test]))
     return round(float(roc_auc_score(y, scores)), 4)
 
 
@@ -72,6 +95,14 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
         for s in d.original.sections:
             if s.text.strip():
                 clean.setdefault(s.kind, []).append((d.original.doc_id, s.number, section_text(s)))
+    rows: dict[str, int] = {}  # text → row of `hashed`: every distinct text analysed once
+    texts_seen = [c[2] for pool in clean.values() for c in pool]
+    texts_seen += [
+        section_text(i.corrupted_section) for i in release.instances if i.corrupted_section is not None
+    ]
+    for text in texts_seen:
+        rows.setdefault(text, len(rows))
+    hashed = char_counts(list(rows)) if rows else None
     out: dict[str, TypeBaseline] = {}
     for error_type in types:
         instances = [
@@ -98,6 +129,7 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
         texts = [section_text(s) for _, s in positives] + [c[2] for c in pool]
         labels = [1] * len(positives) + [0] * len(pool)
         groups = [doc for doc, _ in positives] + [c[0] for c in pool]
-        auc = surface_auc(texts, labels, groups, seed)
+        assert hashed is not None
+        auc = surface_auc(texts, labels, groups, seed, hashed[[rows[t] for t in texts]])
         out[error_type] = TypeBaseline(error_type, len(positives), len(pool), auc)
     return out
