@@ -318,3 +318,19 @@ def test_crossrefs_on_real_standards_mostly_resolve() -> None:
         bad += len(list(unresolved(document)))
     assert total > 0
     assert bad / total < 0.2
+
+
+def test_a_written_release_carries_its_audit_and_the_card_shows_it(tmp_path: Path) -> None:
+    from release_data import SEED
+    from release_data import injected as injected_corpus
+
+    from release.config import BuildConfig
+    from release.writer import write_release
+
+    written = write_release(list(injected_corpus(3)), BuildConfig(seed=SEED, version="v0.0.9"), tmp_path)
+    stored = json.loads((written.path / AUDIT_FILE).read_text(encoding="utf-8"))
+    assert stored == audit_release(written.path, SEED).to_dict()  # the same audit `gbtbench audit` gives
+    assert stored["instances"] == sum(len(r.instances) for r in injected_corpus(3))
+    card = (written.path / "hf" / "README.md").read_text(encoding="utf-8")
+    audit_part = card.split("## Audit", 1)[1].split("## Error types", 1)[0]
+    assert "| SCP-03 * |" in audit_part and "joint validity" in audit_part
