@@ -256,6 +256,19 @@ def test_position_of_appended_lines_and_clauses(tmp_path: Path) -> None:
     assert position_.mean_relative is not None and 0 < position_.mean_relative < 0.5
 
 
+def test_inserted_sections_always_last_show_as_position_bias(tmp_path: Path) -> None:
+    results = []
+    for n in range(6):
+        d = standard(n)
+        # half appended at the end of chapter 5, half between its clauses (a number of its own, no renumbering)
+        after, number = ("5.4", "5.5") if n < 3 else ("5.2", "5.2a")
+        new = Section(number, "新增要求", "新增条款的内容。", 2, "clause")
+        results.append(injected(d, [("TER-02", Edit("insert", position(d, after), inserted=new))]))
+    placed = audit_release(write(tmp_path / "r", results)).positions["TER-02"]
+    assert placed.instances == 6
+    assert placed.share_last == 0.5
+
+
 def test_audit_is_reproducible_and_rendered(tmp_path: Path) -> None:
     folder = stock_release(tmp_path / "r", "也应符合本条的全部规定。")
     first = audit_release(folder).to_dict()

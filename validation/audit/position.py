@@ -1,9 +1,10 @@
 """Position bias: where a type puts its errors, so that "look at the last entry" is not a strategy.
 
 Per instance, the relative position (0 first … 1 last) of its location among the corrupted document's
-sections of the same kind, and whether it is the last one there. For an inserted section "last" means last
-among its siblings (same parent, same level); for an edit that adds whole lines to a section (a reference
-list, a term entry) it means the added line is the section's last line.
+sections of the same kind, and whether it is the last one there (not counted where it is the only one).
+For an inserted section "last" means last among its siblings (same parent, same level); for an edit that
+adds whole lines to a section (a reference list, a term entry) it means the added line is the section's
+last line.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ LAST_SHARE_WARNING = 0.5  # shown, not a goal: a type whose errors are mostly la
 @dataclass(frozen=True)
 class Placement:
     relative: float | None  # None when the document has only one section of that kind
-    last: bool
+    last: bool | None  # None when there is nothing to be last among (a lone scope edited in place)
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,14 @@ def placement(instance: AuditInstance, corrupted: Document, original: Document) 
     same_kind = [s.number for s in document.sections if s.kind == section.kind]
     index = same_kind.index(section.number)
     relative = round(index / (len(same_kind) - 1), 4) if len(same_kind) > 1 else None
-    last = index == len(same_kind) - 1
+    last: bool | None = index == len(same_kind) - 1 if len(same_kind) > 1 else None
     if instance.edit.op == "insert":
         siblings = [
             s.number
             for s in document.sections
             if _parent(s.number) == _parent(section.number) and s.level == section.level
         ]
-        last = siblings[-1] == section.number
+        last = siblings[-1] == section.number if len(siblings) > 1 else None
     else:
         line_last = _added_line_last(instance)
         if line_last is not None:
@@ -83,10 +84,11 @@ def audit_positions(release: Release, types: Iterable[str]) -> dict[str, TypePos
     out = {}
     for t, places in found.items():
         relative = [p.relative for p in places if p.relative is not None]
+        lasts = [p.last for p in places if p.last is not None]
         out[t] = TypePosition(
             t,
             len(places),
             round(mean(relative), 3) if relative else None,
-            round(sum(p.last for p in places) / len(places), 3) if places else None,
+            round(sum(lasts) / len(lasts), 3) if lasts else None,
         )
     return out
