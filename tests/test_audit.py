@@ -260,7 +260,7 @@ def test_inserted_sections_always_last_show_as_position_bias(tmp_path: Path) -> 
     results = []
     for n in range(6):
         d = standard(n)
-        # half appended at the end of chapter 5, half between its clauses (a number of its own, no renumbering)
+        # half appended at the end of chapter 5, half between its clauses (own number, no renumbering)
         after, number = ("5.4", "5.5") if n < 3 else ("5.2", "5.2a")
         new = Section(number, "新增要求", "新增条款的内容。", 2, "clause")
         results.append(injected(d, [("TER-02", Edit("insert", position(d, after), inserted=new))]))
