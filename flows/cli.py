@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from flows.audit_cli import audit
 from flows.console import err
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, llm_settings, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
@@ -437,6 +438,8 @@ app.command("evaluate")(evaluate_command)
 from review.cli import register as _register_review  # noqa: E402
 
 _register_review(app, err)
+
+app.command()(audit)
 
 
 def main() -> None:

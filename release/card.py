@@ -155,6 +155,7 @@ def render_card(
     config: BuildConfig,
     tables: Mapping[str, pa.Table],
     layout: HubLayout,
+    audit: str = "",
 ) -> str:
     """README.md text: YAML front matter (licence, configs, size) and the human part."""
     front = {
@@ -222,7 +223,7 @@ because their fix is not a rewrite of one section:
 
 {statistics(tables["documents"], tables["instances"], tables["pre_existing"])}
 
-## Baselines
+{_audit_section(audit)}## Baselines
 
 {baseline_markdown(version, tables, config.seed)}
 
@@ -254,6 +255,29 @@ def size_category(n: int) -> str:
     return "1M<n<10M"
 
 
+def _audit_section(audit: str) -> str:
+    """The shortcut audit's table (validation/audit.json in the release), when the build ran it."""
+    if not audit:
+        return ""
+    return (
+        "## Audit\n\nCan the errors be found by pattern instead of by reviewing? Per type: the most frequent "
+        "word n-gram the injectors added (share of the type's instances), the ROC AUC of a character n-gram "
+        "classifier telling corrupted from clean sections (cross-validated by document), the mean relative "
+        "position and share of last places, and instances that no longer hold on their final document.\n\n"
+        f"{audit}\n"
+    )
+
+
+def _size_category(n: int) -> str:
+    if n < 1000:
+        return "n<1K"
+    if n < 10_000:
+        return "1K<n<10K"
+    if n < 100_000:
+        return "10K<n<100K"
+    return "100K<n<1M"
+
+
 def write_card(
     hf_dir: Path,
     *,
@@ -262,8 +286,10 @@ def write_card(
     tables: Mapping[str, pa.Table],
     layout: HubLayout,
     extra: str = "",
+    audit: str = "",
 ) -> None:
-    """README.md and the type chart into the Hub folder (with a human-review paragraph when reviewed)."""
+    """README.md and the type chart into the Hub folder (with the audit table, and a human-review
+    paragraph when reviewed)."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
-    text = render_card(version=version, config=config, tables=tables, layout=layout) + extra
+    text = render_card(version=version, config=config, tables=tables, layout=layout, audit=audit) + extra
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

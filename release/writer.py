@@ -2,9 +2,9 @@
 
 A release is written in two halves, each a short sequence of named steps in modules named for them:
 `validate_release_contents` (traceability, tables, Great Expectations validation, into a hidden staging
-folder) and `write_validated` (review queue, Parquet, instruction sets, Hugging Face export, card,
-manifest, then the rename into place). `write_release` runs both. A build runs them as two stages, so a
-run shows where its time went.
+folder) and `write_validated` (review queue, Parquet, instruction sets, Hugging Face export, the shortcut
+audit, card, manifest, then the rename into place). `write_release` runs both. A build runs them as two
+stages, so a run shows where its time went.
 
 Everything is written into a hidden temporary sibling (`.<version>.tmp-xxxx`) and renamed into place at the
 end, so a reader never sees a half-written version and a build killed midway leaves no visible folder. An
@@ -61,6 +61,7 @@ from release.versions import (
     point_latest,
     publish_staging,
 )
+from validation.audit import audit_release, render_markdown, write_audit
 from validation.suites import SuiteResult, validate_release
 from validation.traceability import Flag, check_results
 
@@ -211,6 +212,9 @@ def write_validated(
             written, instruction_info = write_instruction_sets(root, v.results)
         with _step(seconds, "hf"):
             layout = export_hf(root, tables, written)
+        with _step(seconds, "audit"):  # reads the tables just written, as `gbtbench audit` does
+            audited = audit_release(root, config.seed)
+            write_audit(audited, root)
         with _step(seconds, "card"):
             write_card(
                 root / HF_FOLDER,
@@ -219,6 +223,7 @@ def write_validated(
                 tables=tables.as_dict(),
                 layout=layout,
                 extra=card_extra,
+                audit=render_markdown(audited),
             )
         counts = release_counts(v.results, tables, queue)
         total = sum(v.seconds.values()) + time.perf_counter() - start

@@ -1,0 +1,126 @@
+"""In-text cross-references (见7.4.1, 按8.4测得, 第7章, 附录B, 表A.1, 图2, 公式（A.1）) and their targets.
+
+Structural edits (delete, move, renumber) must keep them consistent, and the audit counts the ones that no
+longer resolve; both read them from here. A reference to another document ("GB/T 1.1—2020的附录C",
+"2018年版的第5章") is not a cross-reference of this document and is left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from parsers.model import Document, Section
+
+CLAUSE = r"(?:[1-9]\d?(?:\.\d+){1,5}|[A-Z](?:\.\d+){1,5})"
+# what may stand right before a clause number that is a reference (not a value such as 按1.5倍)
+TRIGGER = r"(?:参见|见|按照|按|依照|依据|根据|符合|满足|参照|遵照|遵守|执行|如|同|在|由|和|及|或|与)"
+SEPARATOR = r"\s*(?:、|和|及|或|与|～|~|至|到)\s*"
+# a number followed by a unit, a multiplier or more digits is a value, not a clause
+NOT_A_VALUE = r"(?![\d.]|\s*[A-Za-zμΩ°℃%‰×/]|\s*[倍个次年月日时分秒天周级度只台套件元名位])"
+CLAUSE_LIST = regex.compile(
+    rf"(?<={TRIGGER})\s*(?P<list>{CLAUSE}{NOT_A_VALUE}(?:{SEPARATOR}{CLAUSE}{NOT_A_VALUE})*)"
+)
+CLAUSE_IN_LIST = regex.compile(CLAUSE)
+CHAPTER = regex.compile(r"第\s?(?P<n>[1-9]\d?)\s?章")
+ANNEX = regex.compile(r"附\s?录\s?(?P<n>[A-Z])(?![A-Za-z])")
+# table and figure numbers: 表1, 表A.1, and chapter-based 表5-1 / 图 A-2
+ITEM = r"(?P<n>[A-Z][.\-－]\d+|[1-9]\d*(?:[.\-－]\d+)?)(?!\d|[.\-－]\d)"
+TABLE = regex.compile(rf"(?<![代仪报列量发图电水附年])表\s?{ITEM}")
+FIGURE = regex.compile(rf"(?<![地构蓝视示绘制草框程意面])图\s?{ITEM}")
+FORMULA = regex.compile(r"公式\s?[（(]\s?(?P<n>[A-Z]?\.?\d+)\s?[）)]")
+# what, just before a reference, makes it a reference into another document
+EXTERNAL = regex.compile(
+    r"(?:[A-Z]{1,5}(?:/[A-Z])?\s*\d+(?:\.\d+)*\s*[—–-]\s*\d{4}|》|年版|GB/T\s*\d+(?:\.\d+)*)\s*(?:的|中的|中)?\s*$"
+)
+CAPTION = regex.compile(rf"^\s*(?P<kind>[表图])\s?{ITEM}(?=[\s　]|$)", regex.MULTILINE)
+FORMULA_NUMBER = regex.compile(r"[（(]\s?(?P<n>[A-Z]?\.?\d+)\s?[）)]\s*$", regex.MULTILINE)
+# sections whose text lists other documents: their numbers are not cross-references
+LIST_KINDS = frozenset({"normative_references", "bibliography"})
+
+
+@dataclass(frozen=True)
+class CrossReference:
+    """One reference: what it points at (a section number, "附录B", "表A.1", "图1", "公式（1）") and where."""
+
+    kind: str  # clause | chapter | annex | table | figure | formula
+    target: str
+    start: int
+    end: int
+    quote: str  # the reference as written, with the word before it ("见7.4.1", "按8.4")
+
+
+def _item(number: str) -> str:
+    return number.replace("－", "-")
+
+
+def _external(text: str, start: int) -> bool:
+    return EXTERNAL.search(text[max(0, start - 40) : start]) is not None
+
+
+def _quote(text: str, start: int, end: int) -> str:
+    return text[max(0, start - 2) : end]
+
+
+def find_crossrefs(text: str) -> list[CrossReference]:
+    """Every cross-reference in a text, in order; references into other documents are left out."""
+    found: list[CrossReference] = []
+    for m in CLAUSE_LIST.finditer(text):
+        base = m.start("list")
+        if _external(text, m.start()):
+            continue
+        for n in CLAUSE_IN_LIST.finditer(m.group("list")):
+            start, end = base + n.start(), base + n.end()
+            found.append(CrossReference("clause", n.group(), start, end, _quote(text, start, end)))
+    for kind, pattern in (("chapter", CHAPTER), ("annex", ANNEX), ("formula", FORMULA)):
+        for m in pattern.finditer(text):
+            if _external(text, m.start()):
+                continue
+            target = {"chapter": m["n"], "annex": f"附录{m['n']}", "formula": f"公式（{m['n']}）"}[kind]
+            found.append(CrossReference(kind, target, m.start(), m.end(), _quote(text, m.start(), m.end())))
+    captions = {m.start("kind") for m in CAPTION.finditer(text)}
+    for kind, pattern, word in (("table", TABLE, "表"), ("figure", FIGURE, "图")):
+        for m in pattern.finditer(text):
+            if m.start() in captions or _external(text, m.start()):
+                continue
+            target = f"{word}{_item(m['n'])}"
+            found.append(CrossReference(kind, target, m.start(), m.end(), _quote(text, m.start(), m.end())))
+    return sorted(found, key=lambda r: (r.start, r.end, r.kind))
+
+
+def section_crossrefs(section: Section) -> list[CrossReference]:
+    """The references in a section's own text (a list of documents has none)."""
+    return [] if section.kind in LIST_KINDS else find_crossrefs(section.text)
+
+
+def targets(document: Document) -> frozenset[str]:
+    """What a reference of this document can resolve to: section numbers, annexes, captions, formulas."""
+    out: set[str] = set()
+    for s in document.sections:
+        out.add(s.number)
+        if s.number.startswith("附录"):
+            out.add("附录" + s.number[2:].strip())
+        out.update(target for target, _, _ in captions(s.text))
+        for m in FORMULA_NUMBER.finditer(s.text):
+            out.add(f"公式（{m['n']}）")
+    return frozenset(out)
+
+
+def captions(text: str) -> list[tuple[str, int, int]]:
+    """Table and figure captions of a text: ("表A.1", start, end of the caption's number)."""
+    return [(f"{m['kind']}{_item(m['n'])}", m.start("kind"), m.end("n")) for m in CAPTION.finditer(text)]
+
+
+def resolves(reference: CrossReference, known: frozenset[str]) -> bool:
+    return reference.target in known
+
+
+def unresolved(document: Document) -> Iterator[tuple[Section, CrossReference]]:
+    """References of a document that point at nothing in it, with the section they stand in."""
+    known = targets(document)
+    for s in document.sections:
+        for r in section_crossrefs(s):
+            if not resolves(r, known):
+                yield s, r

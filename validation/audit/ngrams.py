@@ -1,0 +1,120 @@
+"""Stock wording: word n-grams that injectors add and that recur across a type's instances.
+
+A phrase an injector writes into many documents ("也应符合本条", "原则上") lets a model find the errors by
+pattern instead of by reviewing. For each instance we take the word n-grams (n = 2–4, jieba words) of its
+corrupted section that do not occur anywhere in its document's original text, and count, per type, in how
+many instances each one appears. A phrase that only one instance uses is no pattern, so only n-grams shared
+by at least two instances count; the goal for the judgement types is that none reaches more than 10%.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from injectors.language.words import words
+from parsers.model import Document, Section
+from validation.audit.release import AuditInstance, Release
+
+SIZES = (2, 3, 4)
+GOAL = 0.10
+MIN_INSTANCES = 2  # an n-gram must recur to be a pattern
+TOP = 5
+_WORDLIKE = regex.compile(r"[\p{Han}A-Za-z]")
+
+
+@dataclass(frozen=True)
+class NgramShare:
+    ngram: str
+    instances: int
+    share: float
+
+
+@dataclass(frozen=True)
+class TypeNgrams:
+    error_type: str
+    instances: int
+    top: tuple[NgramShare, ...]
+
+    @property
+    def max_share(self) -> float:
+        return self.top[0].share if self.top else 0.0
+
+    @property
+    def passed(self) -> bool:
+        return self.max_share <= GOAL
+
+
+def _lines(text: str) -> Iterator[str]:
+    for line in text.splitlines():
+        if line.strip():
+            yield line
+
+
+@lru_cache(maxsize=65536)
+def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
+    """Word n-grams of one line (whitespace tokens dropped); n-grams of punctuation or digits only skipped."""
+    tokens = [w for w in words(line) if w.strip()]
+    out = set()
+    for n in SIZES:
+        for i in range(len(tokens) - n + 1):
+            gram = tuple(tokens[i : i + n])
+            if any(_WORDLIKE.search(t) for t in gram):
+                out.add(gram)
+    return frozenset(out)
+
+
+def section_ngrams(section: Section) -> set[tuple[str, ...]]:
+    out: set[tuple[str, ...]] = set()
+    for line in (section.title, *_lines(section.text)):
+        if line:
+            out |= line_ngrams(line)
+    return out
+
+
+def document_ngrams(document: Document) -> set[tuple[str, ...]]:
+    out: set[tuple[str, ...]] = set()
+    for s in document.sections:
+        out |= section_ngrams(s)
+    return out
+
+
+def added_ngrams(instance: AuditInstance, original: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    """What the instance's corrupted section says in words its document never used."""
+    if instance.corrupted_section is None:
+        return set()
+    return section_ngrams(instance.corrupted_section) - original
+
+
+def type_ngrams(error_type: str, added: Sequence[set[tuple[str, ...]]]) -> TypeNgrams:
+    """Per n-gram, the number of a type's instances that add it; the most frequent first."""
+    counts: Counter[tuple[str, ...]] = Counter()
+    for grams in added:
+        counts.update(grams)
+    total = len(added)
+    ranked = sorted(
+        ((g, n) for g, n in counts.items() if n >= MIN_INSTANCES), key=lambda x: (-x[1], -len(x[0]), x[0])
+    )
+    top = tuple(NgramShare(_joined(g), n, round(n / total, 4)) for g, n in ranked[:TOP])
+    return TypeNgrams(error_type, total, top)
+
+
+def _joined(gram: tuple[str, ...]) -> str:
+    """Words as printed: Chinese runs together, Latin words keep a space between them."""
+    out = gram[0]
+    for word in gram[1:]:
+        out += (" " if out[-1:].isascii() and out[-1:].isalnum() and word[:1].isascii() else "") + word
+    return out
+
+
+def audit_ngrams(release: Release, types: Iterable[str]) -> dict[str, TypeNgrams]:
+    per_type: dict[str, list[set[tuple[str, ...]]]] = {t: [] for t in types}
+    for document in release.documents:
+        original = document_ngrams(document.original)
+        for instance in document.instances:
+            per_type.setdefault(instance.error_type, []).append(added_ngrams(instance, original))
+    return {t: type_ngrams(t, added) for t, added in per_type.items()}
