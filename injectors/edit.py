@@ -7,7 +7,7 @@ can be applied together whatever their order. Structural edits (remove, move, in
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -219,3 +219,19 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
         numbers.setdefault(s.number, final_numbers.get(i))
     corrupted = replace(document, sections=tuple(s for _, s in final))
     return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers)
+
+
+def edit_from_row(row: Mapping[str, Any]) -> Edit:
+    """The replayable `Edit` back from its typed Parquet row (as `to_pylist()` or `datasets` gives it)."""
+    inserted = row["inserted"]
+    return Edit(
+        op=row["op"],
+        target=row["target"],
+        replacements=tuple(
+            Replacement(r["field"], r["start"], r["old"], r["new"]) for r in row["replacements"]
+        ),
+        span=row["span"],
+        inserted=None if inserted is None else Section(**inserted),
+        before=row["before"],
+        renames=tuple((r["old"], r["new"]) for r in row["renames"]),
+    )

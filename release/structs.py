@@ -8,13 +8,13 @@ A provenance field the schema does not know is refused loudly, so a new field ca
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
 import pyarrow as pa
 
-from injectors.edit import Edit, Replacement
+from injectors.edit import Edit
+from injectors.edit import edit_from_row as edit_from_row
 from injectors.instance import InjectionProvenance
 from parsers.model import Section
 
@@ -103,22 +103,6 @@ def edit_row(edit: Edit) -> dict[str, Any]:
         "before": edit.before,
         "renames": [{"old": old, "new": new} for old, new in edit.renames],
     }
-
-
-def edit_from_row(row: Mapping[str, Any]) -> Edit:
-    """The replayable `Edit` back from its row (as `to_pylist()` or `datasets` gives it)."""
-    inserted = row["inserted"]
-    return Edit(
-        op=row["op"],
-        target=row["target"],
-        replacements=tuple(
-            Replacement(r["field"], r["start"], r["old"], r["new"]) for r in row["replacements"]
-        ),
-        span=row["span"],
-        inserted=None if inserted is None else Section(**inserted),
-        before=row["before"],
-        renames=tuple((r["old"], r["new"]) for r in row["renames"]),
-    )
 
 
 def provenance_row(provenance: InjectionProvenance) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from injectors.edit import Edit
+from injectors.edit import Edit, edit_from_row
 from parsers.model import Document, Section
 
 TABLES = ("documents", "sections", "instances")
@@ -91,7 +91,8 @@ def load_release(path: Path) -> Release:
     per_doc: dict[str, list[AuditInstance]] = {}
     for row in instances:
         try:
-            edit = Edit.from_dict(json.loads(row["edit"]))
+            raw = row["edit"]  # a typed struct; older releases stored it as a JSON string
+            edit = edit_from_row(raw) if isinstance(raw, dict) else Edit.from_dict(json.loads(raw))
         except (ValueError, KeyError, TypeError) as exc:
             raise AuditInputError(
                 path, f"instance {row.get('instance_id')}: unreadable edit ({exc})"
