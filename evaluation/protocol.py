@@ -53,7 +53,8 @@ def canonical_dimension(raw: str | None, error_type: str | None = None) -> str |
     """Our dimension code; a missing dimension is taken from a known type."""
     code = _fold(raw)
     if not code:
-        return by_id()[error_type].dimension if error_type in by_id() else code
+        known = by_id()
+        return known[error_type].dimension if error_type is not None and error_type in known else code
     code = REFERENCE_DIMENSIONS.get(code, code)
     return _DIMENSION_NAMES.get(code, code)
 
@@ -122,12 +123,13 @@ def score_document(
         remaining = Counter(known)
         n_neutral = 0
         for i in sorted(unmatched):
-            k = p_keys[i]["diagnosis"]
-            if remaining[k] > 0:
-                remaining[k] -= 1
+            diagnosis = p_keys[i]["diagnosis"]
+            if remaining[diagnosis] > 0:
+                remaining[diagnosis] -= 1
                 n_neutral += 1
             elif level == "diagnosis":
-                dimension = k[1] if k[1] in DIMENSIONS else UNKNOWN
+                predicted = diagnosis[1]
+                dimension = predicted if predicted is not None and predicted in DIMENSIONS else UNKNOWN
                 result.fp_by_dimension[dimension] += 1
         hits[level] = sum(level_hits.values())
         neutral[level] = n_neutral

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from flows.audit_cli import audit
 from flows.console import err
@@ -303,7 +303,7 @@ def build(
         console=err,
         disable=not err.is_terminal,
     ) as bar:
-        tasks: dict[str, object] = {}
+        tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
@@ -370,10 +370,10 @@ def publish(
 
     The token comes from HF_TOKEN or `hf auth login` and is never shown; HF_ENDPOINT selects another Hub.
     """
+    from release.hub import DEFAULT_DEADLINE_S
     from release.hub import publish as publish_release
     from release.hub_errors import PublishError
 
-    limits = {} if timeout is None else {"deadline_s": timeout}
     try:
         result = publish_release(
             output_dir,
@@ -381,8 +381,8 @@ def publish(
             private=private,
             dry_run=dry_run,
             force=force,
+            deadline_s=DEFAULT_DEADLINE_S if timeout is None else timeout,
             warn=lambda message: err.print(f"WARNING: {message}", markup=False, highlight=False),
-            **limits,
         )
     except PublishError as exc:
         print(f"ERROR: {exc}", file=sys.stderr)

@@ -144,6 +144,7 @@ def evaluate_command(
     except ReleaseError as exc:
         raise _fail(exc) from None
     rng = np.random.default_rng(seed)
+    results: list[tuple[DocumentPrediction, str | None]]  # each prediction with its raw answer, if any
     if baseline is not None:
         if baseline not in BASELINES:
             raise _fail(ValueError(f"--baseline must be one of {', '.join(BASELINES)}, not {baseline!r}"))
@@ -192,12 +193,17 @@ def _run_model(
     from injectors.llm.client import LLMClient
     from injectors.llm.config import LLMConfig, LLMConfigError
 
-    defaults = {
-        "temperature": None if os.environ.get("GBTBENCH_LLM_TEMPERATURE") else 0.0,
-        "response_format": None if os.environ.get("GBTBENCH_LLM_RESPONSE_FORMAT") else "none",
-    }
+    # our defaults, unless GBTBENCH_LLM_* sets them (None leaves the environment's value)
+    temperature = None if os.environ.get("GBTBENCH_LLM_TEMPERATURE") else 0.0
+    response_format = None if os.environ.get("GBTBENCH_LLM_RESPONSE_FORMAT") else "none"
     try:
-        config = LLMConfig.from_env(model=model, base_url=base_url, max_concurrency=concurrency, **defaults)
+        config = LLMConfig.from_env(
+            model=model,
+            base_url=base_url,
+            max_concurrency=concurrency,
+            temperature=temperature,
+            response_format=response_format,
+        )
     except LLMConfigError as exc:
         raise _fail(exc) from None
     cache_path = llm_cache or run_folder(out, model, benchmark.version) / "llm-cache.sqlite"

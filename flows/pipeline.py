@@ -195,19 +195,24 @@ def run_stages(
     rewriter = shared_rewriter(llm)
     if rewriter is not None:
         rewriter.start_stage()  # the LLM stage's deadline and circuit breaker start now
-    shared = {
-        "work": str(work.root),
-        "context_key": work.put_context(context),
-        "context_digest": context.digest(),
-        "plan": config.plan,
-        "seed": config.seed,
-        "llm": llm,
-        "llm_digest": rewriter.fingerprint() if rewriter is not None else "none",
-        "code": code,
-    }
+    context_key = work.put_context(context)
+    context_digest = context.digest()
+    llm_digest = rewriter.fingerprint() if rewriter is not None else "none"
     lap("context")
     jobs = [
-        InjectInput(document_key=work.put_document(d), standard_id=d.standard_id, doc_id=d.doc_id, **shared)
+        InjectInput(
+            work=str(work.root),
+            document_key=work.put_document(d),
+            standard_id=d.standard_id,
+            doc_id=d.doc_id,
+            context_key=context_key,
+            context_digest=context_digest,
+            plan=config.plan,
+            seed=config.seed,
+            llm=llm,
+            llm_digest=llm_digest,
+            code=code,
+        )
         for d in documents
     ]
     candidates = []
@@ -228,8 +233,8 @@ def run_stages(
         bad_inputs.append({"source": source, "reason": reason})
     lap("choose")
     chosen = sum(len(v) for v in choice.chosen.values())
-    kept, left_out = len(choice.chosen), len(choice.dropped)
-    say.info("choose: %d errors for %d documents, %d left out", chosen, kept, left_out)
+    n_chosen_docs, left_out = len(choice.chosen), len(choice.dropped)
+    say.info("choose: %d errors for %d documents, %d left out", chosen, n_chosen_docs, left_out)
     results = _only(map(ASSEMBLE, [AssembleInput(tuple(candidates), choice, decisions)]))
     report("assemble", 1, 1)
     lap("assemble")

@@ -29,7 +29,7 @@ def _worker(path: str, limits: ParseLimits, conn: Connection) -> None:
         conn.close()
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context() -> multiprocessing.context.ForkServerContext:
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(_PRELOAD)  # only takes effect before the forkserver's first start
     return ctx

@@ -8,6 +8,7 @@ of rare characters, kana and Cyrillic.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from parsers.errors import CorruptFileError, EmptyFileError, GarbledTextError
@@ -39,12 +40,12 @@ def _common_big5(ch: str) -> bool:
     return 0xA4 <= lead <= 0xC6
 
 
-def _share(text: str, common: object) -> tuple[float, int]:
+def _share(text: str, common: Callable[[str], bool]) -> tuple[float, int]:
     """The share of CJK ideographs in the sample that are common in a table, and how many there are."""
     cjk = [ch for ch in text[:_SAMPLE_CHARS] if "\u4e00" <= ch <= "\u9fff"]
     if not cjk:
         return 1.0, 0
-    hits = sum(1 for ch in cjk if common(ch))  # type: ignore[operator]
+    hits = sum(1 for ch in cjk if common(ch))
     return hits / len(cjk), len(cjk)
 
 

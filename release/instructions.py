@@ -28,7 +28,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 import pyarrow as pa
 
@@ -94,7 +94,12 @@ def _instructions(task: str) -> str:
     return instructions[task]
 
 
-_YAML_TEMPLATE = {
+class _TaskSpec(TypedDict, total=False):
+    output_type: Required[str]
+    max_gen_toks: int
+
+
+_YAML_TEMPLATE: dict[str, _TaskSpec] = {
     "review": {"output_type": "generate_until", "max_gen_toks": 4096},
     "dimension": {"output_type": "multiple_choice"},
     "error_type": {"output_type": "multiple_choice"},

@@ -7,7 +7,7 @@ every label the same so that chance agreement is total) is None rather than a ma
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -35,7 +35,7 @@ def krippendorff_alpha(units: Iterable[Sequence[Hashable]]) -> float | None:
 
     Built from the coincidence matrix: o_ck = Σ_u (pairs c,k in u) / (m_u − 1).
     """
-    coincidence: Counter[tuple[Hashable, Hashable]] = Counter()
+    coincidence: defaultdict[tuple[Hashable, Hashable], float] = defaultdict(float)  # fractional counts
     for labels in units:
         m = len(labels)
         if m < 2:
@@ -44,7 +44,7 @@ def krippendorff_alpha(units: Iterable[Sequence[Hashable]]) -> float | None:
             for j, b in enumerate(labels):
                 if i != j:
                     coincidence[(a, b)] += 1 / (m - 1)
-    n_c: Counter[Hashable] = Counter()
+    n_c: defaultdict[Hashable, float] = defaultdict(float)
     for (a, _), weight in coincidence.items():
         n_c[a] += weight
     n = sum(n_c.values())

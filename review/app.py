@@ -383,14 +383,26 @@ def _decision(queue: ReleaseQueue, item: QueueItem, annotator: str, form: Mappin
     """A Decision from the form; a fix is checked against the taxonomy and the corrupted document."""
     kind = form.get("decision", "")
     comment = form.get("comment", "").strip()[:2000]
-    base = {"release": queue.version, "instance_id": item.instance_id, "annotator": annotator}
     if kind == "accept":
-        return Decision(**base, decision="accept", comment=comment)
+        return Decision(
+            release=queue.version,
+            instance_id=item.instance_id,
+            annotator=annotator,
+            decision="accept",
+            comment=comment,
+        )
     if kind == "reject":
         reason = form.get("reason", "")
         if reason not in REJECT_REASONS:
             raise ValueError("choose a reason for the rejection")
-        return Decision(**base, decision="reject", reason=reason, comment=comment)
+        return Decision(
+            release=queue.version,
+            instance_id=item.instance_id,
+            annotator=annotator,
+            decision="reject",
+            reason=reason,
+            comment=comment,
+        )
     if kind != "fix":
         raise ValueError("unknown decision: accept, reject or fix")
     description = form.get("description", "").strip()
@@ -416,7 +428,9 @@ def _decision(queue: ReleaseQueue, item: QueueItem, annotator: str, form: Mappin
     if not changed:
         raise ValueError("nothing was changed: accept the instance instead")
     return Decision(
-        **base,
+        release=queue.version,
+        instance_id=item.instance_id,
+        annotator=annotator,
         decision="fix",
         comment=comment,
         fix_description=description if description != item.description else None,

@@ -76,7 +76,8 @@ def _ole_names(data: bytes) -> set[str] | None:
         return chunk if len(chunk) == size else None
 
     fat_sectors = [s for s in struct.unpack_from("<109I", data, 76) if s < last_regular]
-    difat, seen = struct.unpack_from("<I", data, 68)[0], set()
+    difat: int = struct.unpack_from("<I", data, 68)[0]
+    seen: set[int] = set()
     while difat < last_regular and difat not in seen and len(seen) < 10_000:
         seen.add(difat)
         chunk = sector(difat)

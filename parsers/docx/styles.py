@@ -107,8 +107,9 @@ def _level(lvl: etree._Element, base: _Level | None = None) -> _Level:
     if text_el is not None:
         text = "" if _on_attr(text_el.get(_w("null"))) else text_el.get(VAL, "")
     restart_el = lvl.find(_w("lvlRestart"))
+    start = _int(_val(lvl.find(_w("start"))))  # absent or unreadable: keep the base's
     return _Level(
-        start=_int(_val(lvl.find(_w("start")))) if lvl.find(_w("start")) is not None else base.start,
+        start=base.start if start is None else start,
         fmt=_val(fmt_el) or base.fmt,
         text=text,
         restart=_int(_val(restart_el)) if restart_el is not None else base.restart,
@@ -231,7 +232,9 @@ class _Counters:
         def placeholder(match: re.Match[str]) -> str:
             index = int(match.group(1)) - 1
             shown = levels.get(index, _Level())
-            value = values[index] if values[index] is not None else shown.start
+            value = values[index]
+            if value is None:
+                value = shown.start
             fmt = "decimal" if level.legal and shown.fmt not in ("none", "bullet") else shown.fmt
             return format_number(value, fmt)
 
