@@ -407,19 +407,18 @@ def _decision(queue: ReleaseQueue, item: QueueItem, annotator: str, form: Mappin
         raise ValueError("unknown decision: accept, reject or fix")
     description = form.get("description", "").strip()
     error_type = form.get("error_type", "").strip() or item.error_type
-    dimension = (
-        form.get("dimension", "").strip() or by_id().get(error_type, by_id()[item.error_type]).dimension
-    )
+    known = by_id()
+    dimension = form.get("dimension", "").strip() or known.get(error_type, known[item.error_type]).dimension
     location = form.get("location", "").strip() or item.location
     if not description:
         raise ValueError("a fixed description cannot be empty")
     if len(description) > 2000:
         raise ValueError("the description is longer than 2000 characters")
-    if error_type not in by_id():
+    if error_type not in known:
         raise ValueError(f"{error_type} is not an error type of the taxonomy")
-    if by_id()[error_type].dimension != dimension:
+    if known[error_type].dimension != dimension:
         raise ValueError(
-            f"{error_type} belongs to dimension {by_id()[error_type].dimension}, not {dimension}: "
+            f"{error_type} belongs to dimension {known[error_type].dimension}, not {dimension}: "
             "change the type to one of that dimension"
         )
     if not queue.has_location(item.doc_id, location):

@@ -12,6 +12,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from conftest import corpus_sources
+from sample_standard import THIN
 
 from corpus.stdsource import gold_document
 from flows import settings
@@ -225,23 +226,7 @@ def test_a_failed_build_resumes_from_its_cached_tasks(
 def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     write_corpus(corpus, count=2)
-    thin = "\n".join(
-        [
-            "GB/T 99990—2025",
-            "示例 薄文件",
-            "前言",
-            "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。",
-            "1 范围",
-            "本文件规定了示例。",
-            "2 规范性引用文件",
-            "本文件没有规范性引用文件。",
-            "3 术语和定义",
-            "本文件没有需要界定的术语和定义。",
-            "4 要求",
-            "产品应完好。",
-        ]
-    )
-    (corpus / "thin.txt").write_text(thin, encoding="utf-8")
+    (corpus / "thin.txt").write_text(THIN, encoding="utf-8")
     out = tmp_path / "out"
     dead = subprocess.Popen(["true"])
     dead.wait()

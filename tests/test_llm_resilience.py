@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sample_standard import THIN
 from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 from test_llm import SENTINEL, run
 
@@ -226,24 +227,8 @@ def test_inject_with_a_garbled_cache_goes_on_with_a_warning(tmp_path: Path) -> N
 
 
 def test_inject_says_when_a_document_is_too_thin(tmp_path: Path) -> None:
-    thin = "\n".join(
-        [
-            "GB/T 99990—2025",
-            "示例 薄文件",
-            "前言",
-            "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。",
-            "1 范围",
-            "本文件规定了示例。",
-            "2 规范性引用文件",
-            "本文件没有规范性引用文件。",
-            "3 术语和定义",
-            "本文件没有需要界定的术语和定义。",
-            "4 要求",
-            "产品应完好。",
-        ]
-    )
     path = tmp_path / "thin.txt"
-    path.write_text(thin, encoding="utf-8")
+    path.write_text(THIN, encoding="utf-8")
     empty = tmp_path / "none"
     empty.mkdir()
     args = [sys.executable, "-m", "flows.cli", "inject", str(path), "--corpus", str(empty)]

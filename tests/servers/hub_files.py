@@ -64,7 +64,7 @@ def tree_entries(files: dict[str, tuple[bytes, bool]], path: str, query: str) ->
     recursive = parse_qs(query).get("recursive", ["false"])[0].lower() == "true"
     prefix = f"{path}/" if path else ""
     if path and path in files:
-        return []  # the Hub answers a file path with an empty tree
+        raise LookupError(f"{path} is a file, not a folder")
     if path and not any(p.startswith(prefix) for p in files):
         raise LookupError(f"{path} not found")
     out: dict[str, dict[str, Any]] = {}
