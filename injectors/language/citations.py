@@ -5,6 +5,7 @@ and where a text cites them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import regex
 
@@ -45,6 +46,9 @@ CITATION = regex.compile(
 EM_DASHES = ("—", "——", "―")
 
 
+_PART_SEPARATOR = regex.compile(r"[.\-]")
+
+
 @dataclass(frozen=True)
 class Cited:
     """A standard number as written somewhere: code, number, year, and where it sits in the text."""
@@ -60,7 +64,7 @@ class Cited:
     sep_start: int | None = None  # offset of the separator's first non-space character
     year_end: int | None = None
 
-    @property
+    @cached_property  # read thousands of times per lint (list order, same_document)
     def category(self) -> int:
         """0 national, 1 industry, 2 local, 3 group, 4 ISO/IEC, 5 other (GB/T 1.1—2020 8.4)."""
         if self.code.startswith("GB"):
@@ -75,7 +79,7 @@ class Cited:
             return 1
         return 5
 
-    @property
+    @cached_property  # read thousands of times per lint (list order, same_document)
     def family(self) -> str:
         """The code without /T or /Z, so that GB 4208 and GB/T 4208 are the same document."""
         if self.category == 4:
@@ -84,9 +88,9 @@ class Cited:
             return self.code.split("/")[0]
         return self.code
 
-    @property
+    @cached_property  # read thousands of times per lint (list order, same_document)
     def parts(self) -> tuple[int, ...]:
-        return tuple(int(p) for p in regex.split(r"[.\-]", self.number))
+        return tuple(int(p) for p in _PART_SEPARATOR.split(self.number))
 
     @property
     def chinese(self) -> bool:

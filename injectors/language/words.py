@@ -13,9 +13,12 @@ import logging
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jieba
-import jieba.posseg
+
+if TYPE_CHECKING:
+    import jieba.posseg
 
 VOCABULARY = Path(__file__).with_name("vocabulary.txt")
 
@@ -35,9 +38,22 @@ def tokenizer() -> jieba.Tokenizer:
 
 
 def _pos() -> jieba.posseg.POSTokenizer:
+    """The POS tagger over our tokenizer, imported at first use. Importing `jieba.posseg` already reads
+    jieba's word-tag table once (for its global tagger); ours takes a copy of that table instead of reading
+    the same file a second time (`POSTokenizer(tokenizer)` would), which is most of the tagger's start-up."""
     global _POS
     if _POS is None:
-        _POS = jieba.posseg.POSTokenizer(tokenizer())
+        import jieba.posseg
+
+        mine = tokenizer()
+        shared = jieba.posseg.dt
+        pos = jieba.posseg.POSTokenizer.__new__(jieba.posseg.POSTokenizer)
+        pos.tokenizer = mine
+        if shared.tokenizer.dictionary == mine.dictionary:  # the same main dictionary: the same table
+            pos.word_tag_tab = dict(shared.word_tag_tab)
+        else:  # a different main dictionary: read its own table
+            pos.load_word_tag(mine.get_dict_file())
+        _POS = pos
     return _POS
 
 

@@ -190,6 +190,19 @@ def _in_source(line: str, at: int) -> bool:
 
 
 def _line_uses(target: int, line: str, offset: int, place: str) -> Iterator[Use]:
+    """The citations of one line, at their place in the section (the line's reading is memoised by text)."""
+    for use in _line_uses_read(line, place):
+        shifted = _shifted(use.cited, offset)
+        yield Use(target, shifted, use.role, use.specific, use.specific_end + offset if use.specific_end else 0)
+
+
+@lru_cache(maxsize=65536)
+def _line_uses_read(line: str, place: str) -> tuple[Use, ...]:
+    """How one line cites, at offset 0 of section 0: the same line is read for every candidate's lint."""
+    return tuple(_line_uses_at(0, line, 0, place))
+
+
+def _line_uses_at(target: int, line: str, offset: int, place: str) -> Iterator[Use]:
     note = NOTE_LINE.match(line) is not None
     for seg_start, segment in _segments(line):
         groups: list[list[Cited]] = []
