@@ -3,14 +3,22 @@
 Checkers belong to their type's module (`injectors/types/`); this module only collects them from the registry
 and orders what they find. Checkers of types that only a comparison with the original reveals (D∆) take both
 documents and run through `lint_diff`: the injectors' verification uses them, `gbtbench lint` does not.
+
+A checker whose verdict on a section depends only on that section and a few facts of the whole document is a
+`SectionCheck`: its per-section results are memoised by (facts, section content), so linting a candidate
+that differs from its original in one section re-reads that one section (each injector's verification lints
+its corrupted document; the other sections' results come from the memo).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
-from parsers.model import Document
+from parsers.model import Document, Section
 
 
 @dataclass(frozen=True, order=True)
@@ -34,6 +42,41 @@ class Violation:
 
 Check = Callable[[Document], Iterable[Violation]]
 DiffCheck = Callable[[Document, Document], Iterable[Violation]]
+
+
+@dataclass(frozen=True)
+class SectionCheck:
+    """A section-local check: `facts(document)` is everything it reads outside the section at hand (hashable,
+    e.g. the drafting generation or the informative annexes' letters) and `section(facts, section)` its
+    violations there. Called on a document it is an ordinary `Check` that gives exactly
+    `[v for s in document.sections for v in section(facts(document), s)]`."""
+
+    facts: Callable[[Document], Hashable]
+    section: Callable[[Any, Section], Iterable[Violation]]  # (what `facts` returned, a section)
+
+    def __call__(self, document: Document) -> list[Violation]:
+        facts = self.facts(document)
+        read = _section_violations if _memo_on else _section_violations.__wrapped__
+        return [v for section in document.sections for v in read(self, facts, section)]
+
+
+_memo_on = True
+
+
+@lru_cache(maxsize=1 << 16)
+def _section_violations(check: SectionCheck, facts: Hashable, section: Section) -> tuple[Violation, ...]:
+    return tuple(check.section(facts, section))
+
+
+@contextmanager
+def unmemoised() -> Iterator[None]:
+    """Every section-local check reads every section afresh (the reference the memoised lint must equal)."""
+    global _memo_on
+    _memo_on = False
+    try:
+        yield
+    finally:
+        _memo_on = True
 
 
 def _ordered(document: Document, violations: Iterable[Violation]) -> list[Violation]:

@@ -114,6 +114,9 @@ def is_foreword_boilerplate(line: str) -> bool:
     return stripped.startswith(("——", "—", "a)", "b)", "c)")) and ("了" in stripped or "（见" in stripped)
 
 
+_EXPLAINS = regex.compile(r"是指|指|表示|意味")
+
+
 # --- the checkers ------------------------------------------------------------------------------------
 def lintable(section: Section) -> bool:
     return section.kind in ("scope", "clause", "symbols", "annex")
@@ -128,35 +131,42 @@ def provisions_in_informative_places(document: Document) -> Iterator[tuple[Secti
     """
     informative = informative_annexes(document)
     for section in document.sections:
-        if section.kind in ("scope", "introduction", "bibliography", "index", "normative_references"):
+        yield from section_provisions(informative, section)
+
+
+def section_provisions(
+    informative: frozenset[str], section: Section
+) -> Iterator[tuple[Section, str, Modal, str]]:
+    """`provisions_in_informative_places` in one section, given the letters of the informative annexes."""
+    if section.kind in ("scope", "introduction", "bibliography", "index", "normative_references"):
+        return
+    letter = annex_letter_of(section)
+    in_informative_annex = letter is not None and letter in informative
+    definition = definition_offset(section) if section.kind == "terms" and section.level > 1 else None
+    for offset, line in text_lines(section.text):
+        if not line.strip() or is_table_row(line) or offset == definition:
             continue
-        letter = annex_letter_of(section)
-        in_informative_annex = letter is not None and letter in informative
-        definition = definition_offset(section) if section.kind == "terms" and section.level > 1 else None
-        for offset, line in text_lines(section.text):
-            if not line.strip() or is_table_row(line) or offset == definition:
+        if section.kind == "foreword":
+            if is_foreword_boilerplate(line):
                 continue
-            if section.kind == "foreword":
-                if is_foreword_boilerplate(line):
-                    continue
-                where = "前言"
-            elif NOTE.match(line):
-                where = "注"
-            elif EXAMPLE.match(line):
-                where = "示例"
-            elif in_informative_annex:
-                where = "资料性附录"
-            else:
+            where = "前言"
+        elif NOTE.match(line):
+            where = "注"
+        elif EXAMPLE.match(line):
+            where = "示例"
+        elif in_informative_annex:
+            where = "资料性附录"
+        else:
+            continue
+        for modal in modal_verbs(line):
+            if where == "资料性附录" and modal.force != REQUIREMENT:
                 continue
-            for modal in modal_verbs(line):
-                if where == "资料性附录" and modal.force != REQUIREMENT:
-                    continue
-                if where == "示例" and modal.force == PERMISSION:
-                    continue  # "……可以命名为：" illustrates, it grants nothing
-                a, _ = clause_span(line, modal.start, modal.end)
-                if modal.force == PERMISSION and regex.search(r"是指|指|表示|意味", line[a : modal.start]):
-                    continue  # "……是指一个词类可以包含……": explains a figure
-                yield section, where, modal, line
+            if where == "示例" and modal.force == PERMISSION:
+                continue  # "……可以命名为：" illustrates, it grants nothing
+            a, _ = clause_span(line, modal.start, modal.end)
+            if modal.force == PERMISSION and _EXPLAINS.search(line[a : modal.start]):
+                continue  # "……是指一个词类可以包含……": explains a figure
+            yield section, where, modal, line
 
 
 def _aligned(original: Document, corrupted: Document) -> Iterator[tuple[Section, Section]]:

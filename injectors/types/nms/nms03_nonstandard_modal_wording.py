@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 import regex
 
 from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
+from injectors.checking import SectionCheck, Violation
 from injectors.context import InjectionContext
 from injectors.language.modals import COMPARATIVES, lexicon, next_word_tag, nonstandard_modals, snippet
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import generation, is_table_row, lintable, place, text_lines
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
-from parsers.model import Document
+from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NMS-03",
@@ -43,28 +43,34 @@ def is_engineering_code(document: Document) -> bool:
     )
 
 
-def nonstandard_modal_wording(document: Document) -> Iterable[Violation]:
-    """必须, 须, 应当, 务必, 不得 (2020 only), 不可, 禁止, 严禁 where 应 / 不应 is the standard form."""
-    allow_bude = generation(document) == "2009"
-    engineering = is_engineering_code(document)
-    for section in document.sections:
-        if not lintable(section):
+def _facts(document: Document) -> tuple[bool, bool]:
+    """What the check reads outside a section: 不得 allowed (2009), 必须/严禁/不得 defined (engineering)."""
+    return generation(document) == "2009", is_engineering_code(document)
+
+
+def _section_wording(facts: tuple[bool, bool], section: Section) -> Iterator[Violation]:
+    allow_bude, engineering = facts
+    if not lintable(section):
+        return
+    for _, line in text_lines(section.text):
+        if is_table_row(line):
             continue
-        for _, line in text_lines(section.text):
-            if is_table_row(line):
+        for hit in nonstandard_modals(line):
+            if hit.word == "不得" and allow_bude:
                 continue
-            for hit in nonstandard_modals(line):
-                if hit.word == "不得" and allow_bude:
-                    continue
-                if engineering and hit.word in ENGINEERING_WORDS:
-                    continue
-                standard = "不应" if hit.word in ("不得", "不可", "禁止", "严禁") else "应"
-                yield Violation(
-                    section.number,
-                    "NMS-03",
-                    f"{place(section.number)}使用了非标准的能愿动词“{hit.word}”"
-                    f"（“{snippet(line, hit.start, hit.end)}”），要求应使用“{standard}”表述",
-                )
+            if engineering and hit.word in ENGINEERING_WORDS:
+                continue
+            standard = "不应" if hit.word in ("不得", "不可", "禁止", "严禁") else "应"
+            yield Violation(
+                section.number,
+                "NMS-03",
+                f"{place(section.number)}使用了非标准的能愿动词“{hit.word}”"
+                f"（“{snippet(line, hit.start, hit.end)}”），要求应使用“{standard}”表述",
+            )
+
+
+# 必须, 须, 应当, 务必, 不得 (2020 only), 不可, 禁止, 严禁 where 应 / 不应 is the standard form.
+nonstandard_modal_wording = SectionCheck(_facts, _section_wording)
 
 
 # --- NMS-03 -------------------------------------------------------------------------------------------

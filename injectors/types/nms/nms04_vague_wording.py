@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
+from injectors.checking import SectionCheck, Violation
 from injectors.context import InjectionContext
 from injectors.language.modals import SHIDANG_NEXT, YIBAN_NEXT, next_word_tag, snippet, vague_words
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import annex_letter_of, body_lines, informative_annexes, lintable, place
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
-from parsers.model import Document
+from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NMS-04",
@@ -28,20 +28,21 @@ ERROR_TYPE = ErrorType(
 )
 
 
-def vague_wording(document: Document) -> Iterable[Violation]:
-    """尽量, 最好, 一般, 原则上, 适当 where a clause should state 应 / 宜 / 可."""
-    informative = informative_annexes(document)
-    for section in document.sections:
-        if not lintable(section) or annex_letter_of(section) in informative:
-            continue
-        for _, line in body_lines(section):
-            for hit in vague_words(line):
-                yield Violation(
-                    section.number,
-                    "NMS-04",
-                    f"{place(section.number)}使用了含糊表述“{hit.word}”"
-                    f"（“{snippet(line, hit.start, hit.end)}”），条款应使用“应”“宜”或“可”明确表述",
-                )
+def _section_vague(informative: frozenset[str], section: Section) -> Iterator[Violation]:
+    if not lintable(section) or annex_letter_of(section) in informative:
+        return
+    for _, line in body_lines(section):
+        for hit in vague_words(line):
+            yield Violation(
+                section.number,
+                "NMS-04",
+                f"{place(section.number)}使用了含糊表述“{hit.word}”"
+                f"（“{snippet(line, hit.start, hit.end)}”），条款应使用“应”“宜”或“可”明确表述",
+            )
+
+
+# 尽量, 最好, 一般, 原则上, 适当 where a clause should state 应 / 宜 / 可 (not in informative annexes).
+vague_wording = SectionCheck(informative_annexes, _section_vague)
 
 
 # --- NMS-04 -------------------------------------------------------------------------------------------

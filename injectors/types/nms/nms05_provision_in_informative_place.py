@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import regex
 
 from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
+from injectors.checking import SectionCheck, Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.language.modals import (
@@ -49,7 +49,7 @@ from injectors.types.nms.analysis import (
     is_foreword_boilerplate,
     is_table_row,
     place,
-    provisions_in_informative_places,
+    section_provisions,
     text_lines,
 )
 from injectors.types.nms.editing import flagged, quote
@@ -76,9 +76,8 @@ def _host(section: Section, where: str) -> str:
     return f"{place(section.number)}的{where}"
 
 
-def provision_in_informative_place(document: Document) -> Iterable[Violation]:
-    """应/宜/可 provisions in 注, 示例, 前言 or (requirements) in an informative annex."""
-    for section, where, modal, line in provisions_in_informative_places(document):
+def _section_provisions(informative: frozenset[str], section: Section) -> Iterator[Violation]:
+    for _, where, modal, line in section_provisions(informative, section):
         kind = FORCE_ZH[modal.force]
         yield Violation(
             section.number,
@@ -86,6 +85,10 @@ def provision_in_informative_place(document: Document) -> Iterable[Violation]:
             f"{_host(section, where)}中含有{kind}型条款“{snippet(line, modal.start, modal.end, 10)}”，"
             f"{where}不应包含条款",
         )
+
+
+# 应/宜/可 provisions in 注, 示例, 前言 or (requirements) in an informative annex.
+provision_in_informative_place = SectionCheck(informative_annexes, _section_provisions)
 
 
 # --- NMS-05 -------------------------------------------------------------------------------------------

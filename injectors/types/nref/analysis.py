@@ -192,8 +192,8 @@ def _in_source(line: str, at: int) -> bool:
 def _line_uses(target: int, line: str, offset: int, place: str) -> Iterator[Use]:
     """The citations of one line, at their place in the section (the line's reading is memoised by text)."""
     for use in _line_uses_read(line, place):
-        shifted = _shifted(use.cited, offset)
-        yield Use(target, shifted, use.role, use.specific, use.specific_end + offset if use.specific_end else 0)
+        end = use.specific_end + offset if use.specific_end else 0
+        yield Use(target, _shifted(use.cited, offset), use.role, use.specific, end)
 
 
 @lru_cache(maxsize=65536)
