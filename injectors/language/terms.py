@@ -155,15 +155,18 @@ def defined_terms(document: Document) -> tuple[DefinedTerm, ...]:
 
 def abbreviations(document: Document) -> dict[str, str]:
     """Abbreviations defined under 符号和缩略语: "DTU" → "数据传输单元（Data Transfer Unit）"."""
+    return dict(_abbreviations(tuple(s.text for s in document.sections if s.kind == "symbols")))
+
+
+@lru_cache(maxsize=256)  # read once per term entry and candidate (TER-02's aliases)
+def _abbreviations(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     out: dict[str, str] = {}
-    for s in document.sections:
-        if s.kind != "symbols":
-            continue
-        for line in s.text.split("\n"):
+    for text in texts:
+        for line in text.split("\n"):
             m = _ABBREVIATION_LINE.match(line.strip())
             if m:
                 out[m.group("abbr")] = m.group("full")
-    return out
+    return tuple(out.items())
 
 
 JOIN = "\x1f"  # joins sections so that no match runs from one section into the next

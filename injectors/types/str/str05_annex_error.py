@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -87,22 +88,26 @@ def _letters(first: str, last: str | None) -> list[str]:
 
 def annex_mentions(document: Document) -> list[AnnexMention]:
     """Mentions of 附录X outside annex X itself, the foreword, the introduction and the bibliography."""
+    return [m for s in document.sections for m in _section_mentions(s)]
+
+
+@lru_cache(maxsize=1 << 14)  # each candidate's lint reads the same sections again (keyed by their content)
+def _section_mentions(s: Section) -> tuple[AnnexMention, ...]:
+    if s.kind in ("foreword", "introduction", "bibliography", "index"):
+        return ()
     out: list[AnnexMention] = []
-    for s in document.sections:
-        if s.kind in ("foreword", "introduction", "bibliography", "index"):
-            continue
-        own = s.number[-1] if s.number.startswith("附录") else (s.number[:1] if s.kind == "annex" else "")
-        for sentence, note in sentences(s.text):
-            for segment in _SEGMENT.findall(sentence):
-                for m in _ANNEX_MENTION.finditer(segment):
-                    before = segment[: m.start()]
-                    if _OTHER_DOCUMENT.search(before):
-                        continue  # "GB/T 2423.1—2008附录A", "ISO/TS 15066:2016附录A": another document's
-                    strength = mention_strength(segment, before, segment[m.end() :], note)
-                    for letter in _letters(m.group(1), m.group(2)):
-                        if letter != own:
-                            out.append(AnnexMention(letter, s.number, sentence, strength))
-    return out
+    own = s.number[-1] if s.number.startswith("附录") else (s.number[:1] if s.kind == "annex" else "")
+    for sentence, note in sentences(s.text):
+        for segment in _SEGMENT.findall(sentence):
+            for m in _ANNEX_MENTION.finditer(segment):
+                before = segment[: m.start()]
+                if _OTHER_DOCUMENT.search(before):
+                    continue  # "GB/T 2423.1—2008附录A", "ISO/TS 15066:2016附录A": another document's
+                strength = mention_strength(segment, before, segment[m.end() :], note)
+                for letter in _letters(m.group(1), m.group(2)):
+                    if letter != own:
+                        out.append(AnnexMention(letter, s.number, sentence, strength))
+    return tuple(out)
 
 
 _DECLARATION = regex.compile(
