@@ -129,6 +129,7 @@ def _has_children(document: Document, position: int) -> bool:
     return nxt is not None and nxt.number.startswith(number + ".")
 
 
+@lru_cache(maxsize=4096)
 def _is_term(term: str) -> bool:
     """A plausible term: has Chinese, is short, and is not a parser artifact or a group heading."""
     return (
@@ -291,11 +292,12 @@ def definition_modals(definition: str) -> list[str]:
     return [w for _, w in modal_verbs(first_sentence(definition)) if w in DEFINITION_MODALS]
 
 
-def definition_defects(entry: DefinedTerm) -> list[str]:
+@lru_cache(maxsize=4096)  # each candidate's lint reads the same entries again
+def definition_defects(entry: DefinedTerm) -> tuple[str, ...]:
     """Why a definition cannot stand in for its term (GB/T 1.1—2020 8.5.4): one message per defect."""
     definition = entry.definition
     if not definition:
-        return []
+        return ()
     out = []
     opener = definition_opener(definition)
     if opener:
@@ -307,4 +309,4 @@ def definition_defects(entry: DefinedTerm) -> list[str]:
     repeated = repeated_term(entry)
     if repeated:
         out.append(f"第{entry.number}条术语“{entry.term}”的定义中重复了被定义的术语“{repeated}”")
-    return out
+    return tuple(out)
