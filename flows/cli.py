@@ -244,9 +244,19 @@ def build(
     errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
     llm: LLMMode = "none",
     llm_types: LLMTypes = None,
-    task_runner: Annotated[str, typer.Option("--task-runner", help="thread, process or dask.")] = "thread",
+    task_runner: Annotated[
+        str,
+        typer.Option(
+            "--task-runner",
+            help="pool (processes, no Prefect; the fastest), or a Prefect flow: thread, process, dask.",
+        ),
+    ] = "pool",
     dask_address: Annotated[
         str | None, typer.Option("--dask-address", help="Scheduler of a Dask cluster.")
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Worker processes or threads (default: one per core)."),
     ] = None,
     prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
     verbose: Annotated[bool, typer.Option("--verbose", help="Show Prefect's logs.")] = False,
@@ -318,6 +328,7 @@ def build(
                 prefer=prefer,
                 task_runner=task_runner,
                 dask_address=dask_address,
+                workers=workers,
                 progress=report,
                 force=force,
                 reviews=reviews,

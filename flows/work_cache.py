@@ -20,7 +20,8 @@ from injectors.context import InjectionContext
 from parsers.model import Document
 
 
-def _store(path: Path, value: Any) -> None:
+def store(path: Path, value: Any) -> None:
+    """Write once, atomically (a reader never sees half a file; a stored key never changes meaning)."""
     if path.exists():
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,7 +34,7 @@ def _store(path: Path, value: Any) -> None:
 @lru_cache(maxsize=256)
 def _load(path: str) -> Any:
     with open(path, "rb") as handle:
-        return pickle.load(handle)  # the build's own cache, written by _store
+        return pickle.load(handle)  # the build's own cache, written by store
 
 
 class WorkCache:
@@ -46,7 +47,7 @@ class WorkCache:
         """The key: the source bytes' hash and the path they were read from (the same bytes may sit in
         two places, and a document records where it came from)."""
         key = hashlib.sha256(f"{document.doc_id}\0{document.source}".encode()).hexdigest()[:16]
-        _store(self.root / "documents" / f"{key}.pickle", document)
+        store(self.root / "documents" / f"{key}.pickle", document)
         return key
 
     def document(self, key: str) -> Document:
@@ -58,7 +59,7 @@ class WorkCache:
         """The key covers the document ids too (the context's own digest leaves them out on purpose)."""
         data = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
         key = hashlib.sha256(data).hexdigest()[:16]
-        _store(self.root / "contexts" / f"{key}.pickle", context)
+        store(self.root / "contexts" / f"{key}.pickle", context)
         return key
 
     def context(self, key: str) -> InjectionContext:
