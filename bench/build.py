@@ -117,7 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"note: {real} is absent; the corpus is varied from the project's standards alone")
     sources = parse_sources(files)
     print(
-        f"sources: {len(sources)} standards ({len(files)} files), each varied ~{max(sizes) // len(sources)} times"
+        f"sources: {len(sources)} standards ({len(files)} files), "
+        f"each varied ~{max(sizes) // len(sources)} times"
     )
     print(f"cores: {len(os.sched_getaffinity(0))}, task runner: {options.task_runner}, no LLM")
 
@@ -164,7 +165,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         if largest >= 500:
             print(
-                f"cold build of 500 documents: {_ok(cold[500].wall_s <= GOAL_COLD_S)} (goal ≤ {GOAL_COLD_S:.0f} s)"
+                f"cold build of 500 documents: {_ok(cold[500].wall_s <= GOAL_COLD_S)} "
+                f"(goal ≤ {GOAL_COLD_S:.0f} s)"
             )
         document = sorted((ROOT / "corpus" / "pdf").glob("*.pdf"))[0]
         injects = [run([*GBTBENCH, "inject", str(document), "--seed=0", "--json"], env) for _ in range(3)]
