@@ -23,6 +23,7 @@ from flows import stages
 from flows.work_cache import store
 
 _BY_NAME = {s.name: s for s in stages.STAGES}
+RELEASE_STAGES = frozenset({stages.VALIDATE.name, stages.WRITE.name})  # after the last per-document stage
 
 
 def default_workers() -> int:
@@ -68,7 +69,13 @@ class ProcessMap:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
 
+    def close(self) -> None:
+        """Stop the workers (each holds the dictionaries and lexicons of the injectors)."""
+        self.__exit__(None, None, None)
+
     def __call__(self, stage: stages.Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
+        if stage.name in RELEASE_STAGES:  # no per-document work is left: the release stages get the memory
+            self.close()
         if self._pool is None or len(items) <= 1 or stage.name not in _BY_NAME:
             for item in items:  # one item (choose, validate, write): no point in crossing a process
                 yield (
