@@ -1,10 +1,11 @@
 """Build benchmark: a cold `gbtbench build` of 100, 250 and 500 varied standards, a no-op rebuild, the peak
 memory of the whole process tree, and one `gbtbench inject`.
 
-Usage: `python -m bench.build [--docs N] [--workers N] [--task-runner pool|thread|process|dask]`
-(default 500 documents; smaller sizes of 100 and 250 run first). The corpus is varied from the project's
-standards and, when checked out next to the project, the real standards in `../shared/corpus-real/`
-(`bench/variants.py`); it is written to a temporary folder and removed afterwards. Rules only, no LLM.
+Usage: `python -m bench.build [--docs N] [--sizes 50,100] [--workers N] [--task-runner RUNNER]`
+(default 500 documents; smaller sizes of 100 and 250 run first; `--sizes` picks others; RUNNER as
+`gbtbench build --task-runner`). The corpus is varied from the project's standards and, when checked
+out next to the project, the real standards in `../shared/corpus-real/` (`bench/variants.py`);
+it is written to a temporary folder and removed afterwards. Rules only, no LLM.
 Each build runs as the user runs it, `gbtbench build` in its own process; the peak RSS is the largest sum
 over that process and all its descendants (workers included), sampled every 0.2 s. The machine may be
 shared, so CPU time (user+sys of the build and everything it waited for) is printed beside wall time.
@@ -104,11 +105,16 @@ def _ok(good: bool) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=500, help="largest corpus size (default 500)")
+    parser.add_argument(
+        "--sizes", default="", help="corpus sizes to build, e.g. 50,100 (default 100,250,500)"
+    )
     parser.add_argument("--workers", type=int, default=None, help="build workers (default: one per core)")
     parser.add_argument("--task-runner", default="pool", help="as `gbtbench build --task-runner`")
     parser.add_argument("--keep", type=Path, default=None, help="keep the corpus and outputs in this folder")
     options = parser.parse_args(argv)
     sizes = [s for s in SIZES if s < options.docs] + [options.docs]
+    if options.sizes:
+        sizes = sorted(int(n) for n in options.sizes.split(","))
     env = {**os.environ, "DO_NOT_TRACK": "1", "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
 
     files = source_files()
