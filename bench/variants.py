@@ -113,7 +113,7 @@ def variant(document: Document, index: int, seed: int = 0) -> str:
     rng = random.Random(f"{seed}:{document.doc_id}:{index}")
     m = _STANDARD_ID.match(document.standard_id)
     assert m is not None  # parse_sources keeps only documents with a well-formed id
-    number = f"{m['number'].split('.')[0]}{index:03d}"
+    number = f"{m['number'].split('.')[0]}.{index + 1}"  # a part number: the readers know that form
     year = 2005 + rng.randrange(20) if index else int(m["year"])
     standard_id = f"{m['prefix'].strip()} {number}{m['dash']}{year}"
     prefix = _TITLE_PREFIXES[index % len(_TITLE_PREFIXES)]
