@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from injectors.context import InjectionContext
+from injectors.planner import Candidates
 from parsers.model import Document
 
 
@@ -65,4 +66,24 @@ class WorkCache:
     def context(self, key: str) -> InjectionContext:
         value = _load(str(self.root / "contexts" / f"{key}.pickle"))
         assert isinstance(value, InjectionContext)
+        return value
+
+    def put_candidates(self, candidates: Candidates) -> str:
+        """One document's candidates, so that the once-per-build stages receive keys, not the corpus."""
+        data = pickle.dumps(candidates, protocol=pickle.HIGHEST_PROTOCOL)
+        key = hashlib.sha256(data).hexdigest()[:16]
+        path = self.root / "candidates" / f"{key}.pickle"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        return key
+
+    def candidates(self, key: str) -> Candidates:
+        """Read each time, not kept: a build reads every document's candidates once per stage."""
+        with open(self.root / "candidates" / f"{key}.pickle", "rb") as handle:
+            value = pickle.load(handle)  # the build's own cache, written by put_candidates
+        assert isinstance(value, Candidates)
         return value
