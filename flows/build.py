@@ -23,9 +23,8 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
 from flows import stages
-from flows.fingerprint import code_version
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
-from flows.process_pool import ProcessMap
+from flows.process_pool import run_pool
 from flows.progress import Progress
 from flows.run_report import release_summary, type_count_rows
 from flows.stages import Stage
@@ -117,9 +116,7 @@ def run_build(
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)
         if task_runner == "pool":  # the fast path: the same stages on a process pool, without Prefect
-            results = inputs.out / ".cache" / "work" / code_version() / "results"
-            with ProcessMap(results, workers) as pool:
-                return run_stages(inputs, config, map=pool, progress=progress)
+            return run_pool(inputs, config, workers=workers, progress=progress)
         flow_ = build.with_options(task_runner=_task_runner(task_runner, dask_address, workers))
         key = progress_callbacks.register(progress)
         try:

@@ -282,7 +282,6 @@ def build(
     from flows import settings
 
     settings.configure(out / ".cache", verbose=verbose)
-    from flows.build import run_build
     from injectors.planner import PlanConfig
     from release.config import BuildConfig
     from release.lock import OutputBusyError
@@ -321,19 +320,36 @@ def build(
             bar.update(tasks[stage], completed=done, total=total)
 
         try:
-            summary = run_build(
-                corpus,
-                out,
-                config,
-                prefer=prefer,
-                task_runner=task_runner,
-                dask_address=dask_address,
-                workers=workers,
-                progress=report,
-                force=force,
-                reviews=reviews,
-                wait_s=wait,
-            )
+            if task_runner == "pool":  # no Prefect at all: nothing to import or start
+                from flows.process_pool import build_on_pool
+
+                summary = build_on_pool(
+                    corpus,
+                    out,
+                    config,
+                    workers=workers,
+                    prefer=prefer,
+                    force=force,
+                    reviews=reviews,
+                    wait_s=wait,
+                    progress=report,
+                )
+            else:
+                from flows.build import run_build
+
+                summary = run_build(
+                    corpus,
+                    out,
+                    config,
+                    prefer=prefer,
+                    task_runner=task_runner,
+                    dask_address=dask_address,
+                    workers=workers,
+                    progress=report,
+                    force=force,
+                    reviews=reviews,
+                    wait_s=wait,
+                )
         except (ValueError, FileExistsError, OutputBusyError) as exc:
             err.print(f"ERROR: {exc}")
             raise typer.Exit(1) from None

@@ -20,7 +20,11 @@ from types import TracebackType
 from typing import Any
 
 from flows import stages
+from flows.fingerprint import code_version
+from flows.pipeline import BuildInputs, BuildSummary, build_dataset, run_stages
+from flows.progress import Progress
 from flows.work_cache import store
+from release.config import BuildConfig
 
 _BY_NAME = {s.name: s for s in stages.STAGES}
 RELEASE_STAGES = frozenset({stages.VALIDATE.name, stages.WRITE.name})  # after the last per-document stage
@@ -55,6 +59,7 @@ class ProcessMap:
         self.results = Path(results)
         self.workers = workers or default_workers()
         self._pool: Executor | None = None
+        self._closed = False
 
     def __enter__(self) -> ProcessMap:
         # spawn: workers start clean (no copy of the caller's threads or locks) and import what they use
@@ -68,6 +73,13 @@ class ProcessMap:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+            self._closed = True
+
+    def started(self, stage: stages.Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
+        """This map, starting the pool on the first per-document stage (a no-op build starts none)."""
+        if self._pool is None and not self._closed and stage.name not in RELEASE_STAGES:
+            self.__enter__()
+        return self(stage, items)
 
     def close(self) -> None:
         """Stop the workers (each holds the dictionaries and lexicons of the injectors)."""
@@ -87,3 +99,42 @@ class ProcessMap:
         futures = [self._pool.submit(run_cached, stage.name, item, str(self.results)) for item in items]
         for future in as_completed(futures):
             yield future.result()
+
+
+def run_pool(
+    inputs: BuildInputs, config: BuildConfig, *, workers: int | None = None, progress: Progress | None = None
+) -> BuildSummary:
+    """The stages of a build whose inputs changed (see `flows.pipeline.prepare`) on a process pool."""
+    with ProcessMap(inputs.out / ".cache" / "work" / code_version() / "results", workers) as pool:
+        return run_stages(inputs, config, map=pool, progress=progress)
+
+
+def build_on_pool(
+    corpus: Path,
+    out: Path,
+    config: BuildConfig,
+    *,
+    workers: int | None = None,
+    prefer: str = "pdf",
+    force: bool = False,
+    reviews: Path | None = None,
+    wait_s: float = 0.0,
+    progress: Progress | None = None,
+) -> BuildSummary:
+    """`gbtbench build`'s default: `build_dataset` on a process pool, no Prefect imported (an unchanged
+    corpus is recognised before any worker starts)."""
+    pool = ProcessMap(Path(out).resolve() / ".cache" / "work" / code_version() / "results", workers)
+    try:
+        return build_dataset(
+            corpus,
+            out,
+            config,
+            map=pool.started,
+            prefer=prefer,
+            force=force,
+            reviews=reviews,
+            wait_s=wait_s,
+            progress=progress,
+        )
+    finally:
+        pool.close()
