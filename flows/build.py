@@ -24,6 +24,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from flows import progress as progress_callbacks
 from flows import stages
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
+from flows.process_pool import run_pool
 from flows.progress import Progress
 from flows.run_report import release_summary, type_count_rows
 from flows.stages import Stage
@@ -114,6 +115,8 @@ def run_build(
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)
+        if task_runner == "pool":  # the fast path: the same stages on a process pool, without Prefect
+            return run_pool(inputs, config, workers=workers, progress=progress)
         flow_ = build.with_options(task_runner=_task_runner(task_runner, dask_address, workers))
         key = progress_callbacks.register(progress)
         try:

@@ -244,9 +244,19 @@ def build(
     errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
     llm: LLMMode = "none",
     llm_types: LLMTypes = None,
-    task_runner: Annotated[str, typer.Option("--task-runner", help="thread, process or dask.")] = "thread",
+    task_runner: Annotated[
+        str,
+        typer.Option(
+            "--task-runner",
+            help="pool (processes, no Prefect; the fastest), or a Prefect flow: thread, process, dask.",
+        ),
+    ] = "pool",
     dask_address: Annotated[
         str | None, typer.Option("--dask-address", help="Scheduler of a Dask cluster.")
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Worker processes or threads (default: one per core)."),
     ] = None,
     prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
     verbose: Annotated[bool, typer.Option("--verbose", help="Show Prefect's logs.")] = False,
@@ -272,7 +282,6 @@ def build(
     from flows import settings
 
     settings.configure(out / ".cache", verbose=verbose)
-    from flows.build import run_build
     from injectors.planner import PlanConfig
     from release.config import BuildConfig
     from release.lock import OutputBusyError
@@ -311,18 +320,36 @@ def build(
             bar.update(tasks[stage], completed=done, total=total)
 
         try:
-            summary = run_build(
-                corpus,
-                out,
-                config,
-                prefer=prefer,
-                task_runner=task_runner,
-                dask_address=dask_address,
-                progress=report,
-                force=force,
-                reviews=reviews,
-                wait_s=wait,
-            )
+            if task_runner == "pool":  # no Prefect at all: nothing to import or start
+                from flows.process_pool import build_on_pool
+
+                summary = build_on_pool(
+                    corpus,
+                    out,
+                    config,
+                    workers=workers,
+                    prefer=prefer,
+                    force=force,
+                    reviews=reviews,
+                    wait_s=wait,
+                    progress=report,
+                )
+            else:
+                from flows.build import run_build
+
+                summary = run_build(
+                    corpus,
+                    out,
+                    config,
+                    prefer=prefer,
+                    task_runner=task_runner,
+                    dask_address=dask_address,
+                    workers=workers,
+                    progress=report,
+                    force=force,
+                    reviews=reviews,
+                    wait_s=wait,
+                )
         except (ValueError, FileExistsError, OutputBusyError) as exc:
             err.print(f"ERROR: {exc}")
             raise typer.Exit(1) from None

@@ -215,27 +215,30 @@ def run_stages(
         )
         for d in documents
     ]
-    candidates = []
+    # each document's candidates go to the work cache as they arrive: this process keeps their keys only
+    keys: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    found = 0
     for done, one in enumerate(map(INJECT, jobs), 1):
-        candidates.append(one)
+        keys[one.document.doc_id] = work.put_candidates(one)
+        sources[one.document.doc_id] = one.document.source
+        found += len(one.instances)
         report("inject", done, len(jobs))
-    candidates.sort(key=lambda c: c.document.doc_id)
+    candidates = tuple(keys[doc_id] for doc_id in sorted(keys))
     lap("inject")
-    found = sum(len(c.instances) for c in candidates)
     say.info("inject: %d candidate errors in %d documents", found, len(candidates))
 
     report("assemble", 0, 1)
     decisions = inputs.decisions
-    choice = _only(map(CHOOSE, [ChooseInput(tuple(candidates), config.seed, config.plan, decisions)]))
-    by_id = {c.document.doc_id: c for c in candidates}
+    choose_input = ChooseInput(str(work.root), candidates, config.seed, config.plan, decisions)
+    choice = _only(map(CHOOSE, [choose_input]))
     for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
-        source = _relative(by_id[doc_id].document.source, inputs.corpus)
-        bad_inputs.append({"source": source, "reason": reason})
+        bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})
     lap("choose")
     chosen = sum(len(v) for v in choice.chosen.values())
     n_chosen_docs, left_out = len(choice.chosen), len(choice.dropped)
     say.info("choose: %d errors for %d documents, %d left out", chosen, n_chosen_docs, left_out)
-    results = _only(map(ASSEMBLE, [AssembleInput(tuple(candidates), choice, decisions)]))
+    results = _only(map(ASSEMBLE, [AssembleInput(str(work.root), candidates, choice, decisions)]))
     report("assemble", 1, 1)
     lap("assemble")
     say.info("assemble: %d documents, %d errors", len(results), sum(len(r.instances) for r in results))

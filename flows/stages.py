@@ -98,27 +98,38 @@ def inject(item: InjectInput) -> Candidates:
 
 @dataclass(frozen=True)
 class ChooseInput:
-    candidates: tuple[Candidates, ...]
+    """Keys of every document's candidates in the work cache (never the candidates: a task parameter is
+    copied and, in Prefect, walked)."""
+
+    work: str
+    candidates: tuple[str, ...]  # WorkCache.put_candidates keys, in doc_id order
     seed: int
     plan: PlanConfig
     decisions: ReviewDecisions | None = None  # human review: rejected instances are replaced
 
 
+def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
+    cache = WorkCache(Path(work))
+    return [cache.candidates(k) for k in keys]
+
+
 def choose(item: ChooseInput) -> BalancedChoice:
     adjust = item.decisions.replace_rejected if item.decisions is not None else None
-    return choose_balanced(list(item.candidates), item.seed, item.plan, adjust)
+    return choose_balanced(_candidates(item.work, item.candidates), item.seed, item.plan, adjust)
 
 
 @dataclass(frozen=True)
 class AssembleInput:
-    candidates: tuple[Candidates, ...]
+    work: str
+    candidates: tuple[str, ...]  # as in ChooseInput
     choice: BalancedChoice
     decisions: ReviewDecisions | None = None  # human review: fixed descriptions, types and locations
 
 
 def assemble(item: AssembleInput) -> tuple[InjectionResult, ...]:
     """Each kept document with its chosen errors applied together, in doc_id order."""
-    kept = [c for c in item.candidates if c.document.doc_id in item.choice.chosen]
+    candidates = _candidates(item.work, item.candidates)
+    kept = [c for c in candidates if c.document.doc_id in item.choice.chosen]
     results = (finalize(c, list(item.choice.chosen[c.document.doc_id])) for c in kept)
     if item.decisions is not None:
         return tuple(item.decisions.with_fixes(r) for r in results)

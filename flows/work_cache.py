@@ -17,10 +17,12 @@ from pathlib import Path
 from typing import Any
 
 from injectors.context import InjectionContext
+from injectors.planner import Candidates
 from parsers.model import Document
 
 
-def _store(path: Path, value: Any) -> None:
+def store(path: Path, value: Any) -> None:
+    """Write once, atomically (a reader never sees half a file; a stored key never changes meaning)."""
     if path.exists():
         return
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -33,7 +35,7 @@ def _store(path: Path, value: Any) -> None:
 @lru_cache(maxsize=256)
 def _load(path: str) -> Any:
     with open(path, "rb") as handle:
-        return pickle.load(handle)  # the build's own cache, written by _store
+        return pickle.load(handle)  # the build's own cache, written by store
 
 
 class WorkCache:
@@ -46,7 +48,7 @@ class WorkCache:
         """The key: the source bytes' hash and the path they were read from (the same bytes may sit in
         two places, and a document records where it came from)."""
         key = hashlib.sha256(f"{document.doc_id}\0{document.source}".encode()).hexdigest()[:16]
-        _store(self.root / "documents" / f"{key}.pickle", document)
+        store(self.root / "documents" / f"{key}.pickle", document)
         return key
 
     def document(self, key: str) -> Document:
@@ -58,10 +60,30 @@ class WorkCache:
         """The key covers the document ids too (the context's own digest leaves them out on purpose)."""
         data = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
         key = hashlib.sha256(data).hexdigest()[:16]
-        _store(self.root / "contexts" / f"{key}.pickle", context)
+        store(self.root / "contexts" / f"{key}.pickle", context)
         return key
 
     def context(self, key: str) -> InjectionContext:
         value = _load(str(self.root / "contexts" / f"{key}.pickle"))
         assert isinstance(value, InjectionContext)
+        return value
+
+    def put_candidates(self, candidates: Candidates) -> str:
+        """One document's candidates, so that the once-per-build stages receive keys, not the corpus."""
+        data = pickle.dumps(candidates, protocol=pickle.HIGHEST_PROTOCOL)
+        key = hashlib.sha256(data).hexdigest()[:16]
+        path = self.root / "candidates" / f"{key}.pickle"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, path)
+        return key
+
+    def candidates(self, key: str) -> Candidates:
+        """Read each time, not kept: a build reads every document's candidates once per stage."""
+        with open(self.root / "candidates" / f"{key}.pickle", "rb") as handle:
+            value = pickle.load(handle)  # the build's own cache, written by put_candidates
+        assert isinstance(value, Candidates)
         return value

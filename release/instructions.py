@@ -253,15 +253,16 @@ def exemplars(examples: Sequence[Example]) -> list[Example | None]:
     by_doc: dict[str, list[Example]] = {}
     for e in examples:
         by_doc.setdefault(e.doc_id, []).append(e)
-    doc_ids = list(by_doc)  # first-seen order: examples come sorted by doc_id
+    doc_ids = list(by_doc)  # first-seen order: examples come sorted by doc_id; each has examples
+    following = (
+        {d: doc_ids[(k + 1) % len(doc_ids)] for k, d in enumerate(doc_ids)} if len(doc_ids) > 1 else {}
+    )
     out: list[Example | None] = []
     rank: dict[str, int] = {}
     for e in examples:
         n = rank.get(e.doc_id, 0)
         rank[e.doc_id] = n + 1
-        start = doc_ids.index(e.doc_id)
-        others = [doc_ids[(start + step) % len(doc_ids)] for step in range(1, len(doc_ids))]
-        other = next((d for d in others if by_doc[d]), None)
+        other = following.get(e.doc_id)  # a dict look-up, not a walk over the documents per example
         out.append(None if other is None else by_doc[other][n % len(by_doc[other])])
     return out
 

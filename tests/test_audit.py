@@ -248,6 +248,27 @@ def test_surface_baseline_skips_types_with_too_few_instances(tmp_path: Path) -> 
     assert result.baseline["NMS-01"].auc is None and "too few" in result.baseline["NMS-01"].skipped
 
 
+def test_surface_baseline_of_a_large_release_fits_on_a_seeded_sample(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Beyond MAX_POSITIVES instances of a type the classifier sees a seeded sample, and the summary (so
+    the dataset card) says so; below it every instance is used and nothing is said."""
+    from validation.audit import baseline
+
+    release = stock_release(tmp_path / "r", "也应符合本条的全部规定。")
+    whole = audit_release(release)
+    assert whole.baseline["SCP-03"].sampled_from == 0 and whole.baseline["SCP-03"].positives == 10
+    assert "seeded sample" not in render_markdown(whole)
+    monkeypatch.setattr(baseline, "MAX_POSITIVES", 6)
+    sampled = audit_release(release)
+    b = sampled.baseline["SCP-03"]
+    assert (b.positives, b.sampled_from) == (6, 10) and b.auc is not None and b.auc >= 0.9
+    assert "surface baseline fitted on a seeded sample of instances: SCP-03 6 of 10" in render_markdown(
+        sampled
+    )
+    assert audit_release(release).baseline["SCP-03"] == b  # seeded: the same sample each time
+
+
 def test_position_of_appended_lines_and_clauses(tmp_path: Path) -> None:
     result = audit_release(stock_release(tmp_path / "r", "也应符合本条的全部规定。"))
     position_ = result.positions["SCP-03"]

@@ -193,14 +193,43 @@ def test_build_with_an_llm_endpoint(tmp_path: Path, prefect_api: str) -> None:
     assert "sk-sentinel-never-shown" not in release_text + result.stderr + result.stdout
 
 
-@pytest.mark.parametrize("runner", ["process", "dask"])
+@pytest.mark.parametrize("runner", ["thread", "process"])
 def test_other_task_runners_give_the_same_tables(
     tmp_path: Path, runner: str, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
 ) -> None:
+    """The reference is the default (the process pool, no Prefect); the Prefect flow's runners agree."""
     corpus, reference = reference_build
     assert (
         cli_build(corpus, tmp_path / runner, prefect_api, "--seed=9", f"--task-runner={runner}") == reference
     )
+
+
+def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
+    tmp_path: Path,
+    prefect_api: str,
+    reference_build: tuple[Path, dict[str, object]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--dask-address`: the tasks run on the workers of a cluster started beforehand (two processes),
+    against the session's Prefect server, and the tables are the default build's."""
+    from distributed import LocalCluster
+
+    corpus, reference = reference_build
+    monkeypatch.setenv("PREFECT_API_URL", prefect_api)  # the workers report their task runs here too
+    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+        address = cluster.scheduler_address
+        assert address.startswith("tcp://127.0.0.1:")
+        tables = cli_build(
+            corpus,
+            tmp_path / "dask",
+            prefect_api,
+            "--seed=9",
+            "--task-runner=dask",
+            f"--dask-address={address}",
+        )
+        ran = {prefix for prefix in cluster.scheduler.task_prefixes}
+    assert tables == reference
+    assert ran  # the work reached this cluster's scheduler, not a cluster of the build's own
 
 
 def test_a_failed_build_resumes_from_its_cached_tasks(
@@ -285,3 +314,27 @@ def test_cli_build_refuses_bad_options_plainly(tmp_path: Path, options: list[str
     assert result.returncode in (1, 2)
     assert message in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "out" / "v0.1.0").exists()
+
+
+def test_the_process_pool_stores_each_document_and_reprocesses_only_a_changed_one(tmp_path: Path) -> None:
+    """The default fast path: documents on worker processes, each result stored in the work cache as it
+    finishes; one changed body clause adds one new injection result, and nothing changed builds nothing."""
+    from flows.fingerprint import code_version
+
+    corpus = tmp_path / "corpus"
+    paths = write_corpus(corpus, count=3)
+    out = tmp_path / "out"
+    first = run_build(corpus, out, BuildConfig(seed=11, version="v0.1.0"), task_runner="pool", workers=2)
+    assert first.documents == 3 and not first.critical_failures
+    results = out / ".cache" / "work" / code_version() / "results"
+    injected = {p.name for p in results.glob("candidates-*.pickle")}
+    assert len(injected) == 3 and len(list(results.glob("parse-*.pickle"))) == 3
+    lines = paths[1].read_text(encoding="utf-8").split("\n")
+    at = next(i for i, line in enumerate(lines) if line.startswith("5.1.1")) + 1
+    lines[at] += "（本版修订）"
+    paths[1].write_text("\n".join(lines), encoding="utf-8")
+    second = run_build(corpus, out, BuildConfig(seed=11, version="v0.1.1"), task_runner="pool", workers=2)
+    assert second.output == out / "v0.1.1"
+    assert len({p.name for p in results.glob("candidates-*.pickle")} - injected) == 1
+    again = run_build(corpus, out, BuildConfig(seed=11, version="v0.1.2"), task_runner="pool", workers=2)
+    assert again.up_to_date and not (out / "v0.1.2").exists()

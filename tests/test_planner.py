@@ -6,12 +6,14 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from flows.stages import AssembleInput, ChooseInput, assemble, choose
+from flows.work_cache import WorkCache
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import replay
@@ -70,8 +72,11 @@ def corpus_candidates(
 
 def shipped(candidates: tuple[Candidates, ...], seed: int) -> list[InjectionResult]:
     """What a build ships: the build's own choose and assemble stages, documents too thin left out."""
-    choice = choose(ChooseInput(candidates, seed, DEFAULT))
-    return list(assemble(AssembleInput(candidates, choice)))
+    with tempfile.TemporaryDirectory(prefix="gbtbench-work-") as folder:
+        work = WorkCache(Path(folder))
+        keys = tuple(work.put_candidates(c) for c in candidates)
+        choice = choose(ChooseInput(folder, keys, seed, DEFAULT))
+        return list(assemble(AssembleInput(folder, keys, choice)))
 
 
 def test_corpus_documents_every_seed(corpus_candidates: dict[int, tuple[Candidates, ...]]) -> None:

@@ -5,7 +5,9 @@ kinds (scopes for a scope error, clauses for a clause error) from the release, w
 clean twin. Cross-validation is grouped by document, so the classifier never sees the test document's
 other sections and cannot learn a document's position or subject: what it learns is the wording. A high
 ROC AUC means the type can be found by pattern; the goal for the judgement types is at most 0.70.
-Seeded and deterministic (the negative sample, the folds and the solver).
+Seeded and deterministic (the negative sample, the folds and the solver). A large release fits the
+classifier on a seeded sample of at most MAX_POSITIVES instances per type (the fit's cost grows faster
+than the release); the audit says when it did.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ MIN_POSITIVES = 5
 MIN_DOCUMENTS = 3
 MAX_FOLDS = 5
 NEGATIVES_PER_POSITIVE = 20
+MAX_POSITIVES = 40  # per type; beyond it a seeded sample (from about 60 documents: the fit costs most)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,7 @@ class TypeBaseline:
     negatives: int
     auc: float | None  # None when skipped
     skipped: str = ""
+    sampled_from: int = 0  # the type's instances when `positives` is a sample of them (0: all used)
 
     @property
     def passed(self) -> bool | None:
@@ -115,6 +119,12 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
             reason += f"needs {MIN_POSITIVES} in {MIN_DOCUMENTS})"
             out[error_type] = TypeBaseline(error_type, len(positives), 0, None, reason)
             continue
+        rng = np.random.default_rng(seed)
+        sampled_from = 0
+        if len(positives) > MAX_POSITIVES:
+            sampled_from = len(positives)
+            picked = sorted(rng.choice(len(positives), size=MAX_POSITIVES, replace=False))
+            positives = [positives[k] for k in picked]
         kinds = {s.kind for _, s in positives}
         twins = {(i.doc_id, i.original_section.number) for i in instances if i.original_section is not None}
         pool = [c for k in sorted(kinds) for c in clean.get(k, ()) if (c[0], c[1]) not in twins]
@@ -122,7 +132,6 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
             reason = f"too few clean sections of kind {'/'.join(sorted(kinds))} in other documents"
             out[error_type] = TypeBaseline(error_type, len(positives), len(pool), None, reason)
             continue
-        rng = np.random.default_rng(seed)
         limit = NEGATIVES_PER_POSITIVE * len(positives)
         if len(pool) > limit:
             pool = [pool[k] for k in sorted(rng.choice(len(pool), size=limit, replace=False))]
@@ -131,5 +140,5 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
         groups = [doc for doc, _ in positives] + [c[0] for c in pool]
         assert hashed is not None
         auc = surface_auc(texts, labels, groups, seed, hashed[[rows[t] for t in texts]])
-        out[error_type] = TypeBaseline(error_type, len(positives), len(pool), auc)
+        out[error_type] = TypeBaseline(error_type, len(positives), len(pool), auc, sampled_from=sampled_from)
     return out

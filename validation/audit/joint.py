@@ -87,30 +87,44 @@ def check_instance(
     final: Document,
     found: list[Violation],
     section: Section | None,
+    diff: list[Violation] | None = None,
 ) -> str | None:
+    """`diff` (if given) is `lint_diff(original, final)` for at least this instance's type, computed once
+    per document (a diff of every changed section is the audit's most expensive step)."""
     spec = definition(instance.error_type).error_type
     if spec.deterministic:
         if not any(v.error_type == instance.error_type and v.location == instance.location for v in found):
             return f"its checker no longer fires at {instance.location}"
         return None
     if spec.diff_detectable:
-        diff = lint_diff(original, final, [instance.error_type])
-        if not any(v.location == instance.location for v in diff):
+        if diff is None:
+            diff = lint_diff(original, final, [instance.error_type])
+        if not any(v.error_type == instance.error_type and v.location == instance.location for v in diff):
             return f"its diff checker no longer fires at {instance.location}"
         return None
     return premise_failure(instance, original, final, section)
+
+
+def _diff_detectable(error_type: str) -> bool:
+    try:
+        spec = definition(error_type).error_type
+    except KeyError:  # reported per instance below
+        return False
+    return spec.diff_detectable and not spec.deterministic
 
 
 def check_document(document: AuditDocument) -> list[JointFailure]:
     final = document.corrupted
     types = {i.error_type for i in document.instances}
     found = lint(final, types) if types else []
+    diff_types = sorted(t for t in types if _diff_detectable(t))
+    diff = lint_diff(document.original, final, diff_types) if diff_types else []
     replayed = replay_document(document)
     failures = []
     for n, instance in enumerate(document.instances):
         section = replayed.section_of(n) if replayed.ok else final.section(instance.location)
         try:
-            reason = check_instance(instance, document.original, final, found, section)
+            reason = check_instance(instance, document.original, final, found, section, diff)
         except KeyError:
             reason = f"unknown error type {instance.error_type}"
         if reason:

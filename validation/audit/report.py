@@ -169,6 +169,9 @@ def _summary(result: Audit) -> list[str]:
     skipped = [f"{t} ({b.skipped})" for t, b in result.baseline.items() if b.skipped and b.positives]
     if skipped:
         lines.append("surface baseline skipped: " + "; ".join(skipped))
+    sampled = [f"{t} {b.positives} of {b.sampled_from}" for t, b in result.baseline.items() if b.sampled_from]
+    if sampled:
+        lines.append("surface baseline fitted on a seeded sample of instances: " + "; ".join(sampled))
     return lines
 
 

@@ -1,0 +1,192 @@
+"""Build benchmark: a cold `gbtbench build` of 100, 250 and 500 varied standards, a no-op rebuild, the peak
+memory of the whole process tree, and one `gbtbench inject`.
+
+Usage: `python -m bench.build [--docs N] [--sizes 50,100] [--workers N] [--task-runner RUNNER]`
+(default 500 documents; smaller sizes of 100 and 250 run first; `--sizes` picks others; RUNNER as
+`gbtbench build --task-runner`). The corpus is varied from the project's standards and, when checked
+out next to the project, the real standards in `../shared/corpus-real/` (`bench/variants.py`);
+it is written to a temporary folder and removed afterwards. Rules only, no LLM.
+Each build runs as the user runs it, `gbtbench build` in its own process; the peak RSS is the largest sum
+over that process and all its descendants (workers included), sampled every 0.2 s. The machine may be
+shared, so CPU time (user+sys of the build and everything it waited for) is printed beside wall time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import psutil
+
+from bench.variants import ROOT, parse_sources, source_files, write_corpus
+
+GOAL_COLD_S = 180.0  # 500 documents, 2 cores
+GOAL_NOOP_RATIO = 0.05
+GOAL_RSS_BYTES = 2 * 1024**3
+GOAL_INJECT_S = 2.0
+SIZES = (100, 250, 500)
+GBTBENCH = [sys.executable, "-m", "flows.cli"]
+
+
+@dataclass(frozen=True)
+class Run:
+    wall_s: float
+    cpu_s: float
+    peak_rss: int
+    returncode: int
+    stderr: str
+
+
+def _tree_rss(root: psutil.Process) -> int:
+    total = 0
+    for proc in [root, *root.children(recursive=True)]:
+        try:
+            total += proc.memory_info().rss
+        except psutil.Error:  # a worker that just ended
+            continue
+    return total
+
+
+def run(args: list[str], env: dict[str, str]) -> Run:
+    """One command in its own process; its wall time, CPU time and the peak RSS of its process tree."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        root = psutil.Process(proc.pid)
+        while not done.is_set():
+            try:
+                peak = max(peak, _tree_rss(root))
+            except psutil.Error:
+                return
+            done.wait(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    _, stderr = proc.communicate()
+    wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return Run(wall, cpu, peak, proc.returncode, stderr)
+
+
+def build_args(corpus: Path, out: Path, runner: str, workers: int | None) -> list[str]:
+    args = [*GBTBENCH, "build", f"--corpus={corpus}", f"--out={out}", "--seed=0", "--version=v0.1.0"]
+    args.append(f"--task-runner={runner}")
+    return [*args, f"--workers={workers}"] if workers else args
+
+
+def _mib(n: int) -> str:
+    return f"{n / 1024**2:,.0f} MiB"
+
+
+def _ok(good: bool) -> str:
+    return "ok" if good else "MISSED"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--docs", type=int, default=500, help="largest corpus size (default 500)")
+    parser.add_argument(
+        "--sizes", default="", help="corpus sizes to build, e.g. 50,100 (default 100,250,500)"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="build workers (default: one per core)")
+    parser.add_argument("--task-runner", default="pool", help="as `gbtbench build --task-runner`")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the corpus and outputs in this folder")
+    options = parser.parse_args(argv)
+    sizes = [s for s in SIZES if s < options.docs] + [options.docs]
+    if options.sizes:
+        sizes = sorted(int(n) for n in options.sizes.split(","))
+    env = {**os.environ, "DO_NOT_TRACK": "1", "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+
+    files = source_files()
+    real = ROOT.parent / "shared" / "corpus-real"
+    if not real.is_dir():
+        print(f"note: {real} is absent; the corpus is varied from the project's standards alone")
+    sources = parse_sources(files)
+    print(
+        f"sources: {len(sources)} standards ({len(files)} files), "
+        f"each varied ~{max(sizes) // len(sources)} times"
+    )
+    print(f"cores: {len(os.sched_getaffinity(0))}, task runner: {options.task_runner}, no LLM")
+
+    work = options.keep or Path(tempfile.mkdtemp(prefix="gbtbench-bench-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        corpus = work / "corpus"
+        write_corpus(corpus, max(sizes), sources)
+        all_files = sorted(corpus.iterdir())
+        rss: dict[int, int] = {}
+        cold: dict[int, Run] = {}
+        for size in sizes:
+            subset = work / f"corpus-{size}"
+            subset.mkdir(exist_ok=True)
+            for path in all_files[:size]:
+                if not (subset / path.name).exists():
+                    os.link(path, subset / path.name)
+            out = work / f"out-{size}"
+            shutil.rmtree(out, ignore_errors=True)
+            one = run(build_args(subset, out, options.task_runner, options.workers), env)
+            if one.returncode != 0:
+                print(f"build of {size} documents failed ({one.returncode}):\n{one.stderr[-3000:]}")
+                return 1
+            cold[size], rss[size] = one, one.peak_rss
+            goal = f"(goal ≤ {GOAL_COLD_S:.0f} s at 500)" if size == 500 else ""
+            print(
+                f"cold build, {size:>4} documents: {one.wall_s:7.1f} s wall, {one.cpu_s:7.1f} s CPU, "
+                f"{size / one.wall_s:5.2f} docs/s, peak RSS {_mib(one.peak_rss)} {goal}".rstrip()
+            )
+            print(f"  {one.stderr.strip().splitlines()[-1] if one.stderr.strip() else ''}", flush=True)
+        largest = sizes[-1]
+        noop = run(
+            build_args(work / f"corpus-{largest}", work / f"out-{largest}", options.task_runner, None), env
+        )
+        ratio = noop.wall_s / cold[largest].wall_s
+        print(
+            f"no-op rebuild, {largest} documents: {noop.wall_s:.2f} s wall, {noop.cpu_s:.2f} s CPU, "
+            f"{ratio:.1%} of cold (goal ≤ {GOAL_NOOP_RATIO:.0%}: {_ok(ratio <= GOAL_NOOP_RATIO)})"
+        )
+        low, high = rss[sizes[0]], rss[largest]
+        print(
+            f"peak RSS (process tree): {_mib(low)} at {sizes[0]}, {_mib(high)} at {largest} documents "
+            f"(goal ≤ 2 GiB and flat: {_ok(high <= GOAL_RSS_BYTES)}, growth ×{high / max(low, 1):.2f})"
+        )
+        if largest >= 500:
+            print(
+                f"cold build of 500 documents: {_ok(cold[500].wall_s <= GOAL_COLD_S)} "
+                f"(goal ≤ {GOAL_COLD_S:.0f} s)"
+            )
+        document = sorted((ROOT / "corpus" / "pdf").glob("*.pdf"))[0]
+        injects = [run([*GBTBENCH, "inject", str(document), "--seed=0", "--json"], env) for _ in range(3)]
+        median = statistics.median(r.wall_s for r in injects)
+        cpu = statistics.median(r.cpu_s for r in injects)
+        print(
+            f"gbtbench inject {document.name}: median of 3 {median:.2f} s wall, {cpu:.2f} s CPU "
+            f"(goal ≤ {GOAL_INJECT_S:.0f} s: {_ok(median <= GOAL_INJECT_S)})"
+        )
+    finally:
+        if options.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
