@@ -93,10 +93,14 @@ def _self_sentence_start(sentence: str) -> str:
     return m.group(0) if m else ""
 
 
+# The textbook and report verbs drafters actually write in a scope, with the adverbs they come with: drawn
+# from the whole set so that no one phrase marks the type.
+_NONSTANDARD_VERBS = ("介绍了", "阐述了", "讲述了", "论述了", "叙述了", "概述了", "阐明了", "讨论了")
+_ADVERBS = ("", "", "", "主要", "重点", "简要", "系统")
 _VERB_SWAPS = {
-    "规定了": ("主要介绍了", "阐述了", "讲述了"),
-    "确立了": ("阐述了", "介绍了"),
-    "给出了": ("介绍了", "讲述了"),
+    "规定了": _NONSTANDARD_VERBS,
+    "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了"),
+    "给出了": ("介绍了", "讲述了", "叙述了", "概述了", "阐述了"),
 }
 
 
@@ -108,7 +112,9 @@ _SWAPPABLE = regex.compile(
 class ScopeFormulaBroken(Injector):
     """SCP-02. Why: GB/T 1.1—2020 fixes the scope formula "本文件规定了……"/"本文件适用于……"; readers
     look for the applicability statement, and the verb says what kind of document it is. How: either the
-    only "……适用于……" sentence is deleted, or 规定了/确立了/给出了 becomes 主要介绍了/阐述了/讲述了."""
+    only "……适用于……" sentence is deleted, or 规定了/确立了/给出了 becomes one of the textbook verbs
+    (介绍了, 阐述了, 论述了, 概述了 …), with or without the adverb a drafter puts before it (主要, 重点, 简要,
+    系统)."""
 
     error_type = ERROR_TYPE.id
 
@@ -138,7 +144,7 @@ class ScopeFormulaBroken(Injector):
         text = section.text
         if site.detail[0] == "verb":
             _, start, verb = site.detail
-            new = rng.choice(_VERB_SWAPS[verb])
+            new = rng.choice(_ADVERBS) + rng.choice(_VERB_SWAPS[verb])
             subject = regex.search(
                 rf"(?:{SELF_REFERENCE.pattern}(?:还|也)?)$", text[max(0, start - 12) : start]
             )

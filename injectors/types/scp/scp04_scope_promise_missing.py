@@ -10,6 +10,7 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
 from injectors.language.words import tokens
 from injectors.llm.constraints import (
@@ -50,13 +51,17 @@ ERROR_TYPE = ErrorType(
 _SCOPE_VERB = regex.compile(rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)(?:规定了|确立了|给出了)")
 
 
+# Where the list after a scope verb ends: a clause or sentence mark in either width ("安全要求," too).
+_LIST_END = regex.compile(r"[，,；;。.]")
+
+
 def _aspect_insertion(text: str, sentence: Sentence, verb_end: int) -> tuple[int, str, bool]:
     """Where a new item joins the list after a scope verb: (offset, connector, items end with 要求).
 
     Mid-list before the last top-level conjunction ("……、{item}和运行维护要求") when the neighbouring items
     have the same form; otherwise at the end of the list ("……和{item}要求", "……，以及{item}要求").
     """
-    cut = regex.compile(r"[，；。]").search(text, verb_end, sentence.end)
+    cut = _LIST_END.search(text, verb_end, sentence.end)
     end = cut.start() if cut else sentence.end
     region = text[verb_end:end]
     items = [i for i in regex.split(r"以及|[、和及]", region) if i]
@@ -67,17 +72,22 @@ def _aspect_insertion(text: str, sentence: Sentence, verb_end: int) -> tuple[int
     if conj > 0:
         before = region[:conj]
         modifier = "的" in region[conj:]  # "A、B和C的格式": the list modifies a noun, do not split it
-        if before.endswith("要求") == as_requirement and not before.endswith(("、", "的")) and not modifier:
+        if (
+            before.endswith("要求") == as_requirement
+            and not before.endswith(("、", "的", ",", "，", " "))
+            and not modifier
+        ):
             return verb_end + conj, "、", as_requirement
     if not conjunctions:
         return end, "和", True
-    return end, ("、" if text.startswith("，以及", end) else "，以及"), True
+    return end, ("、" if text.startswith(("，以及", ",以及"), end) else "，以及"), True
 
 
 class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
-    a promised aspect with no chapter misleads users. How: an aspect from a small lexicon that no chapter
-    title or text mentions ("安装", "人员培训", "维护保养" …) is added to the list after 规定了/确立了/给出了,
+    a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
+    information system, process) from a lexicon, that no chapter title or text mentions ("防雷", "日志审计",
+    "产品追溯" …), is added to the list after 规定了/确立了/给出了,
     before its last conjunction ("……、人员培训要求和运行维护要求") or at its end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
@@ -106,7 +116,8 @@ class ScopePromiseMissing(Injector):
             return None
         aspect = rng.choice(aspects)
         item = aspect.item(as_requirement)
-        edit = Edit("modify", site.target, (Replacement("text", offset, "", connector + item),))
+        added = match_style(connector + item, section.text)
+        edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,
             error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{aspect.name}，范围承诺的内容缺失",
