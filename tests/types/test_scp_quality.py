@@ -165,7 +165,7 @@ def test_scp04_aspects_vary_across_documents_of_one_kind() -> None:
     assert len(names) >= 4
 
 
-# --- SCP-05: the exclusion does not always land last ---------------------------------------------------------
+# --- SCP-05: the exclusion does not always land last ----------------------------------------------------
 
 
 def test_scp05_exclusions_land_in_several_places() -> None:

@@ -62,49 +62,56 @@ class ScopeAspect:
 
     name: str  # 安装
     keywords: tuple[str, ...]  # any of these anywhere in the body means the aspect is covered
-    kinds: frozenset[str] = frozenset({"hardware", "information", "process"})
+    kinds: frozenset[str]
+    forms: tuple[str, ...] = ()  # other ways drafters name it, so that no one phrase marks the type
 
-    def item(self, as_requirement: bool) -> str:
-        return f"{self.name}要求" if as_requirement else self.name
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.forms)
+
+    def item(self, as_requirement: bool, name: str | None = None) -> str:
+        name = name or self.name
+        return f"{name}要求" if as_requirement else name
 
 
 _H, _I, _P = frozenset({"hardware"}), frozenset({"information"}), frozenset({"process"})
+_ALL = _H | _I | _P
 
 
 # Aspects a real scope lists, each only for the kinds of document it belongs to (no 应/宜/可 inside): an
 # information-exchange standard is not promised 防雷, a tea-processing one not 日志审计.
 SCOPE_ASPECTS = (
-    ScopeAspect("安装", ("安装",), _H | _I),
-    ScopeAspect("维护保养", ("维护", "保养", "维修", "检修"), _H),
-    ScopeAspect("人员培训", ("培训",)),
-    ScopeAspect("报废处置", ("报废", "废弃", "处置"), _H),
-    ScopeAspect("售后服务", ("售后",), _H),
-    ScopeAspect("档案管理", ("档案", "归档")),
-    ScopeAspect("节能", ("节能", "能耗", "能效"), _H | _P),
-    ScopeAspect("环境保护", ("环境保护", "环保", "污染"), _H | _P),
+    ScopeAspect("安装", ("安装",), _H | _I, ("安装调试", "现场安装")),
+    ScopeAspect("维护保养", ("维护", "保养", "维修", "检修"), _H, ("日常维护", "维修保养")),
+    ScopeAspect("人员培训", ("培训",), _ALL, ("操作培训", "培训与考核")),
+    ScopeAspect("报废处置", ("报废", "废弃", "处置"), _H, ("报废处理", "废弃处置")),
+    ScopeAspect("售后服务", ("售后",), _H, ("售后保障",)),
+    ScopeAspect("档案管理", ("档案", "归档"), _ALL, ("资料归档", "技术档案")),
+    ScopeAspect("节能", ("节能", "能耗", "能效"), _H | _P, ("能效", "能耗限值")),
+    ScopeAspect("环境保护", ("环境保护", "环保", "污染"), _H | _P, ("环保", "污染控制")),
     ScopeAspect("包装、运输和贮存", ("包装", "运输", "贮存", "储存"), _H | _P),
-    ScopeAspect("标志和标签", ("标志", "标签", "标识"), _H | _P),
-    ScopeAspect("使用说明", ("使用说明", "说明书"), _H),
-    ScopeAspect("防雷", ("防雷", "雷击", "雷电"), _H),
-    ScopeAspect("接地", ("接地",), _H),
-    ScopeAspect("噪声", ("噪声", "噪音", "声压"), _H),
-    ScopeAspect("振动", ("振动",), _H),
-    ScopeAspect("防腐蚀", ("防腐", "腐蚀", "盐雾"), _H),
-    ScopeAspect("外观质量", ("外观",), _H),
-    ScopeAspect("使用寿命", ("寿命",), _H),
-    ScopeAspect("可靠性", ("可靠性", "无故障"), _H | _I),
-    ScopeAspect("数据备份与恢复", ("备份", "恢复", "容灾"), _I),
-    ScopeAspect("日志审计", ("日志", "审计"), _I),
-    ScopeAspect("访问控制", ("访问控制", "权限"), _I),
-    ScopeAspect("系统性能", ("性能", "响应时间", "并发"), _I),
-    ScopeAspect("版本管理", ("版本",), _I),
-    ScopeAspect("运行监控", ("监控", "监视"), _I),
-    ScopeAspect("个人信息保护", ("个人信息", "隐私"), _I),
-    ScopeAspect("人员卫生", ("卫生", "健康"), _P),
-    ScopeAspect("产品追溯", ("追溯", "溯源"), _P),
-    ScopeAspect("废弃物处理", ("废弃物", "废物", "废水"), _P),
-    ScopeAspect("设备清洗", ("清洗", "清洁"), _P),
-    ScopeAspect("生产记录", ("记录",), _P),
+    ScopeAspect("标志和标签", ("标志", "标签", "标识"), _H | _P, ("标签标识",)),
+    ScopeAspect("使用说明", ("使用说明", "说明书"), _H, ("说明书",)),
+    ScopeAspect("防雷", ("防雷", "雷击", "雷电"), _H, ("雷电防护", "防雷击")),
+    ScopeAspect("接地", ("接地",), _H, ("接地保护",)),
+    ScopeAspect("噪声", ("噪声", "噪音", "声压"), _H, ("噪声限值",)),
+    ScopeAspect("振动", ("振动",), _H, ("抗振动",)),
+    ScopeAspect("防腐蚀", ("防腐", "腐蚀", "盐雾"), _H, ("耐腐蚀", "防腐")),
+    ScopeAspect("外观质量", ("外观",), _H, ("外观",)),
+    ScopeAspect("使用寿命", ("寿命",), _H, ("寿命",)),
+    ScopeAspect("可靠性", ("可靠性", "无故障"), _H | _I, ("平均无故障工作时间",)),
+    ScopeAspect("数据备份与恢复", ("备份", "恢复", "容灾"), _I, ("备份恢复", "容灾备份")),
+    ScopeAspect("日志审计", ("日志", "审计"), _I, ("操作日志", "安全审计")),
+    ScopeAspect("访问控制", ("访问控制", "权限"), _I, ("权限管理", "用户权限")),
+    ScopeAspect("系统性能", ("性能", "响应时间", "并发"), _I, ("响应时间", "并发处理能力")),
+    ScopeAspect("版本管理", ("版本",), _I, ("版本控制",)),
+    ScopeAspect("运行监控", ("监控", "监视"), _I, ("运行监视",)),
+    ScopeAspect("个人信息保护", ("个人信息", "隐私"), _I, ("隐私保护",)),
+    ScopeAspect("人员卫生", ("卫生", "健康"), _P, ("从业人员健康",)),
+    ScopeAspect("产品追溯", ("追溯", "溯源"), _P, ("质量追溯", "可追溯性")),
+    ScopeAspect("废弃物处理", ("废弃物", "废物", "废水", "废料"), _P, ("废料处置",)),
+    ScopeAspect("设备清洗", ("清洗", "清洁"), _P, ("设备清洁",)),
+    ScopeAspect("生产记录", ("记录",), _P, ("记录保存",)),
 )
 
 

@@ -147,9 +147,7 @@ def borrowable_requirements(document: Document) -> tuple[BorrowedRequirement, ..
 
 # Lead-ins a drafter writes before a requirement that has slipped into the scope; most often none at all.
 _SCOPE_PREFIXES = (
-    "",
-    "",
-    "",
+    *("",) * 8,
     "使用{w}时，",
     "按{w}实施时，",
     "在{w}的适用范围内，",
@@ -157,6 +155,7 @@ _SCOPE_PREFIXES = (
     "采用{w}时，",
     "为此，",
     "其中，",
+    "此外，",
 )
 
 

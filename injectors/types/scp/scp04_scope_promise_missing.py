@@ -109,19 +109,22 @@ class ScopePromiseMissing(Injector):
         section = document.sections[site.target]
         sentence, verb_end = site.detail
         offset, connector, as_requirement = _aspect_insertion(section.text, sentence, verb_end)
-        aspects = list(uncovered_aspects(document))
-        if connector != "，以及":
-            aspects = [a for a in aspects if "和" not in a.name and "、" not in a.name]
-        if not aspects:
+        names = [
+            (a, n)
+            for a in uncovered_aspects(document)
+            for n in a.names
+            if connector == "，以及" or ("和" not in n and "、" not in n)
+        ]
+        if not names:
             return None
-        aspect = rng.choice(aspects)
-        item = aspect.item(as_requirement)
+        aspect, name = rng.choice(names)
+        item = aspect.item(as_requirement, name)
         added = match_style(connector + item, section.text)
         edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,
-            error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{aspect.name}，范围承诺的内容缺失",
-            fix=f"删除范围中的“{item}”，或在正文中补充{aspect.name}的技术内容",
+            error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{name}，范围承诺的内容缺失",
+            fix=f"删除范围中的“{item}”，或在正文中补充{name}的技术内容",
             generator="rule-template",
         )
 

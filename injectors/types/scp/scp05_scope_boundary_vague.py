@@ -134,12 +134,12 @@ class ScopeBoundaryVague(Injector):
             m = EXCLUSION.search(st.text)
             assert m is not None
             out.append(Site(target, ("exclusion-item", st.start + m.end())))
-        if not excluding:  # a new sentence right after the boundary, inside its paragraph
-            out.extend(
-                Site(target, ("exclusion", st.end, "")) for st in statements if APPLICABILITY.search(st.text)
-            )
+        if out:
+            return out  # a dropped qualifier or a new list item adds no wording of its own
+        # otherwise a new sentence: right after the boundary, inside its paragraph, or a paragraph of its own
         ends = [s.end for s in statements if APPLICABILITY.search(s.text) or EXCLUSION.search(s.text)]
-        if ends:  # a paragraph of its own after the last boundary statement
+        out.extend(Site(target, ("exclusion", end, "")) for end in ends)
+        if ends:
             line_end = section.text.find("\n", ends[-1])
             out.append(Site(target, ("exclusion", len(section.text) if line_end < 0 else line_end, "\n")))
         return out
