@@ -108,7 +108,9 @@ def excluded_objects(text: str) -> list[str]:
 
 
 # "塑料大棚中使用的环境监测系统参照使用", "蒸青绿茶的加工参照使用": objects only referred to the document.
-_BY_REFERENCE = regex.compile(r"([^，。；]{3,30}?)(?:的(?:" + ACT + r"))?参照(?:使用|执行)")
+_BY_REFERENCE = regex.compile(
+    r"([^，。；]{3,30}?)(?:的(?:" + ACT + r"))?(?:，其[^，。；]{1,12})?参照(?:使用|执行)"
+)
 
 
 def referred_objects(text: str) -> list[str]:
@@ -133,9 +135,15 @@ class ScopedRequirement:
 
 
 def _heads(objects: tuple[str, ...]) -> list[str]:
-    """The scope's objects and their trailing parts of three characters or more, longest first."""
-    out = {o[k:] for o in objects for k in range(len(o) - 2)}
+    """The scope's objects, each coordinated part of them ("智能水表及其远程抄表系统"), and their trailing
+    parts of three characters or more, longest first."""
+    parts = {p for o in objects for p in regex.split(r"及其|以及|[和与及、]", o) if len(p) >= 3}
+    out = {p[k:] for p in parts | set(objects) for k in range(len(p) - 2)}
     return sorted(out, key=len, reverse=True)
+
+
+# How a body names the scope's object without repeating it: "产品应……" in a product standard.
+_SELF_SUBJECTS = ("产品",)
 
 
 @functools.lru_cache(maxsize=16)
@@ -155,6 +163,8 @@ def scoped_requirements(section: Section, objects: tuple[str, ...]) -> tuple[Sco
             if not plain_subject(subject.replace("的", "")):
                 continue
             head = next((h for h in heads if subject.endswith(h) or h + "的" in subject), None)
+            if head is None and subject in _SELF_SUBJECTS:
+                head = subject
             if head:
                 out.append(ScopedRequirement(start + sentence.start, subject, head, sentence.text))
     return tuple(out)
@@ -168,7 +178,7 @@ def _connectors(document: Document) -> tuple[list[str], list[str]]:
     return joins, alls
 
 
-_LONGEST_OBJECT = 20  # a longer excluded object makes a coordinated subject no drafter would write
+_LONGEST_OBJECT = 28  # a longer excluded object makes a coordinated subject no drafter would write
 
 
 @dataclass(frozen=True)
