@@ -55,32 +55,33 @@ _SCOPE_VERB = regex.compile(rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)(?:规�
 _LIST_END = regex.compile(r"[，,；;。.]")
 
 
-def _aspect_insertion(text: str, sentence: Sentence, verb_end: int) -> tuple[int, str, bool]:
-    """Where a new item joins the list after a scope verb: (offset, connector, items end with 要求).
+def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tuple[int, str, str, bool]]:
+    """Where a new item can join the list after a scope verb: (offset, before, after, ends with 要求).
 
-    Mid-list before the last top-level conjunction ("……、{item}和运行维护要求") when the neighbouring items
-    have the same form; otherwise at the end of the list ("……和{item}要求", "……，以及{item}要求").
+    Mid-list, after any "、" or before the last top-level conjunction ("……、{item}和运行维护要求"), taking
+    the form of its neighbour (with or without 要求); where the list cannot be split, at its end
+    ("……和{item}要求", "……，以及{item}要求").
     """
     cut = _LIST_END.search(text, verb_end, sentence.end)
     end = cut.start() if cut else sentence.end
     region = text[verb_end:end]
-    items = [i for i in regex.split(r"以及|[、和及]", region) if i]
-    as_requirement = sum(i.endswith("要求") for i in items) * 2 >= len(items) > 1
     words = list(tokens(region))  # jieba: 和 inside 总和/和谐 or 及 inside 及时/及其 is no conjunction
     conjunctions = [at for w, at in words if w == "以及"] or [at for w, at in words if w in ("和", "及")]
     conj = conjunctions[-1] if conjunctions else -1
-    if conj > 0:
+    out = []
+    if conj > 0 and "的" not in region[conj:]:  # "A、B和C的格式": the list modifies a noun, keep it whole
         before = region[:conj]
-        modifier = "的" in region[conj:]  # "A、B和C的格式": the list modifies a noun, do not split it
-        if (
-            before.endswith("要求") == as_requirement
-            and not before.endswith(("、", "的", ",", "，", " "))
-            and not modifier
-        ):
-            return verb_end + conj, "、", as_requirement
+        if not before.endswith(("、", "的", ",", "，", " ")):
+            out.append((verb_end + conj, "、", "", before.endswith("要求")))
+        for w, at in words:
+            following = regex.split(r"以及|[、和及]", region[at + 1 :], maxsplit=1)[0]
+            if w == "、" and at < conj and following and "的" not in region[:at]:
+                out.append((verb_end + at + 1, "", "、", following.endswith("要求")))
+    if out:
+        return out
     if not conjunctions:
-        return end, "和", True
-    return end, ("、" if text.startswith(("，以及", ",以及"), end) else "，以及"), True
+        return [(end, "和", "", True)]
+    return [(end, "、" if text.startswith(("，以及", ",以及"), end) else "，以及", "", True)]
 
 
 class ScopePromiseMissing(Injector):
@@ -108,18 +109,20 @@ class ScopePromiseMissing(Injector):
     ) -> Proposal | None:
         section = document.sections[site.target]
         sentence, verb_end = site.detail
-        offset, connector, as_requirement = _aspect_insertion(section.text, sentence, verb_end)
+        offset, before, after, as_requirement = rng.choice(
+            _aspect_insertions(section.text, sentence, verb_end)
+        )
         names = [
             (a, n)
             for a in uncovered_aspects(document)
             for n in a.names
-            if connector == "，以及" or ("和" not in n and "、" not in n)
+            if before == "，以及" or ("和" not in n and "、" not in n)
         ]
         if not names:
             return None
         aspect, name = rng.choice(names)
         item = aspect.item(as_requirement, name)
-        added = match_style(connector + item, section.text)
+        added = match_style(before + item + after, section.text)
         edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,

@@ -107,8 +107,8 @@ class ScopeBoundaryVague(Injector):
     qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
     leaves users with two answers. How: a qualifier right after "适用于" is dropped
     ("额定电压不大于1 kV的"), or X, an object a body clause regulates (a clause title or a term), is
-    excluded: as the first item of an existing "不适用于" list, as a sentence right after the boundary
-    statement, or as a paragraph after the last one (not always at the end: position gives nothing)."""
+    excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
+    statement inside its paragraph (not a last line of its own: position gives nothing away)."""
 
     error_type = ERROR_TYPE.id
 
@@ -136,12 +136,10 @@ class ScopeBoundaryVague(Injector):
             out.append(Site(target, ("exclusion-item", st.start + m.end())))
         if out:
             return out  # a dropped qualifier or a new list item adds no wording of its own
-        # otherwise a new sentence: right after the boundary, inside its paragraph, or a paragraph of its own
-        ends = [s.end for s in statements if APPLICABILITY.search(s.text) or EXCLUSION.search(s.text)]
+        # otherwise a new sentence right after a boundary statement, inside its paragraph (a paragraph of
+        # its own would always be the scope's last line)
+        ends = [s.end for s in statements if APPLICABILITY.search(s.text)]
         out.extend(Site(target, ("exclusion", end, "")) for end in ends)
-        if ends:
-            line_end = section.text.find("\n", ends[-1])
-            out.append(Site(target, ("exclusion", len(section.text) if line_end < 0 else line_end, "\n")))
         return out
 
     def propose(
