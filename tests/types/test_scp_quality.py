@@ -207,3 +207,27 @@ def test_scp02_uses_more_than_one_nonstandard_verb() -> None:
     verbs = Counter(i.edit.replacements[0].new for i in found)
     assert len(verbs) >= 5
     assert max(verbs.values()) <= 0.35 * len(found)
+
+
+def test_scp02_passive_formula_is_reported_and_built() -> None:
+    clean = standard(CABINET_SCOPE, CABINET_BODY)
+    assert not lint(clean, ["SCP-02"])
+    passive = standard(
+        CABINET_SCOPE.replace(
+            "规定了社区共享工具柜的柜体结构、门锁和电气安全要求",
+            "对社区共享工具柜的柜体结构、门锁和电气安全要求作了规定",
+        ),
+        CABINET_BODY,
+    )
+    (found,) = lint(passive, ["SCP-02"])
+    assert "对……作了规定" in found.message
+    forms = {
+        i.edit.replacements[0].new[:1]
+        for i in instances("SCP-02", clean, seeds=30)
+        if i.edit.replacements[0].new
+    }
+    assert "对" in forms  # the passive form is among the variants
+    for instance in instances("SCP-02", clean, seeds=30):
+        new = instance.edit.replacements[0].new
+        if new.startswith("对"):
+            assert new.endswith("规定") and new[1:-4] in instance.description
