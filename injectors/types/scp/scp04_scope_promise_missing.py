@@ -75,7 +75,7 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
             out.append((verb_end + conj, "、", "", before.endswith("要求")))
         for w, at in words:
             following = regex.split(r"以及|[、和及]", region[at + 1 :], maxsplit=1)[0]
-            if w == "、" and at < conj and following and "的" not in region[:at]:
+            if w == "、" and at < conj and following:
                 out.append((verb_end + at + 1, "", "、", following.endswith("要求")))
     if out:
         return out
