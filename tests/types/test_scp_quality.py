@@ -231,3 +231,17 @@ def test_scp02_passive_formula_is_reported_and_built() -> None:
         new = instance.edit.replacements[0].new
         if new.startswith("对"):
             assert new.endswith("规定") and new[1:-4] in instance.description
+
+
+def test_scp04_item_joins_the_list_after_baokuo_not_the_head_noun() -> None:
+    scope = (
+        "本文件规定了社区共享工具柜的安全体系，包括柜体结构、门锁和电气安全等方面。\n"
+        "本文件适用于住宅小区内设置的社区共享工具柜。"
+    )
+    document = standard(scope, CABINET_BODY)
+    found = instances("SCP-04", document)
+    assert found
+    for instance in found:
+        corrupted = instance.corrupted_section.text
+        assert "安全体系，包括" in corrupted  # nothing inserted between the head noun and 包括
+        assert corrupted.index("包括") < instance.edit.replacements[0].start

@@ -79,6 +79,9 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
                 out.append((verb_end + at + 1, "", "、", following.endswith("要求")))
     if out:
         return out
+    more = regex.match(r"[，,]包括", text[end:])
+    if not conjunctions and more:  # "规定了……安全体系，包括A、B和C等方面": the list is the one after 包括
+        return _aspect_insertions(text, sentence, end + more.end())
     if not conjunctions:
         return [(end, "和", "", True)]
     return [(end, "、" if text.startswith(("，以及", ",以及"), end) else "，以及", "", True)]
