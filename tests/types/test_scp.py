@@ -212,7 +212,8 @@ def test_injected_instance_is_correct(
 ) -> None:
     injector = scope_injectors[type_id]
     applicable = [d for d in corpus_documents if list(injector.sites(d, context))]
-    assert len(applicable) >= len(corpus_documents) - 1
+    # SCP-03 needs an object that this scope itself puts outside (不适用于 / 参照使用): skipped elsewhere
+    assert len(applicable) >= (4 if type_id == "SCP-03" else len(corpus_documents) - 1)
     for document in applicable[:: max(1, len(applicable) // 3)]:
         instance = inject(injector, document, context)
         assert instance is not None, f"{type_id} failed on {document.standard_id}"

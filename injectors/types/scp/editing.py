@@ -57,30 +57,78 @@ ALL_HAN = regex.compile(r"^[\p{Han}A-Za-z0-9（）]+$")
 
 @dataclass(frozen=True)
 class ScopeAspect:
-    """An aspect a scope may promise, the words that show a body treats it, and its list forms."""
+    """An aspect a scope may promise, the words that show a body treats it, and the kinds of document
+    (hardware, information system, process or service) for which a drafter would plausibly promise it."""
 
     name: str  # 安装
     keywords: tuple[str, ...]  # any of these anywhere in the body means the aspect is covered
+    kinds: frozenset[str]
+    forms: tuple[str, ...] = ()  # other ways drafters name it, so that no one phrase marks the type
 
-    def item(self, as_requirement: bool) -> str:
-        return f"{self.name}要求" if as_requirement else self.name
+    @property
+    def names(self) -> tuple[str, ...]:
+        return (self.name, *self.forms)
+
+    def item(self, as_requirement: bool, name: str | None = None) -> str:
+        name = name or self.name
+        return f"{name}要求" if as_requirement else name
 
 
-# Aspects that a real scope lists and a document of another kind often lacks (no 应/宜/可 inside).
+_H, _I, _P = frozenset({"hardware"}), frozenset({"information"}), frozenset({"process"})
+_ALL = _H | _I | _P
+
+
+# Aspects a real scope lists, each only for the kinds of document it belongs to (no 应/宜/可 inside): an
+# information-exchange standard is not promised 防雷, a tea-processing one not 日志审计.
 SCOPE_ASPECTS = (
-    ScopeAspect("安装", ("安装",)),
-    ScopeAspect("维护保养", ("维护", "保养", "维修", "检修")),
-    ScopeAspect("人员培训", ("培训",)),
-    ScopeAspect("报废处置", ("报废", "废弃", "处置")),
-    ScopeAspect("售后服务", ("售后",)),
-    ScopeAspect("档案管理", ("档案", "归档")),
-    ScopeAspect("节能", ("节能", "能耗", "能效")),
-    ScopeAspect("环境保护", ("环境保护", "环保", "污染")),
-    ScopeAspect("职业健康防护", ("职业健康", "劳动保护", "个人防护")),
-    ScopeAspect("包装、运输和贮存", ("包装", "运输", "贮存", "储存")),
-    ScopeAspect("标志和标签", ("标志", "标签", "标识")),
-    ScopeAspect("使用说明", ("使用说明", "说明书")),
+    ScopeAspect("安装", ("安装",), _H | _I, ("安装调试", "现场安装")),
+    ScopeAspect("维护保养", ("维护", "保养", "维修", "检修"), _H, ("日常维护", "维修保养")),
+    ScopeAspect("人员培训", ("培训",), _P, ("操作培训", "培训与考核")),
+    ScopeAspect("报废处置", ("报废", "废弃", "处置"), _H, ("报废处理", "废弃处置")),
+    ScopeAspect("售后服务", ("售后",), _H, ("售后保障",)),
+    ScopeAspect("档案管理", ("档案", "归档"), _I, ("资料归档", "技术档案")),
+    ScopeAspect("节能", ("节能", "能耗", "能效"), _H | _P, ("能效", "能耗限值")),
+    ScopeAspect("环境保护", ("环境保护", "环保", "污染"), _H | _P, ("环保", "污染控制")),
+    ScopeAspect("包装、运输和贮存", ("包装", "运输", "贮存", "储存"), _H | _P),
+    ScopeAspect("标志和标签", ("标志", "标签", "标识"), _H | _P, ("标签标识",)),
+    ScopeAspect("使用说明", ("使用说明", "说明书"), _H, ("说明书",)),
+    ScopeAspect("防雷", ("防雷", "雷击", "雷电"), _H, ("雷电防护", "防雷击")),
+    ScopeAspect("接地", ("接地",), _H, ("接地保护",)),
+    ScopeAspect("噪声", ("噪声", "噪音", "声压"), _H, ("噪声限值",)),
+    ScopeAspect("振动", ("振动",), _H, ("抗振动",)),
+    ScopeAspect("防腐蚀", ("防腐", "腐蚀", "盐雾"), _H, ("耐腐蚀", "防腐")),
+    ScopeAspect("外观质量", ("外观",), _H, ("外观",)),
+    ScopeAspect("使用寿命", ("寿命",), _H, ("寿命",)),
+    ScopeAspect("可靠性", ("可靠性", "无故障"), _H | _I, ("平均无故障工作时间",)),
+    ScopeAspect("数据备份与恢复", ("备份", "恢复", "容灾"), _I, ("备份恢复", "容灾备份")),
+    ScopeAspect("日志审计", ("日志", "审计"), _I, ("操作日志", "安全审计")),
+    ScopeAspect("访问控制", ("访问控制", "权限"), _I, ("权限管理", "用户权限")),
+    ScopeAspect("系统性能", ("性能", "响应时间", "并发"), _I, ("响应时间", "并发处理能力")),
+    ScopeAspect("版本管理", ("版本",), _I, ("版本控制",)),
+    ScopeAspect("运行监控", ("监控", "监视"), _I, ("运行监视",)),
+    ScopeAspect("个人信息保护", ("个人信息", "隐私"), _I, ("隐私保护",)),
+    ScopeAspect("人员卫生", ("卫生", "健康"), _P, ("从业人员健康",)),
+    ScopeAspect("产品追溯", ("追溯", "溯源"), _P, ("质量追溯", "可追溯性")),
+    ScopeAspect("废弃物处理", ("废弃物", "废物", "废水", "废料"), _P, ("废料处置",)),
+    ScopeAspect("设备清洗", ("清洗", "清洁"), _P, ("设备清洁",)),
+    ScopeAspect("生产记录", ("记录",), _P, ("记录保存",)),
 )
+
+
+# Words that show what kind of thing a document standardizes (counted over its body).
+_KIND_MARKERS = {
+    "hardware": ("外壳", "柜体", "电压", "试样", "尺寸", "箱体", "材料", "结构", "部件", "电源"),
+    "information": ("数据", "报文", "接口", "软件", "编码", "字段", "元素", "协议", "信息系统"),
+    "process": ("加工", "工艺", "原料", "工序", "工艺参数", "投料"),
+}
+
+
+def document_kinds(body: str) -> frozenset[str]:
+    """The kinds a document belongs to: the one its body's markers point to most, and any other at least
+    a third as frequent (a monitoring system is hardware and information alike)."""
+    counts = {k: sum(body.count(w) for w in words) for k, words in _KIND_MARKERS.items()}
+    top = max(counts.values())
+    return frozenset(k for k, n in counts.items() if n >= 3 and n * 3 >= top)
 
 
 def paragraph_spans(text: str) -> list[tuple[int, int]]:
@@ -97,6 +145,19 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
 def is_plain(line: str) -> bool:
     """A running-text paragraph: not a note, example, list item, table row or caption."""
     return " | " not in line and not _NOTE_OR_LIST.match(line)
+
+
+_SUBJECT = regex.compile(r"^[\p{Han}A-Za-z0-9]{2,14}$")
+
+
+_VAGUE_SUBJECT = regex.compile(
+    r"^(?:其|该|此|这|上述|前述|所述|各|每|上|下|同|对|在|当|若|如)|[还也则亦又才就]$"
+)
+
+
+def plain_subject(subject: str) -> bool:
+    """A noun subject that names its object ("柜体", "转运容器"), not "其"/"上述装置"/"线缆穿越时"."""
+    return bool(_SUBJECT.match(subject)) and not _VAGUE_SUBJECT.search(subject)
 
 
 def cite(number: str) -> str:
@@ -152,15 +213,18 @@ def applicability_qualifiers(sentence: str) -> list[tuple[int, str]]:
 
 @functools.lru_cache(maxsize=16)
 def uncovered_aspects(document: Document) -> tuple[ScopeAspect, ...]:
-    """Aspects that neither the scope nor any body chapter (title or text) mentions."""
+    """Aspects of this kind of document that neither the scope nor any body chapter (title or text) treats."""
     body = "\n".join(
         f"{s.title}\n{s.text}"
         for s in document.sections
         if s.kind not in ("foreword", "introduction", "scope", "normative_references", "bibliography")
     )
     scope = "\n".join(s.text for s in document.sections if s.kind == "scope")
+    kinds = document_kinds(body)
     return tuple(
         a
         for a in SCOPE_ASPECTS
-        if not any(k in body for k in a.keywords) and not any(k in scope for k in a.keywords)
+        if a.kinds & kinds
+        and not any(k in body for k in a.keywords)
+        and not any(k in scope for k in a.keywords)
     )

@@ -13,6 +13,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.language.quotes import shorten
 from injectors.language.sentences import CLAUSE_SPLIT, provisions, sentences
 from injectors.llm.constraints import (
@@ -113,6 +114,9 @@ def _statement_paragraph_ends(text: str) -> list[int]:
     return out
 
 
+_LONGEST_BORROWED = 60  # a longer requirement would not pass for a scope sentence
+
+
 @dataclass(frozen=True)
 class BorrowedRequirement:
     """A short body requirement "X应Y。" that can be restated elsewhere."""
@@ -133,7 +137,11 @@ def borrowable_requirements(document: Document) -> tuple[BorrowedRequirement, ..
                 continue
             for sentence in sentences(line):
                 text = sentence.text
-                if not text.endswith("。") or not 8 <= len(text) <= 40 or _BORROW_BANNED.search(text):
+                if (
+                    not text.endswith("。")
+                    or not 8 <= len(text) <= _LONGEST_BORROWED
+                    or _BORROW_BANNED.search(text)
+                ):
                     continue
                 found = provisions(text)
                 if len(found) != 1 or found[0].word != "应":
@@ -144,21 +152,32 @@ def borrowable_requirements(document: Document) -> tuple[BorrowedRequirement, ..
     return tuple(out)
 
 
-_SCOPE_PREFIXES = ("使用{w}时，", "按{w}实施时，", "在{w}的适用范围内，")
+# Lead-ins a drafter writes before a requirement that has slipped into the scope; most often none at all.
+_SCOPE_PREFIXES = (
+    *("",) * 8,
+    "使用{w}时，",
+    "按{w}实施时，",
+    "在{w}的适用范围内，",
+    "执行{w}时，",
+    "采用{w}时，",
+    "为此，",
+    "其中，",
+    "此外，",
+)
 
 
 class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a short body requirement "X应Y。" is restated as a scope
-    sentence ("使用本文件时，X应Y。") appended to a scope paragraph; without one, a generic "……应按照本文件
-    规定的要求组织实施。" is used."""
+    sentence appended to a scope paragraph, mostly as it stands, sometimes after a lead-in a drafter
+    would write ("使用本文件时，", "其中，" …). A document with no such requirement is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
-        if found is None or provision_in_scope(document):
-            return []
+        if found is None or provision_in_scope(document) or not borrowable_requirements(document):
+            return []  # no body requirement to move: a made-up one would be the same in every document
         target, section = found
         return [Site(target, end) for end in _statement_paragraph_ends(section.text)]
 
@@ -167,15 +186,14 @@ class ProvisionInScope(Injector):
     ) -> Proposal | None:
         section = document.sections[site.target]
         word = self_reference(document)
-        borrowed = borrowable_requirements(document)
-        if borrowed:
-            source = rng.choice(borrowed)
-            prefixes = _SCOPE_PREFIXES[-1:] if _WHEN_SUBJECT.search(source.subject) else _SCOPE_PREFIXES
-            sentence = rng.choice(prefixes).format(w=word) + source.text
-            origin = f"（正文{cite(source.clause)}已有此要求）"
-        else:
-            sentence = f"使用{word}的单位应按照{word}规定的要求组织实施。"
-            origin = ""
+        source = rng.choice(borrowable_requirements(document))
+        prefixes = (
+            [p for p in _SCOPE_PREFIXES if "时" not in p]
+            if _WHEN_SUBJECT.search(source.subject)
+            else _SCOPE_PREFIXES
+        )
+        sentence = match_style(rng.choice(prefixes).format(w=word), section.text) + source.text
+        origin = f"（正文{cite(source.clause)}已有此要求）"
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(
             edit,

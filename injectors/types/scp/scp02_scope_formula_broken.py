@@ -45,6 +45,12 @@ NONSTANDARD_VERB = regex.compile(
 )
 
 
+# "本文件对……作了规定": the content named as the object of a circumlocution instead of "规定了……".
+PASSIVE_FORMULA = regex.compile(
+    rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)对[^。；\n]{{2,120}}?(?:作了|作出了|做了|做出了|进行了)规定"
+)
+
+
 # Looser applicability wording a real scope may use instead ("本文件可供……使用", "适合于"): not reported.
 _APPLICABILITY_VARIANT = regex.compile(rf"(?<!不)适合于|{SELF_REFERENCE.pattern}(?:也|还)?(?:可)?(?:用于|供)")
 
@@ -75,6 +81,15 @@ def scope_formula(document: Document) -> list[Violation]:
                 )
             )
         for section, sentence in statements:
+            for m in PASSIVE_FORMULA.finditer(sentence.text):
+                word = _self_sentence_start(sentence.text) or self_reference(document)
+                out.append(
+                    Violation(
+                        section.number,
+                        "SCP-02",
+                        f"范围使用了不规范的表述“{word}对……{m.group(0)[-4:]}”，应写作“{word}规定了……”",
+                    )
+                )
             for m in NONSTANDARD_VERB.finditer(sentence.text):
                 subject = SELF_REFERENCE.search(sentence.text, max(0, m.start() - 12), m.start())
                 prefix = subject.group(0) if subject and subject.end() >= m.start() - 2 else ""
@@ -93,11 +108,20 @@ def _self_sentence_start(sentence: str) -> str:
     return m.group(0) if m else ""
 
 
+# The textbook and report verbs drafters actually write in a scope, with the adverbs they come with: drawn
+# from the whole set so that no one phrase marks the type.
+_NONSTANDARD_VERBS = ("介绍了", "阐述了", "讲述了", "论述了", "叙述了", "概述了", "阐明了", "讨论了")
+_ADVERBS = ("", "", "", "主要", "重点", "简要", "系统")
 _VERB_SWAPS = {
-    "规定了": ("主要介绍了", "阐述了", "讲述了"),
-    "确立了": ("阐述了", "介绍了"),
-    "给出了": ("介绍了", "讲述了"),
+    "规定了": _NONSTANDARD_VERBS,
+    "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了"),
+    "给出了": ("介绍了", "讲述了", "叙述了", "概述了", "阐述了"),
 }
+
+
+# The content after "规定了" up to the end of its clause: what "对……作了规定" would wrap.
+_PASSIVE_CONTENT = regex.compile(r"[^，。；,;\n]{2,60}(?=[，。；,;])")
+_PASSIVE_VERBS = ("作了", "作出了", "进行了", "做了")
 
 
 _SWAPPABLE = regex.compile(
@@ -107,8 +131,10 @@ _SWAPPABLE = regex.compile(
 
 class ScopeFormulaBroken(Injector):
     """SCP-02. Why: GB/T 1.1—2020 fixes the scope formula "本文件规定了……"/"本文件适用于……"; readers
-    look for the applicability statement, and the verb says what kind of document it is. How: either the
-    only "……适用于……" sentence is deleted, or 规定了/确立了/给出了 becomes 主要介绍了/阐述了/讲述了."""
+    look for the applicability statement, and the verb says what kind of document it is. How: the only
+    "……适用于……" sentence is deleted; or "规定了X" becomes "对X作了规定"; or 规定了/确立了/给出了
+    becomes one of the textbook verbs (介绍了, 阐述了, 论述了, 概述了 …), with or without the adverb
+    a drafter puts before it (主要, 重点, 简要, 系统)."""
 
     error_type = ERROR_TYPE.id
 
@@ -129,6 +155,9 @@ class ScopeFormulaBroken(Injector):
         for sentence in statements:
             for m in _SWAPPABLE.finditer(sentence.text):
                 out.append(Site(target, ("verb", sentence.start + m.start(), m.group(0))))
+                content = _PASSIVE_CONTENT.match(sentence.text, m.end())
+                if m.group(0) == "规定了" and SELF_REFERENCE.search(sentence.text, 0, m.start()) and content:
+                    out.append(Site(target, ("passive", sentence.start + m.start(), content.group(0))))
         return out
 
     def propose(
@@ -136,9 +165,21 @@ class ScopeFormulaBroken(Injector):
     ) -> Proposal | None:
         section = document.sections[site.target]
         text = section.text
+        if site.detail[0] == "passive":
+            _, start, content = site.detail
+            verb = rng.choice(_PASSIVE_VERBS)
+            new = f"对{content}{verb}规定"
+            edit = Edit("modify", site.target, (Replacement("text", start, "规定了" + content, new),))
+            return Proposal(
+                edit,
+                error=f"{scope_name(section)}将“规定了{content}”写成了“{new}”，"
+                "范围应以“规定了”直接陈述文件的内容，“对……作了规定”不是范围的规范表述",
+                fix=f"改回“规定了{content}”",
+                generator="rule",
+            )
         if site.detail[0] == "verb":
             _, start, verb = site.detail
-            new = rng.choice(_VERB_SWAPS[verb])
+            new = rng.choice(_ADVERBS) + rng.choice(_VERB_SWAPS[verb])
             subject = regex.search(
                 rf"(?:{SELF_REFERENCE.pattern}(?:还|也)?)$", text[max(0, start - 12) : start]
             )

@@ -5,12 +5,14 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 import regex
 
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
 from injectors.llm.constraints import (
     Answer,
@@ -32,7 +34,12 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.scp.analysis import EXCLUSION, scope_chapter, statement_sentences
+from injectors.types.scp.analysis import (
+    EXCLUSION,
+    scope_chapter,
+    self_reference,
+    statement_sentences,
+)
 from injectors.types.scp.editing import (
     ACT,
     ALL_HAN,
@@ -41,6 +48,7 @@ from injectors.types.scp.editing import (
     cite,
     is_plain,
     paragraph_spans,
+    plain_subject,
 )
 from parsers.model import Document, Section
 
@@ -61,24 +69,10 @@ def _clause_name(section: Section) -> str:
     return cite(section.number)
 
 
-@functools.lru_cache(maxsize=16)
-def _requirement_paragraph_ends(section: Section) -> tuple[int, ...]:
-    """Ends of plain paragraphs whose last sentence is a 应/不应 requirement ending with 。."""
-    out = []
-    for start, end in paragraph_spans(section.text):
-        line = section.text[start:end]
-        if not is_plain(line) or not line.endswith("。"):
-            continue
-        last = sentences(line)[-1].text
-        if any(p.word in ("应", "不应") for p in provisions(last)):
-            out.append(end)
-    return tuple(out)
-
-
 def scope_objects(text: str) -> list[str]:
     """Objects a scope covers: what follows 规定了/确立了/给出了 up to 的, and the head of 适用于."""
     out = []
-    m = regex.search(r"(?:规定了|确立了|给出了)([^，。、；的]{2,16})的", text)
+    m = regex.search(r"(?:规定了|确立了|给出了)([^，。、；的]{2,24})的", text)
     if m and ALL_HAN.match(m.group(1)):
         out.append(m.group(1))
     for sentence in statement_sentences(text):
@@ -86,9 +80,13 @@ def scope_objects(text: str) -> list[str]:
             rest = sentence.text[begin + len(qualifier) :]
             head = regex.split(r"[，。；]|的(?:" + ACT + ")", rest, maxsplit=1)[0]
             head = regex.sub(r"^(?:各类|各种|各级|相关|所有)|[（(][^）)]*[）)]", "", head)
-            if 5 <= len(head) <= 16 and ALL_HAN.match(head) and "的" not in head:
+            if 3 <= len(head) <= 16 and ALL_HAN.match(head) and "的" not in head:
                 out.append(head)
     return list(dict.fromkeys(out))
+
+
+# What an exclusion names after its object: the activities or the aspect, not a second object.
+_EXCLUDED_TAIL = regex.compile(rf"的(?:描述|表示|(?:{ACT})(?:[与和及、](?:{ACT}))*)$")
 
 
 def excluded_objects(text: str) -> list[str]:
@@ -98,73 +96,166 @@ def excluded_objects(text: str) -> list[str]:
         for m in EXCLUSION.finditer(sentence.text):
             rest = regex.split(r"[，。；]", sentence.text[m.end() :], maxsplit=1)[0]
             for item in regex.split(r"以及|和|、", rest):
-                item = item.strip()
-                if 3 <= len(item) <= 30 and ALL_HAN.match(item.replace("的", "")):
+                item = _EXCLUDED_TAIL.sub("", item.strip())
+                if (
+                    3 <= len(item) <= 30
+                    and ALL_HAN.match(item.replace("的", ""))
+                    and "过程中" not in item
+                    and not _EXCLUDED_TAIL.search(item)
+                ):
                     out.append(item)
     return list(dict.fromkeys(out))
 
 
-def _bigrams(text: str) -> set[str]:
-    """Han character pairs: a cheap measure of how close two scopes' fields are."""
-    return {text[i : i + 2] for i in range(len(text) - 1) if ALL_HAN.match(text[i : i + 2])}
-
-
-def _full_text(document: Document) -> str:
-    return "\n".join(f"{s.title}\n{s.text}" for s in document.sections)
-
-
-_NEAREST = 4  # foreign objects are drawn from the scopes closest to this document's field
-
-
-_BEYOND_TEMPLATES = (
-    "{o}也应符合{here}的规定。",
-    "{o}也应按{here}的要求执行。",
-    "对{o}，也应满足{here}的要求。",
+# "塑料大棚中使用的环境监测系统参照使用", "蒸青绿茶的加工参照使用": objects only referred to the document.
+_BY_REFERENCE = regex.compile(
+    r"([^，。；]{3,30}?)(?:的(?:" + ACT + r"))?(?:，其[^，。；]{1,12})?参照(?:使用|执行)"
 )
 
 
+def referred_objects(text: str) -> list[str]:
+    """Objects a scope only lets use the document by reference (not its own objects)."""
+    out = []
+    for sentence in statement_sentences(text):
+        for m in _BY_REFERENCE.finditer(sentence.text):
+            item = m.group(1).strip()
+            if ALL_HAN.match(item.replace("的", "")) and not item.startswith(("其", "本", "该")):
+                out.append(item)
+    return list(dict.fromkeys(out))
+
+
+@dataclass(frozen=True)
+class ScopedRequirement:
+    """A body requirement "S应P。" whose subject S is, or starts with, the object the scope covers."""
+
+    start: int  # offset of the sentence in the section text
+    subject: str
+    head: str  # the scope's object within the subject, after which another object can be coordinated
+    sentence: str
+
+
+def _heads(objects: tuple[str, ...]) -> list[str]:
+    """The scope's objects, each coordinated part of them ("智能水表及其远程抄表系统"), and their trailing
+    parts of three characters or more, longest first."""
+    parts = {p for o in objects for p in regex.split(r"及其|以及|[和与及、]", o) if len(p) >= 3}
+    out = {p[k:] for p in parts | set(objects) for k in range(len(p) - 2)}
+    return sorted(out, key=len, reverse=True)
+
+
+# How a body names the scope's object without repeating it: "产品应……" in a product standard.
+_SELF_SUBJECTS = ("产品",)
+
+
 @functools.lru_cache(maxsize=16)
-def out_of_scope_objects(
-    document: Document, context: InjectionContext
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Objects this scope does not cover: the ones it excludes, and those of the closest other scopes."""
+def scoped_requirements(section: Section, objects: tuple[str, ...]) -> tuple[ScopedRequirement, ...]:
+    """Requirements of a body clause about the scope's own object: where another object can join in."""
+    heads = _heads(objects)
+    out = []
+    for start, end in paragraph_spans(section.text):
+        line = section.text[start:end]
+        if not is_plain(line):
+            continue
+        for sentence in sentences(line):
+            found = provisions(sentence.text)
+            if not sentence.text.endswith("。") or not found or found[0].word not in ("应", "不应"):
+                continue
+            subject = sentence.text[: found[0].start]
+            if not plain_subject(subject.replace("的", "")):
+                continue
+            head = next((h for h in heads if subject.endswith(h) or h + "的" in subject), None)
+            if head is None and subject in _SELF_SUBJECTS:
+                head = subject
+            if head:
+                out.append(ScopedRequirement(start + sentence.start, subject, head, sentence.text))
+    return tuple(out)
+
+
+def _connectors(document: Document) -> tuple[list[str], list[str]]:
+    """Coordinators and "all" adverbs the document itself writes between subjects and 应."""
+    body = "\n".join(s.text for _, s in body_sections(document))
+    joins = [c for c in ("和", "及", "与", "以及", "、") if c in body] or ["和"]
+    alls = [""] + [a for a in ("均", "都") if f"{a}应" in body]
+    return joins, alls
+
+
+_LONGEST_OBJECT = 28  # a longer excluded object makes a coordinated subject no drafter would write
+
+
+@dataclass(frozen=True)
+class Outsider:
+    """An object outside the scope and the scope's own words that put it there."""
+
+    name: str
+    excluded: bool  # True: "不适用于"; False: only "参照使用"
+
+
+@functools.lru_cache(maxsize=16)
+def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]]:
+    """(objects the scope covers, objects it puts outside); both from this document's own scope."""
     found = scope_chapter(document)
-    own = excluded_objects(found[1].text) if found else []
-    everything = _full_text(document)
-    mine = _bigrams(document.title + (found[1].text if found else ""))
-    scopes = sorted(context.scopes_for(document), key=lambda c: -len(mine & _bigrams(c.text)))
-    foreign = [o for scope in scopes for o in scope_objects(scope.text) if o not in everything]
-    return tuple(own), tuple(dict.fromkeys(foreign))[:_NEAREST]
+    if found is None:
+        return (), ()
+    text = found[1].text
+    body = "\n".join(s.text for _, s in body_sections(document))
+    outside = [Outsider(z, True) for z in excluded_objects(text)]
+    outside += [Outsider(z, False) for z in referred_objects(text)]
+    usable = tuple(o for o in outside if len(o.name) <= _LONGEST_OBJECT and o.name not in body)
+    return tuple(scope_objects(text)), usable
 
 
 class BodyBeyondScope(Injector):
     """SCP-03. Why: every provision of the body lies inside the boundary that 范围 draws (GB/T 1.1—2020);
-    a clause that also regulates another object silently widens the document. How: after a body
-    requirement, a sentence extends it to an object the scope does not cover — one this scope explicitly
-    excludes, or the object of another corpus document's scope ("移动式储能车也应符合本条的规定。")."""
+    a clause that also regulates an object the scope excludes silently widens the document. How: a body
+    requirement about the scope's own object ("集中充电柜应……", "工作单元的电气设备应……") takes in, as a
+    coordinated object, one this scope says it does not apply to (or lets use the document only by
+    reference): "集中充电柜和用于电池租赁的换电柜应……", written with the coordinators the document itself
+    uses; the error shows only when the clause is read against the scope. Documents whose scope puts
+    nothing outside, or whose body states no requirement of the scope's object, are skipped (no site): an
+    object from another document would come from another field."""
 
     error_type = ERROR_TYPE.id
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
-        if scope_chapter(document) is None or not any(out_of_scope_objects(document, context)):
+        objects, outside = _material(document)
+        if not objects or not outside:
             return []
-        return [Site(i, end) for i, s in body_sections(document) for end in _requirement_paragraph_ends(s)]
+        return [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
-        own, foreign = out_of_scope_objects(document, context)
-        use_own = bool(own) and (not foreign or rng.random() < 0.5)
-        obj = rng.choice(own if use_own else foreign)
-        here = "本章" if section.level == 1 else "本条"
-        sentence = rng.choice(_BEYOND_TEMPLATES).format(o=obj, here=here)
-        edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
-        why = "范围明确排除的" if use_own else "范围未涵盖的"
+        requirement: ScopedRequirement = site.detail
+        _, outside = _material(document)
+        candidates = [z for z in outside if requirement.head not in z.name]
+        if not candidates:
+            return None
+        outsider = rng.choice(candidates)
+        obj = outsider.name
+        joins, alls = _connectors(document)
+        join = rng.choice(joins)
+        subject = requirement.subject
+        at = (
+            len(subject)
+            if subject.endswith(requirement.head)
+            else subject.index(requirement.head + "的") + len(requirement.head)
+        )
+        added = match_style(join + obj, section.text)
+        every = rng.choice(alls) if at == len(requirement.subject) else ""
+        new_sentence = subject[:at] + added + every + requirement.sentence[at:]
+        edit = Edit(
+            "modify",
+            site.target,
+            (Replacement("text", requirement.start + at, "", added + every),),
+        )
+        word = self_reference(document)
+        where = f"范围写明{word}不适用于{obj}" if outsider.excluded else f"范围只允许{obj}参照使用{word}"
         return Proposal(
             edit,
-            error=f"{_clause_name(section)}增加了“{sentence}”，对{why}“{obj}”提出了要求，正文超出了范围的界限",
-            fix=f"删除该句；如确需规定“{obj}”，先修改范围使其涵盖该对象",
+            error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了要求，"
+            f"正文超出了范围的界限（{where}）",
+            fix=f"删去“{added}”，本条只对{requirement.head}提出要求；如确需规定“{obj}”，"
+            "先修改范围使其涵盖该对象",
             generator="rule-template",
         )
 

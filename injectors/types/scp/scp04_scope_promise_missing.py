@@ -10,6 +10,7 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
 from injectors.language.words import tokens
 from injectors.llm.constraints import (
@@ -50,34 +51,47 @@ ERROR_TYPE = ErrorType(
 _SCOPE_VERB = regex.compile(rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)(?:规定了|确立了|给出了)")
 
 
-def _aspect_insertion(text: str, sentence: Sentence, verb_end: int) -> tuple[int, str, bool]:
-    """Where a new item joins the list after a scope verb: (offset, connector, items end with 要求).
+# Where the list after a scope verb ends: a clause or sentence mark in either width ("安全要求," too).
+_LIST_END = regex.compile(r"[，,；;。.]")
 
-    Mid-list before the last top-level conjunction ("……、{item}和运行维护要求") when the neighbouring items
-    have the same form; otherwise at the end of the list ("……和{item}要求", "……，以及{item}要求").
+
+def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tuple[int, str, str, bool]]:
+    """Where a new item can join the list after a scope verb: (offset, before, after, ends with 要求).
+
+    Mid-list, after any "、" or before the last top-level conjunction ("……、{item}和运行维护要求"), taking
+    the form of its neighbour (with or without 要求); where the list cannot be split, at its end
+    ("……和{item}要求", "……，以及{item}要求").
     """
-    cut = regex.compile(r"[，；。]").search(text, verb_end, sentence.end)
+    cut = _LIST_END.search(text, verb_end, sentence.end)
     end = cut.start() if cut else sentence.end
     region = text[verb_end:end]
-    items = [i for i in regex.split(r"以及|[、和及]", region) if i]
-    as_requirement = sum(i.endswith("要求") for i in items) * 2 >= len(items) > 1
     words = list(tokens(region))  # jieba: 和 inside 总和/和谐 or 及 inside 及时/及其 is no conjunction
     conjunctions = [at for w, at in words if w == "以及"] or [at for w, at in words if w in ("和", "及")]
     conj = conjunctions[-1] if conjunctions else -1
-    if conj > 0:
+    out = []
+    if conj > 0 and "的" not in region[conj:]:  # "A、B和C的格式": the list modifies a noun, keep it whole
         before = region[:conj]
-        modifier = "的" in region[conj:]  # "A、B和C的格式": the list modifies a noun, do not split it
-        if before.endswith("要求") == as_requirement and not before.endswith(("、", "的")) and not modifier:
-            return verb_end + conj, "、", as_requirement
+        if not before.endswith(("、", "的", ",", "，", " ")):
+            out.append((verb_end + conj, "、", "", before.endswith("要求")))
+        for w, at in words:
+            following = regex.split(r"以及|[、和及]", region[at + 1 :], maxsplit=1)[0]
+            if w == "、" and at < conj and following:
+                out.append((verb_end + at + 1, "", "、", following.endswith("要求")))
+    if out:
+        return out
+    more = regex.match(r"[，,]包括", text[end:])
+    if not conjunctions and more:  # "规定了……安全体系，包括A、B和C等方面": the list is the one after 包括
+        return _aspect_insertions(text, sentence, end + more.end())
     if not conjunctions:
-        return end, "和", True
-    return end, ("、" if text.startswith("，以及", end) else "，以及"), True
+        return [(end, "和", "", True)]
+    return [(end, "、" if text.startswith(("，以及", ",以及"), end) else "，以及", "", True)]
 
 
 class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
-    a promised aspect with no chapter misleads users. How: an aspect from a small lexicon that no chapter
-    title or text mentions ("安装", "人员培训", "维护保养" …) is added to the list after 规定了/确立了/给出了,
+    a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
+    information system, process) from a lexicon, that no chapter title or text mentions ("防雷", "日志审计",
+    "产品追溯" …), is added to the list after 规定了/确立了/给出了,
     before its last conjunction ("……、人员培训要求和运行维护要求") or at its end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
@@ -98,19 +112,25 @@ class ScopePromiseMissing(Injector):
     ) -> Proposal | None:
         section = document.sections[site.target]
         sentence, verb_end = site.detail
-        offset, connector, as_requirement = _aspect_insertion(section.text, sentence, verb_end)
-        aspects = list(uncovered_aspects(document))
-        if connector != "，以及":
-            aspects = [a for a in aspects if "和" not in a.name and "、" not in a.name]
-        if not aspects:
+        offset, before, after, as_requirement = rng.choice(
+            _aspect_insertions(section.text, sentence, verb_end)
+        )
+        names = [
+            (a, n)
+            for a in uncovered_aspects(document)
+            for n in a.names
+            if before == "，以及" or ("和" not in n and "、" not in n)
+        ]
+        if not names:
             return None
-        aspect = rng.choice(aspects)
-        item = aspect.item(as_requirement)
-        edit = Edit("modify", site.target, (Replacement("text", offset, "", connector + item),))
+        aspect, name = rng.choice(names)
+        item = aspect.item(as_requirement, name)
+        added = match_style(before + item + after, section.text)
+        edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,
-            error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{aspect.name}，范围承诺的内容缺失",
-            fix=f"删除范围中的“{item}”，或在正文中补充{aspect.name}的技术内容",
+            error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{name}，范围承诺的内容缺失",
+            fix=f"删除范围中的“{item}”，或在正文中补充{name}的技术内容",
             generator="rule-template",
         )
 

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Mapping
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
 from injectors.llm.constraints import (
     Answer,
@@ -102,10 +103,12 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
 
 
 class ScopeBoundaryVague(Injector):
-    """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its qualifiers
-    it claims more than the body was written for, and an exclusion that the body contradicts leaves users with
-    two answers. How: a qualifier right after "适用于" is dropped ("额定电压不大于1 kV的"), or a sentence
-    "本文件不适用于X。" is added where X is an object a body clause regulates (a clause title or a term)."""
+    """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its
+    qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
+    leaves users with two answers. How: a qualifier right after "适用于" is dropped
+    ("额定电压不大于1 kV的"), or X, an object a body clause regulates (a clause title or a term), is
+    excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
+    statement inside its paragraph (not a last line of its own: position gives nothing away)."""
 
     error_type = ERROR_TYPE.id
 
@@ -123,14 +126,20 @@ class ScopeBoundaryVague(Injector):
             for sentence in statement_sentences(section.text)
             for begin, qualifier in applicability_qualifiers(sentence.text)
         ]
-        ends = [
-            s.end
-            for s in statement_sentences(section.text)
-            if APPLICABILITY.search(s.text) or EXCLUSION.search(s.text)
-        ]
-        if ends and self._exclusions(document, section):
-            line_end = section.text.find("\n", ends[-1])
-            out.append(Site(target, ("exclusion", len(section.text) if line_end < 0 else line_end)))
+        if not self._exclusions(document, section):
+            return out
+        statements = statement_sentences(section.text)
+        excluding = [st for st in statements if EXCLUSION.search(st.text)]
+        for st in excluding:  # a new first item of an existing exclusion list
+            m = EXCLUSION.search(st.text)
+            assert m is not None
+            out.append(Site(target, ("exclusion-item", st.start + m.end())))
+        if out:
+            return out  # a dropped qualifier or a new list item adds no wording of its own
+        # otherwise a new sentence right after a boundary statement, inside its paragraph (a paragraph of
+        # its own would always be the scope's last line)
+        ends = [s.end for s in statements if APPLICABILITY.search(s.text)]
+        out.extend(Site(target, ("exclusion", end, "")) for end in ends)
         return out
 
     def propose(
@@ -152,15 +161,23 @@ class ScopeBoundaryVague(Injector):
                 generator="rule-template",
             )
         obj, clause = rng.choice(self._exclusions(document, section))
-        word = self_reference(document)
-        also = "也" if EXCLUSION.search(text) else ""
-        exclusion = f"{word}{also}不适用于{obj}。"
-        edit = Edit("modify", site.target, (Replacement("text", site.detail[1], "", "\n" + exclusion),))
+        if site.detail[0] == "exclusion-item":
+            at = site.detail[1]
+            added = match_style(obj + "、", text)
+            edit = Edit("modify", site.target, (Replacement("text", at, "", added),))
+            st = next(st for st in statement_sentences(text) if st.start <= at <= st.end)
+            exclusion = st.text[: at - st.start] + added + st.text[at - st.start :]
+        else:
+            _, at, lead = site.detail
+            word = self_reference(document)
+            also = "也" if EXCLUSION.search(text) else ""
+            exclusion = match_style(f"{word}{also}不适用于{obj}。", text)
+            edit = Edit("modify", site.target, (Replacement("text", at, "", lead + exclusion),))
         return Proposal(
             edit,
             error=f"{scope_name(section)}增加了排除陈述“{exclusion}”，而正文{cite(clause)}对{obj}规定了要求，"
             "范围与正文矛盾",
-            fix=f"删除该排除陈述，或同时删去正文{cite(clause)}中关于{obj}的要求",
+            fix=f"从范围中删去对{obj}的排除，或同时删去正文{cite(clause)}中关于{obj}的要求",
             generator="rule-template",
         )
 
