@@ -21,6 +21,9 @@ _UNIT_AFTER = regex.compile(
 )
 
 
+_MEASURE = regex.compile(r"\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]+(?:/[A-Za-zμΩ°℃%‰²³·]+)*")
+
+
 def _word_end(text: str, at: int) -> int:
     """The first word boundary at or after `at` (the end of the word `at` falls in)."""
     for run in _RUN.finditer(text):
@@ -42,6 +45,9 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
     if text[:cut].rstrip(" ")[-1:].isdigit():
         unit = _UNIT_AFTER.match(text, cut)  # "不应大于100 ms", not "不应大于100 "
         cut = unit.end() if unit is not None else cut
+    for measure in _MEASURE.finditer(text):
+        if measure.start() < cut < measure.end():
+            cut = measure.end()  # "宜为10 ℃/min", not "宜为10 ℃/"
     return text[start : min(cut, stop)].rstrip(" ")
 
 
