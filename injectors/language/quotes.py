@@ -21,7 +21,7 @@ _UNIT_AFTER = regex.compile(
 )
 
 
-_MEASURE = regex.compile(r"\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]+(?:/[A-Za-zμΩ°℃%‰²³·]+)*")
+_MEASURE = regex.compile(r"[－\-+±]?\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]+(?:/[A-Za-zμΩ°℃%‰²³·]+)*")
 
 
 def _word_end(text: str, at: int) -> int:

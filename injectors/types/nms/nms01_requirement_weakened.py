@@ -13,7 +13,9 @@ from injectors.language.modals import (
     PERMISSION,
     RECOMMENDATION,
     YI_COMPOUND_NEXT,
+    lexicon,
     modal_verbs,
+    next_word_tag,
 )
 from injectors.llm.constraints import (
     Answer,
@@ -39,7 +41,7 @@ from injectors.types.nms.editing import (
     quote,
     rewrite,
 )
-from injectors.types.nms.evidence import named, requirement_evidence
+from injectors.types.nms.evidence import LIMIT, named, requirement_evidence
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -74,7 +76,16 @@ class RequirementWeakened(Injector):
     error_type = ERROR_TYPE.id
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
-        return evidenced_sites(document, _requirement, requirement_evidence)
+        """Clauses whose weakening the document reveals; where it offers enough of them, those revealed by
+        more than a number (inspection rules, tests, safety, siblings), so that NMS-01 is not "a clause
+        with a limit value" to a pattern-finder."""
+        sites = list(evidenced_sites(document, _requirement, requirement_evidence))
+        beyond = [
+            Site(s.target, tuple(e for e in s.detail if any(x.kind != LIMIT for x in e.evidence)))
+            for s in sites
+        ]
+        beyond = [s for s in beyond if s.detail]
+        return beyond if len(beyond) >= 2 else sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         return no_evidence_reason(document, _requirement)
@@ -114,11 +125,23 @@ def _requirement(found: BodyModal) -> bool:
 _NOT_AFTER_KE = ("符合", "满足", "为", "是", "遵守", "遵循", "按", "按照", "不", "以", "用", "行", "该")
 
 
+# states a requirement asserts ("功能应正常", "标志应清晰"): 宜正常, 可清晰 are not Chinese
+_STATES = frozenset(
+    lexicon(
+        "正常 一致 完好 完整 清晰 平整 牢固 准确 齐全 光滑 整洁"
+        " 干燥 清洁 良好 无 有效 稳定 灵活 合理 相同 统一 匹配"
+    )
+)
+
+
 def _weaker(line: str, ying: int, negative: bool) -> list[tuple[str, str]]:
     """(old, new) replacements at 应 that the lexicon reads as 宜 / 可 / 可以 at the same place: 应 → 宜,
     应 → 可 / 可以, 应能 → 可 / 可以 ("应能设置" → "可设置"), 不应 → 不宜."""
     after = line[ying + 1 : ying + 3]
     options: list[tuple[str, str]] = []
+    word, tag = next_word_tag(line, ying + 1)
+    if tag.startswith("a") or word in _STATES:
+        return options  # "功能应正常": 宜正常, 可正常 are not Chinese
     if not after.startswith(YI_COMPOUND_NEXT) and not after.startswith("能"):
         options.append(("应", "宜"))
     if not negative:
