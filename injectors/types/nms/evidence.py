@@ -70,7 +70,7 @@ _HAZARD = (
 )
 _SAFETY = regex.compile(rf"(?:防止|避免|以免|以防|防范|杜绝|减少)[^，,；;。]{{0,16}}?{_HAZARD}")
 _ALTERNATIVE = regex.compile(r"也可以|也可|亦可|或可|还可以|还可|也宜")
-_HEDGE = regex.compile(r"尽可能|在条件允许|条件允许时|条件具备时|有条件的|如有可能|如果可能")
+_HEDGE = regex.compile(r"优先|尽可能|在条件允许|条件允许时|条件具备时|有条件的|如有可能|如果可能")
 _LIST_ITEM = regex.compile(r"^\s*(?:[a-z]\)|[a-z]）|\d{1,2}\)|\d{1,2}）|——|—)")
 
 
@@ -242,7 +242,7 @@ def list_siblings(section: Section, line_offset: int, force: str) -> list[Eviden
     return out
 
 
-def sentence_siblings(line: str, modal: Modal) -> list[Evidence]:
+def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[Evidence]:
     """Parallel clauses of the same sentence keeping the same modal verb ("长度宜为…，宽度宜为…",
     "箱体不应破裂，盖体不应脱开"): a list written in one sentence."""
     a, b = sentence_span(line, modal.start, modal.end)
@@ -251,7 +251,7 @@ def sentence_siblings(line: str, modal: Modal) -> list[Evidence]:
     for other in modal_verbs(line[:b]):
         if other.start < a or other.start == modal.start or other.word != modal.word:
             continue
-        if modal.negative or next_word(line, other.end) == nxt:
+        if modal.negative or not same_verb or next_word(line, other.end) == nxt:
             out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end), "同一句"))
     return out
 
@@ -283,7 +283,14 @@ def recommendation_evidence(
     if hedge is not None:
         out.append(Evidence(HEDGE, hedge.group(), "本条"))
     force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
-    return out + list_siblings(section, line_offset, force) + sentence_siblings(line, modal)
+    parallel = sentence_siblings(line, modal, same_verb=_conditional(line, modal))
+    return out + list_siblings(section, line_offset, force) + parallel
+
+
+def _conditional(line: str, modal: Modal) -> bool:
+    """A clause under a condition ("……时，宜……"): its modal answers the condition, not a list."""
+    a, b = sentence_span(line, modal.start, modal.end)
+    return regex.search(r"时[，,]|如果|若|除.*外", line[a:b]) is not None
 
 
 # --- naming the evidence in a description -----------------------------------------------------------------
