@@ -236,7 +236,7 @@ def list_siblings(section: Section, line_offset: int, force: str) -> list[Eviden
         if i == at:
             continue
         modal = next((m for m in modal_verbs(lines[i]) if m.force == force), None)
-        if modal is not None:
+        if modal is not None and _heads_its_item(lines[i], modal):
             words = _excerpt(lines[i], modal.start, modal.end)
             out.append(Evidence(SIBLING, words, "同一列项"))
     return out
@@ -254,6 +254,14 @@ def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[E
         if modal.negative or not same_verb or next_word(line, other.end) == nxt:
             out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end), "同一句"))
     return out
+
+
+def _heads_its_item(line: str, modal: Modal) -> bool:
+    """The modal verb makes the item's provision: not "……才可发送", "保证客户可以……", "即用户可……"."""
+    before = line[: modal.start]
+    if before[-1:] in ("才", "方", "均", "都", "也", "亦", "即"):
+        return False
+    return regex.search(r"保证|确保|使|以便|即|才|从而", before) is None
 
 
 def requirement_evidence(
