@@ -21,7 +21,8 @@ _UNIT_AFTER = regex.compile(
 )
 
 
-_MEASURE = regex.compile(r"[－\-+±]?\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]+(?:/[A-Za-zμΩ°℃%‰²³·]+)*")
+_ONE_MEASURE = r"[－\-+±]?\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]*(?:/[A-Za-zμΩ°℃%‰²³·]+)*"
+_MEASURE = regex.compile(rf"{_ONE_MEASURE}(?:\s?[～~至]\s?{_ONE_MEASURE})?")  # "15 ℃～25 ℃" stays whole
 
 
 def _word_end(text: str, at: int) -> int:

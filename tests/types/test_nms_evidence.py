@@ -237,6 +237,8 @@ def test_weakened_forms_vary() -> None:
     [
         ("响应时间不应大于100 ms，对人体部位应能全部检出。", 4, 6, "不应大于100 ms"),
         ("记录容量不应少于10 000条，断电后记录不应丢失。", 4, 6, "不应少于10 000条"),
+        ("摊放环境温度宜为15 ℃～25 ℃，相对湿度宜为60%～80%。", 6, 7, "宜为15 ℃～25 ℃"),
+        ("差温报警动作值宜为10 ℃/min。", 7, 8, "宜为10 ℃/min"),
     ],
 )
 def test_quotes_keep_the_unit(text: str, start: int, end: int, expected: str) -> None:
