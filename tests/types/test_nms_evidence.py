@@ -21,6 +21,7 @@ from injectors.language.quotes import quote_after
 from injectors.planner import inject_document
 from injectors.types.nms.evidence import (
     ALTERNATIVE,
+    FALLBACK,
     INSPECTION,
     LIMIT,
     SAFETY,
@@ -182,6 +183,16 @@ def test_recommendation_with_an_alternative() -> None:
         assert (replacement.old, replacement.new) == ("可", "应")
         assert "应采用电磁锁，也可采用电机锁" in instance.corrupted_section.text
         assert "以“也可”给出其他做法" in instance.description
+
+
+def test_recommendation_whose_exception_the_document_foresees() -> None:
+    """ "……不宜小于500 mm。间隙无法满足时，应……": the next sentence says what to do when it is not met."""
+    document = standard("柜体与墙面的间隙不宜小于50 mm。间隙无法满足时，应加装隔热板。")
+    found = recommendation_evidence(document, position(document, "4.1"), *_line(document, "4.1", "不宜"))
+    assert [(e.kind, e.words) for e in found] == [(FALLBACK, "无法满足时")]
+    instance = instances(document, RecommendationStrengthened())[0].instance
+    assert instance is not None and "“不应小于50 mm”" in instance.description
+    assert "随后规定了“无法满足时”的做法" in instance.description
 
 
 def test_recommendation_kept_by_a_parallel_clause() -> None:

@@ -34,6 +34,7 @@ from injectors.language.modals import (
 from injectors.language.quotes import shorten
 from parsers.model import Document, Section
 
+FALLBACK = "fallback"
 INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE = (
     "inspection",
     "test_method",
@@ -71,6 +72,10 @@ _HAZARD = (
 _SAFETY = regex.compile(rf"(?:防止|避免|以免|以防|防范|杜绝|减少)[^，,；;。]{{0,16}}?{_HAZARD}")
 _ALTERNATIVE = regex.compile(r"也可以|也可|亦可|或可|还可以|还可|也宜")
 _HEDGE = regex.compile(r"优先|尽可能|在条件允许|条件允许时|条件具备时|有条件的|如有可能|如果可能")
+_FALLBACK = regex.compile(
+    r"(?:无法|不能|难以|未能|不)(?:满足|达到|实现|做到)(?:时|的)|(?:超过|超出|低于|高于|大于|小于|不足)(?:时|的情况下)"
+    r"|确有困难|条件不具备"
+)
 _LIST_ITEM = regex.compile(r"^\s*(?:[a-z]\)|[a-z]）|\d{1,2}\)|\d{1,2}）|——|—)")
 
 
@@ -286,6 +291,11 @@ def recommendation_evidence(
     section = document.sections[position]
     rest = _sentence_after(line, modal)
     out = [Evidence(ALTERNATIVE, m.group(), "本条") for m in _ALTERNATIVE.finditer(rest)][:1]
+    _, end = sentence_span(line, modal.start, modal.end)
+    _, end = sentence_span(line, end, end) if end < len(line) else (end, end)  # and the next sentence
+    fallback = _FALLBACK.search(line, modal.end, end)
+    if fallback is not None:
+        out.append(Evidence(FALLBACK, fallback.group(), "本条"))
     a, b = sentence_span(line, modal.start, modal.end)
     hedge = _HEDGE.search(line[a:b])
     if hedge is not None:
@@ -315,6 +325,8 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"该条的目的是“{w}”，涉及安全的规定必须是要求"
     if evidence.kind == ALTERNATIVE:
         return f"同一句随后以“{w}”给出其他做法，说明该做法本是可选的，强化后前后矛盾"
+    if evidence.kind == FALLBACK:
+        return f"该条随后规定了“{w}”的做法，说明本条允许例外，强化为要求后前后矛盾"
     if evidence.kind == HEDGE:
         return f"句中“{w}”表明这只是推荐，与要求相矛盾"
     if where == "同一句":
