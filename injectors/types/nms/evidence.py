@@ -76,6 +76,7 @@ _FALLBACK = regex.compile(
     r"(?:无法|不能|难以|未能|不)(?:满足|达到|实现|做到)(?:时|的)|(?:超过|超出|低于|高于|大于|小于|不足)(?:时|的情况下)"
     r"|确有困难|条件不具备"
 )
+_EXAMPLES = regex.compile(r"(?:^|[，,：:（(、])(?:例如|比如|如)(?![果何下图表此])")
 _LIST_ITEM = regex.compile(r"^\s*(?:[a-z]\)|[a-z]）|\d{1,2}\)|\d{1,2}）|——|—)")
 
 
@@ -251,6 +252,8 @@ def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[E
     """Parallel clauses of the same sentence keeping the same modal verb ("长度宜为…，宽度宜为…",
     "箱体不应破裂，盖体不应脱开"): a list written in one sentence."""
     a, b = sentence_span(line, modal.start, modal.end)
+    if _EXAMPLES.search(line[a:b]):
+        return []  # "如按钮可点击、复选框可改变状态": examples, not a list of provisions
     nxt = next_word(line, modal.end)
     out = []
     for other in modal_verbs(line[:b]):
@@ -266,7 +269,7 @@ def _heads_its_item(line: str, modal: Modal) -> bool:
     before = line[: modal.start]
     if before[-1:] in ("才", "方", "均", "都", "也", "亦", "即"):
         return False
-    return regex.search(r"保证|确保|使|以便|即|才|从而", before) is None
+    return regex.search(r"保证|确保|使|以便|即|才|从而|是指|表示|意味", before) is None
 
 
 def requirement_evidence(

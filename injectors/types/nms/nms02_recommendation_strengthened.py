@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+import regex
+
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
@@ -99,6 +101,8 @@ def _strengthenable(found: BodyModal) -> bool:
         return False
     before = found.line[modal.start - 1 : modal.start] if modal.start else ""
     after = found.line[modal.end : modal.end + 1]
+    if after == "对" or regex.search(r"是指|表示|意味", found.line[: modal.start]):
+        return False  # 可以对 → 应对 (cope with); "……是指一个知识类可以包含": explains, provides nothing
     return before not in _NO_STRENGTHEN_BEFORE and after not in ("不", "")
 
 
