@@ -147,6 +147,10 @@ class Injector(ABC):
     ) -> Proposal | None:
         """The edit at one site, or None when the site turns out not to fit."""
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """Why the document offers no site; a type that takes only some of its places says which."""
+        return "no_site"
+
     # --- what the base class owns ---------------------------------------------------------------
     def inject(
         self,
@@ -166,8 +170,9 @@ class Injector(ABC):
         document = baseline.document
         sites = list(self.sites(document, context))
         if not sites:
-            stats["skipped_no_site"] += 1
-            return Attempt(reason="no_site")
+            reason = self.no_site_reason(document, context)
+            stats[f"skipped_{reason}"] += 1
+            return Attempt(reason=reason)
         rng.shuffle(sites)
         reasons: Counter[str] = Counter()
         busy = occupied(taken)

@@ -16,6 +16,18 @@ _RUN = regex.compile(
 )  # "ITU-T", "GB/T 1.1—2020", "A.1" stay whole
 
 
+_UNIT_AFTER = regex.compile(
+    r" ?(?:[A-Za-zμΩ°℃%‰][A-Za-zμΩ°℃%‰²³/·()（）]*|个月|个|年|次|台|天|小时|分钟|秒|倍|级|位|字|条|块|人|件)"
+)
+
+
+_ONE_MEASURE = r"[－\-+±]?\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]*(?:/[A-Za-zμΩ°℃%‰²³·]+)*"
+_MEASURE = regex.compile(rf"{_ONE_MEASURE}(?:\s?[～~至]\s?{_ONE_MEASURE})?")  # "15 ℃～25 ℃" stays whole
+
+
+_REFERENCE = regex.compile(r"(?:第|表|图|附录)\s?[A-Z]?\d*(?:\.\d+)*(?:章|条)?")
+
+
 def _word_end(text: str, at: int) -> int:
     """The first word boundary at or after `at` (the end of the word `at` falls in)."""
     for run in _RUN.finditer(text):
@@ -34,7 +46,16 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
         return text[start:stop]
     cut = max([e for e in boundaries(text) if end <= e <= end + after] or [end])
     cut = max(cut, _word_end(text, cut)) if cut < stop else stop
-    return text[start : min(cut, stop)]
+    if text[:cut].rstrip(" ")[-1:].isdigit():
+        unit = _UNIT_AFTER.match(text, cut)  # "不应大于100 ms", not "不应大于100 "
+        cut = unit.end() if unit is not None else cut
+    for reference in _REFERENCE.finditer(text):
+        if reference.start() < cut < reference.end():
+            cut = reference.end()  # "应符合第7章", not "应符合第" or "应符合第7"
+    for measure in _MEASURE.finditer(text):
+        if measure.start() < cut < measure.end():
+            cut = measure.end()  # "宜为10 ℃/min", not "宜为10 ℃/"
+    return text[start : min(cut, stop)].rstrip(" ")
 
 
 def shorten(text: str, limit: int) -> str:

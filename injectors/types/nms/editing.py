@@ -22,6 +22,7 @@ from injectors.language.patterns import CITATION
 from injectors.language.quotes import quote_after
 from injectors.language.words import word_aligned
 from injectors.types.nms.analysis import body_lines, informative_annexes, is_normative_body
+from injectors.types.nms.evidence import Evidence
 from parsers.model import Document, Section
 
 
@@ -94,3 +95,33 @@ def rewrite(found: BodyModal, old: str, new: str, at: int | None = None) -> tupl
 
 def modify(position: int, found: BodyModal, start: int, old: str, new: str) -> Edit:
     return Edit("modify", position, (Replacement("text", found.line_offset + start, old, new),))
+
+
+@dataclass(frozen=True)
+class Evidenced:
+    """A modal verb whose change the document makes detectable, and the evidence for it (strongest first)."""
+
+    found: BodyModal
+    evidence: tuple[Evidence, ...]
+
+
+EvidenceFinder = Callable[[Document, int, int, str, Modal], list[Evidence]]
+
+
+def evidenced_sites(
+    document: Document, wanted: Callable[[BodyModal], bool], finder: EvidenceFinder
+) -> Iterator[Site]:
+    """One site per body section holding a modal verb `wanted` accepts and `finder` gives evidence for."""
+    for site in modal_sites(document, wanted):
+        found = []
+        for modal in site.detail:
+            evidence = finder(document, site.target, modal.line_offset, modal.line, modal.modal)
+            if evidence:
+                found.append(Evidenced(modal, tuple(evidence)))
+        if found:
+            yield Site(site.target, tuple(found))
+
+
+def no_evidence_reason(document: Document, wanted: Callable[[BodyModal], bool]) -> str:
+    """ "no_evidence" when the document has modal verbs to change but none whose change it would reveal."""
+    return "no_evidence" if any(True for _ in modal_sites(document, wanted)) else "no_site"

@@ -13,7 +13,9 @@ from injectors.language.modals import (
     PERMISSION,
     RECOMMENDATION,
     YI_COMPOUND_NEXT,
+    lexicon,
     modal_verbs,
+    next_word_tag,
 )
 from injectors.llm.constraints import (
     Answer,
@@ -30,7 +32,16 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import modal_diff, place
-from injectors.types.nms.editing import BodyModal, modal_sites, modify, quote, rewrite
+from injectors.types.nms.editing import (
+    BodyModal,
+    Evidenced,
+    evidenced_sites,
+    modify,
+    no_evidence_reason,
+    quote,
+    rewrite,
+)
+from injectors.types.nms.evidence import LIMIT, named, requirement_evidence
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -65,45 +76,87 @@ class RequirementWeakened(Injector):
     error_type = ERROR_TYPE.id
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
-        return modal_sites(document, lambda m: m.modal.word in ("应", "不应"))
+        """Clauses whose weakening the document reveals; where it offers enough of them, those revealed by
+        more than a number (inspection rules, tests, safety, siblings), so that NMS-01 is not "a clause
+        with a limit value" to a pattern-finder."""
+        sites = list(evidenced_sites(document, _requirement, requirement_evidence))
+        beyond = [
+            Site(s.target, tuple(e for e in s.detail if any(x.kind != LIMIT for x in e.evidence)))
+            for s in sites
+        ]
+        beyond = [s for s in beyond if s.detail]
+        return beyond if len(beyond) >= 2 else sites
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        return no_evidence_reason(document, _requirement)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        found: BodyModal = rng.choice(site.detail)
+        plain = [e for e in site.detail if not e.found.modal.negative]
+        # 不应 → 不宜 on every limit would make "不宜大于" a pattern: 应 first where the clause has one
+        chosen: Evidenced = rng.choice(plain if plain and rng.random() < 0.7 else site.detail)
+        found = chosen.found
         modal = found.modal
         ying = modal.end - 1  # position of 应 in the line
         options = _weaker(found.line, ying, modal.negative)
         if not options:
             return None
-        new_char = rng.choice(options)
-        line, _ = rewrite(found, "应", new_char, at=ying)
+        old, new = rng.choice(options)
+        line, _ = rewrite(found, old, new, at=ying)
+        start = ying - 1 if modal.negative else ying
         old_words = quote(found.line, modal.start, modal.end)
-        new_words = quote(line, modal.start, modal.end)
+        new_words = quote(line, start, start + len(new) + (1 if modal.negative else 0))
         number = document.sections[site.target].number
-        force = "推荐" if new_char == "宜" else "允许"
+        force = "推荐" if new == "宜" else "允许"
         return Proposal(
-            modify(site.target, found, ying, "应", new_char),
-            f"{place(number)}将要求“{old_words}”弱化为{force}“{new_words}”，该条款是必须满足的要求",
-            f"将“{modal.word[:-1]}{new_char}”改回“{modal.word}”，恢复为要求型条款",
+            modify(site.target, found, ying, old, new),
+            f"{place(number)}将要求“{old_words}”弱化为{force}“{new_words}”；"
+            + named(chosen.evidence[0], "要求"),
+            f"将“{modal.word[:-1]}{new}”改回“{modal.word[:-1]}{old}”，恢复为要求型条款",
         )
 
 
-def _weaker(line: str, ying: int, negative: bool) -> list[str]:
-    """Replacements of 应 that the lexicon reads as 宜 / 可 at the same place."""
+def _requirement(found: BodyModal) -> bool:
+    return found.modal.word in ("应", "不应")
+
+
+# 可 reads badly before these: "可符合表1的规定", "可为", "可满足"
+_NOT_AFTER_KE = ("符合", "满足", "为", "是", "遵守", "遵循", "按", "按照", "不", "以", "用", "行", "该")
+
+
+# states a requirement asserts ("功能应正常", "标志应清晰"): 宜正常, 可清晰 are not Chinese
+_STATES = frozenset(
+    lexicon(
+        "正常 一致 完好 完整 清晰 平整 牢固 准确 齐全 光滑 整洁"
+        " 干燥 清洁 良好 无 有效 稳定 灵活 合理 相同 统一 匹配"
+    )
+)
+
+
+def _weaker(line: str, ying: int, negative: bool) -> list[tuple[str, str]]:
+    """(old, new) replacements at 应 that the lexicon reads as 宜 / 可 / 可以 at the same place: 应 → 宜,
+    应 → 可 / 可以, 应能 → 可 / 可以 ("应能设置" → "可设置"), 不应 → 不宜."""
     after = line[ying + 1 : ying + 3]
-    options = []
-    if not after.startswith(YI_COMPOUND_NEXT):
-        options.append("宜")
-    if not negative and after[:1] not in KE_COMPOUND_NEXT and after[:1] not in ("以", "用", "行", "不", "该"):
-        options.append("可")
-    wanted = {"宜": RECOMMENDATION, "可": PERMISSION}
+    options: list[tuple[str, str]] = []
+    word, tag = next_word_tag(line, ying + 1)
+    if tag.startswith("a") or word in _STATES:
+        return options  # "功能应正常": 宜正常, 可正常 are not Chinese
+    if not after.startswith(YI_COMPOUND_NEXT) and not after.startswith("能"):
+        options.append(("应", "宜"))
+    if not negative:
+        if after.startswith("能") and not after.startswith("能够") and after[1:2] not in KE_COMPOUND_NEXT:
+            options += [("应能", "可"), ("应能", "可以")]
+        elif after[:1] not in KE_COMPOUND_NEXT and not after.startswith(_NOT_AFTER_KE):
+            options += [("应", "可"), ("应", "可以")]
+    wanted = {"宜": RECOMMENDATION, "可": PERMISSION, "可以": PERMISSION}
     start = ying - 1 if negative else ying
     return [
-        c
-        for c in options
+        (old, new)
+        for old, new in options
         if any(
-            m.start == start and m.force == wanted[c] for m in modal_verbs(line[:ying] + c + line[ying + 1 :])
+            m.start == start and m.force == wanted[new] and m.word.endswith(new)
+            for m in modal_verbs(line[:ying] + new + line[ying + len(old) :])
         )
     ]
 

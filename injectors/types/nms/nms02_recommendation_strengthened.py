@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
+import regex
+
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
@@ -24,7 +26,16 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import modal_diff, place
-from injectors.types.nms.editing import BodyModal, modal_sites, modify, quote, rewrite
+from injectors.types.nms.editing import (
+    BodyModal,
+    Evidenced,
+    evidenced_sites,
+    modify,
+    no_evidence_reason,
+    quote,
+    rewrite,
+)
+from injectors.types.nms.evidence import named, recommendation_evidence
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -46,7 +57,7 @@ def recommendation_strengthened(original: Document, corrupted: Document) -> Iter
 
 
 # --- NMS-02 -------------------------------------------------------------------------------------------
-_NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚")
+_NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚", "也", "亦", "还")
 
 
 class RecommendationStrengthened(Injector):
@@ -56,12 +67,16 @@ class RecommendationStrengthened(Injector):
     error_type = ERROR_TYPE.id
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
-        return modal_sites(document, _strengthenable)
+        return evidenced_sites(document, _strengthenable, recommendation_evidence)
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        return no_evidence_reason(document, _strengthenable)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        found: BodyModal = rng.choice(site.detail)
+        chosen: Evidenced = rng.choice(site.detail)
+        found = chosen.found
         modal = found.modal
         old = modal.word[1:] if modal.negative else modal.word  # 宜, 可, 可以
         at = modal.start + 1 if modal.negative else modal.start
@@ -75,7 +90,7 @@ class RecommendationStrengthened(Injector):
         new_words = quote(line, modal.start, modal.start + len(new_word))
         return Proposal(
             modify(site.target, found, at, old, "应"),
-            f"{place(number)}将{kind}“{old_words}”强化为要求“{new_words}”，把可选做法变成了必须满足的要求",
+            f"{place(number)}将{kind}“{old_words}”强化为要求“{new_words}”；{named(chosen.evidence[0], kind)}",
             f"将“{new_word}”改回“{modal.word}”",
         )
 
@@ -86,6 +101,8 @@ def _strengthenable(found: BodyModal) -> bool:
         return False
     before = found.line[modal.start - 1 : modal.start] if modal.start else ""
     after = found.line[modal.end : modal.end + 1]
+    if after == "对" or regex.search(r"是指|表示|意味", found.line[: modal.start]):
+        return False  # 可以对 → 应对 (cope with); "……是指一个知识类可以包含": explains, provides nothing
     return before not in _NO_STRENGTHEN_BEFORE and after not in ("不", "")
 
 

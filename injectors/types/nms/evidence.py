@@ -1,0 +1,337 @@
+"""What in a document makes a changed modal verb detectable, for NMS-01 (应 → 宜) and NMS-02 (宜 → 应).
+
+A modal verb changed on an ordinary clause reads as a plausible provision: nobody given only the corrupted
+document could tell. A change is detectable when the document itself says how strong the provision must be:
+
+- the clause is a pass/fail item of the inspection rules (检验规则, 判定, a table of 检验项目 names it);
+- a test method presupposes it (the 试验方法 chapter refers to it, or tests what it is about);
+- it carries a limit value (不大于 5 mm, ≤ 0.5 ℃, 30 min 内 …) or a safety consequence (防止触电 …);
+- a sibling item of the same list keeps the other modal verb;
+- for a recommendation, its own sentence offers an alternative (也可 …) or hedges it (尽可能, 条件允许时).
+
+Each finder returns `Evidence` (its kind, the document's own words, where they stand) that the description
+names; a site without evidence is no site.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+
+from injectors.language.modals import (
+    PERMISSION,
+    RECOMMENDATION,
+    REQUIREMENT,
+    Modal,
+    clause_span,
+    lexicon,
+    modal_verbs,
+    next_word,
+    sentence_span,
+)
+from injectors.language.quotes import shorten
+from parsers.model import Document, Section
+
+FALLBACK = "fallback"
+INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE = (
+    "inspection",
+    "test_method",
+    "limit",
+    "safety",
+    "sibling",
+    "alternative",
+    "hedge",
+)
+
+_INSPECTION_TITLE = regex.compile(r"检验规则|判定|检验项目|出厂检验|型式检验|交收检验|验收规则|抽样")
+_TEST_TITLE = regex.compile(r"试验方法|检验方法|测试方法|检测方法|测量方法|试验$|测试$|检测$|检查$")
+_GENERIC_TITLES = frozenset(
+    lexicon(
+        "要求 一般要求 基本要求 通用要求 总体要求 技术要求 总则 概述 其他 其他要求 一般规定 基本规定 通则"
+    )
+)
+_UNITS = lexicon(
+    "mm cm km m² m³ m/s² m/s m kg g mg ℃ °C K % ms s min h d kV mV V mA A kW W Hz kHz MHz GHz"
+    " MPa kPa Pa lx dB dBm"
+    " Mbit/s kbit/s bit MB GB KB N kN mL L r/min μm 个月 个 年 次 台 天 小时 分钟 秒 倍 级 位 字 条 块"
+)
+_UNIT = "(?:" + "|".join(regex.escape(u) for u in sorted(_UNITS, key=len, reverse=True)) + ")(?![A-Za-z])"
+_NUMBER = r"[-+]?(?:\d{1,3}(?: \d{3})+(?![\d.])|\d+(?:\.\d+)?)"
+_LIMIT = regex.compile(
+    r"(?:不大于|不小于|不超过|不低于|不高于|不少于|不多于|不得超过|大于|小于|低于|高于|少于|多于|超过|≤|≥|＜|＞|<|>)"
+    rf"\s*{_NUMBER}\s*{_UNIT}?"
+    rf"|{_NUMBER}\s*{_UNIT}\s*(?:[～~至\-]\s*{_NUMBER}\s*{_UNIT})?\s*(?:以内|以上|以下|内|之内)"
+    rf"|{_NUMBER}\s*{_UNIT}\s*[～~至]\s*{_NUMBER}\s*{_UNIT}"
+)
+_HAZARD = (
+    r"(?:伤害|伤亡|人身|触电|电击|火灾|起火|着火|燃烧|爆炸|烫伤|灼伤|夹伤|割伤|划伤|砸伤|中毒|窒息|感染|漏电|"
+    r"短路|危险|事故|坠落|倾倒|倾覆)"
+)
+_SAFETY = regex.compile(rf"(?:防止|避免|以免|以防|防范|杜绝|减少)[^，,；;。]{{0,16}}?{_HAZARD}")
+_ALTERNATIVE = regex.compile(r"也可以|也可|亦可|或可|还可以|还可|也宜")
+_HEDGE = regex.compile(r"优先|尽可能|在条件允许|条件允许时|条件具备时|有条件的|如有可能|如果可能")
+_FALLBACK = regex.compile(
+    r"(?:无法|不能|难以|未能|不)(?:满足|达到|实现|做到)(?:时|的)|(?:超过|超出|低于|高于|大于|小于|不足)(?:时|的情况下)"
+    r"|确有困难|条件不具备"
+)
+_EXAMPLES = regex.compile(r"(?:^|[，,：:（(、])(?:例如|比如|如)(?![果何下图表此])")
+_LIST_ITEM = regex.compile(r"^\s*(?:[a-z]\)|[a-z]）|\d{1,2}\)|\d{1,2}）|——|—)")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Why a change of this modal verb is detectable: a kind, the document's own words, where they stand."""
+
+    kind: str
+    words: str
+    where: str  # 本条, 第7.2条, 附录A …
+
+
+def place(number: str) -> str:
+    if number[:1].isdigit():
+        return f"第{number}章" if "." not in number else f"第{number}条"
+    return number
+
+
+# --- the document's inspection rules and test methods --------------------------------------------------
+@dataclass(frozen=True)
+class Referrer:
+    """A section of the inspection rules or the test methods, with the titles above it."""
+
+    kind: str  # INSPECTION | TEST_METHOD
+    section: Section
+    titles: str  # its own title and its ancestors', joined
+
+
+@lru_cache(maxsize=256)
+def referrers(document: Document) -> tuple[Referrer, ...]:
+    """The sections that can make a clause a pass/fail item or presuppose it: inspection rules, tests."""
+    out: list[Referrer] = []
+    chain: list[Section] = []
+    for section in document.sections:
+        if section.kind not in ("clause", "annex"):
+            continue
+        chain = [s for s in chain if s.level < section.level] + [section]
+        titles = " ".join(s.title for s in chain)
+        if _INSPECTION_TITLE.search(titles):
+            out.append(Referrer(INSPECTION, section, titles))
+        elif any(_TEST_TITLE.search(s.title) for s in chain):
+            out.append(Referrer(TEST_METHOD, section, titles))
+    return tuple(out)
+
+
+def _mentions_number(text: str, number: str) -> regex.Match[str] | None:
+    return regex.search(rf"(?<![\d.]){regex.escape(number)}(?![\d]|\.\d)", text)
+
+
+def _line_at(text: str, at: int) -> str:
+    a = text.rfind("\n", 0, at) + 1
+    b = text.find("\n", at)
+    return text[a : b if b >= 0 else len(text)]
+
+
+def _excerpt(line: str, at: int, end: int) -> str:
+    """The comma-delimited phrase of `line` around [at, end), whole words, shortened when long."""
+    a = at
+    while a > 0 and line[a - 1] not in "，,；;。：:|":
+        a -= 1
+    b = end
+    while b < len(line) and line[b] not in "，,；;。|":
+        b += 1
+    phrase = line[a:b].strip()
+    return phrase if len(phrase) <= 30 else shorten(phrase, 30)
+
+
+def _owners(document: Document, position: int) -> list[Section]:
+    """The clause at `position` and its ancestors below chapter level (5.4.1, 5.4), nearest first."""
+    section = document.sections[position]
+    out = [section]
+    level = section.level
+    for s in reversed(document.sections[:position]):
+        if s.level < level and s.level >= 2 and s.kind == section.kind:
+            out.append(s)
+            level = s.level
+        if s.level <= 1:
+            break
+    return out
+
+
+def referenced_by(document: Document, position: int) -> list[Evidence]:
+    """The inspection rules or test methods that name this clause (or its sub-chapter) by number or title."""
+    own_chapter = document.sections[position].number.split(".")[0]
+    out: list[Evidence] = []
+    for owner in _owners(document, position):
+        title = owner.title.strip()
+        named = len(title) >= 2 and title not in _GENERIC_TITLES and title != owner.number
+        for ref in referrers(document):
+            if ref.section.number.split(".")[0] == own_chapter:
+                continue
+            hit = _mentions_number(ref.section.text, owner.number)
+            if hit is not None:
+                line = _line_at(ref.section.text, hit.start())
+                offset = hit.start() - (ref.section.text.rfind("\n", 0, hit.start()) + 1)
+                words = _excerpt(line, offset, offset + len(owner.number))
+                out.append(Evidence(ref.kind, words, place(ref.section.number)))
+            elif named and ref.kind == TEST_METHOD and title in ref.section.title:
+                out.append(Evidence(TEST_METHOD, ref.section.heading, place(ref.section.number)))
+            elif named and ref.kind == INSPECTION:
+                item = regex.search(
+                    rf"(?:^|(?<=[、，,：:|为和及与 ])){regex.escape(title)}(?=$|[、，,；;。|和及与等 ])",
+                    ref.section.text,
+                    regex.M,
+                )
+                at = item.start() if item is not None else -1
+                if at >= 0 and regex.search(r"项目|\|", _line_at(ref.section.text, at)):
+                    line = _line_at(ref.section.text, at)
+                    offset = at - (ref.section.text.rfind("\n", 0, at) + 1)
+                    out.append(
+                        Evidence(
+                            INSPECTION, _excerpt(line, offset, offset + len(title)), place(ref.section.number)
+                        )
+                    )
+    return out
+
+
+# --- the clause's own sentence and list ------------------------------------------------------------------
+def _provision_after(line: str, modal: Modal) -> str:
+    """What the modal verb governs: its comma clause after it, up to the next modal verb."""
+    _, b = clause_span(line, modal.start, modal.end)
+    following = [m.start for m in modal_verbs(line) if m.start >= modal.end]
+    return line[modal.end : min([b, *following])]
+
+
+def _sentence_after(line: str, modal: Modal) -> str:
+    _, b = sentence_span(line, modal.start, modal.end)
+    return line[modal.end : b]
+
+
+def limit_value(line: str, modal: Modal) -> list[Evidence]:
+    """A limit value in the provision the modal verb makes (数值 + 单位, 不大于/不少于/≤ …)."""
+    rest = _provision_after(line, modal)
+    found = _LIMIT.search(rest)
+    if found is None:
+        return []
+    words = found.group().strip()
+    if modal.negative and found.start() == 0:
+        words = regex.sub(r"^\D+", "", words)  # 不应低于98%: the limit is "98%"
+    return [Evidence(LIMIT, words, "本条")] if words else []
+
+
+def safety_consequence(line: str, modal: Modal) -> list[Evidence]:
+    """A safety purpose in the same sentence (防止触电, 避免夹伤人员 …)."""
+    a, b = sentence_span(line, modal.start, modal.end)
+    found = _SAFETY.search(line[a:b])
+    return [Evidence(SAFETY, found.group(), "本条")] if found else []
+
+
+def list_siblings(section: Section, line_offset: int, force: str) -> list[Evidence]:
+    """Items of the same list (a) b) c), ——) that keep a modal verb of `force`."""
+    lines = section.text.split("\n")
+    at = section.text.count("\n", 0, line_offset)
+    if not _LIST_ITEM.match(lines[at]):
+        return []
+    first, last = at, at
+    while first > 0 and _LIST_ITEM.match(lines[first - 1]):
+        first -= 1
+    while last + 1 < len(lines) and _LIST_ITEM.match(lines[last + 1]):
+        last += 1
+    out = []
+    for i in range(first, last + 1):
+        if i == at:
+            continue
+        modal = next((m for m in modal_verbs(lines[i]) if m.force == force), None)
+        if modal is not None and _heads_its_item(lines[i], modal):
+            words = _excerpt(lines[i], modal.start, modal.end)
+            out.append(Evidence(SIBLING, words, "同一列项"))
+    return out
+
+
+def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[Evidence]:
+    """Parallel clauses of the same sentence keeping the same modal verb ("长度宜为…，宽度宜为…",
+    "箱体不应破裂，盖体不应脱开"): a list written in one sentence."""
+    a, b = sentence_span(line, modal.start, modal.end)
+    if _EXAMPLES.search(line[a:b]):
+        return []  # "如按钮可点击、复选框可改变状态": examples, not a list of provisions
+    nxt = next_word(line, modal.end)
+    out = []
+    for other in modal_verbs(line[:b]):
+        if other.start < a or other.start == modal.start or other.word != modal.word:
+            continue
+        if modal.negative or not same_verb or next_word(line, other.end) == nxt:
+            out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end), "同一句"))
+    return out
+
+
+def _heads_its_item(line: str, modal: Modal) -> bool:
+    """The modal verb makes the item's provision: not "……才可发送", "保证客户可以……", "即用户可……"."""
+    before = line[: modal.start]
+    if before[-1:] in ("才", "方", "均", "都", "也", "亦", "即"):
+        return False
+    return regex.search(r"保证|确保|使|以便|即|才|从而|是指|表示|意味", before) is None
+
+
+def requirement_evidence(
+    document: Document, position: int, line_offset: int, line: str, modal: Modal
+) -> list[Evidence]:
+    """Why 应 must stay 应 here (NMS-01), strongest first; empty when a weakened clause would go unnoticed."""
+    section = document.sections[position]
+    return (
+        referenced_by(document, position)
+        + limit_value(line, modal)
+        + safety_consequence(line, modal)
+        + list_siblings(section, line_offset, REQUIREMENT)
+        + sentence_siblings(line, modal)
+    )
+
+
+def recommendation_evidence(
+    document: Document, position: int, line_offset: int, line: str, modal: Modal
+) -> list[Evidence]:
+    """Why 宜/可 must stay optional here (NMS-02): an alternative or a hedge in its own sentence, or list
+    siblings that keep the recommendation; empty when a strengthened clause would read as plausible."""
+    section = document.sections[position]
+    rest = _sentence_after(line, modal)
+    out = [Evidence(ALTERNATIVE, m.group(), "本条") for m in _ALTERNATIVE.finditer(rest)][:1]
+    _, end = sentence_span(line, modal.start, modal.end)
+    _, end = sentence_span(line, end, end) if end < len(line) else (end, end)  # and the next sentence
+    fallback = _FALLBACK.search(line, modal.end, end)
+    if fallback is not None:
+        out.append(Evidence(FALLBACK, fallback.group(), "本条"))
+    a, b = sentence_span(line, modal.start, modal.end)
+    hedge = _HEDGE.search(line[a:b])
+    if hedge is not None:
+        out.append(Evidence(HEDGE, hedge.group(), "本条"))
+    force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
+    parallel = sentence_siblings(line, modal, same_verb=_conditional(line, modal))
+    return out + list_siblings(section, line_offset, force) + parallel
+
+
+def _conditional(line: str, modal: Modal) -> bool:
+    """A clause under a condition ("……时，宜……"): its modal answers the condition, not a list."""
+    a, b = sentence_span(line, modal.start, modal.end)
+    return regex.search(r"时[，,]|如果|若|除.*外", line[a:b]) is not None
+
+
+# --- naming the evidence in a description -----------------------------------------------------------------
+def named(evidence: Evidence, force_kept: str = "") -> str:
+    """The clause of a description that shows the reviewer where the document reveals the change."""
+    w, where = evidence.words, evidence.where
+    if evidence.kind == INSPECTION:
+        return f"{where}把该条列为检验项目（“{w}”），检验据此判定合格与否，该条必须是要求"
+    if evidence.kind == TEST_METHOD:
+        return f"{where}规定了检验该条的试验（“{w}”），试验方法以该条为必须满足的要求"
+    if evidence.kind == LIMIT:
+        return f"该条给出的限值“{w}”是判定合格与否的界限，只能是要求"
+    if evidence.kind == SAFETY:
+        return f"该条的目的是“{w}”，涉及安全的规定必须是要求"
+    if evidence.kind == ALTERNATIVE:
+        return f"同一句随后以“{w}”给出其他做法，说明该做法本是可选的，强化后前后矛盾"
+    if evidence.kind == FALLBACK:
+        return f"该条随后规定了“{w}”的做法，说明本条允许例外，强化为要求后前后矛盾"
+    if evidence.kind == HEDGE:
+        return f"句中“{w}”表明这只是推荐，与要求相矛盾"
+    if where == "同一句":
+        return f"同一句中并列的“{w}”仍为{force_kept}，该项却被单独改变"
+    return f"同一列项中的“{w}”仍为{force_kept}，与之并列的该项却被单独改变"
