@@ -65,7 +65,7 @@ class VagueWording(Injector):
         options = _vague_options(found)
         if not options:
             return None
-        new = rng.choice(options)
+        new = _pick(options, modal.negative, rng)
         number = document.sections[site.target].number
         old_words = quote(found.line, modal.start, modal.end)
         line, _ = rewrite(found, modal.word, new)
@@ -76,6 +76,20 @@ class VagueWording(Injector):
             f"{place(number)}将“{old_words}”改为含糊表述“{new_words}”，“{word}”不是能愿动词，条款的性质不明确",
             f"删除“{word}”，按原意用“{modal.word}”明确表述",
         )
+
+
+# The taxonomy's vague forms: the form is the error, so each is drawn equally often where it fits.
+FORMS = ("尽量", "最好", "一般", "原则上", "适当")
+
+
+def _pick(options: list[str], negative: bool, rng: random.Random) -> str:
+    """A form drawn evenly from the taxonomy's list; where it does not fit here, another that does,
+    原则上 (which fits almost anywhere) only when nothing else does, so that no form dominates."""
+    wanted = rng.choice(FORMS) + ("不" if negative else "")
+    if wanted in options:
+        return wanted
+    others = [o for o in options if not o.startswith("原则上")]
+    return rng.choice(others or options)
 
 
 def _vague_options(found: BodyModal) -> list[str]:

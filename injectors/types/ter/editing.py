@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import regex
 
 from injectors.base import Injector, Proposal, Site
-from injectors.context import InjectionContext
+from injectors.context import CorpusTerm, InjectionContext, field_of, same_field
 from injectors.language.terms import (
     BODY_KINDS,
     Occurrence,
@@ -61,7 +61,7 @@ _COMMON = """
 """
 
 
-_COMMON_WORDS = frozenset(_COMMON.split())
+COMMON_WORDS = frozenset(_COMMON.split())
 
 
 def vocabulary(document: Document) -> frozenset[str]:
@@ -69,14 +69,32 @@ def vocabulary(document: Document) -> frozenset[str]:
     out: set[str] = set()
     for s in document.sections:
         if s.kind in (*BODY_KINDS, "scope", "terms"):
-            out.update(w for w in words(s.title + "\n" + s.text) if len(w) >= 2 and w not in _COMMON_WORDS)
+            out.update(w for w in words(s.title + "\n" + s.text) if len(w) >= 2 and w not in COMMON_WORDS)
     return frozenset(out)
 
 
 def relatedness(term: str, definition: str, vocab: frozenset[str]) -> float:
     """Share of a foreign term's (and its definition's) distinctive words that this document uses."""
-    ws = {w for w in words(term + "，" + definition) if len(w) >= 2 and w not in _COMMON_WORDS}
+    ws = {w for w in words(term + "，" + definition) if len(w) >= 2 and w not in COMMON_WORDS}
     return len(ws & vocab) / len(ws) if ws else 0.0
+
+
+# Share of a borrowed term's distinctive words (with its definition's) this document must use when the
+# term comes from a document of another field: then it reads as this document's own vocabulary.
+AT_HOME = 0.75
+
+
+def at_home(document: Document, corpus_term: CorpusTerm, vocab: frozenset[str]) -> float | None:
+    """How well a term another corpus document defines fits this document (`relatedness`), or None when
+    it must not be written into it: a term of the same field always fits; one of another field only when
+    each word of the term is a word of this document and most of its definition's words are too."""
+    entry = corpus_term.entry
+    score = relatedness(entry.term, entry.definition, vocab)
+    if same_field(field_of(document.cover.ics, document.cover.ccs), corpus_term.field):
+        return score
+    if score < AT_HOME or not all(w in vocab or w in COMMON_WORDS for w in words(entry.term) if len(w) > 1):
+        return None
+    return score
 
 
 class TerminologyInjector(Injector):
