@@ -60,12 +60,11 @@ class VagueWording(Injector):
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        found: BodyModal = rng.choice(site.detail)
-        modal = found.modal
-        options = _vague_options(found)
-        if not options:
+        chosen = _choose(site.detail, rng)
+        if chosen is None:
             return None
-        new = _pick(options, modal.negative, rng)
+        found, new = chosen
+        modal = found.modal
         number = document.sections[site.target].number
         old_words = quote(found.line, modal.start, modal.end)
         line, _ = rewrite(found, modal.word, new)
@@ -82,14 +81,21 @@ class VagueWording(Injector):
 FORMS = ("尽量", "最好", "一般", "原则上", "适当")
 
 
-def _pick(options: list[str], negative: bool, rng: random.Random) -> str:
-    """A form drawn evenly from the taxonomy's list; where it does not fit here, another that does,
-    原则上 (which fits almost anywhere) only when nothing else does, so that no form dominates."""
-    wanted = rng.choice(FORMS) + ("不" if negative else "")
-    if wanted in options:
-        return wanted
-    others = [o for o in options if not o.startswith("原则上")]
-    return rng.choice(others or options)
+def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModal, str] | None:
+    """A form drawn evenly from the taxonomy's list and a modal of the clause where it fits; where it fits
+    none, another form that does, 原则上 (which fits almost anywhere) only when nothing else does, so that
+    no form dominates."""
+    wanted = rng.choice(FORMS)
+    fitting: dict[str, list[tuple[BodyModal, str]]] = {}
+    for found in modals:
+        for option in _vague_options(found):
+            fitting.setdefault(option.removesuffix("不"), []).append((found, option))
+    if not fitting:
+        return None
+    if wanted not in fitting:
+        others = sorted(f for f in fitting if f != "原则上")
+        wanted = rng.choice(others) if others else "原则上"
+    return rng.choice(fitting[wanted])
 
 
 def _vague_options(found: BodyModal) -> list[str]:
