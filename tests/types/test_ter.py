@@ -368,7 +368,12 @@ def test_term_variants_and_helpers() -> None:
     assert "在线监控设备" in term_variants("在线监控（监测）设备")
     assert initials("greenhouse environment monitoring system") == "GEMS"
     assert initials("obligation") == ""
-    assert "数据报文" in near_synonyms("数据帧", set())
+    assert "帧编号" in near_synonyms("帧序号", set())
+    # words that name another concept in standards are no synonyms (issue 9: TER-03's variant is natural)
+    assert near_synonyms("数据帧", set()) == ()
+    assert not {"环境监测平台", "数据采样周期"} & set(
+        near_synonyms("环境监测系统", set()) + near_synonyms("数据采集周期", set())
+    )
     assert "样时间" not in near_synonyms("出样时间", set())
     assert near_synonyms("温度记录仪", {"温度记录仪", "记录仪"}) == ("温度记录器",)
 

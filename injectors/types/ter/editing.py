@@ -127,6 +127,8 @@ def initials(english: str) -> str:
 # TER-03 Inconsistent term use
 # ---------------------------------------------------------------------------------------------------
 # Near-synonyms of a word inside a term: what authors write when they do not stick to the defined form.
+# Only words a reader takes for the same thing (系统/平台, 检测/检验, 采集/采样, 监测/监控 name different
+# concepts in standards, and 温度值 is an artificial form: they are not here).
 NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "设备": ("装置",),
     "装置": ("设备",),
@@ -137,7 +139,6 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "显示屏": ("显示器",),
     "柜": ("箱",),
     "仓": ("舱",),
-    "系统": ("平台",),
     "周期": ("间隔",),
     "间隔": ("周期",),
     "时延": ("延迟",),
@@ -145,7 +146,6 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "阈值": ("门限值",),
     "元素": ("要素",),
     "修饰词": ("限定词",),
-    "帧": ("报文",),
     "序号": ("编号",),
     "编号": ("序号",),
     "距离": ("间距",),
@@ -153,9 +153,6 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "空间": ("区域",),
     "报警": ("告警",),
     "告警": ("报警",),
-    "监测": ("监控",),
-    "监控": ("监测",),
-    "采集": ("采样",),
     "粘结": ("粘接",),
     "粘接": ("粘结",),
     "工作": ("作业",),
@@ -163,9 +160,7 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "面板": ("饰面板",),
     "二维码": ("二维条码",),
     "监测点": ("测点",),
-    "检测": ("检验",),
     "识别": ("辨识",),
-    "温度": ("温度值",),
 }
 
 
