@@ -11,7 +11,7 @@ import regex
 from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
-from injectors.edit import Edit
+from injectors.edit import Edit, Replacement
 from injectors.language.citations import find_cited
 from injectors.language.punctuation import match_style
 from injectors.language.terms import (
@@ -26,6 +26,7 @@ from injectors.language.terms import (
     first_sentence,
     modal_verbs,
     terms_chapter,
+    words,
 )
 from injectors.llm.constraints import (
     Answer,
@@ -43,6 +44,7 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import (
+    NEAR_SYNONYMS,
     TerminologyInjector,
     at_home,
     chapter_name,
@@ -206,6 +208,39 @@ def _entry_style(document: Document) -> tuple[bool, str, bool]:
     return english, gap, full_stop
 
 
+@dataclass(frozen=True)
+class RenamedEntry:
+    """An entry of the document whose term is written in a near-synonym form that the text never uses
+    ("记录间隔" → "记录周期"): the body keeps the old form, so the defined term is used nowhere."""
+
+    entry: DefinedTerm
+    new: str
+
+
+def renamed_entries(document: Document, whole: str) -> Iterator[RenamedEntry]:
+    """Entries whose head noun has a near-synonym (`NEAR_SYNONYMS`) giving a form found nowhere in the
+    document; the term must be used in the body, or the original already shows the defect."""
+    entries = defined_terms(document)
+    taken = {e.term for e in entries}
+    for entry in entries:
+        section = document.sections[entry.position]
+        if not section.title.startswith(entry.term) or not term_is_used(document, entry, whole):
+            continue
+        parts = words(entry.term)
+        if len(parts) < 2:
+            continue
+        for synonym in NEAR_SYNONYMS.get(parts[-1], ()):
+            new = "".join(parts[:-1]) + synonym
+            if regex.search(r"(\p{Han})\1", new) or new in taken or compact_key(new) in whole:
+                continue
+            if set(synonym) & set(parts[-2]):
+                continue  # "保护间隔间距": the synonym repeats the word before it
+            if any(t in new for t in taken if t != entry.term):
+                continue
+            yield RenamedEntry(entry, new)
+            break
+
+
 class UnusedTermDefined(TerminologyInjector):
     """TER-02: a plausible entry is added to chapter 3 and the term is used nowhere else.
 
@@ -221,14 +256,14 @@ class UnusedTermDefined(TerminologyInjector):
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = terms_chapter(document)
-        if found is None or not placements(document):
+        if found is None:
             return []
         whole = document_text(document)
         own = {v for e in defined_terms(document) for v in e.variants}
         vocab = vocabulary(document)
         english, _, _ = _entry_style(document)
         scored: dict[str, tuple[float, BorrowedEntry]] = {}
-        for corpus_term in context.terms_for(document):
+        for corpus_term in context.terms_for(document) if placements(document) else ():
             e = corpus_term.entry
             entry = DefinedTerm(-1, e.number, e.term, e.english, e.definition, 0, e.definition)
             if e.term in scored or e.term in own or compact_key(e.term) in whole or not borrowable(entry):
@@ -240,11 +275,15 @@ class UnusedTermDefined(TerminologyInjector):
                 continue
             scored[e.term] = (score, BorrowedEntry(e.term, e.english if english else "", e.definition))
         ranked = sorted(scored.values(), key=lambda se: (-se[0], se[1].term))
-        return [Site(found[0], b) for _, b in ranked[: self.MAX_CANDIDATES]]
+        sites = [Site(found[0], b) for _, b in ranked[: self.MAX_CANDIDATES]]
+        sites.extend(Site(r.entry.position, r) for r in renamed_entries(document, whole))
+        return sites
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
+        if isinstance(site.detail, RenamedEntry):
+            return _renamed(document, site.detail)
         options = placements(document)
         if not options:
             return None
@@ -262,6 +301,17 @@ class UnusedTermDefined(TerminologyInjector):
             error=f"{chapter_name(document)}增加了术语条目“{borrowed.term}”，但该术语在文件其他部分均未使用",
             fix=f"删除术语条目“{borrowed.term}”，或在正文中按界定的含义使用该术语",
         )
+
+
+def _renamed(document: Document, renamed: RenamedEntry) -> Proposal:
+    entry = renamed.entry
+    return Proposal(
+        Edit("modify", entry.position, (Replacement("title", 0, entry.term, renamed.new),)),
+        error=(
+            f"第{entry.number}条界定的术语“{renamed.new}”在文件其他部分均未使用（正文使用的是“{entry.term}”）"
+        ),
+        fix=f"将术语条目改回正文使用的“{entry.term}”，或在正文中统一使用“{renamed.new}”",
+    )
 
 
 def _new_entry(i: PromptInput) -> dict[str, str] | None:
