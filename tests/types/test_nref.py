@@ -392,6 +392,14 @@ def test_nref02_title_takes_the_lists_space_width() -> None:
     line = instance.edit.replacements[0].new.strip("\n")
     assert line == "GB/T 2423.2—2008 电工电子产品环境试验 第2部分：试验方法 试验B：高温"
     assert "\u3000" not in line
+    # nor a run of four spaces where the list writes one, and the other way round
+    wide = standard("GB/T 2423.1—2008    电工电子产品环境试验    第2部分：试验方法    试验A：低温", RAIN_BODY)
+    wide, other = _corpus_of((wide, "07.060", "A 47"), (other, "07.060", "A 47"))
+    context = InjectionContext.from_documents([wide, other])
+    instance = UncitedReferenceListed().inject(Baseline(wide), random.Random(0), context).instance
+    assert instance is not None
+    line = instance.edit.replacements[0].new.strip("\n")
+    assert line == "GB/T 2423.2—2008    电工电子产品环境试验    第2部分：试验方法    试验B：高温"
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 import regex
@@ -19,7 +19,7 @@ from injectors.language.punctuation import match_style
 from injectors.language.words import words as segment
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
+from injectors.types.nref.analysis import Analysis, ListItem, analyse, excluded, place_name
 from injectors.types.nref.editing import Candidate, inserted_entry, parsed
 from parsers.model import Document
 
@@ -90,6 +90,22 @@ def _fits(cited: Cited, title: str, same_field: bool, series: set[tuple[str, int
     return bool(words) and all(w in body for w in words)
 
 
+_SPACES = regex.compile(r"[ \t\u3000]+")
+
+
+def _title_gap(items: Sequence[ListItem]) -> str | None:
+    """The space this list writes between the parts of a title ("信息技术 开放系统互连", or four spaces,
+    or an ideographic one): the most frequent run inside its titles, None when no title has one."""
+    runs = Counter(m.group(0) for item in items for m in _SPACES.finditer(item.title))
+    return runs.most_common(1)[0][0] if runs else None
+
+
+def _spaced(title: str, gap: str | None) -> str:
+    """A borrowed title with the list's own space between its parts (issue 9: mixed widths and runs
+    of spaces give an inserted entry away)."""
+    return title if gap is None else _SPACES.sub(gap, title)
+
+
 def _corpus_candidates(document: Document, a: Analysis, context: InjectionContext) -> list[Candidate]:
     """Real numbers from the lists of other corpus documents that fit this one (`_fits`): the same
     field first, then those of the families this list already uses (GB/T, JT/T …) and whose titles share
@@ -105,6 +121,7 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
     )
     topic = document.title + "".join(s.text for s in document.sections if s.kind == "scope")
     families = {item.cited.family for item in a.items}
+    gap = _title_gap(a.items)
     series = {(item.cited.family, item.cited.parts[0]) for item in a.items}
     field = field_of(document.cover.ics, document.cover.ccs)
     references = context.references_for(document)
@@ -124,7 +141,7 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
         popularity[key] += 1
         if key not in ranked:
             affinity = _affinity(ref.entry.title, topic, body, rarity)
-            title = match_style(ref.entry.title, style)
+            title = _spaced(match_style(ref.entry.title, style), gap)
             ranked[key] = (near, cited.family in families, affinity, order, Candidate(cited, title))
     ranking = sorted(
         ranked,
