@@ -13,7 +13,7 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
-from injectors.language.terms import modal_verbs, term_variants, word_aligned
+from injectors.language.terms import defined_terms, modal_verbs, term_variants, word_aligned
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID
 from injectors.types.ter.editing import at_home, initials, near_synonyms, provision_point, vocabulary
@@ -228,6 +228,35 @@ def test_ter02_renames_an_entry_to_a_form_the_text_never_uses(ter_injectors: dic
     instance = ter_injectors["TER-02"].inject(Baseline(doc), random.Random(0), InjectionContext()).instance
     assert instance is not None and instance.location == "3.2"
     assert instance.corrupted_section.title.startswith("标定间隔") and "“标定周期”" in instance.description
+
+
+def test_ter01_terms_come_from_the_documents_own_world(
+    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    """Issue 9, classes 1 and 2: TER-01 writes a noun phrase of the document's own definitions, or a term
+    of a document of its field or made of its own words; initials ("CCC") only where no such term fits;
+    and no written term recurs across documents."""
+    injector = ter_injectors["TER-01"]
+    written: list[str] = []
+    for doc in corpus_documents:
+        own = "".join(e.definition for e in defined_terms(doc))
+        vocab = vocabulary(doc)
+        fitting = {t.entry.term for t in context.terms_for(doc) if at_home(doc, t, vocab) is not None}
+        sites = list(injector.sites(doc, context))
+        kinds = {type(o).__name__ for site in sites for o in site.detail}
+        assert len(kinds) <= 1  # initials are a fallback, never offered beside a real term
+        for seed in SEEDS:
+            _, instance = injected(injector, doc, context, seed)
+            if instance is None:
+                continue
+            (r,) = instance.edit.replacements
+            if r.new.isascii():
+                assert kinds == {"Abbreviation"}
+                continue
+            assert r.new in own or r.new in fitting, (doc.source, r.new)
+            written.append(r.new)
+    assert len(written) >= 10
+    assert max(written.count(w) for w in written) <= max(2, len(written) // 10), written
 
 
 def test_ter02_never_renumbers_an_entry_the_text_refers_to(ter_injectors: dict) -> None:
