@@ -87,7 +87,7 @@ _SHORT_VERBS = frozenset("是为有应可宜将由在经按被会能需须")
 
 # First words that make a noun phrase a description rather than a name ("部分工序", "规定颜色").
 _VAGUE_START = regex.compile(
-    r"^(?:部分|规定|相应|相关|代表性|一般|其他|有关|全部|主要|按|依|某|各|书写|标明)|(?:实际|标称|条数)$"
+    r"^(?:部分|规定|相应|相关|对应|代表性|一般|其他|有关|全部|主要|按|依|某|各|书写|标明)|(?:实际|标称|条数)$"
 )
 
 
