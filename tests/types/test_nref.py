@@ -400,6 +400,21 @@ def test_nref02_title_takes_the_lists_space_width() -> None:
     assert instance is not None
     line = instance.edit.replacements[0].new.strip("\n")
     assert line == "GB/T 2423.2—2008    电工电子产品环境试验    第2部分：试验方法    试验B：高温"
+    # the spaces between the words of an English title say nothing about the list's Chinese titles
+    mixed = standard(
+        f"{RAIN_LIST}\nISO 9001:2015　Quality management systems — Requirements",
+        RAIN_BODY + "\n4.2 质量\n质量管理应符合ISO 9001:2015的规定。",
+    )
+    other = standard("GB/T 2423.2—2008 电工电子产品环境试验 第2部分：试验方法 试验B：高温", RAIN_BODY)
+    mixed, other = _corpus_of((mixed, "07.060", "A 47"), (other, "07.060", "A 47"))
+    context = InjectionContext.from_documents([mixed, other])
+    instance = UncitedReferenceListed().inject(Baseline(mixed), random.Random(0), context).instance
+    assert instance is not None
+    assert (
+        instance.edit.replacements[0]
+        .new.strip("\n")
+        .endswith("电工电子产品环境试验　第2部分：试验方法　试验B：高温")
+    )
 
 
 @pytest.mark.parametrize(

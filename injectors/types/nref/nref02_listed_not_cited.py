@@ -93,17 +93,20 @@ def _fits(cited: Cited, title: str, same_field: bool, series: set[tuple[str, int
 _SPACES = regex.compile(r"[ \t\u3000]+")
 
 
+_CHINESE_GAP = regex.compile(r"(?<=[^\x00-\x7f])[ \t\u3000]+(?=[^\x00-\x7f])")  # not between English words
+
+
 def _title_gap(items: Sequence[ListItem]) -> str | None:
     """The space this list writes between the parts of a title ("信息技术 开放系统互连", or four spaces,
     or an ideographic one): the most frequent run inside its titles, None when no title has one."""
-    runs = Counter(m.group(0) for item in items for m in _SPACES.finditer(item.title))
+    runs = Counter(m.group(0) for item in items for m in _CHINESE_GAP.finditer(item.title))
     return runs.most_common(1)[0][0] if runs else None
 
 
 def _spaced(title: str, gap: str | None) -> str:
     """A borrowed title with the list's own space between its parts (issue 9: mixed widths and runs
     of spaces give an inserted entry away)."""
-    return title if gap is None else _SPACES.sub(gap, title)
+    return title if gap is None else _CHINESE_GAP.sub(gap, title)
 
 
 def _corpus_candidates(document: Document, a: Analysis, context: InjectionContext) -> list[Candidate]:
