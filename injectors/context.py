@@ -2,7 +2,10 @@
 
 Rule templates read naturally because their material is real: an out-of-scope object comes from another
 document's scope, an added reference is a real standard number listed by another document of the corpus
-(never an invented number), an undefined term is one that another document defines.
+(never an invented number), an undefined term is one that another document defines. References and terms
+come from documents of the same field (`same_field`: ICS group and CCS category) first; material of
+another field only where the document's own words or series vouch for it (the injectors decide): a
+greenhouse standard never lists a tea-storage standard nor uses a ledger standard's term.
 """
 
 from __future__ import annotations
@@ -15,17 +18,31 @@ from parsers.entries import ReferenceEntry, TermEntry, normative_references, ref
 from parsers.model import Document
 
 
+def field_of(ics: str, ccs: str) -> tuple[str, str]:
+    """A document's field: its ICS group ("65" of "65.020.20") and its CCS category ("B" of "B31")."""
+    return ics.strip().split(".")[0], ccs.strip()[:1].upper()
+
+
+def same_field(a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Same ICS group and same CCS category, as far as both covers give them (an ICS group alone is
+    broad: 13 holds fire protection and medical waste alike); unknown fields never match."""
+    known = [(x, y) for x, y in zip(a, b, strict=True) if x and y]
+    return bool(known) and all(x == y for x, y in known)
+
+
 @dataclass(frozen=True)
 class CorpusReference:
     doc_id: str
     ics: str  # the citing document's ICS code: its field
     entry: ReferenceEntry
+    ccs: str = ""
 
 
 @dataclass(frozen=True)
 class CorpusTerm:
     doc_id: str
     entry: TermEntry
+    field: tuple[str, str] = ("", "")  # the defining document's field (`field_of`)
 
 
 @dataclass(frozen=True)
@@ -50,38 +67,48 @@ class InjectionContext:
         scopes: list[CorpusScope] = []
         bibliography: list[CorpusReference] = []
         for doc in sorted(documents, key=lambda d: (d.standard_id, d.title, d.doc_id)):
-            ics = doc.cover.ics
-            references.extend(CorpusReference(doc.doc_id, ics, e) for e in normative_references(doc))
-            terms.extend(CorpusTerm(doc.doc_id, e) for e in term_entries(doc))
+            ics, ccs = doc.cover.ics, doc.cover.ccs
+            references.extend(CorpusReference(doc.doc_id, ics, e, ccs) for e in normative_references(doc))
+            terms.extend(CorpusTerm(doc.doc_id, e, field_of(ics, ccs)) for e in term_entries(doc))
             scopes.extend(
                 CorpusScope(doc.doc_id, s.text) for s in doc.sections if s.kind == "scope" and s.level == 1
             )
             for s in doc.sections:
                 if s.kind == "bibliography":
-                    bibliography.extend(CorpusReference(doc.doc_id, ics, e) for e in reference_entries(s))
+                    bibliography.extend(
+                        CorpusReference(doc.doc_id, ics, e, ccs) for e in reference_entries(s)
+                    )
         return cls(tuple(references), tuple(terms), tuple(scopes), tuple(bibliography))
 
     def references_for(self, document: Document) -> tuple[CorpusReference, ...]:
-        """Real reference numbers from other documents, those of the same field (ICS group) first."""
-        field = document.cover.ics.split(".")[0]
+        """Real reference numbers listed by other documents, those of the same field first: an injector
+        takes another field's reference only when it is of this document's series or subject."""
+        field = field_of(document.cover.ics, document.cover.ccs)
         others = [r for r in self.references if r.doc_id != document.doc_id]
         return tuple(
-            sorted(others, key=lambda r: (r.ics.split(".")[0] != field, r.entry.number, r.entry.line))
+            sorted(
+                others,
+                key=lambda r: (not same_field(field, field_of(r.ics, r.ccs)), r.entry.number, r.entry.line),
+            )
         )
 
     def digest(self) -> str:
         """What the rule templates can draw on, without document ids: a cache key that survives an edit
         to a document's body (its doc_id changes, its references, terms and scope do not)."""
         material = (
-            [(r.ics, r.entry) for r in self.references],
-            [t.entry for t in self.terms],
+            [(r.ics, r.ccs, r.entry) for r in self.references],
+            [(t.field, t.entry) for t in self.terms],
             [c.text for c in self.scopes],
-            [(r.ics, r.entry) for r in self.bibliography],
+            [(r.ics, r.ccs, r.entry) for r in self.bibliography],
         )
         return hashlib.sha256(repr(material).encode()).hexdigest()[:16]
 
     def terms_for(self, document: Document) -> tuple[CorpusTerm, ...]:
-        return tuple(t for t in self.terms if t.doc_id != document.doc_id)
+        """Terms other documents define, those of the same field first: an injector takes another
+        field's term only when its words are the document's own (`ter.editing.at_home`)."""
+        field = field_of(document.cover.ics, document.cover.ccs)
+        others = [t for t in self.terms if t.doc_id != document.doc_id]
+        return tuple(sorted(others, key=lambda t: not same_field(field, t.field)))
 
     def scopes_for(self, document: Document) -> tuple[CorpusScope, ...]:
         return tuple(s for s in self.scopes if s.doc_id != document.doc_id)

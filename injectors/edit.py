@@ -125,6 +125,9 @@ def replay(edit: Edit, original: Section | None, renames: Sequence[tuple[str, st
         assert original is not None
         section = apply_replacements(original, edit.replacements)
     assert section is not None
+    if edit.op == "insert":  # numbered as it will stand: its own renames only make room for it
+        own = set(edit.renames)
+        return replace(section, number=rename_all(section.number, [r for r in renames if r not in own]))
     return replace(section, number=rename_all(section.number, [*renames, *edit.renames]))
 
 
@@ -201,7 +204,9 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     removed = {p for e in edits if e.op == "remove" for p in range(e.target, e.target + e.span)}
     items = [it for it in items if it[0] not in removed]
     renames = tuple(r for e in edits for r in e.renames)
-    final = [(key, replace(s, number=rename_all(s.number, renames))) for key, s in items]
+    final = [
+        (key, replace(s, number=rename_all(s.number, _renames_for(key, edits, renames)))) for key, s in items
+    ]
     by_key = dict(final)
     locations: list[str] = []
     sections: list[Section | None] = []
@@ -219,6 +224,16 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
         numbers.setdefault(s.number, final_numbers.get(i))
     corrupted = replace(document, sections=tuple(s for _, s in final))
     return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers)
+
+
+def _renames_for(
+    key: object, edits: Sequence[Edit], renames: tuple[tuple[str, str], ...]
+) -> list[tuple[str, str]]:
+    """The renames that apply to one item: all of them, except an inserted section's own (see `replay`)."""
+    if isinstance(key, tuple):
+        own = set(edits[key[1]].renames)
+        return [r for r in renames if r not in own]
+    return list(renames)
 
 
 def edit_from_row(row: Mapping[str, Any]) -> Edit:

@@ -35,7 +35,6 @@ REPO_PLACEHOLDER = "<org>/<name>"
 CORRECTION_EXCLUDED = {
     "STR-01": "the element was removed: there is no section to correct, the fix restores a whole element",
     "STR-02": "the element was moved: its text is unchanged, the fix is its position",
-    "TER-02": "an entry was added: the fix deletes it, so there is no corrected section to write",
 }
 
 

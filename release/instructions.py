@@ -199,8 +199,9 @@ def _correction(result: InjectionResult) -> list[Example]:
 
     The answer is the original section under the document's other renumberings (what the reader sees once
     this one error is fixed), so an edit that only renumbered the section (STR-04, TER-05) is undone too.
-    STR-01 (an element removed), STR-02 (an element moved) and TER-02 (an entry added) have no section to
-    rewrite in place and are left out; the dataset card says why (release.card.CORRECTION_EXCLUDED).
+    STR-01 (an element removed), STR-02 (an element moved) and a TER-02 that added an entry have no
+    section to rewrite in place and are left out; the dataset card says why (release.card.CORRECTION_EXCLUDED;
+    TER-02 is not there, since its other form, an entry renamed, has a correction).
     """
     from dataclasses import replace
 

@@ -152,6 +152,32 @@ def find_cited(text: str) -> list[Cited]:
     return out
 
 
+# A line break inside a citation (PDF extraction wraps "应符合 GB/T⏎39786—2021 的规定"): between the code
+# and the number, or around the separator before the year.
+_SEP = rf"(?:—{{1,2}}|―|[{_HYPHENS}]|[:：])"
+
+
+_NUMBER_TAIL = r"\d+(?:\.\d+)*(?:-\d+)*"
+
+
+_WRAPPED = regex.compile(
+    # between code and number, when a year or the words of a citation follow ("GB/T⏎39786—2021 的规定")
+    rf"(?<=(?<![A-Za-z0-9/.]){_CODE}[ \t\u3000]*)\n(?=[ \t\u3000]*{_NUMBER_TAIL}"
+    rf"(?:[ \t\u3000]*{_SEP}[ \t\u3000]*{_YEAR}|[ \t\u3000]*(?:的|中|规定|界定)))"
+    # before or after the separator of the year ("GB/T 39786⏎—2021", "GB/T 39786—⏎2021")
+    rf"|(?<=(?<![A-Za-z0-9/.]){_CODE}[ \t\u3000]*{_NUMBER_TAIL}[ \t\u3000]*)"
+    rf"\n(?=[ \t\u3000]*{_SEP}[ \t\u3000]*{_YEAR})"
+    rf"|(?<=(?<![A-Za-z0-9/.]){_CODE}[ \t\u3000]*{_NUMBER_TAIL}[ \t\u3000]*{_SEP}[ \t\u3000]*)"
+    rf"\n(?=[ \t\u3000]*{_YEAR})"
+)
+
+
+def unwrap_citations(text: str) -> str:
+    """`text` with every line break inside a standard number turned into a space: same length, same
+    offsets, so that a citation wrapped over two lines is found (and read in its sentence) as one."""
+    return _WRAPPED.sub(" ", text)
+
+
 def parse_number(text: str) -> Cited | None:
     """One standard number ("GB/T 1.1—2020", "GB 16735-2004"), or None."""
     found = find_cited(text.strip())

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,11 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
-from injectors.language.terms import modal_verbs, term_variants, word_aligned
+from injectors.language.terms import defined_terms, modal_verbs, term_variants, word_aligned
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID
-from injectors.types.ter.editing import initials, near_synonyms, provision_point
+from injectors.types.ter.editing import at_home, initials, near_synonyms, provision_point, vocabulary
+from injectors.types.ter.ter02_defined_term_unused import placements
 from parsers.model import Document
 from parsers.text import parse_text
 
@@ -137,9 +139,11 @@ def test_injected_instances_on_the_corpus(
             assert applied.locations[0] == instance.location
             assert instance.corrupted_section in applied.document.sections
             if instance.edit.op == "insert":
-                assert instance.original_section is None and instance.location not in {
-                    s.number for s in doc.sections
-                }
+                # a new number, or an entry's number that the entries after it left by moving down one
+                assert instance.original_section is None
+                assert instance.location not in {s.number for s in doc.sections} or instance.edit.renames
+                numbers = [s.number for s in applied.document.sections]
+                assert len(numbers) == len(set(numbers)), numbers
             else:
                 assert instance.original_section == doc.sections[instance.edit.target]
             after = {(v.location, v.error_type) for v in lint(applied.document)}
@@ -157,26 +161,113 @@ def test_injected_instances_on_the_corpus(
 def test_generators_are_offline(
     corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
 ) -> None:
-    doc = corpus_documents[0]
     for error_type, injector in ter_injectors.items():
+        doc = next(d for d in corpus_documents if list(injector.sites(d, context)))
         _, instance = injected(injector, doc, context, 0)
         assert instance is not None
         expected = "rule-template" if error_type == "TER-01" else "rule"
         assert instance.provenance.generator == expected
 
 
-def test_ter02_inserts_the_next_entry_from_another_document(
+def test_ter02_entry_is_of_the_documents_world_and_goes_anywhere(
     corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
 ) -> None:
+    """Class 1 and 2 of issue 9: the added entry comes from the document's own field or words (never a
+    term of another field the document has no words for), and it is not always the last entry; the
+    entries after it are renumbered one down, consecutively."""
     doc = next(d for d in corpus_documents if "greenhouse" in d.source)
-    _, instance = injected(ter_injectors["TER-02"], doc, context, 0)
-    assert instance is not None and instance.edit.op == "insert"
-    new = instance.corrupted_section
-    last = [s for s in doc.sections if s.kind == "terms" and s.level == 2][-1]
-    assert new.number == f"3.{int(last.number.split('.')[1]) + 1}" and new.kind == "terms" and new.level == 2
-    term, english = new.title.split(" ", 1)
-    assert english and term in {t.entry.term for t in context.terms_for(doc)}
-    assert term not in "".join(s.text + s.title for s in doc.sections)
+    vocab = vocabulary(doc)
+    positions = set()
+    injector = ter_injectors["TER-02"]
+    borrowed = [s for s in injector.sites(doc, context) if not hasattr(s.detail, "new")]
+    assert borrowed
+    for seed in range(8):
+        proposal = injector.propose(doc, borrowed[0], random.Random(seed), context)
+        assert proposal is not None and proposal.edit.op == "insert"
+        instance = proposal
+        new = replay(proposal.edit, None)
+        term = new.title.split(" ", 1)[0]
+        assert term not in "".join(s.text + s.title for s in doc.sections)
+        source = next(t for t in context.terms_for(doc) if t.entry.term == term)
+        assert at_home(doc, source, vocab) is not None
+        applied = apply_edits(doc, [instance.edit])
+        entries = [s.number for s in applied.document.sections if s.kind == "terms" and s.level == 2]
+        assert entries == [f"3.{k}" for k in range(1, len(entries) + 1)]
+        positions.add(entries.index(new.number))
+    assert len(positions) >= 3  # several places, not always the end
+
+
+def test_ter02_skips_a_document_with_no_term_of_its_world(ter_injectors: dict) -> None:
+    """A corpus of one sampling-device standard and one tea standard: the tea standard's entries are
+    another field's and share no words with the device standard, so TER-02 has no site there."""
+    device = document()
+    tea = document(
+        terms="3.1 摊青叶 spread leaves\n经摊放散失部分水分、叶质变软的茶树鲜叶。",
+        body="4 要求\n4.1 摊放\n摊青叶应薄摊于竹匾中。",
+    )
+    tea = replace(tea, doc_id="tea", cover=replace(tea.cover, ics="67.140.10", ccs="X 55"))
+    device = replace(device, cover=replace(device.cover, ics="17.020", ccs="N 10"))
+    context = InjectionContext.from_documents([device, tea])
+    borrowed = [
+        s.detail.term for s in ter_injectors["TER-02"].sites(device, context) if hasattr(s.detail, "term")
+    ]
+    assert borrowed == []  # only its own entries, renamed (see below)
+    assert list(ter_injectors["TER-01"].sites(device, context)) == [] or all(
+        "摊青叶" not in getattr(o, "term", "")
+        for site in ter_injectors["TER-01"].sites(device, context)
+        for o in site.detail
+    )
+
+
+def test_ter02_renames_an_entry_to_a_form_the_text_never_uses(ter_injectors: dict) -> None:
+    """TER-02 from the document's own material: the entry "标定周期" written "标定间隔" while the body
+    keeps "标定周期"; the checker sees the defined term unused, at the entry."""
+    doc = document()
+    sites = [s for s in ter_injectors["TER-02"].sites(doc, InjectionContext()) if hasattr(s.detail, "new")]
+    assert [(s.detail.entry.term, s.detail.new) for s in sites] == [("标定周期", "标定间隔")]
+    instance = ter_injectors["TER-02"].inject(Baseline(doc), random.Random(0), InjectionContext()).instance
+    assert instance is not None and instance.location == "3.2"
+    assert instance.corrupted_section.title.startswith("标定间隔") and "“标定周期”" in instance.description
+
+
+def test_ter01_terms_come_from_the_documents_own_world(
+    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
+) -> None:
+    """Issue 9, classes 1 and 2: TER-01 writes a noun phrase of the document's own definitions, or a term
+    of a document of its field or made of its own words; initials ("CCC") only where no such term fits;
+    and no written term recurs across documents."""
+    injector = ter_injectors["TER-01"]
+    written: list[str] = []
+    for doc in corpus_documents:
+        own = "".join(e.definition for e in defined_terms(doc))
+        vocab = vocabulary(doc)
+        fitting = {t.entry.term for t in context.terms_for(doc) if at_home(doc, t, vocab) is not None}
+        sites = list(injector.sites(doc, context))
+        kinds = {type(o).__name__ for site in sites for o in site.detail}
+        assert len(kinds) <= 1  # initials are a fallback, never offered beside a real term
+        for seed in SEEDS:
+            _, instance = injected(injector, doc, context, seed)
+            if instance is None:
+                continue
+            (r,) = instance.edit.replacements
+            if r.new.isascii():
+                assert kinds == {"Abbreviation"}
+                continue
+            assert r.new in own or r.new in fitting, (doc.source, r.new)
+            written.append(r.new)
+    assert len(written) >= 10
+    assert max(written.count(w) for w in written) <= max(2, len(written) // 10), written
+
+
+def test_ter02_never_renumbers_an_entry_the_text_refers_to(ter_injectors: dict) -> None:
+    terms = TERMS + "\n3.3 采样流量 sampling flow rate\n单位时间内流经采样单元的试样体积（见3.1）。"
+    doc = document(terms=terms, body=BODY + "\n采样流量按3.3的规定计算。")
+    options = placements(doc)
+    assert [p.number for p in options] == ["3.4"]  # 3.3 is referred to, and moving 3.1 or 3.2 moves it
+    free = placements(document())
+    assert sorted(p.number for p in free) == ["3.1", "3.2", "3.3"]
+    first = next(p for p in free if p.number == "3.1")
+    assert first.renames == (("3.1", "3.2"), ("3.2", "3.3"))
 
 
 def test_ter03_never_splits_a_word(
@@ -323,7 +414,12 @@ def test_term_variants_and_helpers() -> None:
     assert "在线监控设备" in term_variants("在线监控（监测）设备")
     assert initials("greenhouse environment monitoring system") == "GEMS"
     assert initials("obligation") == ""
-    assert "数据报文" in near_synonyms("数据帧", set())
+    assert "帧编号" in near_synonyms("帧序号", set())
+    # words that name another concept in standards are no synonyms (issue 9: TER-03's variant is natural)
+    assert near_synonyms("数据帧", set()) == ()
+    assert not {"环境监测平台", "数据采样周期"} & set(
+        near_synonyms("环境监测系统", set()) + near_synonyms("数据采集周期", set())
+    )
     assert "样时间" not in near_synonyms("出样时间", set())
     assert near_synonyms("温度记录仪", {"温度记录仪", "记录仪"}) == ("温度记录器",)
 

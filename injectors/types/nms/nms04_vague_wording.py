@@ -61,12 +61,11 @@ class VagueWording(Injector):
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        found: BodyModal = rng.choice(site.detail)
-        modal = found.modal
-        options = _vague_options(found)
-        if not options:
+        chosen = _choose(site.detail, rng)
+        if chosen is None:
             return None
-        new = rng.choice(options)
+        found, new = chosen
+        modal = found.modal
         number = document.sections[site.target].number
         old_words = quote(found.line, modal.start, modal.end)
         line, _ = rewrite(found, modal.word, new)
@@ -77,6 +76,27 @@ class VagueWording(Injector):
             f"{place(number)}将“{old_words}”改为含糊表述“{new_words}”，“{word}”不是能愿动词，条款的性质不明确",
             f"删除“{word}”，按原意用“{modal.word}”明确表述",
         )
+
+
+# The taxonomy's vague forms: the form is the error, so each is drawn equally often where it fits.
+FORMS = ("尽量", "最好", "一般", "原则上", "适当")
+
+
+def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModal, str] | None:
+    """A form drawn evenly from the taxonomy's list and a modal of the clause where it fits; where it fits
+    none, another form that does, 原则上 (which fits almost anywhere) only when nothing else does, so that
+    no form dominates."""
+    wanted = rng.choice(FORMS)
+    fitting: dict[str, list[tuple[BodyModal, str]]] = {}
+    for found in modals:
+        for option in _vague_options(found):
+            fitting.setdefault(option.removesuffix("不"), []).append((found, option))
+    if not fitting:
+        return None
+    if wanted not in fitting:
+        others = sorted(f for f in fitting if f != "原则上")
+        wanted = rng.choice(others) if others else "原则上"
+    return rng.choice(fitting[wanted])
 
 
 def _vague_options(found: BodyModal) -> list[str]:

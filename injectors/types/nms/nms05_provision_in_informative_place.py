@@ -44,15 +44,14 @@ from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import (
     annex_letter_of,
     definition_offset,
-    generation,
     informative_annexes,
-    is_foreword_boilerplate,
     is_table_row,
     place,
     section_provisions,
     text_lines,
 )
 from injectors.types.nms.editing import flagged, quote
+from injectors.types.nms.provision_as_note import NoteMove, note_moves
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -123,14 +122,6 @@ _FORCE = {"应": REQUIREMENT, "宜": RECOMMENDATION, "可": PERMISSION}
 
 
 _KIND = {"应": "要求", "宜": "推荐", "可": "允许"}
-
-
-_FOREWORD_TEMPLATES = (
-    ("执行{doc}时，还应符合国家现行有关法律法规的规定。", "应"),
-    ("{doc}实施后，各有关单位宜结合实际情况制定相应的实施细则。", "宜"),
-    ("使用{doc}时，可结合具体应用场景对{doc}规定的技术指标进行细化。", "可"),
-    ("{doc}的使用者应关注{doc}修改单的发布情况，并及时执行修改后的内容。", "应"),
-)
 
 
 @dataclass(frozen=True)
@@ -220,9 +211,10 @@ def _marker_end(line: str) -> int:
 
 class ProvisionInInformativePlace(Injector):
     """A provision where GB/T 1.1 allows none: 应/宜/可 added to a statement of a 注 or 示例 ("注：数据完整率
-    以百分数表示" → "注：数据完整率应以百分数表示"), 应 to a statement of an informative annex, or a
-    template provision sentence added to the 前言 ("执行本文件时，还应符合国家现行有关法律法规的规定。").
-    Never in the scope (SCP-01) or a term definition (TER-04), which have their own types."""
+    以百分数表示" → "注：数据完整率应以百分数表示"), 应 to a statement of an informative annex, or a real
+    provision of a clause written as its 注 (`provision_as_note`). No stock sentence is ever added (a
+    template 前言 sentence was a give-away). Never in the scope (SCP-01) or a term definition (TER-04),
+    which have their own types."""
 
     error_type = ERROR_TYPE.id
 
@@ -232,14 +224,12 @@ class ProvisionInInformativePlace(Injector):
         for position, section in enumerate(document.sections):
             if section.number in skip:
                 continue
-            if section.kind == "foreword":
-                if _foreword_insertion(section) is not None:
-                    yield Site(position, "前言")
+            if section.kind in ("foreword", "scope", "introduction", "bibliography", "index"):
                 continue
-            if section.kind in ("scope", "introduction", "bibliography", "index", "normative_references"):
+            if section.kind == "normative_references":
                 continue
             in_annex = annex_letter_of(section) in informative
-            found = tuple(_statements(section, in_annex))
+            found: tuple[Statement | NoteMove, ...] = (*_statements(section, in_annex), *note_moves(section))
             if found:
                 yield Site(position, found)
 
@@ -247,9 +237,12 @@ class ProvisionInInformativePlace(Injector):
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
-        if site.detail == "前言":
-            return _foreword_proposal(document, site.target, section, rng)
-        statement: Statement = rng.choice(site.detail)
+        kinds = sorted({type(o).__name__ for o in site.detail})
+        kind = rng.choice(kinds)
+        chosen = rng.choice([o for o in site.detail if type(o).__name__ == kind])
+        if isinstance(chosen, NoteMove):
+            return _note_proposal(site.target, section, chosen)
+        statement: Statement = chosen
         modal = rng.choice(statement.modals)
         if statement.old == "通常":
             new = modal
@@ -312,36 +305,12 @@ def _statements(section: Section, in_annex: bool) -> Iterator[Statement]:
             yield Statement(offset, line, start, old, modals, where)
 
 
-def _foreword_insertion(section: Section) -> int | None:
-    """Where a new foreword paragraph goes: before the line naming who proposed the document, else the end."""
-    if not section.text.strip():
-        return None
-    for offset, line in text_lines(section.text):
-        if regex.match(r"^\s*本(?:文件|标准)(?:由|起草单位|主要起草人)", line):
-            return offset
-    return len(section.text) + 1
-
-
-def _foreword_proposal(
-    document: Document, target: int, section: Section, rng: random.Random
-) -> Proposal | None:
-    at = _foreword_insertion(section)
-    if at is None:
-        return None
-    doc = "本标准" if generation(document) == "2009" else "本文件"
-    template, modal = rng.choice(_FOREWORD_TEMPLATES)
-    sentence = template.format(doc=doc)
-    if is_foreword_boilerplate(sentence) or not modal_verbs(sentence):
-        return None
-    if at > len(section.text):
-        replacement = Replacement("text", len(section.text), "", "\n" + sentence)
-    else:
-        replacement = Replacement("text", at, "", sentence + "\n")
+def _note_proposal(target: int, section: Section, move: NoteMove) -> Proposal:
+    quoted = move.sentence.rstrip("。")
     return Proposal(
-        Edit("modify", target, (replacement,)),
-        f"前言中加入了{_KIND[modal]}型条款“{sentence}”，前言是资料性要素，不应包含要求、推荐或允许",
-        "删除该句；如确需规定，应作为条文写入正文的相应条款",
-        "rule-template",
+        Edit("modify", target, (move.replacement(),)),
+        f"{place(section.number)}将{move.force}型条款“{quoted}”写成了注，注是资料性的，不应包含条款",
+        f"删除“注：”，将“{quoted}”恢复为{place(section.number)}的条文",
     )
 
 

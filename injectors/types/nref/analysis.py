@@ -16,7 +16,7 @@ from functools import lru_cache
 
 import regex
 
-from injectors.language.citations import Cited, find_cited, parse_number
+from injectors.language.citations import Cited, find_cited, parse_number, unwrap_citations
 from injectors.language.patterns import NOTE_LINE
 from injectors.language.words import words
 from parsers.model import Document, Section
@@ -289,7 +289,7 @@ def analyse(document: Document) -> Analysis:
             continue
         place = _place(section, markers)
         offset = 0
-        for line in section.text.split("\n"):
+        for line in unwrap_citations(section.text).split("\n"):
             uses.extend(_line_uses(i, line, offset, place))
             offset += len(line) + 1
     return Analysis(target, tuple(items), tuple(bibliography), tuple(uses), own)

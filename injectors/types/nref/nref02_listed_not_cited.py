@@ -5,19 +5,21 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 import regex
 
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
-from injectors.context import InjectionContext
+from injectors.context import InjectionContext, field_of, same_field
 from injectors.edit import Edit
+from injectors.language.citations import Cited
+from injectors.language.punctuation import match_style
 from injectors.language.words import words as segment
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
+from injectors.types.nref.analysis import Analysis, ListItem, analyse, excluded, place_name
 from injectors.types.nref.editing import Candidate, inserted_entry, parsed
 from parsers.model import Document
 
@@ -77,41 +79,87 @@ def _affinity(title: str, topic: str, body: str, rarity: dict[str, float]) -> fl
     return sum(rarity.get(w, 0.0) * (1.0 if w in topic else 0.25) for w in words)
 
 
+def _fits(cited: Cited, title: str, same_field: bool, series: set[tuple[str, int]], body: str) -> bool:
+    """Whether a reference another corpus document lists belongs in this document's list: listed by a
+    document of the same field, of a series this list already draws on (GB/T 2423.2 beside GB/T 2423.1),
+    or with a title every content word of which this document uses (its own subject). Anything else is
+    another field's material and would give the error away."""
+    if same_field or (cited.family, cited.parts[0]) in series:
+        return True
+    words = _title_words(title)
+    return bool(words) and all(w in body for w in words)
+
+
+_SPACES = regex.compile(r"[ \t\u3000]+")
+
+
+_CHINESE_GAP = regex.compile(r"(?<=[^\x00-\x7f])[ \t\u3000]+(?=[^\x00-\x7f])")  # not between English words
+
+
+def _title_gap(items: Sequence[ListItem]) -> str | None:
+    """The space this list writes between the parts of a title ("信息技术 开放系统互连", or four spaces,
+    or an ideographic one): the most frequent run inside its titles, None when no title has one."""
+    runs = Counter(m.group(0) for item in items for m in _CHINESE_GAP.finditer(item.title))
+    return runs.most_common(1)[0][0] if runs else None
+
+
+def _spaced(title: str, gap: str | None) -> str:
+    """A borrowed title with the list's own space between its parts (issue 9: mixed widths and runs
+    of spaces give an inserted entry away)."""
+    return title if gap is None else _CHINESE_GAP.sub(gap, title)
+
+
 def _corpus_candidates(document: Document, a: Analysis, context: InjectionContext) -> list[Candidate]:
-    """Real numbers from other documents' lists: same field first, then those whose title shares the
-    most specific words with this document, then the most widely cited."""
-    field = document.cover.ics.split(".")[0]
-    body = "\n".join(s.title + "\n" + s.text for s in document.sections if s.kind != "normative_references")
+    """Real numbers from the lists of other corpus documents that fit this one (`_fits`): the same
+    field first, then those of the families this list already uses (GB/T, JT/T …) and whose titles share
+    the most specific words with this document, then the most widely cited. The title takes the list's
+    own space and punctuation widths."""
+    if a.list_target is None:
+        return []
+    style = document.sections[a.list_target].text
+    body = "\n".join(
+        s.title + "\n" + s.text
+        for s in document.sections
+        if s.kind not in ("normative_references", "bibliography")
+    )
     topic = document.title + "".join(s.text for s in document.sections if s.kind == "scope")
+    families = {item.cited.family for item in a.items}
+    gap = _title_gap(a.items)
+    series = {(item.cited.family, item.cited.parts[0]) for item in a.items}
+    field = field_of(document.cover.ics, document.cover.ccs)
     references = context.references_for(document)
     titles = list(dict.fromkeys(r.entry.title for r in references))
     frequency = Counter(w for t in titles for w in _title_words(t))
     rarity = {w: math.log((1 + len(titles)) / n) for w, n in frequency.items() if 2 * n <= len(titles)}
-    ranked: dict[str, tuple[bool, float, int, Candidate]] = {}
+    ranked: dict[str, tuple[bool, bool, float, int, Candidate]] = {}
     popularity: Counter[str] = Counter()
     for order, ref in enumerate(references):
         cited = parsed(ref.entry.line, ref.entry.number, ref.entry.year)
         if cited is None or not ref.entry.title or a.mentioned(cited) or excluded(cited, a.own):
             continue
+        near = same_field(field, field_of(ref.ics, ref.ccs))
+        if not _fits(cited, ref.entry.title, near, series, body):
+            continue
         key = f"{cited.family} {cited.number}"
         popularity[key] += 1
         if key not in ranked:
-            same_field = bool(field) and ref.ics.split(".")[0] == field
             affinity = _affinity(ref.entry.title, topic, body, rarity)
-            ranked[key] = (same_field, affinity, order, Candidate(cited, ref.entry.title))
-    ranking = sorted(ranked, key=lambda k: (not ranked[k][0], -ranked[k][1], -popularity[k], ranked[k][2]))
-    fitting = [k for k in ranking if ranked[k][0] or ranked[k][1] > 0]
-    chosen = fitting if len(fitting) >= 3 else ranking
-    return [ranked[k][3] for k in chosen]
+            title = _spaced(match_style(ref.entry.title, style), gap)
+            ranked[key] = (near, cited.family in families, affinity, order, Candidate(cited, title))
+    ranking = sorted(
+        ranked,
+        key=lambda k: (not ranked[k][0], not ranked[k][1], -ranked[k][2], -popularity[k], ranked[k][3]),
+    )
+    return [ranked[k][4] for k in ranking]
 
 
 class UncitedReferenceListed(Injector):
     """NREF-02: add to the list a real standard of the same field that the document cites nowhere.
 
     Why: the list holds only documents the text cites normatively; an extra entry misleads users about
-    what the provisions depend on. The number and title are real, taken from another corpus document's
-    list (same ICS field first, then titles sharing words with this document's title and scope); the
-    entry goes where the list order stays as it was.
+    what the provisions depend on. The number and title are real, taken from the list of another corpus
+    document of the same field, of this list's own series, or on this document's subject (`_fits`;
+    none: no site); the entry goes where the list order stays as it was.
     """
 
     error_type = ERROR_TYPE.id

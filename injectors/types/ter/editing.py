@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import regex
 
 from injectors.base import Injector, Proposal, Site
-from injectors.context import InjectionContext
+from injectors.context import CorpusTerm, InjectionContext, field_of, same_field
 from injectors.language.terms import (
     BODY_KINDS,
     Occurrence,
@@ -61,7 +61,7 @@ _COMMON = """
 """
 
 
-_COMMON_WORDS = frozenset(_COMMON.split())
+COMMON_WORDS = frozenset(_COMMON.split())
 
 
 def vocabulary(document: Document) -> frozenset[str]:
@@ -69,14 +69,32 @@ def vocabulary(document: Document) -> frozenset[str]:
     out: set[str] = set()
     for s in document.sections:
         if s.kind in (*BODY_KINDS, "scope", "terms"):
-            out.update(w for w in words(s.title + "\n" + s.text) if len(w) >= 2 and w not in _COMMON_WORDS)
+            out.update(w for w in words(s.title + "\n" + s.text) if len(w) >= 2 and w not in COMMON_WORDS)
     return frozenset(out)
 
 
 def relatedness(term: str, definition: str, vocab: frozenset[str]) -> float:
     """Share of a foreign term's (and its definition's) distinctive words that this document uses."""
-    ws = {w for w in words(term + "，" + definition) if len(w) >= 2 and w not in _COMMON_WORDS}
+    ws = {w for w in words(term + "，" + definition) if len(w) >= 2 and w not in COMMON_WORDS}
     return len(ws & vocab) / len(ws) if ws else 0.0
+
+
+# Share of a borrowed term's distinctive words (with its definition's) this document must use when the
+# term comes from a document of another field: then it reads as this document's own vocabulary.
+AT_HOME = 0.75
+
+
+def at_home(document: Document, corpus_term: CorpusTerm, vocab: frozenset[str]) -> float | None:
+    """How well a term another corpus document defines fits this document (`relatedness`), or None when
+    it must not be written into it: a term of the same field always fits; one of another field only when
+    each word of the term is a word of this document and most of its definition's words are too."""
+    entry = corpus_term.entry
+    score = relatedness(entry.term, entry.definition, vocab)
+    if same_field(field_of(document.cover.ics, document.cover.ccs), corpus_term.field):
+        return score
+    if score < AT_HOME or not all(w in vocab or w in COMMON_WORDS for w in words(entry.term) if len(w) > 1):
+        return None
+    return score
 
 
 class TerminologyInjector(Injector):
@@ -109,6 +127,8 @@ def initials(english: str) -> str:
 # TER-03 Inconsistent term use
 # ---------------------------------------------------------------------------------------------------
 # Near-synonyms of a word inside a term: what authors write when they do not stick to the defined form.
+# Only words a reader takes for the same thing (系统/平台, 检测/检验, 采集/采样, 监测/监控 name different
+# concepts in standards, and 温度值 is an artificial form: they are not here).
 NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "设备": ("装置",),
     "装置": ("设备",),
@@ -119,7 +139,6 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "显示屏": ("显示器",),
     "柜": ("箱",),
     "仓": ("舱",),
-    "系统": ("平台",),
     "周期": ("间隔",),
     "间隔": ("周期",),
     "时延": ("延迟",),
@@ -127,7 +146,6 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "阈值": ("门限值",),
     "元素": ("要素",),
     "修饰词": ("限定词",),
-    "帧": ("报文",),
     "序号": ("编号",),
     "编号": ("序号",),
     "距离": ("间距",),
@@ -135,9 +153,6 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "空间": ("区域",),
     "报警": ("告警",),
     "告警": ("报警",),
-    "监测": ("监控",),
-    "监控": ("监测",),
-    "采集": ("采样",),
     "粘结": ("粘接",),
     "粘接": ("粘结",),
     "工作": ("作业",),
@@ -145,9 +160,7 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "面板": ("饰面板",),
     "二维码": ("二维条码",),
     "监测点": ("测点",),
-    "检测": ("检验",),
     "识别": ("辨识",),
-    "温度": ("温度值",),
 }
 
 

@@ -11,8 +11,10 @@ import regex
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.noun_phrases import head_noun, noun_phrases
 from injectors.language.terms import (
     BODY_KINDS,
+    JOIN,
     DefinedTerm,
     abbreviations,
     compact_key,
@@ -41,13 +43,14 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import (
+    COMMON_WORDS,
     MIN_USES,
     TerminologyInjector,
+    at_home,
     body_counts,
     chapter_name,
     clean_term,
     initials,
-    relatedness,
     vocabulary,
 )
 from parsers.model import Document, Section
@@ -82,6 +85,12 @@ _AFTER_HEAD = ("uj", "x", "p", "c", "v", "d", "ul")
 _SHORT_VERBS = frozenset("是为有应可宜将由在经按被会能需须")
 
 
+# First words that make a noun phrase a description rather than a name ("部分工序", "规定颜色").
+_VAGUE_START = regex.compile(
+    r"^(?:部分|规定|相应|相关|对应|代表性|一般|其他|有关|全部|主要|按|依|某|各|书写|标明)|(?:实际|标称|条数)$"
+)
+
+
 # Initials that already mean something else to every reader: never coin these.
 _KNOWN = "API CPU GPS GSM LED LCD PDF SQL TCP UDP USB XML URL DNS RAM ROM SIM PIN ATM CEO ISO IEC"
 
@@ -111,10 +120,12 @@ class Abbreviation:
 class UndefinedTermUsed(TerminologyInjector):
     """TER-01: the body uses a technical term or abbreviation that chapter 3 / 缩略语 never defines.
 
-    Two rule templates. (1) A term defined by ANOTHER corpus document replaces its own head noun where
-    that noun stands bare in a body sentence ("该周期的数据" → "该周期的冻结数据"): the sentence stays
-    grammatical and now leans on an undefined term. (2) One occurrence of a defined term (used at least
-    three times) becomes the initials of its English equivalent ("GEMS"), an abbreviation 缩略语 never lists.
+    (1) A term of the document's own world replaces its head noun where that noun stands bare in a body
+    sentence ("该系统" → "该电池管理系统"): a noun phrase of its own definitions that the body never
+    uses, or a term another corpus document defines, of the same field or made of this document's own
+    words (`at_home`). The sentence stays grammatical and now leans on an undefined term. (2) Only where
+    no such term fits: one occurrence of a defined term (used at least three times) becomes the initials
+    of its English equivalent ("GEMS"), an abbreviation 缩略语 never lists.
     """
 
     error_type = ERROR_TYPE.id
@@ -130,11 +141,19 @@ class UndefinedTermUsed(TerminologyInjector):
         covered: dict[int, list[tuple[int, int]]] = {}
         for o in found:
             covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
+        sites: list[Site] = []
+        for position, section in enumerate(document.sections):
+            if section.kind in BODY_KINDS and (
+                terms := tuple(self._foreign_options(section, heads, covered.get(position, [])))
+            ):
+                sites.append(Site(position, terms))
+        if sites:
+            yield from sites
+            return
         for position, section in enumerate(document.sections):
             if section.kind not in BODY_KINDS:
                 continue
             options: list[ForeignTerm | Abbreviation] = []
-            options.extend(self._foreign_options(section, heads, covered.get(position, [])))
             for o in found:
                 if o.position != position or counts[o.entry.term] < MIN_USES or not clean_term(o.form):
                     continue
@@ -167,12 +186,45 @@ class UndefinedTermUsed(TerminologyInjector):
             parts = words(term)
             if len(parts) < 2 or len(parts[-1]) < 2 or parts[-1] in own_heads or modal_verbs(term):
                 continue
-            scored[term] = relatedness(term, corpus_term.entry.definition, vocab)
+            score = at_home(document, corpus_term, vocab)
+            if score is not None:
+                scored[term] = score
         best = sorted(scored, key=lambda t: (-scored[t], t))[: cls.FOREIGN_TERMS]
         heads: dict[str, list[str]] = {}
         for term in sorted(best):
             heads.setdefault(words(term)[-1], []).append(term)
-        return {head: tuple(terms) for head, terms in sorted(heads.items())}
+        body = JOIN.join(
+            s.title + "\n" + s.text for s in document.sections if s.kind in (*BODY_KINDS, "scope")
+        )
+        for term in cls._own_phrases(entries, compact_key(body), own, own_heads)[: cls.FOREIGN_TERMS]:
+            heads.setdefault(head_noun(term), []).append(term)
+        return {head: tuple(dict.fromkeys(terms)) for head, terms in sorted(heads.items())}
+
+    @staticmethod
+    def _own_phrases(
+        entries: Sequence[DefinedTerm], body: str, own: set[str], own_heads: set[str]
+    ) -> list[str]:
+        """Noun phrases of this document's own definitions that its body never uses ("电池管理系统" in
+        the definition of 储能舱): concepts of its own world, written into the body undefined."""
+        out = []
+        for entry in entries:
+            for phrase in noun_phrases(entry.definition):
+                head = head_noun(phrase)
+                modifier = words(phrase)[0]
+                if (
+                    phrase in body
+                    or modifier in COMMON_WORDS
+                    or _VAGUE_START.match(phrase)
+                    or not clean_term(phrase)
+                    or head == phrase
+                    or head in own_heads
+                    or len(head) < 2
+                    or any(v in phrase for v in own)
+                    or modal_verbs(phrase)
+                ):
+                    continue
+                out.append(phrase)
+        return list(dict.fromkeys(out))
 
     @staticmethod
     def _foreign_options(

@@ -11,7 +11,9 @@ import regex
 from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
-from injectors.edit import Edit
+from injectors.edit import Edit, Replacement
+from injectors.language.citations import find_cited
+from injectors.language.punctuation import match_style
 from injectors.language.terms import (
     JOIN,
     DefinedTerm,
@@ -24,6 +26,7 @@ from injectors.language.terms import (
     first_sentence,
     modal_verbs,
     terms_chapter,
+    words,
 )
 from injectors.llm.constraints import (
     Answer,
@@ -41,10 +44,11 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import (
+    NEAR_SYNONYMS,
     TerminologyInjector,
+    at_home,
     chapter_name,
     clean_term,
-    relatedness,
     vocabulary,
 )
 from parsers.entries import split_term
@@ -119,18 +123,57 @@ class BorrowedEntry:
     definition: str
 
 
-def _next_entry_number(document: Document) -> tuple[int, str, int] | None:
-    """Where a new entry goes: (position of the chapter's last section, next number, level)."""
+@dataclass(frozen=True)
+class Placement:
+    """Where a new entry goes: after section `after`, numbered `number`; the entries it precedes move
+    down by one (`renames`, prefixes, so that their sub-entries follow)."""
+
+    after: int
+    number: str
+    renames: tuple[tuple[str, str], ...]
+
+
+def _referenced_numbers(document: Document) -> set[str]:
+    """Clause numbers the text points at ("见3.4", "按3.2界定"): entries a renumbering must not move.
+    Lines citing another document ("[来源：GB/T …，3.4]") are left out: their numbers are not ours."""
+    out: set[str] = set()
+    for section in document.sections:
+        for line in section.text.split("\n"):
+            if "来源" in line or find_cited(line):
+                continue
+            out.update(m.group(0) for m in _NUMBER.finditer(line))
+    return out
+
+
+_NUMBER = regex.compile(r"(?<![\d.A-Za-z])\d+(?:\.\d+)+(?![\d])")
+
+
+def placements(document: Document) -> list[Placement]:
+    """Every place a drafter could add an entry to a flat terms chapter: before any entry (those after it
+    renumbered by one, when no text refers to them by number) or after the last; only after the last in
+    a chapter with group headings or irregular numbers."""
     found = terms_chapter(document)
     entries = entry_sections(document)
     if found is None or not entries:
-        return None
+        return []
     chapter = found[1]
-    top = [s for _, s in entries if s.number.startswith(chapter.number + ".") and s.level == 2]
-    tails = [s.number.rsplit(".", 1)[1] for s in top]
+    top = [(p, s) for p, s in entries if s.number.startswith(chapter.number + ".") and s.level == 2]
+    tails = [s.number.rsplit(".", 1)[1] for _, s in top]
     if not top or not all(t.isdigit() for t in tails):
-        return None
-    return entries[-1][0], f"{chapter.number}.{max(int(t) for t in tails) + 1}", 2
+        return []
+    numbers = [int(t) for t in tails]
+    out = [Placement(entries[-1][0], f"{chapter.number}.{max(numbers) + 1}", ())]
+    flat = all(s.level == 2 for _, s in entries) and numbers == list(range(1, len(numbers) + 1))
+    if not flat:
+        return out
+    referenced = _referenced_numbers(document)
+    for k in range(len(top) - 1, -1, -1):
+        moved = [s.number for _, s in top[k:]]
+        if any(r == m or r.startswith(m + ".") for r in referenced for m in moved):
+            break
+        renames = tuple((m, f"{chapter.number}.{int(m.rsplit('.', 1)[1]) + 1}") for m in moved)
+        out.append(Placement(top[k][0] - 1, top[k][1].number, renames))
+    return out
 
 
 def borrowable(entry: DefinedTerm) -> bool:
@@ -138,8 +181,7 @@ def borrowable(entry: DefinedTerm) -> bool:
     definition = entry.definition
     return (
         clean_term(entry.term)
-        and bool(entry.english)
-        and regex.fullmatch(r"[\x20-\x7e]+", entry.english) is not None
+        and (not entry.english or regex.fullmatch(r"[\x20-\x7e]+", entry.english) is not None)
         and 8 <= len(definition) <= 120
         and definition.endswith("。")
         and first_sentence(definition) == definition
@@ -149,12 +191,64 @@ def borrowable(entry: DefinedTerm) -> bool:
     )
 
 
-class UnusedTermDefined(TerminologyInjector):
-    """TER-02: a plausible entry is added at the end of chapter 3 and the term is used nowhere else.
+def _entry_style(document: Document) -> tuple[bool, str, bool]:
+    """How this chapter writes its entries: whether they give an English equivalent (most do), what
+    separates term and English in the title, and whether definitions end with "。"."""
+    entries = defined_terms(document)
+    with_english = [e for e in entries if e.english]
+    english = 2 * len(with_english) >= len(entries) > 0
+    gap = " "
+    for e in with_english:
+        title = document.sections[e.position].title
+        at = title.find(e.english)
+        if at > 0 and title[:at].strip() == e.term:
+            gap = title[len(title[:at].rstrip()) : at] or " "
+            break
+    full_stop = sum(e.definition.endswith("。") for e in entries) * 2 >= len(entries)
+    return english, gap, full_stop
 
-    The entry (term, English equivalent, definition) is copied from another corpus document, choosing
-    terms whose words already occur in this document (so the entry looks at home) but never the term
-    itself. The site is the terms chapter (the new entry has no pre-existing violation to skip for).
+
+@dataclass(frozen=True)
+class RenamedEntry:
+    """An entry of the document whose term is written in a near-synonym form that the text never uses
+    ("记录间隔" → "记录周期"): the body keeps the old form, so the defined term is used nowhere."""
+
+    entry: DefinedTerm
+    new: str
+
+
+def renamed_entries(document: Document, whole: str) -> Iterator[RenamedEntry]:
+    """Entries whose head noun has a near-synonym (`NEAR_SYNONYMS`) giving a form found nowhere in the
+    document; the term must be used in the body, or the original already shows the defect."""
+    entries = defined_terms(document)
+    taken = {e.term for e in entries}
+    for entry in entries:
+        section = document.sections[entry.position]
+        if not section.title.startswith(entry.term) or not term_is_used(document, entry, whole):
+            continue
+        parts = words(entry.term)
+        if len(parts) < 2:
+            continue
+        for synonym in NEAR_SYNONYMS.get(parts[-1], ()):
+            new = "".join(parts[:-1]) + synonym
+            if regex.search(r"(\p{Han})\1", new) or new in taken or compact_key(new) in whole:
+                continue
+            if set(synonym) & set(parts[-2]):
+                continue  # "保护间隔间距": the synonym repeats the word before it
+            if any(t in new for t in taken if t != entry.term):
+                continue
+            yield RenamedEntry(entry, new)
+            break
+
+
+class UnusedTermDefined(TerminologyInjector):
+    """TER-02: a plausible entry is added to chapter 3 and the term is used nowhere else.
+
+    The entry (term, definition, English equivalent when this chapter gives them) is copied from another
+    corpus document: of the same field, or of another whose entry is made of this document's own words
+    (`at_home`), never the term itself; with neither, no site. It goes anywhere in the list, as a
+    drafter adds an entry: the entries after it are renumbered (and their numbers in other descriptions
+    with them), unless the text refers to one by number.
     """
 
     error_type = ERROR_TYPE.id
@@ -162,42 +256,62 @@ class UnusedTermDefined(TerminologyInjector):
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = terms_chapter(document)
-        if found is None or _next_entry_number(document) is None:
+        if found is None:
             return []
         whole = document_text(document)
         own = {v for e in defined_terms(document) for v in e.variants}
         vocab = vocabulary(document)
+        english, _, _ = _entry_style(document)
         scored: dict[str, tuple[float, BorrowedEntry]] = {}
-        for corpus_term in context.terms_for(document):
+        for corpus_term in context.terms_for(document) if placements(document) else ():
             e = corpus_term.entry
             entry = DefinedTerm(-1, e.number, e.term, e.english, e.definition, 0, e.definition)
             if e.term in scored or e.term in own or compact_key(e.term) in whole or not borrowable(entry):
                 continue
-            score = relatedness(e.term, e.definition, vocab)
-            scored[e.term] = (score, BorrowedEntry(e.term, e.english, e.definition))
+            if english and not e.english:
+                continue
+            score = at_home(document, corpus_term, vocab)
+            if score is None:
+                continue
+            scored[e.term] = (score, BorrowedEntry(e.term, e.english if english else "", e.definition))
         ranked = sorted(scored.values(), key=lambda se: (-se[0], se[1].term))
-        return [Site(found[0], b) for _, b in ranked[: self.MAX_CANDIDATES]]
+        sites = [Site(found[0], b) for _, b in ranked[: self.MAX_CANDIDATES]]
+        sites.extend(Site(r.entry.position, r) for r in renamed_entries(document, whole))
+        return sites
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        where = _next_entry_number(document)
-        if where is None:
+        if isinstance(site.detail, RenamedEntry):
+            return _renamed(document, site.detail)
+        options = placements(document)
+        if not options:
             return None
-        after, number, level = where
+        where = rng.choice(options)
         borrowed: BorrowedEntry = site.detail
-        section = Section(
-            number=number,
-            title=f"{borrowed.term} {borrowed.english}",
-            text=borrowed.definition,
-            level=level,
-            kind="terms",
-        )
+        _, gap, full_stop = _entry_style(document)
+        style = "".join(s.text for _, s in entry_sections(document))
+        definition = match_style(borrowed.definition, style)
+        if not full_stop:
+            definition = definition.rstrip("。.")
+        title = f"{borrowed.term}{gap}{borrowed.english}" if borrowed.english else borrowed.term
+        section = Section(number=where.number, title=title, text=definition, level=2, kind="terms")
         return Proposal(
-            Edit("insert", after, inserted=section),
+            Edit("insert", where.after, inserted=section, renames=where.renames),
             error=f"{chapter_name(document)}增加了术语条目“{borrowed.term}”，但该术语在文件其他部分均未使用",
             fix=f"删除术语条目“{borrowed.term}”，或在正文中按界定的含义使用该术语",
         )
+
+
+def _renamed(document: Document, renamed: RenamedEntry) -> Proposal:
+    entry = renamed.entry
+    return Proposal(
+        Edit("modify", entry.position, (Replacement("title", 0, entry.term, renamed.new),)),
+        error=(
+            f"第{entry.number}条界定的术语“{renamed.new}”在文件其他部分均未使用（正文使用的是“{entry.term}”）"
+        ),
+        fix=f"将术语条目改回正文使用的“{entry.term}”，或在正文中统一使用“{renamed.new}”",
+    )
 
 
 def _new_entry(i: PromptInput) -> dict[str, str] | None:
@@ -228,7 +342,7 @@ LLM = LLMSpec(
         "1",
         _new_entry,
         lambda m: (
-            f"这是新加在术语和定义一章末尾的术语条目“{m['term']}”的定义。把定义改写得符合本文件的领域"
+            f"这是新加在术语和定义一章中的术语条目“{m['term']}”的定义。把定义改写得符合本文件的领域"
             f"（见<title>），仍是一句能直接替换术语的定义：不以“是指”“指”开头，不含“应”“宜”“可”，"
             f"不出现“{m['term']}”本身；文件其他部分不使用该术语。"
         ),
