@@ -12,6 +12,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import document_family, structure_checkable
@@ -223,7 +224,8 @@ def hanging_paragraph(section: Section, kids: Sequence[Numbered], rng: random.Ra
     titles = [k.section.title for k in kids]
     if 2 <= len(titles) <= 6 and all(titles) and all(len(t) <= 16 for t in titles):
         templates.append(f"本{unit}从{'、'.join(titles)}{len(titles)}个方面作出规定。")
-    return rng.choice(templates)
+    context = "\n".join(k.section.text for k in kids)
+    return match_style(rng.choice(templates), context)  # the punctuation the clauses below it use
 
 
 class NumberingHierarchyError(Injector):
