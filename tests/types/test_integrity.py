@@ -255,3 +255,39 @@ def test_the_audit_judges_joint_validity_with_the_planners_function() -> None:
         failure(located, document, applied.document, [], applied.sections[1], applied.renames)
         == failures[0].reason
     )
+
+
+# --- nothing but the element moves -----------------------------------------------------------------
+
+WITH_ANNEX = (
+    STANDARD
+    + """附录A
+（资料性）
+记录表格式
+A.1 表头
+记录表的表头包括日期、设定湿度和实测湿度。
+参考文献
+[1] GB/T 2829—2002　周期检验计数抽样程序及表（适用于对过程稳定性的检验）
+"""
+)
+
+
+def annex_after_bibliography(document: Document) -> Proposal | None:
+    annex = next(i for i, s in enumerate(document.sections) if s.number == "附录A")
+    bibliography = next(i for i, s in enumerate(document.sections) if s.kind == "bibliography")
+    site = Site(annex, ("after", bibliography))
+    return injectors()["STR-02"].propose(document, site, random.Random(0), InjectionContext())
+
+
+def test_an_annex_is_not_moved_past_the_end_rule_or_the_back_cover() -> None:
+    plain = parse(WITH_ANNEX)
+    proposal = annex_after_bibliography(plain)
+    assert proposal is not None
+    moved = apply_edits(plain, [proposal.edit]).document
+    assert [s.number for s in moved.sections][-3:] == ["参考文献", "附录A", "A.1"]
+    for tail in ("_________________________________", "中国标准出版社出版发行\n版权专有　侵权必究"):
+        document = parse(WITH_ANNEX + tail + "\n")
+        assert tail.split("\n")[-1] in document.sections[-1].text
+        assert annex_after_bibliography(document) is None
+    running = parse(WITH_ANNEX.replace("A.1 表头\n", "A.1 表头\nGB/T 99980—2026\n"))
+    assert annex_after_bibliography(running) is None
