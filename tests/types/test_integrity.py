@@ -291,3 +291,30 @@ def test_an_annex_is_not_moved_past_the_end_rule_or_the_back_cover() -> None:
         assert annex_after_bibliography(document) is None
     running = parse(WITH_ANNEX.replace("A.1 表头\n", "A.1 表头\nGB/T 99980—2026\n"))
     assert annex_after_bibliography(running) is None
+
+
+def test_a_description_names_the_clause_by_its_final_number() -> None:
+    """STR-04 names the parent clause as 第6.1条, which follows chapter 2's deletion like its location."""
+    document = parse(
+        STANDARD.replace(
+            "合格判定按第4章。\n",
+            "合格判定按第4章。\n6.1.1 抽样\n每批抽取2台。\n6.1.2 判定\n全部合格判为合格。\n",
+        )
+    )
+    injector = injectors()["STR-04"]
+    position = next(i for i, s in enumerate(document.sections) if s.number == "6.1.2")
+    sites = [
+        s
+        for s in injector.sites(document, InjectionContext())
+        if s.target == position and s.detail[0] == "duplicate"
+    ]
+    proposal = injector.propose(document, sites[0], random.Random(0), InjectionContext())
+    assert proposal is not None
+    duplicate = injector.verify(Baseline(document), proposal, 0).instance
+    assert duplicate is not None and "第6.1条下最后一条" in duplicate.description
+    deletion = removal(document, "规范性引用文件")
+    result = finalize(candidates(document, [deletion, duplicate]), [deletion, duplicate])
+    final = next(i for i in result.instances if i.error_type == "STR-04")
+    assert (
+        final.location == "5.1.1" and "第5.1条下最后一条（原“5.1.2”）与前一条同为“5.1.1”" in final.description
+    )

@@ -209,7 +209,7 @@ def _label(key: Key) -> str:
     number = key_number(key)
     if len(key) == 1:
         return number if number.startswith("附录") else f"第{number}章"
-    return number
+    return f"第{number}条"  # quoted like this, it follows a renumbering that another error makes
 
 
 def hanging_paragraph(section: Section, kids: Sequence[Numbered], rng: random.Random) -> str:
