@@ -318,3 +318,28 @@ def test_a_description_names_the_clause_by_its_final_number() -> None:
     assert (
         final.location == "5.1.1" and "第5.1条下最后一条（原“5.1.2”）与前一条同为“5.1.1”" in final.description
     )
+
+
+# --- class 6: what a structural edit writes takes the document's punctuation ----------------------
+
+
+def test_a_lead_paragraph_takes_the_punctuation_of_the_clauses_below_it() -> None:
+    """A document whose clauses use ASCII commas gets a 悬置段 with ASCII commas, whatever form it takes."""
+    ascii_text = STANDARD.replace(
+        "5 试验方法\n5.1 外观检查\n在自然光下目视检查，", "5 试验方法\n5.1 外观检查\n在自然光下目视检查,"
+    )
+    ascii_text = ascii_text.replace("连续记录30 min，判定", "连续记录30 min,判定")
+    injector = injectors()["STR-04"]
+    written: dict[bool, set[str]] = {True: set(), False: set()}
+    for text, ascii_marks in ((ascii_text, True), (STANDARD, False)):
+        document = parse(text)
+        chapter = next(i for i, s in enumerate(document.sections) if s.number == "5")
+        for seed in range(40):
+            proposal = injector.propose(
+                document, Site(chapter, ("hanging",)), random.Random(seed), InjectionContext()
+            )
+            assert proposal is not None
+            written[ascii_marks].add(proposal.edit.replacements[0].new)
+    assert len(written[True]) >= 4  # several forms, not one stock sentence
+    assert any("," in p for p in written[True]) and not any("，" in p for p in written[True])
+    assert any("，" in p for p in written[False]) and not any("," in p for p in written[False])
