@@ -343,3 +343,19 @@ def test_a_lead_paragraph_takes_the_punctuation_of_the_clauses_below_it() -> Non
     assert len(written[True]) >= 4  # several forms, not one stock sentence
     assert any("," in p for p in written[True]) and not any("，" in p for p in written[True])
     assert any("，" in p for p in written[False]) and not any("," in p for p in written[False])
+
+
+def test_the_reference_forms_a_renumbering_follows() -> None:
+    """Every form below points at chapter 4–6 of the standard above; after chapter 2 goes, each names one
+    chapter lower, and values (1.5倍, 3.5 m) and other documents' clauses stay as they were."""
+    written = (
+        "应符合第5.2条的规定；采用5.1的方法，除5.3规定的以外；见5.1至5.3；详见第6章和第4章；"
+        "取1.5倍，高3.5 m；GB/T 2423.3—2016的5.2。"
+    )
+    document = parse(STANDARD.replace("合格判定按第4章。", "合格判定按第4章。" + written))
+    instance = removal(document, "规范性引用文件")
+    text = text_of(apply_edits(document, [instance.edit]).document, "5.1")
+    assert text.endswith(
+        "应符合第4.2条的规定；采用4.1的方法，除4.3规定的以外；见4.1至4.3；详见第5章和第3章；"
+        "取1.5倍，高3.5 m；GB/T 2423.3—2016的5.2。"
+    )
