@@ -18,8 +18,10 @@ Renamer = Callable[[str, Sequence[tuple[str, str]]], str]  # a number after rena
 
 CLAUSE = r"(?:[1-9]\d?(?:\.\d+){1,5}|[A-Z](?:\.\d+){1,5})"
 # what may stand right before a clause number that is a reference (not a value such as 按1.5倍)
-TRIGGER = r"(?:参见|见|按照|按|采用|除|第|依照|依据|根据|符合|满足|参照|遵照|遵守|执行|如|同|在|由|和|及|或|与)"
-SEPARATOR = r"\s*(?:、|和|及|或|与|～|~|至|到)\s*"
+TRIGGER = (
+    r"(?:参见|见|按照|按|采用|除|第|依照|依据|根据|符合|满足|参照|遵照|遵守|执行|如|同|在|由|和|及|或|与)"
+)
+SEPARATOR = r"\s*(?:、|和|及|或|与|～|~|至|到|-|－)\s*"
 # a number followed by a unit, a multiplier or more digits is a value, not a clause
 NOT_A_VALUE = r"(?![\d.]|\s*[A-Za-zμΩ°℃%‰×/]|\s*[倍个次年月日时分秒天周级度只台套件元名位])"
 CLAUSE_LIST = regex.compile(

@@ -106,25 +106,7 @@ def test_deleting_a_chapter_renumbers_every_reference_to_the_later_ones() -> Non
 
 
 def test_the_audit_finds_no_unexplained_reference_after_a_deletion() -> None:
-    document = parse(STANDARD)
-    instance = removal(document, "规范性引用文件")
-    corrupted = apply_edits(document, [instance.edit]).document
-    audited = AuditDocument(
-        document,
-        corrupted,
-        (
-            AuditInstance(
-                instance.instance_id,
-                document.doc_id,
-                "STR-01",
-                instance.location,
-                instance.original_section,
-                instance.corrupted_section,
-                instance.edit,
-            ),
-        ),
-    )
-    count, broken, replayed = check_document(audited)
+    count, broken, replayed = check_document(audited_deletion(parse(STANDARD)))
     assert replayed and count == 9
     assert [b for b in broken if b.status == "unexplained"] == []
 
@@ -359,3 +341,27 @@ def test_the_reference_forms_a_renumbering_follows() -> None:
         "应符合第4.2条的规定；采用4.1的方法，除4.3规定的以外；见4.1至4.3；详见第5章和第3章；"
         "取1.5倍，高3.5 m；GB/T 2423.3—2016的5.2。"
     )
+
+
+def audited_deletion(document: Document) -> AuditDocument:
+    instance = removal(document, "规范性引用文件")
+    corrupted = apply_edits(document, [instance.edit]).document
+    row = AuditInstance(
+        instance.instance_id,
+        document.doc_id,
+        "STR-01",
+        instance.location,
+        instance.original_section,
+        instance.corrupted_section,
+        instance.edit,
+    )
+    return AuditDocument(document, corrupted, (row,))
+
+
+def test_a_reference_already_dangling_in_the_original_stays_pre_existing_when_renumbered() -> None:
+    document = parse(STANDARD.replace("逐项检验，", "逐项检验（数据项见 6.5-6.7 小节），"))
+    assert [r.target for _, r in unresolved(document)] == ["6.5", "6.7"]
+    audited = audited_deletion(document)
+    assert "数据项见 5.5-5.7 小节" in text_of(audited.corrupted, "5.1")
+    _, broken, _ = check_document(audited)
+    assert [(b.target, b.status) for b in broken] == [("5.5", "pre-existing"), ("5.7", "pre-existing")]

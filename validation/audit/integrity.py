@@ -125,13 +125,12 @@ def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference],
                     status, by = "explained", instance_id
             if status == "unexplained" and ref.target in renumbered_on_purpose:
                 status, by = "explained", renumbered_on_purpose[ref.target]
-            already = carried or (origin is None and any(ref.quote in s.text for s in original.sections))
-            if (
-                status == "unexplained"
-                and problem == "unresolved"
-                and ref.target not in known_before
-                and already
-            ):
+            # it stood in the original (perhaps renumbered since), or an inserted section copies it
+            already = (
+                paired or carried or (origin is None and any(ref.quote in s.text for s in original.sections))
+            )
+            was = old_refs[k].target if paired else ref.target
+            if status == "unexplained" and problem == "unresolved" and was not in known_before and already:
                 status = "pre-existing"
             broken.append(
                 BrokenReference(original.doc_id, section.number, ref.quote, ref.target, problem, status, by)
