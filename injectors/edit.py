@@ -2,7 +2,9 @@
 
 An `Edit` addresses sections by their position in the original document, so all of a document's edits
 can be applied together whatever their order. Structural edits (remove, move, insert) and renumbering
-(`renames`) are applied after the in-section replacements; locations are then read from the result.
+(`renames`) are applied after the in-section replacements, and the clause and chapter references of every
+section follow the renumbering (as a word processor's cross-references do); locations are then read from
+the result.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from injectors.language.crossrefs import section_following
 from parsers.model import Document, Section
 
 FIELDS = ("number", "title", "text", "annex_marker")
@@ -125,10 +128,11 @@ def replay(edit: Edit, original: Section | None, renames: Sequence[tuple[str, st
         assert original is not None
         section = apply_replacements(original, edit.replacements)
     assert section is not None
+    every = [*renames, *edit.renames]
     if edit.op == "insert":  # numbered as it will stand: its own renames only make room for it
         own = set(edit.renames)
-        return replace(section, number=rename_all(section.number, [r for r in renames if r not in own]))
-    return replace(section, number=rename_all(section.number, [*renames, *edit.renames]))
+        every = [r for r in renames if r not in own]
+    return section_following(replace(section, number=rename_all(section.number, every)), every, rename_all)
 
 
 @dataclass(frozen=True)
@@ -205,7 +209,9 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     items = [it for it in items if it[0] not in removed]
     renames = tuple(r for e in edits for r in e.renames)
     final = [
-        (key, replace(s, number=rename_all(s.number, _renames_for(key, edits, renames)))) for key, s in items
+        (key, section_following(replace(s, number=rename_all(s.number, own)), own, rename_all))
+        for key, s in items
+        for own in [_renames_for(key, edits, renames)]
     ]
     by_key = dict(final)
     locations: list[str] = []

@@ -19,8 +19,9 @@ from injectors.base import Baseline, Rewriter, compatible
 from injectors.checking import Violation, lint
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
-from injectors.edit import apply_edits, rename_all, replay
+from injectors.edit import Applied, apply_edits, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
+from injectors.joint import failure
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
 from parsers.model import Document
@@ -147,7 +148,12 @@ def candidate_instances(
 def choose(
     candidates: Candidates, seed: int, config: PlanConfig, type_counts: Counter[str] | None = None
 ) -> list[ErrorInstance]:
-    """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used."""
+    """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used.
+
+    The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
+    the final document (its term deleted by another's chapter removal, its clause moved) is dropped and
+    another compatible candidate takes its place, re-checked in turn, so the document keeps its count.
+    """
     counts = type_counts if type_counts is not None else Counter()
     doc_id = candidates.document.doc_id
     target = error_count(slot_rng(seed, doc_id, "count"), config)
@@ -156,20 +162,31 @@ def choose(
     rank = {id(i): n for n, i in enumerate(candidates.instances)}
     chosen: list[ErrorInstance] = []
     used: Counter[str] = Counter()
-    pool = list(candidates.instances)
-    while pool and len(chosen) < target:
-        taken = [i.edit for i in chosen]
-        pool = [i for i in pool if compatible(i.edit, taken, candidates.document)]
-        if not pool:
+    rejected: set[int] = set()
+    while True:
+        picked = {id(i) for i in chosen}
+        pool = [i for i in candidates.instances if id(i) not in picked and id(i) not in rejected]
+        while pool and len(chosen) < target:
+            taken = [i.edit for i in chosen]
+            pool = [i for i in pool if compatible(i.edit, taken, candidates.document)]
+            if not pool:
+                break
+            pick = min(
+                pool,
+                key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type], rank[id(i)]),
+            )
+            pool.remove(pick)
+            chosen.append(pick)
+            used[pick.error_type] += 1
+            counts[pick.error_type] += 1
+        lost = _lost(candidates.baseline, chosen)[1]
+        if not lost:
             break
-        pick = min(
-            pool,
-            key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type], rank[id(i)]),
-        )
-        pool.remove(pick)
-        chosen.append(pick)
-        used[pick.error_type] += 1
-        counts[pick.error_type] += 1
+        for instance in lost:
+            chosen.remove(instance)
+            rejected.add(id(instance))
+            used[instance.error_type] -= 1
+            counts[instance.error_type] -= 1
     return sorted(chosen, key=lambda i: rank[id(i)])
 
 
@@ -253,19 +270,32 @@ def _renumber_description(description: str, renames: list[tuple[str, str]]) -> s
     return _QUOTED_NUMBER.sub(lambda m: rename_all(m.group(1), renames), description)
 
 
+def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, list[ErrorInstance]]:
+    """The instances applied together, and those that no longer hold on the result (`injectors.joint`)."""
+    applied = apply_edits(baseline.document, [i.edit for i in instances])
+    found = lint(applied.document)
+    lost = [
+        instance
+        for instance, location, section in zip(instances, applied.locations, applied.sections, strict=True)
+        if failure(
+            replace(instance, location=location),
+            baseline.document,
+            applied.document,
+            found,
+            section,
+            applied.renames,
+        )
+    ]
+    return applied, lost
+
+
 def _assemble(
     baseline: Baseline, instances: list[ErrorInstance]
 ) -> tuple[Document, list[ErrorInstance], tuple[Violation, ...]]:
-    """Apply all edits together; drop any deterministic instance the combined document no longer shows."""
+    """Apply all edits together; drop any instance that no longer holds on the combined document."""
     kept = list(instances)
     while True:
-        applied = apply_edits(baseline.document, [i.edit for i in kept])
-        found = {(v.location, v.error_type) for v in lint(applied.document)}
-        lost = [
-            i
-            for i, location in zip(kept, applied.locations, strict=True)
-            if by_id()[i.error_type].deterministic and (location, i.error_type) not in found
-        ]
+        applied, lost = _lost(baseline, kept)
         if not lost:
             break
         kept = [i for i in kept if i not in lost]

@@ -13,7 +13,7 @@ import functools
 import importlib
 import os
 import pkgutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -45,6 +45,9 @@ class TypeDefinition:
     checks: tuple[Check, ...] = ()
     diff_checks: tuple[DiffCheck, ...] = ()
     llm: LLMSpec | None = None
+    # why an instance no longer holds on its final document, None when it does (injectors.joint); only
+    # for types that are not checker-detectable; default: its location still carries its text
+    premise: Callable[..., str | None] | None = None
 
     def __post_init__(self) -> None:
         if getattr(self.injector, "error_type", None) != self.error_type.id:

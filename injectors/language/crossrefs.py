@@ -7,17 +7,21 @@ longer resolve; both read them from here. A reference to another document ("GB/T
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 import regex
 
 from parsers.model import Document, Section
 
+Renamer = Callable[[str, Sequence[tuple[str, str]]], str]  # a number after renames (edit.rename_all)
+
 CLAUSE = r"(?:[1-9]\d?(?:\.\d+){1,5}|[A-Z](?:\.\d+){1,5})"
 # what may stand right before a clause number that is a reference (not a value such as 按1.5倍)
-TRIGGER = r"(?:参见|见|按照|按|依照|依据|根据|符合|满足|参照|遵照|遵守|执行|如|同|在|由|和|及|或|与)"
-SEPARATOR = r"\s*(?:、|和|及|或|与|～|~|至|到)\s*"
+TRIGGER = (
+    r"(?:参见|见|按照|按|采用|除|第|依照|依据|根据|符合|满足|参照|遵照|遵守|执行|如|同|在|由|和|及|或|与)"
+)
+SEPARATOR = r"\s*(?:、|和|及|或|与|～|~|至|到|-|－)\s*"
 # a number followed by a unit, a multiplier or more digits is a value, not a clause
 NOT_A_VALUE = r"(?![\d.]|\s*[A-Za-zμΩ°℃%‰×/]|\s*[倍个次年月日时分秒天周级度只台套件元名位])"
 CLAUSE_LIST = regex.compile(
@@ -37,6 +41,9 @@ EXTERNAL = regex.compile(
 )
 CAPTION = regex.compile(rf"^\s*(?P<kind>[表图])\s?{ITEM}(?=[\s　]|$)", regex.MULTILINE)
 FORMULA_NUMBER = regex.compile(r"[（(]\s?(?P<n>[A-Z]?\.?\d+)\s?[）)]\s*$", regex.MULTILINE)
+# a heading repeated in brackets as the first line of its section ("【8.2.2.8 数据安全保护】", left by an
+# LLM-based PDF extraction): it carries the section's number, so it is renumbered with the heading
+HEADING_ECHO = regex.compile(rf"^【\s*(?P<n>{CLAUSE}|[1-9]\d?)(?=[\s　])", regex.MULTILINE)
 # sections whose text lists other documents: their numbers are not cross-references
 LIST_KINDS = frozenset({"normative_references", "bibliography"})
 
@@ -124,3 +131,52 @@ def unresolved(document: Document) -> Iterator[tuple[Section, CrossReference]]:
         for r in section_crossrefs(s):
             if not resolves(r, known):
                 yield s, r
+
+
+def follow_renames(text: str, renames: Sequence[tuple[str, str]], rename: Renamer) -> str:
+    """The text with its clause and chapter references (and a bracketed heading echo) renumbered like the
+    headings they point at.
+
+    A word processor updates such references when headings are renumbered; a structural edit (a chapter
+    deleted or moved, an entry inserted) must do the same, so that only the error itself is wrong.
+    """
+    if not renames:
+        return text
+    out = HEADING_ECHO.sub(lambda m: m.group(0).replace(m["n"], rename(m["n"], renames), 1), text)
+    for ref in reversed(find_crossrefs(out)):
+        if ref.kind == "clause":
+            new = rename(ref.target, renames)
+            if new != ref.target:
+                out = out[: ref.start] + new + out[ref.end :]
+        elif ref.kind == "chapter":
+            new = rename(ref.target, renames)
+            if new != ref.target and "." not in new:
+                digits = CHAPTER.match(out, ref.start)
+                assert digits is not None
+                out = out[: digits.start("n")] + new + out[digits.end("n") :]
+    return out
+
+
+def section_following(section: Section, renames: Sequence[tuple[str, str]], rename: Renamer) -> Section:
+    """A section whose references follow the renumbering (a list of documents has none)."""
+    if not renames or section.kind in LIST_KINDS:
+        return section
+    text = follow_renames(section.text, renames, rename)
+    return section if text == section.text else replace(section, text=text)
+
+
+def references_into(
+    document: Document, numbers: frozenset[str], outside: range
+) -> list[tuple[Section, CrossReference]]:
+    """References, from sections outside `outside` (positions), to a clause or chapter among `numbers`
+    or below one (见3.2 points into chapter 3): what deleting those sections would leave dangling."""
+    found = []
+    for position, s in enumerate(document.sections):
+        if position in outside:
+            continue
+        for r in section_crossrefs(s):
+            if r.kind in ("clause", "chapter") and any(
+                r.target == n or r.target.startswith(n + ".") for n in numbers
+            ):
+                found.append((s, r))
+    return found

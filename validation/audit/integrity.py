@@ -99,15 +99,16 @@ def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference],
     broken: list[BrokenReference] = []
     for section in corrupted.sections:
         origin = replayed.origin(section)
-        before = (
-            {(r.kind, r.target) for r in section_crossrefs(original.sections[origin])}
-            if origin is not None
-            else set()
-        )
-        for ref in section_crossrefs(section):
+        old_refs = section_crossrefs(original.sections[origin]) if origin is not None else []
+        before = {(r.kind, r.target) for r in old_refs}
+        refs = section_crossrefs(section)
+        # the same references in the same order: each is judged against the one it was ("按第5章…按第4章"
+        # renumbered to "按第4章…按第3章" carries no "第4章" over); otherwise by what the section had
+        paired = [r.kind for r in refs] == [r.kind for r in old_refs]
+        for k, ref in enumerate(refs):
             count += 1
             problem = ""
-            carried = (ref.kind, ref.target) in before
+            carried = ref.target == old_refs[k].target if paired else (ref.kind, ref.target) in before
             if carried and ref.kind in NUMBERED_KINDS and ref.target in numbers:
                 now = numbers[ref.target]
                 if now is None:
@@ -124,13 +125,12 @@ def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference],
                     status, by = "explained", instance_id
             if status == "unexplained" and ref.target in renumbered_on_purpose:
                 status, by = "explained", renumbered_on_purpose[ref.target]
-            already = carried or (origin is None and any(ref.quote in s.text for s in original.sections))
-            if (
-                status == "unexplained"
-                and problem == "unresolved"
-                and ref.target not in known_before
-                and already
-            ):
+            # it stood in the original (perhaps renumbered since), or an inserted section copies it
+            already = (
+                paired or carried or (origin is None and any(ref.quote in s.text for s in original.sections))
+            )
+            was = old_refs[k].target if paired else ref.target
+            if status == "unexplained" and problem == "unresolved" and was not in known_before and already:
                 status = "pre-existing"
             broken.append(
                 BrokenReference(original.doc_id, section.number, ref.quote, ref.target, problem, status, by)

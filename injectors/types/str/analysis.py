@@ -76,3 +76,27 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
 
 def structure_checkable(document: Document) -> bool:
     return document_family(document) != "engineering"
+
+
+# Lines that belong to the document's pages, not to the element they were extracted with: the end rule
+# under the last element, the back cover's publisher lines, a running header (the standard's number
+# alone on a line) and a page number.
+_PAGE_FURNITURE = regex.compile(
+    r"^\s*(?:[_＿—–\-─━]{6,}|.*(?:版权专有|侵权必究|出版社出版|书号|开本|印张).*|[—\-]\s*\d{1,3}\s*[—\-]|[IVX]{1,4})\s*$",
+    regex.MULTILINE,
+)
+
+
+def page_furniture(document: Document, positions: range) -> str:
+    """The first line in these sections that belongs to the pages rather than to the text ("" if none):
+    moving such a section would carry the end rule, back cover or a running header along with it."""
+    for p in positions:
+        text = document.sections[p].text
+        m = _PAGE_FURNITURE.search(text)
+        if m:
+            return m.group().strip()
+        if document.standard_id and any(
+            line.strip() == document.standard_id.strip() for line in text.split("\n")
+        ):
+            return document.standard_id
+    return ""

@@ -11,6 +11,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit
+from injectors.language.crossrefs import references_into
 from injectors.language.modals import has_requirement
 from injectors.language.patterns import STANDARD_NUMBER
 from injectors.registry import TypeDefinition
@@ -104,9 +105,10 @@ def drafting_sentence(document: Document) -> str:
 class MandatoryElementRemoved(Injector):
     """Why: 前言, 规范性引用文件 and 术语和定义 are mandatory (GB/T 1.1—2020 table 3), and a draft
     that lost one is a classic structural defect. How: remove the 前言, or chapter 2 or 3 with its
-    entries, and renumber every later chapter so that only the missing element (not a numbering gap) is
-    the error. 2009 documents only lose chapter 2 when the body cites documents normatively (the chapter
-    was optional then), never chapter 3.
+    entries, and renumber every later chapter (and the references to them) so that only the missing
+    element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
+    2009 documents only lose chapter 2 when the body cites documents normatively (the chapter was
+    optional then), never chapter 3.
     """
 
     error_type = ERROR_TYPE.id
@@ -137,9 +139,12 @@ class MandatoryElementRemoved(Injector):
                 "文件缺少必备要素“前言”：整个前言被删除",
                 f"补充“前言”，说明“{drafting_sentence(document)}。”以及提出、归口、起草单位和主要起草人等信息",
             )
+        span = block_end(document, site.target) - site.target
+        gone = frozenset(s.number for s in document.sections[site.target : site.target + span])
+        if references_into(document, gone, range(site.target, site.target + span)):
+            return None  # the rest of the document refers to it: deleting it would leave dangling references
         number = int(section.number)
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
-        span = block_end(document, site.target) - site.target
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "references":
             fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"

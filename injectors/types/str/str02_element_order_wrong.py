@@ -11,7 +11,13 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.str.analysis import ELEMENT_RANK, document_family, elements, structure_checkable
+from injectors.types.str.analysis import (
+    ELEMENT_RANK,
+    document_family,
+    elements,
+    page_furniture,
+    structure_checkable,
+)
 from injectors.types.str.editing import block_end, chapter_at
 from parsers.model import Document, Section
 
@@ -113,6 +119,8 @@ class ElementOrderWrong(Injector):
         end = block_end(document, other)
         before = end if end < len(document.sections) else None
         span = block_end(document, site.target) - site.target
+        if page_furniture(document, range(site.target, end)):
+            return None  # the end rule or back cover would land mid-document (or travel with the element)
         if mode == "swap":
             a, b = moved.number, passed.number
             edit = Edit("move", site.target, span=span, before=before, renames=((a, b), (b, a)))

@@ -13,6 +13,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.punctuation import match_style
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import document_family, structure_checkable
@@ -210,22 +211,29 @@ def _label(key: Key) -> str:
     number = key_number(key)
     if len(key) == 1:
         return number if number.startswith("附录") else f"第{number}章"
-    return number
+    return f"第{number}条"  # quoted like this, it follows a renumbering that another error makes
 
 
 def hanging_paragraph(section: Section, kids: Sequence[Numbered], rng: random.Random) -> str:
-    """A lead paragraph drafters put under a heading: "本章规定了…。" or "本条从…方面作出规定。"."""
+    """A lead paragraph drafters put under a heading, in one of the forms they use ("本章规定了…。",
+    "…应符合4.1～4.3的规定。", "…包括…。"), built from the heading and its sub-clauses' own titles so
+    that no one wording marks the type."""
     unit = "章" if "." not in section.number else "条"
     title = section.title
-    templates = []
+    first, last = kids[0].section.number, kids[-1].section.number
+    span = f"{first}～{last}" if len(kids) > 2 else f"{first}和{last}" if len(kids) == 2 else first
     if title.endswith(("要求", "方法", "规则", "程序", "流程", "条件", "指标", "内容", "原则", "规定")):
-        templates.append(f"本{unit}规定了{title}。")
+        templates = [f"本{unit}规定了{title}。", f"{title}应符合{span}的规定。"]
     else:
-        templates.append(f"本{unit}规定了{title}的有关要求。")
+        templates = [f"本{unit}规定了{title}的有关要求。", f"{title}应符合{span}的规定。"]
     titles = [k.section.title for k in kids]
     if 2 <= len(titles) <= 6 and all(titles) and all(len(t) <= 16 for t in titles):
+        listed = "、".join(titles[:-1]) + "和" + titles[-1]
         templates.append(f"本{unit}从{'、'.join(titles)}{len(titles)}个方面作出规定。")
-    return rng.choice(templates)
+        templates.append(f"{title}包括{listed}。")
+        templates.append(f"{title}分为{listed}，分别见{span}。")
+    context = "\n".join(k.section.text for k in kids)
+    return match_style(rng.choice(templates), context)  # the punctuation the clauses below it use
 
 
 class NumberingHierarchyError(Injector):

@@ -11,6 +11,7 @@ import regex
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.joint import term_still_undefined
 from injectors.language.noun_phrases import head_noun, noun_phrases
 from injectors.language.terms import (
     BODY_KINDS,
@@ -319,4 +320,4 @@ LLM = LLMSpec(
 )
 
 
-DEFINITION = TypeDefinition(ERROR_TYPE, UndefinedTermUsed, llm=LLM)
+DEFINITION = TypeDefinition(ERROR_TYPE, UndefinedTermUsed, llm=LLM, premise=term_still_undefined)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.joint import term_still_defined
 from injectors.language.terms import compact_key, defined_terms, occurrences
 from injectors.llm.constraints import (
     Answer,
@@ -133,4 +134,4 @@ LLM = LLMSpec(
 )
 
 
-DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM)
+DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM, premise=term_still_defined)
