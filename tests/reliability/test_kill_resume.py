@@ -14,9 +14,12 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
 from helpers import run_cli_build, start_build, write_corpus
 
 from release.writer import latest_version, read_manifest
+
+pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 
 KILLS = 3
 
