@@ -63,3 +63,26 @@ def prefect_api() -> Iterator[str]:
                 os.environ.pop("PREFECT_API_URL", None)
             else:
                 os.environ["PREFECT_API_URL"] = before
+
+
+# fixtures every xdist worker sets up for itself anyway (grouping by them would put all their users on one
+# worker); pytest's own fixtures have no base id
+_PER_WORKER = {"prefect_api", "corpus_documents"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`), the tests of a module that share its module- or
+    session-scoped fixtures (a release, a build, a browser) run on one worker, so that each is built once,
+    not once per worker; every other test is handed to whichever worker is free."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("xdist_group"):
+            continue
+        for name in info.names_closure:
+            definitions = info.name2fixturedefs.get(name)
+            if not definitions or name in _PER_WORKER:
+                continue
+            definition = definitions[-1]
+            if definition.scope in ("module", "package", "session") and definition.baseid:
+                item.add_marker(pytest.mark.xdist_group(definition.baseid))
+                break
