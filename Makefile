@@ -18,8 +18,10 @@ install: $(STAMP)
 build: install
 	$(BIN)/gbtbench build --corpus corpus --out outputs
 
+# TEST_WORKERS=0 runs the suite in one process (pytest-xdist off)
+TEST_WORKERS ?= auto
 test: install
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: install
 	$(BIN)/ruff check .

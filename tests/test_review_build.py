@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 from conftest import corpus_sources
 
 from corpus.stdsource import gold_document
@@ -21,6 +22,8 @@ from parsers.render import render_text  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
 from release.writer import read_manifest  # noqa: E402
 from review.store import Decision, ReviewStore  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 
 
 def write_corpus(folder: Path, count: int = 3) -> None:

@@ -48,7 +48,8 @@ def run_cli_build(corpus: Path, out: Path, *extra: str) -> subprocess.CompletedP
 def start_build(
     corpus: Path, out: Path, *extra: str, env: dict[str, str] | None = None
 ) -> subprocess.Popen[str]:
-    """A CLI build in its own session, so that killing it kills its Prefect server too (as a crash would)."""
+    """A CLI build in its own session, so that killing the session kills the build and any child it started
+    (as a crash would); the Prefect server is the test session's, which outlives it."""
     return subprocess.Popen(
         build_command(corpus, out, *extra),
         cwd=ROOT,

@@ -6,6 +6,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from helpers import write_corpus
 
 from flows import settings
@@ -16,6 +17,8 @@ from flows.build import run_build  # noqa: E402
 from parsers import parse_file  # noqa: E402
 from parsers.duplicates import split_duplicates  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
+
+pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 
 
 def test_copies_by_content_and_by_standard_id_are_reported_not_built(tmp_path: Path) -> None:

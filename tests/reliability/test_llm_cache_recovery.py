@@ -9,10 +9,13 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers import ROOT, build_command, write_corpus
 from servers.chat_completions import ChatCompletionsServer
 
 from release.writer import read_manifest
+
+pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 
 KEY = "sk-reliability-sentinel-0042"
 

@@ -21,6 +21,8 @@ from flows.build import run_build  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
 from release.lock import OutputBusyError, output_lock, remove_stale_temps  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
+
 
 def hold(out: Path) -> object:
     return output_lock(out, clock=time.monotonic, sleep=time.sleep)
