@@ -46,7 +46,9 @@ _YING_DUI_NOUNS = lexicon("措施 方案 策略 机制 能力 计划 预案 突�
 _YING_DANG_NOUN = frozenset("前日天年月场面即时地")  # 应当前 = 应 + 当前, not 应当
 
 
-_YI_BEFORE = frozenset("适便事相权合时咸得")
+_YI_BEFORE = frozenset("适便事相权合咸得")
+# 时宜 only in 不合时宜 / 因时制宜-like idioms: "安装时宜采用" is 时 + the modal 宜
+_SHIYI_BEFORE = ("合时", "因时", "失时")
 
 
 YI_COMPOUND_NEXT = ("居", "人", "昌", "宾", "兴", "春", "州", "良", "川", "阳", "都", "家", "于")
@@ -196,6 +198,8 @@ def modal_verbs(text: str) -> tuple[Modal, ...]:
             out.append(Modal(start, end, text[start:end], REQUIREMENT, neg))
         elif ch == "宜":
             if (i and text[i - 1] in _YI_BEFORE) or text[i + 1 : i + 2] in YI_COMPOUND_NEXT:
+                continue
+            if text[max(0, i - 2) : i] in _SHIYI_BEFORE:
                 continue
             if _quoted(text, start, i + 1):
                 continue

@@ -265,3 +265,13 @@ def _line(document: Document, number: str, marker: str) -> tuple:
     line = text[offset : end if end >= 0 else len(text)]
     modal = next(m for m in modal_verbs(line) if at - offset <= m.start < at - offset + len(marker))
     return offset, line, modal
+
+
+def test_shi_yi_is_time_plus_the_modal_not_the_idiom() -> None:
+    """ "安装时宜采用" is 时 + 宜 (a recommendation); only 不合时宜-like idioms hide the modal."""
+    from injectors.language.modals import modal_verbs
+    from injectors.language.words import words
+
+    assert [m.word for m in modal_verbs("安装时宜采用不锈钢。")] == ["宜"]
+    assert "宜" in words("超过时宜分舱设置报警控制器")
+    assert modal_verbs("这种做法不合时宜。") == ()
