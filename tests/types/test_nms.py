@@ -361,3 +361,29 @@ def test_no_modal_is_replaced_inside_a_word() -> None:
     body = next(i for i, s in enumerate(document.sections) if s.number == "4.1")
     for injector in (VagueWording(), RequirementWeakened(), RecommendationStrengthened()):
         assert all(site.target != body for site in injector.sites(document, context)), injector.error_type
+
+
+def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
+    """A PDF line break inside a sentence ("…记录单位为千米⏎（km），测量范围…应…") is no paragraph of its own."""
+    doc = standard("记录仪应每天自检一次。\n里程记录单位为千米\n（km），分辨率应等于或优于0.1 km。")
+    position = next(i for i, s in enumerate(doc.sections) if "千米" in s.text)
+    assert list(note_moves(doc.sections[position])) == []
+    whole = standard("记录仪应每天自检一次。\n里程的分辨率应等于或优于0.1 km。")
+    position = next(i for i, s in enumerate(whole.sections) if "里程" in s.text)
+    assert [m.sentence for m in note_moves(whole.sections[position])] == ["里程的分辨率应等于或优于0.1 km。"]
+
+
+def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None:
+    """"宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
+    "长度宜为…，宽度宜为…" is a list of like provisions, and the kept one is evidence."""
+    from injectors.language.modals import modal_verbs
+    from injectors.types.nms.evidence import recommendation_evidence
+
+    def evidence(line: str) -> list[str]:
+        doc = standard(line)
+        position = next(i for i, s in enumerate(doc.sections) if line in s.text)
+        offset = doc.sections[position].text.index(line)
+        return [e.where for e in recommendation_evidence(doc, position, offset, line, modal_verbs(line)[1])]
+
+    assert evidence("知识结构宜使用树状层次化结构，知识的分类宜采用按生命周期分类。") == []
+    assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == ["同一句"]

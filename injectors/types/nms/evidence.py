@@ -304,7 +304,9 @@ def recommendation_evidence(
     if hedge is not None:
         out.append(Evidence(HEDGE, hedge.group(), "本条"))
     force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
-    parallel = sentence_siblings(line, modal, same_verb=_conditional(line, modal))
+    # parallel clauses count only as a list of like provisions ("长度宜为…，宽度宜为…"): two different
+    # recommendations in one sentence ("宜使用…，分类宜采用…") are common, and strengthening one reads as plausible
+    parallel = sentence_siblings(line, modal, same_verb=True)
     return out + list_siblings(section, line_offset, force) + parallel
 
 

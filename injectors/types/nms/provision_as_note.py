@@ -21,6 +21,9 @@ from parsers.model import Section
 _NOT_PROSE = regex.compile(r"^\s*(?:[a-z][)）]|\d+[)）]|——|—|[（(]\d+[)）]|[A-Z]\.\d|式|where|其中)")
 
 
+_SENTENCE_END = ("。", "；", ";", "！", "？")
+
+
 @dataclass(frozen=True)
 class NoteMove:
     """The provision `sentence` at `start` of the section text becomes a note (`prefix` is written
@@ -61,7 +64,9 @@ def note_moves(section: Section) -> Iterator[NoteMove]:
         if before.rstrip().endswith(("：", ":")):
             return
         yield NoteMove(offset + final.start(), sentence, "\n" + note, force)
-    elif len(lines) >= 2 and not lines[-2][1].rstrip().endswith(("：", ":")):
+    elif len(lines) >= 2 and lines[-2][1].rstrip().endswith(_SENTENCE_END):
+        # a paragraph of its own: the line before ends a sentence (not a line wrapped mid-sentence, whose
+        # tail "（km），行驶里程…" would make a broken note)
         lead = len(last) - len(last.lstrip())
         yield NoteMove(offset + lead, sentence, note, force)
 
