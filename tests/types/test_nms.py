@@ -364,7 +364,7 @@ def test_no_modal_is_replaced_inside_a_word() -> None:
 
 
 def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
-    """A PDF line break inside a sentence ("…记录单位为千米⏎（km），测量范围…应…") is no paragraph of its own."""
+    """A PDF line break inside a sentence ("…单位为千米⏎（km），…应…") is no paragraph of its own."""
     doc = standard("记录仪应每天自检一次。\n里程记录单位为千米\n（km），分辨率应等于或优于0.1 km。")
     position = next(i for i, s in enumerate(doc.sections) if "千米" in s.text)
     assert list(note_moves(doc.sections[position])) == []
@@ -374,7 +374,7 @@ def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
 
 
 def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None:
-    """"宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
+    """ "宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
     "长度宜为…，宽度宜为…" is a list of like provisions, and the kept one is evidence."""
     from injectors.language.modals import modal_verbs
     from injectors.types.nms.evidence import recommendation_evidence

@@ -305,7 +305,7 @@ def recommendation_evidence(
         out.append(Evidence(HEDGE, hedge.group(), "本条"))
     force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
     # parallel clauses count only as a list of like provisions ("长度宜为…，宽度宜为…"): two different
-    # recommendations in one sentence ("宜使用…，分类宜采用…") are common, and strengthening one reads as plausible
+    # recommendations in one sentence ("宜使用…，分类宜采用…") are common; strengthening one is plausible
     parallel = sentence_siblings(line, modal, same_verb=True)
     return out + list_siblings(section, line_offset, force) + parallel
 
