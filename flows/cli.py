@@ -139,10 +139,12 @@ def _parse_range(text: str) -> tuple[int, int]:
 
 def _context_documents(corpus: Path | None, document: Document) -> list[Document]:
     """The documents whose references, terms and scopes the rule templates may draw on."""
+    from flows.parse_cache import parsed_documents
+
     docs = [document]
     folder = corpus if corpus is not None else PROJECT_CORPUS
     if folder.is_dir():
-        docs.extend(o.document for o in parse_many(expand_paths([folder])) if o.document is not None)
+        docs.extend(parsed_documents(expand_paths([folder])))
     return docs
 
 
