@@ -4,7 +4,7 @@ memory of the whole process tree, and one `gbtbench inject`.
 Usage: `python -m bench.build [--docs N] [--sizes 50,100] [--workers N] [--task-runner RUNNER]`
 (default 500 documents; smaller sizes of 100 and 250 run first; `--sizes` picks others; RUNNER as
 `gbtbench build --task-runner`). The corpus is varied from the project's standards and, when checked
-out next to the project, the real standards in `../shared/corpus-real/` (`bench/variants.py`);
+out next to the project, the shared development folder of real standards (`bench/variants.py`);
 it is written to a temporary folder and removed afterwards. Rules only, no LLM.
 Each build runs as the user runs it, `gbtbench build` in its own process; the peak RSS is the largest sum
 over that process and all its descendants (workers included), sampled every 0.2 s. The machine may be

@@ -54,7 +54,7 @@ _TITLE_PREFIXES = (
 
 def source_files(include_real: bool = True) -> list[Path]:
     """The project's own standards (one format each) and, when checked out next to the project, the real
-    standards used in development (`../shared/corpus-real/`)."""
+    standards used in development (the shared folder beside the checkout)."""
     files = sorted((ROOT / "corpus" / "pdf").glob("*.pdf"))
     real = ROOT.parent / "shared" / "corpus-real"
     if include_real and real.is_dir():

@@ -88,7 +88,7 @@ class ProcessMap:
     def __call__(self, stage: stages.Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
         if stage.name in RELEASE_STAGES:  # no per-document work is left: the release stages get the memory
             self.close()
-        if self._pool is None or len(items) <= 1 or stage.name not in _BY_NAME:
+        if self._pool is None or len(items) <= 1 or stage.name not in _BY_NAME or _uses_a_model(items):
             for item in items:  # one item (choose, validate, write): no point in crossing a process
                 yield (
                     run_cached(stage.name, item, str(self.results))
@@ -99,6 +99,13 @@ class ProcessMap:
         futures = [self._pool.submit(run_cached, stage.name, item, str(self.results)) for item in items]
         for future in as_completed(futures):
             yield future.result()
+
+
+def _uses_a_model(items: Sequence[Any]) -> bool:
+    """Injection with an LLM waits on the network, not the CPU, and its one rewriter per build (answer
+    cache, circuit breaker, deadline, request counts in the manifest) lives in this process: no pool."""
+    llm = getattr(items[0], "llm", None) if items else None
+    return llm is not None and llm.mode != "none"
 
 
 def run_pool(

@@ -41,10 +41,14 @@ def battery(corpus_documents: list[Document]) -> Document:
 
 
 def llm_fallbacks(result) -> list[str]:  # type: ignore[no-untyped-def]
+    """Why the model's rewrite was not used, for each rule-template instance the model was asked about (a
+    site where the type's prompt has no material, e.g. SCP-05 dropping a qualifier, never asks it)."""
     return [
-        i.provenance.fallback_reason or ""
+        i.provenance.fallback_reason
         for i in result.instances
-        if i.error_type in supported_types() and i.provenance.generator == "rule-template"
+        if i.error_type in supported_types()
+        and i.provenance.generator == "rule-template"
+        and i.provenance.fallback_reason is not None
     ]
 
 
