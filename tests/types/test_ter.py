@@ -474,3 +474,23 @@ def test_parser_debris_is_not_judged() -> None:
     assert doc.section("3").text.endswith("3.99")
     assert violations(doc, "TER-05") == []
     assert [loc for loc, _ in violations(document(terms=lost, body=THREE_BODY), "TER-05")] == ["3.9"]
+
+
+def test_a_term_of_the_same_broad_field_still_needs_the_documents_own_words(
+    corpus_documents: list[Document],
+) -> None:
+    """ICS 35 holds ledgers and environmental data alike: "共识节点" is no term for a document that never
+    says 共识, however its cover is classified; a term made of the document's own words is."""
+    from injectors.context import CorpusTerm, field_of
+    from parsers.entries import TermEntry
+
+    doc = corpus_documents[0]
+    vocab = vocabulary(doc)
+    field = field_of(doc.cover.ics, doc.cover.ccs)
+    assert "共识" not in vocab
+    ledger = TermEntry("3.9", "共识节点", "consensus node", "负责账本数据一致性的节点。")
+    foreign = CorpusTerm("other", ledger, field)
+    assert at_home(doc, foreign, vocab) is None
+    own = next(w for w in sorted(vocab) if len(w) >= 2 and w.isalpha())
+    native = CorpusTerm("other", TermEntry("3.9", own, "", f"文件中的{own}。"), field)
+    assert at_home(doc, native, vocab) is not None

@@ -86,15 +86,16 @@ AT_HOME = 0.75
 
 def at_home(document: Document, corpus_term: CorpusTerm, vocab: frozenset[str]) -> float | None:
     """How well a term another corpus document defines fits this document (`relatedness`), or None when
-    it must not be written into it: a term of the same field always fits; one of another field only when
-    each word of the term is a word of this document and most of its definition's words are too."""
+    it must not be written into it: each word of the term must be a word of this document (a field as
+    broad as ICS 35 holds ledgers and environmental data alike: "共识节点" is no term of a data standard
+    that never says 共识), and for a term of another field most of its definition's words too."""
     entry = corpus_term.entry
     score = relatedness(entry.term, entry.definition, vocab)
+    if not all(w in vocab or w in COMMON_WORDS for w in words(entry.term) if len(w) > 1):
+        return None
     if same_field(field_of(document.cover.ics, document.cover.ccs), corpus_term.field):
         return score
-    if score < AT_HOME or not all(w in vocab or w in COMMON_WORDS for w in words(entry.term) if len(w) > 1):
-        return None
-    return score
+    return score if score >= AT_HOME else None
 
 
 class TerminologyInjector(Injector):
