@@ -12,8 +12,10 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
+from injectors.language.words import words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -46,10 +48,13 @@ from injectors.types.scp.editing import (
     applicability_qualifiers,
     body_sections,
     cite,
+    document_kinds,
     is_plain,
     paragraph_spans,
     plain_subject,
 )
+from injectors.types.scp.scp05_scope_boundary_vague import regulated_objects
+from injectors.types.scp.stages import Stage, StagedScope, stages_outside
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -217,14 +222,29 @@ class BodyBeyondScope(Injector):
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
-        if not objects or not outside:
+        if not objects:
             return []
-        return [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
+        if outside:
+            return [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
+        if _stage_material(document) is None:
+            return []
+        # the scope's object and the parts the body regulates under it (a clause title, a defined term)
+        parts = objects + tuple(
+            o for o, _ in regulated_objects(document) if o not in objects and not _APPARATUS.search(o)
+        )
+        return [
+            Site(i, ("stage", r))
+            for i, s in body_sections(document)
+            for r in scoped_requirements(s, parts)
+            if len(r.sentence) <= _LONGEST_STAGED
+        ]
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
+        if isinstance(site.detail, tuple):
+            return self._beyond_stage(document, site, rng)
         requirement: ScopedRequirement = site.detail
         _, outside = _material(document)
         candidates = [z for z in outside if requirement.head not in z.name]
@@ -258,6 +278,71 @@ class BodyBeyondScope(Injector):
             "先修改范围使其涵盖该对象",
             generator="rule-template",
         )
+
+    def _beyond_stage(self, document: Document, site: Site, rng: random.Random) -> Proposal | None:
+        """ "S应P。" gains a sibling "S经改造后仍应P。" for a stage the scope's list of stages leaves out."""
+        section = document.sections[site.target]
+        requirement: ScopedRequirement = site.detail[1]
+        material = _stage_material(document)
+        if material is None:
+            return None
+        staged, stages = material
+        subject = requirement.subject
+        predicate = requirement.sentence[len(subject) :].removesuffix("。")
+        if not predicate.startswith("应"):
+            return None
+        rest = predicate[1:]
+        if "应" in rest or len(rest) > _LONGEST_PREDICATE:
+            return None  # one requirement restated, not a list of them
+        choices = []
+        for stage in stages:
+            for frame in _STAGE_FRAMES if "的" not in subject else _STAGE_FRAMES[:1]:
+                new = match_style(frame.format(s=subject, st=stage.name, p=rest), section.text)
+                at = requirement.start + len(requirement.sentence)
+                line_start = section.text.rfind("\n", 0, at) + 1
+                line_end = section.text.find("\n", at) if "\n" in section.text[at:] else len(section.text)
+                line = section.text[line_start:at] + new + section.text[at:line_end]
+                own = words(subject) + words(rest) + (stage.name,)
+                choices.append((len(stock_ngrams(line, document, own)), stage, new, at))
+        if not choices:
+            return None
+        # the fewest joining words the document never wrote (none, in a long document), varied frames
+        fewest = min(c[0] for c in choices)
+        _, stage, new, at = rng.choice([c for c in choices if c[0] == fewest])
+        edit = Edit("modify", site.target, (Replacement("text", at, "", new),))
+        listed = "、".join(staged.activities)
+        return Proposal(
+            edit,
+            error=f"{_clause_name(section)}新增的“{new}”对{stage.name}后的{requirement.head}提出了要求，"
+            f"而范围（“{staged.clause}”）只涵盖{listed}，不包括{stage.name}，正文超出了范围的界限",
+            fix=f"删去“{new}”；如确需规定{stage.name}，先修改范围使其涵盖该阶段",
+            generator="rule-template",
+        )
+
+
+# A requirement restated for the object after a stage: the clause's own subject and predicate, joined by
+# the few words a drafter would use (kept only where the document already uses the joining wording).
+_STAGE_FRAMES = (
+    "{s}经{st}后仍应{p}。",
+    "{st}后的{s}也应{p}。",
+    "{s}在{st}后也应{p}。",
+    "经{st}的{s}同样应{p}。",
+    "{s}{st}后应{p}。",
+    "{st}后，{s}仍应{p}。",
+)
+_LONGEST_STAGED = 60  # a longer requirement restated in full would read as padding
+_LONGEST_PREDICATE = 44
+# Equipment of the test methods, not the object the scope's stages are about.
+_APPARATUS = regex.compile(r"试验|测试|检测|检验|校准")
+
+
+@functools.lru_cache(maxsize=16)
+def _stage_material(document: Document) -> tuple[StagedScope, tuple[Stage, ...]] | None:
+    found = scope_chapter(document)
+    if found is None:
+        return None
+    body = "\n".join(f"{s.title}\n{s.text}" for _, s in body_sections(document))
+    return stages_outside(found[1].text, body, document_kinds(body))
 
 
 def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:
