@@ -214,9 +214,10 @@ class BodyBeyondScope(Injector):
     requirement about the scope's own object ("集中充电柜应……", "工作单元的电气设备应……") takes in, as a
     coordinated object, one this scope says it does not apply to (or lets use the document only by
     reference): "集中充电柜和用于电池租赁的换电柜应……", written with the coordinators the document itself
-    uses; the error shows only when the clause is read against the scope. Documents whose scope puts
-    nothing outside, or whose body states no requirement of the scope's object, are skipped (no site): an
-    object from another document would come from another field."""
+    uses; the error shows only when the clause is read against the scope. A scope that puts nothing
+    outside but lists the stages it covers ("适用于……的设计、制造、检验及使用") gets instead a sibling of a
+    requirement for a stage it leaves out ("记录仪升级后应能……", stages.py), its list named as evidence.
+    Other documents are skipped (no site): an object from another document would come from another field."""
 
     error_type = ERROR_TYPE.id
 
