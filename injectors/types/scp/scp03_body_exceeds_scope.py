@@ -281,7 +281,8 @@ class BodyBeyondScope(Injector):
         )
 
     def _beyond_stage(self, document: Document, site: Site, rng: random.Random) -> Proposal | None:
-        """ "S应P。" gains a sibling "S经改造后仍应P。" for a stage the scope's list of stages leaves out."""
+        """ "S应P。" → "S在改造前后均应P。": the requirement, in place, now also binds a stage the scope's
+        list of stages leaves out (no second sentence: the clause keeps its own wording)."""
         section = document.sections[site.target]
         requirement: ScopedRequirement = site.detail[1]
         material = _stage_material(document)
@@ -289,50 +290,43 @@ class BodyBeyondScope(Injector):
             return None
         staged, stages = material
         subject = requirement.subject
-        predicate = requirement.sentence[len(subject) :].removesuffix("。")
-        if not predicate.startswith("应"):
+        predicate = requirement.sentence[len(subject) :]
+        if not predicate.startswith("应") or subject.endswith(("均", "都", "仍", "须")):
             return None
-        rest = predicate[1:]
-        if "应" in rest or len(rest) > _LONGEST_PREDICATE:
-            return None  # one requirement restated, not a list of them
+        at = requirement.start + len(subject)
+        line_start = section.text.rfind("\n", 0, at) + 1
+        line_end = section.text.find("\n", at) if "\n" in section.text[at:] else len(section.text)
         choices = []
         for stage in stages:
-            for frame in _STAGE_FRAMES if "的" not in subject else _STAGE_FRAMES[:1]:
-                new = match_style(frame.format(s=subject, st=stage.name, p=rest), section.text)
-                at = requirement.start + len(requirement.sentence)
-                line_start = section.text.rfind("\n", 0, at) + 1
-                line_end = section.text.find("\n", at) if "\n" in section.text[at:] else len(section.text)
-                line = section.text[line_start:at] + new + section.text[at:line_end]
-                own = words(subject) + words(rest) + (stage.name,)
-                choices.append((len(stock_ngrams(line, document, own)), stage, new, at))
+            if stage.name == "迁移" and not subject.endswith(_MIGRATED):
+                continue  # systems, software and data migrate; a device does not
+            for form in _STAGE_FORMS:
+                added = match_style(form.format(st=stage.name), section.text)
+                line = section.text[line_start:at] + added + section.text[at:line_end]
+                own = (*words(subject), stage.name)
+                choices.append((len(stock_ngrams(line, document, own)), stage, added))
         if not choices:
             return None
-        # the fewest joining words the document never wrote (none, in a long document), varied frames
+        # the fewest joining words the document never wrote (none, in a long document), varied forms
         fewest = min(c[0] for c in choices)
-        _, stage, new, at = rng.choice([c for c in choices if c[0] == fewest])
-        edit = Edit("modify", site.target, (Replacement("text", at, "", new),))
+        _, stage, added = rng.choice([c for c in choices if c[0] == fewest])
+        edit = Edit("modify", site.target, (Replacement("text", at, "", added),))
+        sentence = subject + added + predicate
         listed = "、".join(staged.activities)
         return Proposal(
             edit,
-            error=f"{_clause_name(section)}新增的“{new}”对{stage.name}后的{requirement.head}提出了要求，"
+            error=f"{_clause_name(section)}“{sentence}”把{stage.name}后的{requirement.head}也纳入了要求，"
             f"而范围（“{staged.clause}”）只涵盖{listed}，不包括{stage.name}，正文超出了范围的界限",
-            fix=f"删去“{new}”；如确需规定{stage.name}，先修改范围使其涵盖该阶段",
+            fix=f"删去“{added}”；如确需规定{stage.name}，先修改范围使其涵盖该阶段",
             generator="rule-template",
         )
 
 
-# A requirement restated for the object after a stage: the clause's own subject and predicate, joined by
-# the few words a drafter would use (kept only where the document already uses the joining wording).
-_STAGE_FRAMES = (
-    "{s}经{st}后仍应{p}。",
-    "{st}后的{s}也应{p}。",
-    "{s}在{st}后也应{p}。",
-    "经{st}的{s}同样应{p}。",
-    "{s}{st}后应{p}。",
-    "{st}后，{s}仍应{p}。",
-)
+# How a drafter extends a requirement to a later stage, right before its 应 (kept to the forms whose
+# words the document already writes, where it can).
+_MIGRATED = ("系统", "软件", "平台", "数据", "数据库", "应用")
+_STAGE_FORMS = ("在{st}前后均", "在{st}前后都", "（含{st}后）", "在{st}后仍", "经{st}后仍", "于{st}前后均")
 _LONGEST_STAGED = 60  # a longer requirement restated in full would read as padding
-_LONGEST_PREDICATE = 44
 # Equipment of the test methods, not the object the scope's stages are about.
 _APPARATUS = regex.compile(r"试验|测试|检测|检验|校准")
 
