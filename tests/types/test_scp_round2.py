@@ -154,3 +154,25 @@ def test_str05_keeps_2020_for_an_undeclared_document_with_2020_markers() -> None
     document = _annexed("本文件由某协会提出。", "规范性")
     assert document.drafting_rules == "unknown"
     assert _str05_rules(document) == {"GB/T 1.1—2020 9.6"}
+
+
+def test_scp04_item_goes_before_a_closing_etc() -> None:
+    """"……框架及其功能组成等" gains "和X要求" before 等, never "等和X要求"."""
+    scope = (
+        "本文件确立了社区服务平台的参与主体、平台框架及其功能组成等。\n本文件适用于社区服务平台的规划设计。"
+    )
+    document = standard(scope, EXCHANGE_BODY_LONG, "社区服务平台 框架")
+    found = instances("SCP-04", document, seeds=12)
+    assert found
+    for instance in found:
+        assert "等和" not in instance.corrupted_section.text
+        assert "等及" not in instance.corrupted_section.text
+        assert "等，以及" not in instance.corrupted_section.text
+
+
+EXCHANGE_BODY_LONG = """4 平台框架
+4.1 数据
+平台应采用统一的数据编码。数据接口应返回处理结果。报文字段应给出数据类型。
+4.2 软件
+平台软件应支持报文校验。数据元素的名称应唯一。
+"""

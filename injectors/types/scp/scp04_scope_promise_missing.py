@@ -83,9 +83,13 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
     more = regex.match(r"[，,]包括", text[end:])
     if not conjunctions and more:  # "规定了……安全体系，包括A、B和C等方面": the list is the one after 包括
         return _aspect_insertions(text, sentence, end + more.end())
+    if text[verb_end:end].endswith("等"):  # "……及其功能组成等": the new item goes before 等, not after it
+        end -= 1
     if not conjunctions:
-        return [(end, "和", "", True)]
-    return [(end, "、" if text.startswith(("，以及", ",以及"), end) else "，以及", "", True)]
+        return [(end, "和", "", True), (end, "及", "", True)]
+    if text.startswith(("，以及", ",以及"), end):
+        return [(end, "、", "", True)]
+    return [(end, "，以及", "", True), (end, "及", "", True)]
 
 
 class ScopePromiseMissing(Injector):
@@ -126,12 +130,13 @@ class ScopePromiseMissing(Injector):
                     item = aspect.item(as_requirement, name)
                     added = match_style(before + item + after, text)
                     line = text[line_start:offset] + added + text[offset:line_end]
-                    stock = stock_ngrams(line, document, words(name))
+                    stock = len(stock_ngrams(line, document, words(name)))
                     choice = (offset, item, name, added)
-                    (fallback if stock else fresh).append(choice)
+                    (fallback if stock else fresh).append((stock, choice))
         if not fresh and not fallback:
             return None
-        offset, item, name, added = rng.choice(fresh or fallback)
+        fewest = min(n for n, _ in fresh or fallback)  # else the fewest joining words the document lacks
+        offset, item, name, added = rng.choice([c for n, c in fresh or fallback if n == fewest])
         edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,
