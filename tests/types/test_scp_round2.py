@@ -157,7 +157,7 @@ def test_str05_keeps_2020_for_an_undeclared_document_with_2020_markers() -> None
 
 
 def test_scp04_item_goes_before_a_closing_etc() -> None:
-    """"……框架及其功能组成等" gains "和X要求" before 等, never "等和X要求"."""
+    """ "……框架及其功能组成等" gains "和X要求" before 等, never "等和X要求"."""
     scope = (
         "本文件确立了社区服务平台的参与主体、平台框架及其功能组成等。\n本文件适用于社区服务平台的规划设计。"
     )
