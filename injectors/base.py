@@ -136,6 +136,10 @@ class Injector(ABC):
     def spec(self) -> ErrorType:
         return by_id()[self.error_type]
 
+    def rule(self, document: Document) -> str:
+        """The clause a description cites: the declared edition's (a type may read an undeclared one)."""
+        return self.spec.rule_for(document.drafting_rules)
+
     # --- what a concrete injector writes ------------------------------------------------------
     @abstractmethod
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -254,7 +258,7 @@ class Injector(ABC):
             original_section=original,
             corrupted_section=applied.sections[0],
             edit=proposal.edit,
-            description=describe(proposal.error, proposal.fix, self.spec.rule_for(document.drafting_rules)),
+            description=describe(proposal.error, proposal.fix, self.rule(document)),
             provenance=InjectionProvenance(
                 proposal.generator,
                 self.version,

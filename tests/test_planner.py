@@ -18,6 +18,7 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import replay
 from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, inject_document
+from injectors.registry import injectors
 from injectors.taxonomy import BY_ID, TYPE_IDS
 from parsers import parse_file
 from parsers.model import Document
@@ -46,7 +47,9 @@ def check_result(result: InjectionResult, config: PlanConfig = DEFAULT) -> None:
         if spec.deterministic:  # zero verification failures shipped
             assert (instance.location, instance.error_type) in found, instance.description
         assert instance.description.startswith("错误：") and "；修改建议：" in instance.description
-        assert instance.description.endswith("；依据：" + spec.rule_for(result.original.drafting_rules))
+        # the declared edition's clause (STR-05 reads an undeclared one from its annex markers)
+        rule = injectors()[instance.error_type].rule(result.original)
+        assert instance.description.endswith("；依据：" + rule)
         assert instance.provenance.generator in ("rule", "rule-template", "llm")
     # every violation of the original is listed as pre-existing (in the corrupted numbering) unless the
     # section it sits in was removed; none is counted as injected

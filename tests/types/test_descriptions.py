@@ -106,9 +106,9 @@ def clipped_quotes(document: Document, instance: ErrorInstance) -> list[str]:
     return out
 
 
-# SCP-02 (owned by the scope-types work of issue 9) cuts its scope quote at a fixed length ("本文件规定了公共
-# 图书馆数字资……"): a known defect, kept visible here until that work lands; strict, so the fix un-marks it.
-KNOWN_CLIPPED = {"SCP-02": "SCP-02 clips its scope quote at a fixed length (issue 9, class 8)"}
+# Types known to clip a quote (none now: SCP-02 quotes whole words of its scope since issue 9's second round);
+# an entry here is an xfail, strict, so that the fix un-marks it.
+KNOWN_CLIPPED: dict[str, str] = {}
 
 
 def _quoting(definition: TypeDefinition) -> object:

@@ -189,16 +189,23 @@ def test_scp05_exclusions_land_in_several_places() -> None:
 # --- SCP-01 / SCP-02: no stock opener, no single verb ----------------------------------------------------
 
 
-def test_scp01_borrowed_requirement_has_varied_or_no_lead_in() -> None:
+def test_scp01_borrowed_requirement_has_no_lead_in_the_document_never_wrote() -> None:
+    """A lead-in ("此外，", "使用本文件时，") only where the document itself writes that wording: otherwise
+    it is the same few words in every instance of the release (issue 9, second round: "。此外，" 33%)."""
     document = standard(CABINET_SCOPE, CABINET_BODY)
     found = instances("SCP-01", document, seeds=20)
     assert len(found) >= 10
-    leads = Counter(added_text(i).split("，")[0] if "，" in added_text(i) else "" for i in found)
-    assert leads[""] >= 1  # some requirements stand as they are
-    assert max(leads.values()) <= 0.6 * len(found)
     body = "".join(s.text for s in document.sections if s.kind == "clause")
     for instance in found:
-        assert added_text(instance).split("，")[-1] in body  # a real body requirement, moved
+        assert added_text(instance) in body  # a real body requirement, moved as it stands
+    assert len({added_text(i) for i in found}) >= 3
+    # a document that writes "此外，" itself may get it as a lead-in
+    scope = CABINET_SCOPE.replace("试验方法。", "试验方法。此外，本文件给出了使用说明。")
+    written = standard(scope, CABINET_BODY)
+    leads = {
+        added_text(i).split("，")[0] for i in instances("SCP-01", written, seeds=30) if "，" in added_text(i)
+    }
+    assert "此外" in leads
 
 
 def test_scp02_uses_more_than_one_nonstandard_verb() -> None:

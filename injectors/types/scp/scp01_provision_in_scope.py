@@ -13,9 +13,11 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.quotes import shorten
 from injectors.language.sentences import CLAUSE_SPLIT, provisions, sentences
+from injectors.language.words import words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -192,7 +194,15 @@ class ProvisionInScope(Injector):
             if _WHEN_SUBJECT.search(source.subject)
             else _SCOPE_PREFIXES
         )
-        sentence = match_style(rng.choice(prefixes).format(w=word), section.text) + source.text
+        text = section.text
+        line_start = text.rfind("\n", 0, site.detail) + 1
+        own = words(source.text)
+        allowed = []
+        for prefix in prefixes:  # a lead-in the document never wrote would be the same in every instance
+            candidate = match_style(prefix.format(w=word), text) + source.text
+            if not stock_ngrams(text[line_start : site.detail] + candidate, document, own):
+                allowed.append(candidate)
+        sentence = rng.choice(allowed) if allowed else source.text
         origin = f"（正文{cite(source.clause)}已有此要求）"
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(

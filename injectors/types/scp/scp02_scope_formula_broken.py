@@ -12,6 +12,7 @@ from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.language.sentences import Sentence
+from injectors.language.words import boundaries
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import (
@@ -40,8 +41,8 @@ ERROR_TYPE = ErrorType(
 # Verbs a textbook or report would use; a standard's scope does not "introduce" or "expound" anything.
 NONSTANDARD_VERB = regex.compile(
     rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也|主要|重点|着重|简要|系统地?)?)"
-    r"(?:主要|重点|着重|简要|系统地?)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了?"
-    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明)了)"
+    r"(?:主要|重点|着重|简要|系统地?|全面)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明|探讨|梳理|总结)了?"
+    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明|探讨|梳理|总结)了)"
 )
 
 
@@ -110,12 +111,25 @@ def _self_sentence_start(sentence: str) -> str:
 
 # The textbook and report verbs drafters actually write in a scope, with the adverbs they come with: drawn
 # from the whole set so that no one phrase marks the type.
-_NONSTANDARD_VERBS = ("介绍了", "阐述了", "讲述了", "论述了", "叙述了", "概述了", "阐明了", "讨论了")
-_ADVERBS = ("", "", "", "主要", "重点", "简要", "系统")
+_NONSTANDARD_VERBS = (
+    "介绍了",
+    "阐述了",
+    "讲述了",
+    "论述了",
+    "叙述了",
+    "概述了",
+    "阐明了",
+    "讨论了",
+    "探讨了",
+    "梳理了",
+    "总结了",
+    "讲解了",
+)
+_ADVERBS = ("", "", "", "", "", "主要", "重点", "简要", "系统", "着重", "全面")
 _VERB_SWAPS = {
     "规定了": _NONSTANDARD_VERBS,
-    "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了"),
-    "给出了": ("介绍了", "讲述了", "叙述了", "概述了", "阐述了"),
+    "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了", "梳理了", "总结了", "探讨了"),
+    "给出了": ("介绍了", "讲述了", "叙述了", "概述了", "阐述了", "讲解了", "梳理了", "总结了"),
 }
 
 
@@ -127,6 +141,26 @@ _PASSIVE_VERBS = ("作了", "作出了", "进行了", "做了")
 _SWAPPABLE = regex.compile(
     rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也)?)|(?<=[，；]))(?:规定了|确立了|给出了)"
 )
+
+
+_RUN = regex.compile(r"[A-Za-z0-9./\-]")  # a Latin or number run ("ITU-T", "1.5") is one word
+
+
+def _lead_words(text: str, limit: int = 8) -> str:
+    """The first whole words of a clause, at most about `limit` characters ("公共图书馆", not
+    "公共图书馆数字资"), so that the description quotes the scope as a reader would."""
+    clause = regex.match(r"[^，。；、,;\n]*", text).group(0)
+    if len(clause) <= limit:
+        return clause
+    edges = sorted(
+        at
+        for at in boundaries(clause)
+        if 0 < at < len(clause) and not (_RUN.match(clause[at - 1]) and _RUN.match(clause[at]))
+    )
+    shorter = [at for at in edges if at <= limit]
+    if shorter and shorter[-1] >= 2:
+        return clause[: shorter[-1]]
+    return clause[: edges[0] if edges else len(clause)]
 
 
 class ScopeFormulaBroken(Injector):
@@ -173,7 +207,7 @@ class ScopeFormulaBroken(Injector):
             return Proposal(
                 edit,
                 error=f"{scope_name(section)}将“规定了{content}”写成了“{new}”，"
-                "范围应以“规定了”直接陈述文件的内容，“对……作了规定”不是范围的规范表述",
+                "范围应直接陈述文件规定了哪些内容，“对……作了规定”不是范围的规范表述",
                 fix=f"改回“规定了{content}”",
                 generator="rule",
             )
@@ -184,7 +218,7 @@ class ScopeFormulaBroken(Injector):
                 rf"(?:{SELF_REFERENCE.pattern}(?:还|也)?)$", text[max(0, start - 12) : start]
             )
             before = subject.group(0) if subject else ""
-            after = regex.match(r"[^，。；、\n]{0,8}", text[start + len(verb) :]).group(0)
+            after = _lead_words(text[start + len(verb) :])
             edit = Edit("modify", site.target, (Replacement("text", start, verb, new),))
             return Proposal(
                 edit,

@@ -10,9 +10,10 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
-from injectors.language.words import tokens
+from injectors.language.words import tokens, words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -82,9 +83,13 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
     more = regex.match(r"[，,]包括", text[end:])
     if not conjunctions and more:  # "规定了……安全体系，包括A、B和C等方面": the list is the one after 包括
         return _aspect_insertions(text, sentence, end + more.end())
+    if text[verb_end:end].endswith("等"):  # "……及其功能组成等": the new item goes before 等, not after it
+        end -= 1
     if not conjunctions:
-        return [(end, "和", "", True)]
-    return [(end, "、" if text.startswith(("，以及", ",以及"), end) else "，以及", "", True)]
+        return [(end, "和", "", True), (end, "及", "", True)]
+    if text.startswith(("，以及", ",以及"), end):
+        return [(end, "、", "", True)]
+    return [(end, "，以及", "", True), (end, "及", "", True)]
 
 
 class ScopePromiseMissing(Injector):
@@ -112,20 +117,26 @@ class ScopePromiseMissing(Injector):
     ) -> Proposal | None:
         section = document.sections[site.target]
         sentence, verb_end = site.detail
-        offset, before, after, as_requirement = rng.choice(
-            _aspect_insertions(section.text, sentence, verb_end)
-        )
-        names = [
-            (a, n)
-            for a in uncovered_aspects(document)
-            for n in a.names
-            if before == "，以及" or ("和" not in n and "、" not in n)
-        ]
-        if not names:
+        text = section.text
+        line_start = text.rfind("\n", 0, sentence.start) + 1
+        line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
+        fresh = []  # every new n-gram carries the aspect's own words: no joining phrase shared by instances
+        fallback = []
+        for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
+            for aspect in uncovered_aspects(document):
+                for name in aspect.names:
+                    if before != "，以及" and ("和" in name or "、" in name):
+                        continue
+                    item = aspect.item(as_requirement, name)
+                    added = match_style(before + item + after, text)
+                    line = text[line_start:offset] + added + text[offset:line_end]
+                    stock = len(stock_ngrams(line, document, words(name)))
+                    choice = (offset, item, name, added)
+                    (fallback if stock else fresh).append((stock, choice))
+        if not fresh and not fallback:
             return None
-        aspect, name = rng.choice(names)
-        item = aspect.item(as_requirement, name)
-        added = match_style(before + item + after, section.text)
+        fewest = min(n for n, _ in fresh or fallback)  # else the fewest joining words the document lacks
+        offset, item, name, added = rng.choice([c for n, c in fresh or fallback if n == fewest])
         edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,

@@ -102,6 +102,19 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
     return tuple(seen.items())
 
 
+# How drafters word an exclusion: a sentence after the boundary statement, or a clause inside it. Varied so
+# that no one phrase ("本文件不适用于") marks the type; each says plainly that X is outside the scope.
+_SENTENCE_FORMS = (
+    "{word}{also}不适用于{obj}。",
+    "{obj}不在{word}的适用范围之内。",
+    "{obj}不属于{word}的适用范围。",
+    "{word}{also}不涉及{obj}。",
+    "{obj}{also}不适用{word}。",
+    "{obj}另有规定，{word}{also}不适用。",
+)
+_INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列")
+
+
 class ScopeBoundaryVague(Injector):
     """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its
     qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
@@ -171,8 +184,15 @@ class ScopeBoundaryVague(Injector):
             _, at, lead = site.detail
             word = self_reference(document)
             also = "也" if EXCLUSION.search(text) else ""
-            exclusion = match_style(f"{word}{also}不适用于{obj}。", text)
-            edit = Edit("modify", site.target, (Replacement("text", at, "", lead + exclusion),))
+            if rng.random() < 0.3 and text[at - 1 : at] in "。.":
+                # inside the boundary statement itself: "本文件适用于……（X除外）。"
+                inner = rng.choice(_INNER_FORMS).format(obj=obj)
+                exclusion = match_style(inner, text)
+                edit = Edit("modify", site.target, (Replacement("text", at - 1, "", exclusion),))
+            else:
+                form = rng.choice(_SENTENCE_FORMS)
+                exclusion = match_style(form.format(word=word, also=also, obj=obj), text)
+                edit = Edit("modify", site.target, (Replacement("text", at, "", lead + exclusion),))
         return Proposal(
             edit,
             error=f"{scope_name(section)}增加了排除陈述“{exclusion}”，而正文{cite(clause)}对{obj}规定了要求，"
