@@ -12,10 +12,8 @@ import regex
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
-from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
-from injectors.language.words import words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -48,13 +46,10 @@ from injectors.types.scp.editing import (
     applicability_qualifiers,
     body_sections,
     cite,
-    document_kinds,
     is_plain,
     paragraph_spans,
     plain_subject,
 )
-from injectors.types.scp.scp05_scope_boundary_vague import regulated_objects
-from injectors.types.scp.stages import Stage, StagedScope, stages_outside
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -214,10 +209,9 @@ class BodyBeyondScope(Injector):
     requirement about the scope's own object ("集中充电柜应……", "工作单元的电气设备应……") takes in, as a
     coordinated object, one this scope says it does not apply to (or lets use the document only by
     reference): "集中充电柜和用于电池租赁的换电柜应……", written with the coordinators the document itself
-    uses; the error shows only when the clause is read against the scope. A scope that puts nothing
-    outside but lists the stages it covers ("适用于……的设计、制造、检验及使用") gets instead a sibling of a
-    requirement for a stage it leaves out ("记录仪升级后应能……", stages.py), its list named as evidence.
-    Other documents are skipped (no site): an object from another document would come from another field."""
+    uses; the error shows only when the clause is read against the scope. Other documents are skipped (no
+    site): an object from another document would come from another field, and a life-cycle stage the scope
+    does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
 
     error_type = ERROR_TYPE.id
 
@@ -225,27 +219,14 @@ class BodyBeyondScope(Injector):
         objects, outside = _material(document)
         if not objects:
             return []
-        if outside:
-            return [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
-        if _stage_material(document) is None:
+        if not outside:  # nothing the scope puts outside: an extension would have to be invented
             return []
-        # the scope's object and the parts the body regulates under it (a clause title, a defined term)
-        parts = objects + tuple(
-            o for o, _ in regulated_objects(document) if o not in objects and not _APPARATUS.search(o)
-        )
-        return [
-            Site(i, ("stage", r))
-            for i, s in body_sections(document)
-            for r in scoped_requirements(s, parts)
-            if len(r.sentence) <= _LONGEST_STAGED
-        ]
+        return [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
-        if isinstance(site.detail, tuple):
-            return self._beyond_stage(document, site, rng)
         requirement: ScopedRequirement = site.detail
         _, outside = _material(document)
         candidates = [z for z in outside if requirement.head not in z.name]
@@ -279,65 +260,6 @@ class BodyBeyondScope(Injector):
             "先修改范围使其涵盖该对象",
             generator="rule-template",
         )
-
-    def _beyond_stage(self, document: Document, site: Site, rng: random.Random) -> Proposal | None:
-        """ "S应P。" → "S在改造前后均应P。": the requirement, in place, now also binds a stage the scope's
-        list of stages leaves out (no second sentence: the clause keeps its own wording)."""
-        section = document.sections[site.target]
-        requirement: ScopedRequirement = site.detail[1]
-        material = _stage_material(document)
-        if material is None:
-            return None
-        staged, stages = material
-        subject = requirement.subject
-        predicate = requirement.sentence[len(subject) :]
-        if not predicate.startswith("应") or subject.endswith(("均", "都", "仍", "须")):
-            return None
-        at = requirement.start + len(subject)
-        line_start = section.text.rfind("\n", 0, at) + 1
-        line_end = section.text.find("\n", at) if "\n" in section.text[at:] else len(section.text)
-        choices = []
-        for stage in stages:
-            if stage.name == "迁移" and not subject.endswith(_MIGRATED):
-                continue  # systems, software and data migrate; a device does not
-            for form in _STAGE_FORMS:
-                added = match_style(form.format(st=stage.name), section.text)
-                line = section.text[line_start:at] + added + section.text[at:line_end]
-                own = (*words(subject), stage.name)
-                choices.append((len(stock_ngrams(line, document, own)), stage, added))
-        if not choices:
-            return None
-        # the fewest joining words the document never wrote (none, in a long document), varied forms
-        fewest = min(c[0] for c in choices)
-        _, stage, added = rng.choice([c for c in choices if c[0] == fewest])
-        edit = Edit("modify", site.target, (Replacement("text", at, "", added),))
-        sentence = subject + added + predicate
-        listed = "、".join(staged.activities)
-        return Proposal(
-            edit,
-            error=f"{_clause_name(section)}“{sentence}”把{stage.name}后的{requirement.head}也纳入了要求，"
-            f"而范围（“{staged.clause}”）只涵盖{listed}，不包括{stage.name}，正文超出了范围的界限",
-            fix=f"删去“{added}”；如确需规定{stage.name}，先修改范围使其涵盖该阶段",
-            generator="rule-template",
-        )
-
-
-# How a drafter extends a requirement to a later stage, right before its 应 (kept to the forms whose
-# words the document already writes, where it can).
-_MIGRATED = ("系统", "软件", "平台", "数据", "数据库", "应用")
-_STAGE_FORMS = ("在{st}前后均", "在{st}前后都", "（含{st}后）", "在{st}后仍", "经{st}后仍", "于{st}前后均")
-_LONGEST_STAGED = 60  # a longer requirement restated in full would read as padding
-# Equipment of the test methods, not the object the scope's stages are about.
-_APPARATUS = regex.compile(r"试验|测试|检测|检验|校准")
-
-
-@functools.lru_cache(maxsize=16)
-def _stage_material(document: Document) -> tuple[StagedScope, tuple[Stage, ...]] | None:
-    found = scope_chapter(document)
-    if found is None:
-        return None
-    body = "\n".join(f"{s.title}\n{s.text}" for _, s in body_sections(document))
-    return stages_outside(found[1].text, body, document_kinds(body))
 
 
 def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:
