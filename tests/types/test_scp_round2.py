@@ -1,6 +1,6 @@
 """Scope dimension (SCP) and STR-05, issue 9 second round: regression tests on standards written here.
 
-SCP-04 no longer brings joining words ("，以及", "保护、") that two instances share; SCP-03 finds a site on a
+SCP-04 no longer brings joining words ("，以及", "保护、") that two instances share; SCP-03 finds no site on a
 scope that excludes nothing but lists its life-cycle stages; SCP-05 words its exclusion in several ways;
 SCP-02 quotes whole words of the scope; STR-05 cites GB/T 1.1—2009 for an undeclared document whose
 annexes carry the 2009 markers.
