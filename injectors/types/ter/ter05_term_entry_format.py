@@ -48,9 +48,9 @@ _LOST_HEADING = regex.compile(r"^(\d+(\.\d+)+|[\p{Han}（）()、/]{2,24}[ \u300
 # that the chapter defines nothing, which the entries after it contradict.
 NONE_FORMS = (
     "没有需要界定的术语和定义",
-    "不界定术语和定义",
-    "所用术语无须另行定义",
-    "未规定专门的术语和定义",
+    "不另行界定术语",
+    "所用术语均无须单独界定",
+    "未设专门的术语条目",
 )
 
 
