@@ -42,6 +42,7 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
+from injectors.types.ter.abbreviation_entries import AbbreviationEntry, abbreviation_entries
 from injectors.types.ter.editing import (
     COMMON_WORDS,
     TerminologyInjector,
@@ -74,6 +75,10 @@ ERROR_TYPE = ErrorType(
 # pronoun; before punctuation, 的, a verb, preposition, conjunction or adverb. A verb or noun before the
 # head would make a new compound ("开车时间" → "开车连续驾驶时间"), so it is refused.
 _BEFORE_HEAD = ("uj", "x", "p", "c", "r")
+
+
+# How far from the head its qualifier may be said → what may stand before the head at that reach.
+_REACHES = {"line": _BEFORE_HEAD, "section": ("x", "p", "c", "r"), "body": ("x", "p", "c", "r")}
 
 
 _AFTER_HEAD = ("uj", "x", "p", "c", "v", "d", "ul")
@@ -113,7 +118,9 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    FOREIGN_TERMS = 10  # the borrowed terms most related to the document, so that they read naturally
+    FOREIGN_TERMS = (
+        40  # the borrowed terms most related to the document (their qualifier is checked per site)
+    )
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)
@@ -124,17 +131,22 @@ class UndefinedTermUsed(TerminologyInjector):
         for o in found:
             covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
         body = JOIN.join(s.text for s in document.sections if s.kind in BODY_KINDS)
-        # the qualifier said in the same section first; said elsewhere in the body only where that finds none
-        for licence in (None, body):
+        # the qualifier said in the same line first, else in the section, else (after 该/此/其 only) in
+        # the body: the further away it is said, the less may stand before the head (a possessor "…的"
+        # would be narrowed: "数据块的个数" → "…的脉冲信号个数")
+        for reach in _REACHES:
             sites: list[Site] = []
             for position, section in enumerate(document.sections):
                 if section.kind in BODY_KINDS and (
-                    terms := tuple(self._foreign_options(section, heads, covered.get(position, []), licence))
+                    terms := tuple(
+                        self._foreign_options(section, heads, covered.get(position, []), reach, body)
+                    )
                 ):
                     sites.append(Site(position, terms))
             if sites:
-                yield from sites
-                return
+                break
+        sites += [Site(position, (entry,)) for position, entry in abbreviation_entries(document)]
+        yield from sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No term of the document's world names what a body sentence already says: made-up initials
@@ -207,10 +219,12 @@ class UndefinedTermUsed(TerminologyInjector):
         section: Section,
         heads: dict[str, tuple[str, ...]],
         covered: Sequence[tuple[int, int]],
-        licence: str | None = None,
+        reach: str = "line",
+        body: str = "",
     ) -> Iterator[ForeignTerm]:
-        """Where a term can stand for a bare head noun; its qualifier must be said in the section (or in
-        `licence`, the body, when given) outside the head itself."""
+        """Where a term can stand for a bare head noun; its qualifier must be said outside the head itself
+        within `reach` (the line, the section or the body), with fewer words allowed before the head the
+        further it reaches."""
         for offset, line in prose_lines(section.text):
             if regex.match(r"^\s*(注|示例)", line) or "\t" in line:
                 continue
@@ -225,7 +239,7 @@ class UndefinedTermUsed(TerminologyInjector):
                     continue
                 before = spans[k - 1][2] if k else "x"
                 after_word, after = (spans[k + 1][1], spans[k + 1][2]) if k + 1 < len(spans) else ("", "x")
-                if before not in _BEFORE_HEAD or after not in _AFTER_HEAD:
+                if before not in _REACHES[reach] or after not in _AFTER_HEAD:
                     continue
                 if after == "v" and len(after_word) == 1 and after_word not in _SHORT_VERBS:
                     continue
@@ -233,7 +247,10 @@ class UndefinedTermUsed(TerminologyInjector):
                 if any(a <= absolute < b for a, b in covered):
                     continue
                 here = offset + start
-                rest = licence or section.text[:here] + "\n" + section.text[here + len(word) :]
+                rest = {
+                    "line": line[:start] + "\n" + line[start + len(word) :],
+                    "section": section.text[:here] + "\n" + section.text[here + len(word) :],
+                }.get(reach, body)
                 for term in heads[word]:
                     if _said_in(term[: -len(word)], rest):
                         yield ForeignTerm(absolute, word, term)
@@ -241,9 +258,22 @@ class UndefinedTermUsed(TerminologyInjector):
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        options: tuple[ForeignTerm, ...] = site.detail
+        options: tuple[ForeignTerm | AbbreviationEntry, ...] = site.detail
         choice = rng.choice(options)
         chapter = chapter_name(document)
+        if isinstance(choice, AbbreviationEntry):
+            symbols = document.sections[site.target]
+            title = f"“{symbols.title or '缩略语'}”"
+            where = f"第{symbols.number}章{title}" if symbols.number.isdigit() else title
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", choice.start, choice.line, ""),)),
+                error=(
+                    f"正文（如{choice.used_in}）使用了缩略语“{choice.abbreviation}”，"
+                    f"但{where}未列出该缩略语，正文中也未给出其全称"
+                ),
+                fix=f"在{where}中补充“{choice.abbreviation}：{choice.full}”",
+                generator="rule-template",
+            )
         edit = Edit("modify", site.target, (Replacement("text", choice.start, choice.head, choice.term),))
         return Proposal(
             edit,
