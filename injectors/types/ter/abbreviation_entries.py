@@ -55,6 +55,8 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             if users and not spelled and len(abbreviation) >= 2:
                 if at <= len(section.text):  # the line with its break
                     entry = AbbreviationEntry(start, raw + "\n", abbreviation, full, users[0])
+                elif start == 0:  # the only line: the list would be left empty
+                    continue
                 else:  # the last line: the break before it goes with it
                     entry = AbbreviationEntry(start - 1, "\n" + raw, abbreviation, full, users[0])
                 yield position, entry
