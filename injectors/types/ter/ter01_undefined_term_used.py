@@ -114,7 +114,8 @@ class UndefinedTermUsed(TerminologyInjector):
     Issue 9: the term must name what the sentence already says, not add a meaning ("读取任何密钥的功能" →
     "…的电子计量功能" changes the clause): every word of its qualifier already stands in the same line
     ("数据记录中测量时刻的间隔" → "…的记录间隔"). Each term goes to one document of the release only
-    (`owners.may_write`). Where no term fits, no instance: made-up initials ("CCC") would give it away.
+    (`owners.may_write`). (2) An abbreviation the body uses is taken out of 缩略语 (`abbreviation_entries`):
+    the body stays as written. Where neither fits, no instance: made-up initials ("CCC") would give it away.
     """
 
     error_type = ERROR_TYPE.id
