@@ -146,7 +146,10 @@ class UndefinedTermUsed(TerminologyInjector):
                     sites.append(Site(position, terms))
             if sites:
                 break
-        sites += [Site(position, (entry,)) for position, entry in abbreviation_entries(document)]
+        # the abbreviation form only where no term fits: a 缩略语 list is easy to tell from other sections,
+        # so offered beside terms it would make the type a surface pattern (audit AUC 0.84 on the corpus)
+        if not sites:
+            sites = [Site(position, (entry,)) for position, entry in abbreviation_entries(document)]
         yield from sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
