@@ -99,8 +99,11 @@ def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModa
     options = fitting[wanted]
     if wanted == "原则上":
         # issue 9: "，原则上" after a comma in most instances is a stock phrase; where the clause offers
-        # a modal inside a sentence part, the hedge goes there
+        # a modal inside a sentence part, the hedge goes there, else another form where one fits
         inside = [o for o in options if not _after_punctuation(o[0])]
+        others = sorted(f for f in fitting if f != "原则上")
+        if not inside and others:
+            return rng.choice(fitting[rng.choice(others)])
         options = inside or options
     return rng.choice(options)
 
@@ -119,6 +122,8 @@ def _vague_options(found: BodyModal) -> list[str]:
     candidates = ["原则上"]
     if tag[:1] == "v" and word not in ("为", "是", "有", "能", "能够", "具有"):
         candidates += ["尽量", "最好"]
+    elif tag[:1] in ("p", "d") and word not in ("为", "被", "由", "不"):  # "应根据…作出应答" → "尽量根据…"
+        candidates += ["尽量"]
     check = ("不" + rest) if modal.negative else rest
     if YIBAN_NEXT.match(check):
         candidates.append("一般")
