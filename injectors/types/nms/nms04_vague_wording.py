@@ -122,8 +122,6 @@ def _vague_options(found: BodyModal) -> list[str]:
     candidates = ["原则上"]
     if tag[:1] == "v" and word not in ("为", "是", "有", "能", "能够", "具有"):
         candidates += ["尽量", "最好"]
-    elif tag[:1] in ("p", "d") and word not in ("为", "被", "由", "不"):  # "应根据…作出应答" → "尽量根据…"
-        candidates += ["尽量"]
     check = ("不" + rest) if modal.negative else rest
     if YIBAN_NEXT.match(check):
         candidates.append("一般")
