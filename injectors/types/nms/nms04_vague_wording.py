@@ -104,6 +104,8 @@ def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModa
         others = sorted(f for f in fitting if f != "原则上")
         if not inside and others:
             return rng.choice(fitting[rng.choice(others)])
+        if not inside and rng.random() < 0.6:
+            return None  # most such clauses are passed over for another clause (the base tries the next)
         options = inside or options
     return rng.choice(options)
 
