@@ -96,7 +96,24 @@ def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModa
     if wanted not in fitting:
         others = sorted(f for f in fitting if f != "原则上")
         wanted = rng.choice(others) if others else "原则上"
-    return rng.choice(fitting[wanted])
+    options = fitting[wanted]
+    if wanted == "原则上":
+        # issue 9: "，原则上" after a comma in most instances is a stock phrase; where the clause offers
+        # a modal inside a sentence part, the hedge goes there, else another form where one fits
+        inside = [o for o in options if not _after_punctuation(o[0])]
+        others = sorted(f for f in fitting if f != "原则上")
+        if not inside and others:
+            return rng.choice(fitting[rng.choice(others)])
+        if not inside and rng.random() < 0.6:
+            return None  # most such clauses are passed over for another clause (the base tries the next)
+        options = inside or options
+    return rng.choice(options)
+
+
+def _after_punctuation(found: BodyModal) -> bool:
+    """Whether the modal opens a sentence part (follows a comma, 。 or the line start)."""
+    before = found.line[: found.modal.start].rstrip()
+    return not before or before[-1] in "，,；;。：:、"
 
 
 def _vague_options(found: BodyModal) -> list[str]:

@@ -55,6 +55,14 @@ def definition_defect(document: Document) -> Iterator[Violation]:
 OPENERS = ("是指", "指", "是")
 
 
+# Ways a drafter writes the term into its own definition, before ("传感终端是……") or after it
+# ("……，称为传感终端"); issue 9: drawn from several so that no one phrase marks the type.
+TERM_FIRST = ("{}是", "{}即为", "{}是一种")
+
+
+TERM_LAST = ("，称为{}", "，简称{}", "，即{}", "，通称{}", "，以下称{}")
+
+
 class DefinitionDefect(TerminologyInjector):
     """TER-04: a definition that can no longer stand in for its term.
 
@@ -103,7 +111,7 @@ class DefinitionDefect(TerminologyInjector):
                 fix=f"删去定义开头的“{opener}”",
             )
         if variant == "term-first":
-            added = f"{entry.term}是"
+            added = rng.choice(TERM_FIRST).format(entry.term)
             return Proposal(
                 Edit("modify", site.target, (Replacement("text", start, "", added),)),
                 error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}……”），定义中重复了术语",
@@ -119,7 +127,7 @@ class DefinitionDefect(TerminologyInjector):
                 fix=f"删去定义中的“{modal}”，定义只陈述概念",
             )
         end = start + first_sentence(definition).index("。")
-        added = f"，称为{entry.term}"
+        added = rng.choice(TERM_LAST).format(entry.term)
         return Proposal(
             Edit("modify", site.target, (Replacement("text", end, "", added),)),
             error=f"术语“{entry.term}”的定义在句末重复了被定义的术语（“……{added}。”）",

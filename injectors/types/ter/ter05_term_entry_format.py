@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
@@ -44,7 +44,17 @@ _LOST_HEADING = regex.compile(r"^(\d+(\.\d+)+|[\p{Han}（）()、/]{2,24}[ \u300
 # ---------------------------------------------------------------------------------------------------
 # The lead-in sentence of chapter 3.
 # ---------------------------------------------------------------------------------------------------
-LEAD_NONE = regex.compile(r"本(?:文件|标准)没有需要界定的术语和定义")
+# The "no terms" lead-in (GB/T 1.1—2020 8.5.2), and the paraphrases of it a drafter writes: each says
+# that the chapter defines nothing, which the entries after it contradict.
+NONE_FORMS = (
+    "没有需要界定的术语和定义",
+    "不另行界定术语",
+    "所用术语均无须单独界定",
+    "未设专门的术语条目",
+)
+
+
+LEAD_NONE = regex.compile(r"本(?:文件|标准)(?:" + "|".join(NONE_FORMS) + ")")
 
 
 LEAD_LIST = regex.compile(r"^下列术语和定义适用于本(?:文件|标准)。?$")
@@ -277,6 +287,9 @@ class TermEntryFormat(TerminologyInjector):
     ) -> Proposal | None:
         change = site.detail
         if isinstance(change, LeadInChange):
+            if change.kind == "none":  # issue 9: not always the one stock sentence
+                this = change.new[:3]
+                change = replace(change, new=f"{this}{rng.choice(NONE_FORMS)}。")
             return self._lead_in_proposal(document, site.target, change)
         if change.kind == "english":
             entry: DefinedTerm = change.entry

@@ -1,0 +1,62 @@
+"""Entries of the 缩略语 list that the body relies on (TER-01's second form).
+
+Issue 9: TER-01 must not change what a clause says. Taking an abbreviation's line out of 缩略语 leaves
+every body use of it ("NB-IoT") word for word as the drafter wrote it, now undefined: the abbreviation
+stands where it stood and means what it meant, and a reviewer reading the document finds it nowhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import regex
+
+from injectors.language.terms import BODY_KINDS
+from parsers.model import Document
+
+# A 缩略语 line as `injectors.language.terms.abbreviations` reads it: "DTU：数据传输单元（…）".
+_LINE = regex.compile(r"^(?P<abbr>[A-Za-z][A-Za-z0-9\-/&.]{0,15})\s*[：:]\s*(?P<full>.+)$")
+
+
+@dataclass(frozen=True)
+class AbbreviationEntry:
+    """One 缩略语 line (with its line break) and where the body uses the abbreviation first."""
+
+    start: int
+    line: str
+    abbreviation: str
+    full: str
+    used_in: str  # the number of the first body section that uses it
+
+
+def _used(abbreviation: str, text: str) -> bool:
+    """The abbreviation as a whole token (not "CRC" inside "CRC32" nor "MAC" inside "MACs")."""
+    pattern = r"(?<![A-Za-z0-9\-])" + regex.escape(abbreviation) + r"(?![A-Za-z0-9\-])"
+    return regex.search(pattern, text) is not None
+
+
+def abbreviation_entries(document: Document) -> Iterator[tuple[int, AbbreviationEntry]]:
+    """(position of the 缩略语 section, entry) for each listed abbreviation the body uses and that no
+    other line of the document spells out (a body line "消息鉴别码（MAC）" would still define it)."""
+    body = [(s.number, s.text) for s in document.sections if s.kind in BODY_KINDS]
+    for position, section in enumerate(document.sections):
+        if section.kind != "symbols":
+            continue
+        at = 0
+        for raw in section.text.split("\n"):
+            start, at = at, at + len(raw) + 1
+            found = _LINE.match(raw.strip())
+            if found is None:
+                continue
+            abbreviation, full = found.group("abbr"), found.group("full")
+            users = [number for number, text in body if _used(abbreviation, text)]
+            spelled = any(f"（{abbreviation}）" in text or f"({abbreviation})" in text for _, text in body)
+            if users and not spelled and len(abbreviation) >= 2:
+                if at <= len(section.text):  # the line with its break
+                    entry = AbbreviationEntry(start, raw + "\n", abbreviation, full, users[0])
+                elif start == 0:  # the only line: the list would be left empty
+                    continue
+                else:  # the last line: the break before it goes with it
+                    entry = AbbreviationEntry(start - 1, "\n" + raw, abbreviation, full, users[0])
+                yield position, entry
