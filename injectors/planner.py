@@ -168,7 +168,7 @@ def choose(
         pool = [i for i in candidates.instances if id(i) not in picked and id(i) not in rejected]
         while pool and len(chosen) < target:
             taken = [i.edit for i in chosen]
-            pool = [i for i in pool if compatible(i.edit, taken, candidates.document)]
+            pool = [i for i in pool if compatible(i.edit, taken, candidates.document) and _room(i, chosen)]
             if not pool:
                 break
             pick = min(
@@ -188,6 +188,17 @@ def choose(
             used[instance.error_type] -= 1
             counts[instance.error_type] -= 1
     return sorted(chosen, key=lambda i: rank[id(i)])
+
+
+MAX_PER_SECTION = 3  # a two-sentence scope carrying six errors reads as a planted list, not a draft
+
+
+def _room(instance: ErrorInstance, chosen: list[ErrorInstance]) -> bool:
+    """Whether a section still takes this instance: one of each type, and at most `MAX_PER_SECTION`
+    (a scope may take several errors on separate spans, but the same sentence moved into it twice, or a
+    scope rewritten five ways, is no longer a document a drafter wrote)."""
+    here = [i for i in chosen if i.location == instance.location]
+    return len(here) < MAX_PER_SECTION and all(i.error_type != instance.error_type for i in here)
 
 
 def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionResult:

@@ -17,7 +17,14 @@ from flows.work_cache import WorkCache
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import replay
-from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, inject_document
+from injectors.planner import (
+    MAX_PER_SECTION,
+    Candidates,
+    InjectionResult,
+    PlanConfig,
+    candidate_instances,
+    inject_document,
+)
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID, TYPE_IDS
 from parsers import parse_file
@@ -88,6 +95,19 @@ def test_corpus_documents_every_seed(corpus_candidates: dict[int, tuple[Candidat
         assert len(results) == len(candidates)  # no corpus document is too thin
         for result in results:
             check_result(result)
+
+
+def test_no_section_is_crowded(corpus_candidates: dict[int, tuple[Candidates, ...]]) -> None:
+    """At most three errors per section, never two of one type there (a scope rewritten six ways, or the
+    same body requirement moved into it twice, reads as a planted list)."""
+    for seed, candidates in corpus_candidates.items():
+        for result in shipped(candidates, seed):
+            here = Counter(
+                i.original_section.number if i.original_section else i.location for i in result.instances
+            )
+            assert max(here.values()) <= MAX_PER_SECTION, (seed, result.original.doc_id, here.most_common(2))
+            kinds = Counter((i.location, i.error_type) for i in result.instances)
+            assert max(kinds.values()) == 1, (seed, result.original.doc_id, kinds.most_common(1))
 
 
 def test_types_are_balanced_across_the_corpus(corpus_candidates: dict[int, tuple[Candidates, ...]]) -> None:
