@@ -120,8 +120,9 @@ class ScopePromiseMissing(Injector):
         text = section.text
         line_start = text.rfind("\n", 0, sentence.start) + 1
         line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
-        fresh = []  # every new n-gram carries the aspect's own words: no joining phrase shared by instances
-        fallback = []
+        # fresh: every new n-gram carries the aspect's own words (no joining phrase shared by instances)
+        fresh: list[tuple[int, tuple[int, str, str, str]]] = []
+        fallback: list[tuple[int, tuple[int, str, str, str]]] = []
         for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
             for aspect in uncovered_aspects(document):
                 for name in aspect.names:
