@@ -23,12 +23,17 @@ from parsers.model import Document
 
 def store(path: Path, value: Any) -> None:
     """Write once, atomically (a reader never sees half a file; a stored key never changes meaning)."""
+    if not path.exists():
+        _write(path, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def _write(path: Path, data: bytes) -> None:
     if path.exists():
         return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     with os.fdopen(fd, "wb") as handle:
-        pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        handle.write(data)
     os.replace(tmp, path)
 
 
@@ -58,10 +63,7 @@ class WorkCache:
 
     def put_context(self, context: InjectionContext) -> str:
         """The key covers the document ids too (the context's own digest leaves them out on purpose)."""
-        data = pickle.dumps(context, protocol=pickle.HIGHEST_PROTOCOL)
-        key = hashlib.sha256(data).hexdigest()[:16]
-        store(self.root / "contexts" / f"{key}.pickle", context)
-        return key
+        return self._put_by_content("contexts", context)
 
     def context(self, key: str) -> InjectionContext:
         value = _load(str(self.root / "contexts" / f"{key}.pickle"))
@@ -70,15 +72,13 @@ class WorkCache:
 
     def put_candidates(self, candidates: Candidates) -> str:
         """One document's candidates, so that the once-per-build stages receive keys, not the corpus."""
-        data = pickle.dumps(candidates, protocol=pickle.HIGHEST_PROTOCOL)
+        return self._put_by_content("candidates", candidates)
+
+    def _put_by_content(self, kind: str, value: Any) -> str:
+        """Pickled once: the bytes are both the content address and what is written."""
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
         key = hashlib.sha256(data).hexdigest()[:16]
-        path = self.root / "candidates" / f"{key}.pickle"
-        if not path.exists():
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-            os.replace(tmp, path)
+        _write(self.root / kind / f"{key}.pickle", data)
         return key
 
     def candidates(self, key: str) -> Candidates:

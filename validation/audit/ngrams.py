@@ -12,19 +12,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
-import regex
-
-from injectors.language.words import words
+from injectors.language.novelty import line_ngrams
 from parsers.model import Document, Section
 from validation.audit.release import AuditInstance, Release
 
-SIZES = (2, 3, 4)
 GOAL = 0.10
 MIN_INSTANCES = 2  # an n-gram must recur to be a pattern
 TOP = 5
-_WORDLIKE = regex.compile(r"[\p{Han}A-Za-z]")
 
 
 @dataclass(frozen=True)
@@ -53,19 +48,6 @@ def _lines(text: str) -> Iterator[str]:
     for line in text.splitlines():
         if line.strip():
             yield line
-
-
-@lru_cache(maxsize=65536)
-def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
-    """Word n-grams of one line (whitespace tokens dropped); n-grams of punctuation or digits only skipped."""
-    tokens = [w for w in words(line) if w.strip()]
-    out = set()
-    for n in SIZES:
-        for i in range(len(tokens) - n + 1):
-            gram = tuple(tokens[i : i + n])
-            if any(_WORDLIKE.search(t) for t in gram):
-                out.add(gram)
-    return frozenset(out)
 
 
 def section_ngrams(section: Section) -> set[tuple[str, ...]]:
