@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from parsers.entries import ReferenceEntry, TermEntry, normative_references, reference_entries, term_entries
+from parsers.hash_once import hash_once, state_without_hash
 from parsers.model import Document
 
 
@@ -57,6 +58,9 @@ class InjectionContext:
     terms: tuple[CorpusTerm, ...] = ()
     scopes: tuple[CorpusScope, ...] = ()
     bibliography: tuple[CorpusReference, ...] = ()
+
+    __hash__ = hash_once  # a cache key of every lookup that reads the corpus (parsers.hash_once)
+    __getstate__ = state_without_hash
 
     @classmethod
     def from_documents(cls, documents: Iterable[Document]) -> InjectionContext:

@@ -7,6 +7,8 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from parsers.hash_once import hash_once, state_without_hash
+
 FORMATS = ("pdf", "docx", "markdown", "text")
 DRAFTING_RULES = ("GB/T 1.1—2020", "GB/T 1.1—2009", "unknown")
 
@@ -72,6 +74,9 @@ class Document:
     drafting_rules: str
     sections: tuple[Section, ...]
     cover: Cover = field(default=Cover(), compare=False)
+
+    __hash__ = hash_once  # cache keys (parsers.hash_once)
+    __getstate__ = state_without_hash
 
     def section(self, number: str) -> Section | None:
         return next((s for s in self.sections if s.number == number), None)

@@ -24,12 +24,12 @@ _WORDLIKE = regex.compile(r"[\p{Han}A-Za-z]")
 def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
     """Word n-grams (n = 2–4) of one line, whitespace dropped, punctuation-or-digit-only n-grams skipped."""
     tokens = [w for w in words(line) if w.strip()]
+    wordlike = [_WORDLIKE.search(t) is not None for t in tokens]
     out = set()
     for n in SIZES:
         for i in range(len(tokens) - n + 1):
-            gram = tuple(tokens[i : i + n])
-            if any(_WORDLIKE.search(t) for t in gram):
-                out.add(gram)
+            if any(wordlike[i : i + n]):
+                out.add(tuple(tokens[i : i + n]))
     return frozenset(out)
 
 

@@ -173,9 +173,16 @@ def _abbreviations(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 JOIN = "\x1f"  # joins sections so that no match runs from one section into the next
 
 
+@lru_cache(maxsize=16)
 def document_text(document: Document) -> str:
     """Every title and text of the document, whitespace removed: where "appears anywhere" is decided."""
-    return compact_key(JOIN.join(part for s in document.sections for part in (s.title, s.text)))
+    # part by part (JOIN is not whitespace), so a corrupted copy recomputes only its changed sections
+    return JOIN.join(_compact_part(part) for s in document.sections for part in (s.title, s.text))
+
+
+@lru_cache(maxsize=65536)
+def _compact_part(text: str) -> str:
+    return compact_key(text)
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -203,6 +210,14 @@ def prose_lines(text: str) -> Iterator[tuple[int, str]]:
         offset += len(line) + 1
 
 
+def _literal_starts(form: str, line: str) -> Iterator[int]:
+    """Where `form` occurs in `line`, left to right, not overlapping (as a literal `finditer` would)."""
+    at = line.find(form)
+    while at >= 0:
+        yield at
+        at = line.find(form, at + len(form))
+
+
 def occurrences(document: Document, entries: Sequence[DefinedTerm] | None = None) -> list[Occurrence]:
     """Uses of defined terms in body prose; a term inside a longer defined term is not a use of it."""
     entries = defined_terms(document) if entries is None else entries
@@ -217,8 +232,8 @@ def occurrences(document: Document, entries: Sequence[DefinedTerm] | None = None
         for offset, line in prose_lines(s.text):
             taken: list[tuple[int, int]] = []
             for form, entry in forms:
-                for m in regex.finditer(regex.escape(form), line):
-                    a, b = m.start(), m.end()
+                for a in _literal_starts(form, line):
+                    b = a + len(form)
                     if any(a < y and x < b for x, y in taken):
                         continue
                     taken.append((a, b))

@@ -122,8 +122,21 @@ def referrers(document: Document) -> tuple[Referrer, ...]:
     return tuple(out)
 
 
+@lru_cache(maxsize=4096)
+def _number_pattern(number: str) -> regex.Pattern[str]:
+    return regex.compile(rf"(?<![\d.]){regex.escape(number)}(?![\d]|\.\d)")
+
+
 def _mentions_number(text: str, number: str) -> regex.Match[str] | None:
-    return regex.search(rf"(?<![\d.]){regex.escape(number)}(?![\d]|\.\d)", text)
+    return _number_pattern(number).search(text) if number in text else None
+
+
+@lru_cache(maxsize=4096)
+def _item_pattern(title: str) -> regex.Pattern[str]:
+    """The title as an item of an inspection list (between list punctuation or conjunctions)."""
+    return regex.compile(
+        rf"(?:^|(?<=[、，,：:|为和及与 ])){regex.escape(title)}(?=$|[、，,；;。|和及与等 ])", regex.M
+    )
 
 
 def _line_at(text: str, at: int) -> str:
@@ -177,11 +190,7 @@ def referenced_by(document: Document, position: int) -> list[Evidence]:
             elif named and ref.kind == TEST_METHOD and title in ref.section.title:
                 out.append(Evidence(TEST_METHOD, ref.section.heading, place(ref.section.number)))
             elif named and ref.kind == INSPECTION:
-                item = regex.search(
-                    rf"(?:^|(?<=[、，,：:|为和及与 ])){regex.escape(title)}(?=$|[、，,；;。|和及与等 ])",
-                    ref.section.text,
-                    regex.M,
-                )
+                item = _item_pattern(title).search(ref.section.text) if title in ref.section.text else None
                 at = item.start() if item is not None else -1
                 if at >= 0 and regex.search(r"项目|\|", _line_at(ref.section.text, at)):
                     line = _line_at(ref.section.text, at)
