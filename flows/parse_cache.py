@@ -1,28 +1,21 @@
 """Parsed documents kept between commands, so `gbtbench inject` parses its template corpus once, not per call.
 
 Keyed by the code version and each file's path, size and modification time: a changed file or a changed
-parser is parsed again. The cache lives in `$GBTBENCH_CACHE_DIR` (default `$XDG_CACHE_HOME/gbtbench`, else
-`~/.cache/gbtbench`); where it cannot be written, documents are simply parsed every time.
+parser is parsed again. The cache lives in the user's cache folder (`injectors.cache_folder`); where it
+cannot be written, documents are simply parsed every time.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import pickle
 from pathlib import Path
 
 from flows.fingerprint import code_version, combine
 from flows.work_cache import store
+from injectors.cache_folder import cache_dir
 from parsers import parse_many
 from parsers.model import Document
-
-
-def cache_dir() -> Path:
-    if configured := os.environ.get("GBTBENCH_CACHE_DIR"):
-        return Path(configured)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gbtbench"
 
 
 def _key(path: Path) -> str:

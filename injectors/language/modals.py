@@ -13,7 +13,7 @@ from functools import lru_cache
 import regex
 
 from injectors.language.quotes import quote_after
-from injectors.language.words import tagged
+from injectors.language.words import first_tagged, tagged
 
 
 def lexicon(words: str) -> tuple[str, ...]:
@@ -244,14 +244,14 @@ def next_word(text: str, start: int) -> str:
     rest = _clause_rest(text, start)
     if not rest:
         return ""
-    return tagged(rest, hmm=True)[0][0]
+    return first_tagged(rest, hmm=True)[0]
 
 
 def next_word_tag(text: str, start: int) -> tuple[str, str]:
     rest = _clause_rest(text, start)
     if not rest:
         return "", ""
-    return tagged(rest, hmm=True)[0]
+    return first_tagged(rest, hmm=True)
 
 
 def clause_span(text: str, start: int, end: int) -> tuple[int, int]:

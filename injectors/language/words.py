@@ -9,18 +9,39 @@ a modal verb), so that "审批后方可实施" reads 审批/后/方可/实施, n
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import logging
+import os
+import pickle
+import sys
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
-import jieba
+from injectors.cache_folder import cache_dir
 
 if TYPE_CHECKING:
     import jieba.posseg
 
 VOCABULARY = Path(__file__).with_name("vocabulary.txt")
+
+
+def _import_jieba() -> ModuleType:
+    """jieba, which opens its data files itself when `pkg_resources` cannot be imported: that deprecated
+    module takes longer to import than jieba (a third of `gbtbench inject`'s start-up), for no gain."""
+    if "pkg_resources" in sys.modules:
+        return importlib.import_module("jieba")
+    sys.modules["pkg_resources"] = None  # type: ignore[assignment]  # makes `import pkg_resources` fail
+    try:
+        return importlib.import_module("jieba")
+    finally:
+        del sys.modules["pkg_resources"]
+
+
+jieba = _import_jieba()
 
 jieba.setLogLevel(logging.WARNING)
 
@@ -32,9 +53,37 @@ def tokenizer() -> jieba.Tokenizer:
     global _TOKENIZER
     if _TOKENIZER is None:
         _TOKENIZER = jieba.Tokenizer()
-        _TOKENIZER.initialize()
+        _initialize(_TOKENIZER)
         _TOKENIZER.load_userdict(str(VOCABULARY))
     return _TOKENIZER
+
+
+def _prefix_cache() -> Path:
+    dictionary = Path(jieba.__file__).with_name(jieba.DEFAULT_DICT_NAME)  # the one `initialize` reads
+    stat = dictionary.stat()
+    key = f"{jieba.__version__}-{stat.st_size}-{stat.st_mtime_ns}"
+    return cache_dir() / "jieba" / f"prefix-{key}.pickle"
+
+
+def _initialize(tokenizer: jieba.Tokenizer) -> None:
+    """`tokenizer.initialize()`, from a pickle of its prefix dictionary where one was kept: jieba's own
+    cache (a marshal file) takes three times as long to load, and every process loads it (each build
+    worker, each command)."""
+    cached = _prefix_cache()
+    try:
+        with open(cached, "rb") as handle:
+            tokenizer.FREQ, tokenizer.total = pickle.load(handle)  # written below, by this function
+        tokenizer.initialized = True
+        return
+    except (OSError, EOFError, ValueError, pickle.UnpicklingError):
+        pass
+    tokenizer.initialize()
+    with contextlib.suppress(OSError):  # a read-only cache folder: load jieba's own cache every time
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        partial = cached.with_name(f"{cached.name}.{os.getpid()}.partial")
+        with open(partial, "wb") as handle:
+            pickle.dump((tokenizer.FREQ, tokenizer.total), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, cached)
 
 
 def _pos() -> jieba.posseg.POSTokenizer:
@@ -67,6 +116,15 @@ def words(text: str, hmm: bool = False) -> tuple[str, ...]:
 def tagged(text: str, hmm: bool = False) -> tuple[tuple[str, str], ...]:
     """(word, part-of-speech flag) pairs, for the few places where the kind of word matters."""
     return tuple((p.word, p.flag) for p in _pos().cut(text, HMM=hmm))
+
+
+@lru_cache(maxsize=65536)
+def first_tagged(text: str, hmm: bool = False) -> tuple[str, str]:
+    """`tagged(text)[0]` without tagging the rest: jieba yields words in order, and tagging a whole clause
+    (its HMM especially) to read its first word was most of a document's lint."""
+    for pair in _pos().cut(text, HMM=hmm):
+        return pair.word, pair.flag
+    raise IndexError(f"no word in {text!r}")
 
 
 def tokens(text: str) -> Iterator[tuple[str, int]]:
