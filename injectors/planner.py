@@ -16,7 +16,7 @@ from typing import Any
 import regex
 
 from injectors.base import Baseline, Rewriter, compatible
-from injectors.checking import Violation, lint
+from injectors.checking import Violation, lint, lint_diff
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
 from injectors.edit import Applied, apply_edits, rename_all, replay
@@ -285,6 +285,8 @@ def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, 
     """The instances applied together, and those that no longer hold on the result (`injectors.joint`)."""
     applied = apply_edits(baseline.document, [i.edit for i in instances])
     found = lint(applied.document)
+    by_diff = {t for t in (i.error_type for i in instances) if _diff_checked(t)}
+    diff = lint_diff(baseline.document, applied.document, by_diff) if by_diff else []  # once per document
     lost = [
         instance
         for instance, location, section in zip(instances, applied.locations, applied.sections, strict=True)
@@ -295,9 +297,16 @@ def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, 
             found,
             section,
             applied.renames,
+            diff,
         )
     ]
     return applied, lost
+
+
+def _diff_checked(error_type: str) -> bool:
+    """Whether `failure` reads the diff checker's verdict for this type (not its checker's or premise)."""
+    spec = by_id()[error_type]
+    return spec.diff_detectable and not spec.deterministic
 
 
 def _assemble(

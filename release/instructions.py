@@ -291,7 +291,10 @@ def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> di
 
 def instruction_rows(results: Sequence[InjectionResult], task: str, shot: str) -> list[dict[str, Any]]:
     """Rows of one task and shot; a one-shot row is left out when no other document has an exemplar."""
-    examples = task_examples(results, task)
+    return _rows(task_examples(results, task), task, shot)
+
+
+def _rows(examples: Sequence[Example], task: str, shot: str) -> list[dict[str, Any]]:
     if shot == "zero_shot":
         return [_row(task, shot, e, None) for e in examples]
     if shot != "one_shot":
@@ -341,8 +344,9 @@ def write_instructions(
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for task in TASKS:
+        examples = task_examples(results, task)  # once for both shots: rendering documents costs most
         for shot in SHOTS:
-            rows = instruction_rows(results, task, shot)
+            rows = _rows(examples, task, shot)
             if not rows:
                 continue
             stem = f"{task}_{shot}"

@@ -389,15 +389,23 @@ def _forces(text: str) -> list[tuple[int, int, str, str]]:
 
 def modal_changes(before: str, after: str) -> Iterator[tuple[str, str, str, str, int]]:
     """(old word, old force, new word, new force, offset in `after`) for each modal replaced by another."""
+    return iter(_modal_changes(before, after))
+
+
+@lru_cache(maxsize=4096)
+def _modal_changes(before: str, after: str) -> tuple[tuple[str, str, str, str, int], ...]:
+    """Cached: a character diff of two sections is slow, and the planner re-checks the same pairs."""
     old_forces, new_forces = _forces(before), _forces(after)
     matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    out = []
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
         old = [f for f in old_forces if f[0] < max(i2, i1 + 1) and f[1] > i1]
         new = [f for f in new_forces if f[0] < max(j2, j1 + 1) and f[1] > j1]
         if old and new:
-            yield old[0][2], old[0][3], new[0][2], new[0][3], new[0][0]
+            out.append((old[0][2], old[0][3], new[0][2], new[0][3], new[0][0]))
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)
