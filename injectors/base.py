@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
 from injectors.checking import Violation, lint, lint_diff
@@ -172,7 +173,7 @@ class Injector(ABC):
         llm = rewriter if rewriter is not None and rewriter.handles(self.error_type) else None
         flagged: list[FlaggedCandidate] = []
         document = baseline.document
-        sites = list(self.sites(document, context))
+        sites = list(_sites(self, document, context))
         if not sites:
             reason = self.no_site_reason(document, context)
             stats[f"skipped_{reason}"] += 1
@@ -267,3 +268,10 @@ class Injector(ABC):
             ),
         )
         return Verification(instance)
+
+
+@lru_cache(maxsize=64)
+def _sites(injector: Injector, document: Document, context: InjectionContext) -> tuple[Site, ...]:
+    """An injector's sites on a document: the planner asks twice (two alternatives per type), and finding
+    them reads the whole document and, for some types, the whole corpus."""
+    return tuple(injector.sites(document, context))
