@@ -90,9 +90,9 @@ def at_home(document: Document, corpus_term: CorpusTerm, vocab: frozenset[str]) 
     broad as ICS 35 holds ledgers and environmental data alike: "共识节点" is no term of a data standard
     that never says 共识), and for a term of another field most of its definition's words too."""
     entry = corpus_term.entry
-    score = relatedness(entry.term, entry.definition, vocab)
     if not all(w in vocab or w in COMMON_WORDS for w in words(entry.term) if len(w) > 1):
-        return None
+        return None  # first: most of a corpus's terms fail here, before their definitions are read
+    score = relatedness(entry.term, entry.definition, vocab)
     if same_field(field_of(document.cover.ics, document.cover.ccs), corpus_term.field):
         return score
     return score if score >= AT_HOME else None
