@@ -6,11 +6,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow.parquet as pq
-
 from injectors.planner import InjectionResult
 from release.instructions import InstructionFiles, write_instructions
-from release.parquet import file_hash, table_hash, write_parquet
+from release.parquet import file_hash, parquet_hash
 
 FOLDER = "instructions"
 
@@ -20,14 +18,13 @@ def write_instruction_sets(
 ) -> tuple[list[InstructionFiles], dict[str, Any]]:
     """`root/instructions/` (JSONL, Parquet, lm-eval YAML); returns what was written and its records."""
     folder = root / FOLDER
-    written = write_instructions(results, folder, write_parquet)
+    written = write_instructions(results, folder)
     info: dict[str, Any] = {}
     for w in written:
-        table = pq.read_table(folder / w.parquet)
         info[f"{FOLDER}/{w.task}_{w.shot}"] = {
             "file": f"{FOLDER}/{w.parquet}",
             "rows": w.rows,
-            "sha256": table_hash(table),
+            "sha256": parquet_hash(folder / w.parquet),
             "file_sha256": file_hash(folder / w.parquet),
         }
     return written, info

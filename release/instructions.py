@@ -25,10 +25,10 @@ group are written by release.lm_eval_tasks.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Required, TypedDict
+from typing import Any, Required, TextIO, TypedDict
 
 import pyarrow as pa
 
@@ -38,6 +38,7 @@ from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
 from parsers.model import Section
 from parsers.render import render_text
 from release import lm_eval_tasks
+from release.parquet import ParquetRows
 from release.tables import gold_entries, ordered_instances, ordered_results
 
 TASKS = ("review", "dimension", "error_type", "localisation", "correction")
@@ -229,21 +230,32 @@ def _correction(result: InjectionResult) -> list[Example]:
     return examples
 
 
+def _document_examples(result: InjectionResult, task: str) -> list[Example]:
+    if task == "review":
+        return _review(result)
+    if task in ("dimension", "error_type"):
+        return _classification(result, task)
+    if task == "localisation":
+        return _localisation(result)
+    if task == "correction":
+        return _correction(result)
+    raise ValueError(f"unknown task {task!r}: expected one of {', '.join(TASKS)}")
+
+
+def examples_by_document(results: Sequence[InjectionResult], task: str) -> Iterator[list[Example]]:
+    """A task's examples one document at a time, by doc_id (documents with none left out): a whole
+    release's examples at once would hold every document several times over."""
+    for result in ordered_results(results):
+        examples = _document_examples(result, task)
+        if examples:
+            yield examples
+
+
 def task_examples(results: Sequence[InjectionResult], task: str) -> list[Example]:
     """A task's examples over the build, by doc_id and then document order."""
-    out: list[Example] = []
-    for result in ordered_results(results):
-        if task == "review":
-            out.extend(_review(result))
-        elif task in ("dimension", "error_type"):
-            out.extend(_classification(result, task))
-        elif task == "localisation":
-            out.extend(_localisation(result))
-        elif task == "correction":
-            out.extend(_correction(result))
-        else:
-            raise ValueError(f"unknown task {task!r}: expected one of {', '.join(TASKS)}")
-    return out
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}: expected one of {', '.join(TASKS)}")
+    return [e for examples in examples_by_document(results, task) for e in examples]
 
 
 def exemplars(examples: Sequence[Example]) -> list[Example | None]:
@@ -254,18 +266,22 @@ def exemplars(examples: Sequence[Example]) -> list[Example | None]:
     by_doc: dict[str, list[Example]] = {}
     for e in examples:
         by_doc.setdefault(e.doc_id, []).append(e)
-    doc_ids = list(by_doc)  # first-seen order: examples come sorted by doc_id; each has examples
-    following = (
-        {d: doc_ids[(k + 1) % len(doc_ids)] for k, d in enumerate(doc_ids)} if len(doc_ids) > 1 else {}
-    )
-    out: list[Example | None] = []
-    rank: dict[str, int] = {}
-    for e in examples:
-        n = rank.get(e.doc_id, 0)
-        rank[e.doc_id] = n + 1
-        other = following.get(e.doc_id)  # a dict look-up, not a walk over the documents per example
-        out.append(None if other is None else by_doc[other][n % len(by_doc[other])])
-    return out
+    pairs = {id(e): exemplar for e, exemplar in _with_exemplars(iter(by_doc.values()))}
+    return [pairs.get(id(e)) for e in examples]
+
+
+def _with_exemplars(documents: Iterator[list[Example]]) -> Iterator[tuple[Example, Example]]:
+    """(example, its exemplar) over documents in order, holding only the current document, the next one
+    and the first (the last document's exemplars come from the first); none for a lone document."""
+    first = next(documents, None)
+    if first is None:
+        return
+    current = first
+    for following in documents:
+        yield from ((e, following[n % len(following)]) for n, e in enumerate(current))
+        current = following
+    if current is not first:
+        yield from ((e, first[n % len(first)]) for n, e in enumerate(current))
 
 
 def _as_exemplar(example: Example) -> str:
@@ -291,14 +307,11 @@ def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> di
 
 def instruction_rows(results: Sequence[InjectionResult], task: str, shot: str) -> list[dict[str, Any]]:
     """Rows of one task and shot; a one-shot row is left out when no other document has an exemplar."""
-    return _rows(task_examples(results, task), task, shot)
-
-
-def _rows(examples: Sequence[Example], task: str, shot: str) -> list[dict[str, Any]]:
+    if shot not in SHOTS:
+        raise ValueError(f"unknown shot {shot!r}: expected one of {', '.join(SHOTS)}")
+    examples = task_examples(results, task)
     if shot == "zero_shot":
         return [_row(task, shot, e, None) for e in examples]
-    if shot != "one_shot":
-        raise ValueError(f"unknown shot {shot!r}: expected one of {', '.join(SHOTS)}")
     return [
         _row(task, shot, example, exemplar)
         for example, exemplar in zip(examples, exemplars(examples), strict=True)
@@ -319,12 +332,6 @@ def lm_eval_task(task: str, shot: str, data_file: str) -> dict[str, Any]:
     )
 
 
-def _write_jsonl(path: Path, rows: list[dict[str, Any]]) -> None:
-    with path.open("w", encoding="utf-8") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-
-
 @dataclass(frozen=True)
 class InstructionFiles:
     """What was written for one task and shot (paths relative to the instructions folder)."""
@@ -337,30 +344,63 @@ class InstructionFiles:
     yaml: str
 
 
-def write_instructions(
-    results: Sequence[InjectionResult], out_dir: Path, write_parquet: Any
-) -> list[InstructionFiles]:
-    """JSONL, Parquet and lm-eval YAML per task and shot; `write_parquet(table, path)` fixes the bytes."""
+class _ShotFiles:
+    """One task and shot's JSONL and Parquet, written a row at a time (opened at the first row)."""
+
+    def __init__(self, out_dir: Path, task: str, shot: str) -> None:
+        self.out_dir, self.task, self.shot = out_dir, task, shot
+        self.stem = f"{task}_{shot}"
+        self.rows = 0
+        self._jsonl: TextIO | None = None
+        self._parquet: ParquetRows | None = None
+
+    def add(self, row: dict[str, Any]) -> None:
+        if self._jsonl is None:
+            self._jsonl = (self.out_dir / f"{self.stem}.jsonl").open("w", encoding="utf-8")
+            self._parquet = ParquetRows(self.out_dir / f"{self.stem}.parquet", INSTRUCTION_SCHEMA)
+        assert self._parquet is not None
+        self._jsonl.write(json.dumps(row, ensure_ascii=False) + "\n")
+        self._parquet.add(row)
+        self.rows += 1
+
+    def close(self) -> InstructionFiles | None:
+        """The files written (None: no row, no file); the lm-eval task is written beside them."""
+        if self._jsonl is None or self._parquet is None:
+            return None
+        self._jsonl.close()
+        self._parquet.close()
+        config = lm_eval_task(self.task, self.shot, f"{self.stem}.jsonl")
+        yaml_name = f"gbtbench_{self.stem}.yaml"
+        (self.out_dir / yaml_name).write_text(lm_eval_tasks.dump(config), encoding="utf-8")
+        return InstructionFiles(
+            self.task, self.shot, self.rows, f"{self.stem}.jsonl", f"{self.stem}.parquet", yaml_name
+        )
+
+
+def write_instructions(results: Sequence[InjectionResult], out_dir: Path) -> list[InstructionFiles]:
+    """JSONL, Parquet and lm-eval YAML per task and shot, both shots in one pass over the documents.
+
+    Rows are streamed to disk: a localisation row carries its whole document several times, so a large
+    release's rows would not fit in memory at once.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for task in TASKS:
-        examples = task_examples(results, task)  # once for both shots: rendering documents costs most
-        for shot in SHOTS:
-            rows = _rows(examples, task, shot)
-            if not rows:
-                continue
-            stem = f"{task}_{shot}"
-            _write_jsonl(out_dir / f"{stem}.jsonl", rows)
-            write_parquet(pa.Table.from_pylist(rows, schema=INSTRUCTION_SCHEMA), out_dir / f"{stem}.parquet")
-            config = lm_eval_task(task, shot, f"{stem}.jsonl")
-            yaml_name = f"gbtbench_{stem}.yaml"
-            (out_dir / yaml_name).write_text(lm_eval_tasks.dump(config), encoding="utf-8")
-            written.append(
-                InstructionFiles(task, shot, len(rows), f"{stem}.jsonl", f"{stem}.parquet", yaml_name)
-            )
+        zero, one = _ShotFiles(out_dir, task, "zero_shot"), _ShotFiles(out_dir, task, "one_shot")
+        for example, exemplar in _with_exemplars(_zero_shot(examples_by_document(results, task), zero)):
+            one.add(_row(task, "one_shot", example, exemplar))
+        written += [f for f in (zero.close(), one.close()) if f is not None]
     lm_eval_tasks.write_support(out_dir, [f"gbtbench_review_{w.shot}" for w in written if w.task == "review"])
     (out_dir / "README.md").write_text(_readme(written), encoding="utf-8")
     return written
+
+
+def _zero_shot(documents: Iterator[list[Example]], files: _ShotFiles) -> Iterator[list[Example]]:
+    """Each document's examples, passed on after their zero-shot rows are written."""
+    for examples in documents:
+        for example in examples:
+            files.add(_row(files.task, "zero_shot", example, None))
+        yield examples
 
 
 def _readme(written: list[InstructionFiles]) -> str:

@@ -8,7 +8,7 @@ table is stored at all.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +33,52 @@ def write_parquet(table: pa.Table, path: Path) -> None:
     pq.write_table(table.replace_schema_metadata(None), path, **PARQUET_OPTIONS)
 
 
+# Rows per row group of a table written row by row: an instruction row can carry a whole document several
+# times, so the writer holds this many rows, never the table.
+STREAMED_ROW_GROUP = 64
+
+
+class ParquetRows:
+    """A Parquet file written a row group at a time, with the fixed options (the bytes still depend only
+    on the rows: groups are cut every STREAMED_ROW_GROUP rows)."""
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self.schema = schema.remove_metadata()
+        options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
+        self._writer = pq.ParquetWriter(path, self.schema, **options)
+        self._rows: list[dict[str, Any]] = []
+
+    def add(self, row: dict[str, Any]) -> None:
+        self._rows.append(row)
+        if len(self._rows) == STREAMED_ROW_GROUP:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._rows:
+            table = pa.Table.from_pylist(self._rows, schema=self.schema)
+            self._writer.write_table(table, row_group_size=len(self._rows))
+            self._rows = []
+
+    def close(self) -> None:
+        self._flush()
+        self._writer.close()
+
+
 def table_hash(table: pa.Table) -> str:
     """sha256 of the column names and every row as sorted-key JSON: independent of how it is stored."""
+    return _rows_hash(table.column_names, table.to_batches(max_chunksize=4096))
+
+
+def parquet_hash(path: Path) -> str:
+    """`table_hash` of a Parquet file, read a batch at a time (the file may not fit in memory)."""
+    source = pq.ParquetFile(path)
+    return _rows_hash(source.schema_arrow.names, source.iter_batches(batch_size=256))
+
+
+def _rows_hash(columns: Sequence[str], batches: Iterable[pa.RecordBatch]) -> str:
     digest = hashlib.sha256()
-    digest.update(canonical_json(table.column_names).encode())
-    for batch in table.to_batches(max_chunksize=4096):
+    digest.update(canonical_json(list(columns)).encode())
+    for batch in batches:
         for row in batch.to_pylist():
             digest.update(b"\n")
             digest.update(canonical_json(row).encode())

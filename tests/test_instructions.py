@@ -20,7 +20,6 @@ from release.instructions import (
 )
 from release.lm_eval_tasks import Function, load
 from release.tables import gold_entries
-from release.writer import write_parquet
 
 FIELDS = {"id", "query", "answer", "text", "choices", "gold", "doc_id", "exemplar_id", "prompt", "exemplar"}
 CLASSIFICATION = ("dimension", "error_type")
@@ -115,7 +114,7 @@ def test_rows_are_deterministic_and_one_document_has_no_one_shot(rows: dict) -> 
 
 
 def test_written_files_and_lm_eval_yaml(tmp_path: Path, rows: dict) -> None:
-    written = write_instructions(injected(), tmp_path, write_parquet)
+    written = write_instructions(injected(), tmp_path)
     assert {(w.task, w.shot) for w in written} == {(t, s) for t in TASKS for s in SHOTS}
     for w in written:
         jsonl = [json.loads(line) for line in (tmp_path / w.jsonl).read_text(encoding="utf-8").splitlines()]

@@ -1,0 +1,54 @@
+"""Tables written a row group at a time read back as the rows given, and hash as the same table in memory."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from release.instructions import INSTRUCTION_SCHEMA
+from release.parquet import STREAMED_ROW_GROUP, ParquetRows, parquet_hash, table_hash
+
+
+def _rows(n: int) -> list[dict[str, object]]:
+    document = "5.1 要求\n产品应符合表1的规定。" * 50
+    return [
+        {
+            "id": f"localisation_zero_shot_{k}",
+            "query": f"文件：\n{document}{k}",
+            "answer": f"5.{k % 7}",
+            "text": document,
+            "choices": [] if k % 2 else ["STR", "SCP"],
+            "gold": -1 if k % 2 else k % 2,
+            "doc_id": f"d{k // 10}",
+            "exemplar_id": "",
+            "prompt": document,
+            "exemplar": document,
+        }
+        for k in range(n)
+    ]
+
+
+def test_rows_stream_into_groups_and_read_back_whole(tmp_path: Path) -> None:
+    rows = _rows(2 * STREAMED_ROW_GROUP + 5)
+    writer = ParquetRows(tmp_path / "t.parquet", INSTRUCTION_SCHEMA)
+    for row in rows:
+        writer.add(row)
+    writer.close()
+    source = pq.ParquetFile(tmp_path / "t.parquet")
+    assert source.metadata.num_row_groups == 3
+    assert [source.metadata.row_group(g).num_rows for g in range(3)] == [STREAMED_ROW_GROUP] * 2 + [5]
+    table = pq.read_table(tmp_path / "t.parquet")
+    assert table.schema == INSTRUCTION_SCHEMA and table.to_pylist() == rows
+    in_memory = pa.Table.from_pylist(rows, schema=INSTRUCTION_SCHEMA)
+    assert parquet_hash(tmp_path / "t.parquet") == table_hash(in_memory)
+
+
+def test_the_same_rows_give_the_same_bytes(tmp_path: Path) -> None:
+    for name in ("a", "b"):
+        writer = ParquetRows(tmp_path / f"{name}.parquet", INSTRUCTION_SCHEMA)
+        for row in _rows(STREAMED_ROW_GROUP + 1):
+            writer.add(row)
+        writer.close()
+    assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
