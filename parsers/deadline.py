@@ -2,12 +2,13 @@
 
 Readers are linear and limited (`parsers.limits`), but a library can still loop or crawl on a crafted
 file; a thread cannot be stopped, a process can. Workers are forked from a forkserver that has the readers
-imported already, so the cost is a fork (milliseconds), not an interpreter start.
+imported already (or the worker itself is forked), so the cost is a fork, not an interpreter start.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from multiprocessing.connection import Connection
 from pathlib import Path
 
@@ -29,7 +30,12 @@ def _worker(path: str, limits: ParseLimits, conn: Connection) -> None:
         conn.close()
 
 
-def _context() -> multiprocessing.context.ForkServerContext:
+def _context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.ForkContext:
+    """A fork where this process has one thread (a build's worker, `gbtbench inject`): it copies what is
+    loaded and imports nothing. Elsewhere a forkserver, since forking a threaded process is unsafe; its
+    children import the main module again (for the CLI, the whole command line)."""
+    if threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("fork")
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(_PRELOAD)  # only takes effect before the forkserver's first start
     return ctx

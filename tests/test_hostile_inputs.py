@@ -188,6 +188,43 @@ def test_a_file_that_hangs_is_stopped_at_the_deadline(tmp_path: Path) -> None:
     assert time.perf_counter() - started < 15
 
 
+_ONE_THREAD = """
+import sys, time
+from dataclasses import replace
+from parsers.deadline import _context, parse_with_deadline
+from parsers.errors import ResourceLimitError
+from parsers.limits import DEFAULT_LIMITS
+from parsers import parse_file
+assert _context().get_start_method() == "fork"
+assert parse_with_deadline(sys.argv[1]) == parse_file(sys.argv[1])
+started = time.perf_counter()
+try:
+    parse_with_deadline(sys.argv[2], replace(DEFAULT_LIMITS, seconds=1.5))
+except ResourceLimitError as exc:
+    print("stopped", round(time.perf_counter() - started), exc.reason)
+"""
+
+
+def test_a_one_thread_process_forks_its_parser_and_still_stops_it(tmp_path: Path) -> None:
+    """A build's worker has one thread: it forks the parser (nothing imported again), with the same
+    deadline."""
+    import subprocess
+    import sys
+
+    good = write(tmp_path / "a.txt", SAMPLE.encode())
+    fifo = tmp_path / "never.txt"
+    os.mkfifo(fifo)
+    done = subprocess.run(
+        [sys.executable, "-c", _ONE_THREAD, str(good), str(fifo)],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("stopped ") and "longer than 1.5 s" in done.stdout
+
+
 def test_the_worker_returns_documents_and_typed_errors(tmp_path: Path) -> None:
     good = write(tmp_path / "a.txt", SAMPLE.encode())
     assert parse_with_deadline(good) == parse_file(good)
