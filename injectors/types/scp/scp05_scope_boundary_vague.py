@@ -12,6 +12,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
+from injectors.language.words import boundaries
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -115,11 +116,57 @@ _SENTENCE_FORMS = (
 _INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列")
 
 
+# Words of a qualifier too general to show a restriction ("开展……的", "各类……的").
+_GENERIC_TEXT = """
+    各类 各种 各级 相关 有关 开展 进行 指导 用于 从事 一般 通用 所有 其他 以及 领域 方面 工作 活动
+    技术 系统 信息 要求 使用 应用 范围 对象
+    """
+
+
+_GENERIC = frozenset(_GENERIC_TEXT.split())
+
+
+def _shared_run(qualifier: str, other: str) -> str:
+    """The longest run of four or more Chinese characters the qualifier shares with `other`, whole words
+    at both ends of the qualifier's segmentation ("证券期货业", "非涉及国家秘密"), or ""."""
+    edges = boundaries(qualifier)
+    best = ""
+    for i in sorted(edges):
+        for j in sorted(edges, reverse=True):
+            if j - i < max(4, len(best) + 1):
+                break
+            run = qualifier[i:j].removesuffix("的")
+            if len(run) >= 4 and ALL_HAN.match(run) and run in other and run not in _GENERIC:
+                best = run
+                break
+    return best
+
+
+def qualifier_evidence(document: Document, section: Section, sentence: str, qualifier: str) -> str | None:
+    """Where the document still restricts to what a dropped qualifier said: its title, or another scope
+    sentence, that shares a phrase of four characters or more with the qualifier, which the shortened
+    boundary no longer has. Without such evidence a shorter boundary reads as a plausible one, and no
+    reviewer could find the loss."""
+    after = sentence.replace(qualifier, "", 1)
+    title = document.title.strip()
+    run = _shared_run(qualifier, title)
+    if run and run not in after:
+        return f"文件名称“{title}”仍限于“{run}”"
+    for other in statement_sentences(section.text):
+        if other.text == sentence or len(other.text) > 90:
+            continue
+        run = _shared_run(qualifier, other.text)
+        if run and run not in after:
+            return f"范围中“{other.text}”仍限于“{run}”"
+    return None
+
+
 class ScopeBoundaryVague(Injector):
     """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its
     qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
     leaves users with two answers. How: a qualifier right after "适用于" is dropped
-    ("额定电压不大于1 kV的"), or X, an object a body clause regulates (a clause title or a term), is
+    ("额定电压不大于1 kV的") where the title or another scope sentence still names it (so the boundary is
+    visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
     statement inside its paragraph (not a last line of its own: position gives nothing away)."""
 
@@ -138,6 +185,7 @@ class ScopeBoundaryVague(Injector):
             Site(target, ("qualifier", sentence.start, begin, qualifier))
             for sentence in statement_sentences(section.text)
             for begin, qualifier in applicability_qualifiers(sentence.text)
+            if qualifier_evidence(document, section, sentence.text, qualifier)
         ]
         if not self._exclusions(document, section):
             return out
@@ -165,11 +213,14 @@ class ScopeBoundaryVague(Injector):
             start = sentence_start + begin
             sentence = next(s for s in statement_sentences(text) if s.start == sentence_start)
             after = sentence.text[:begin] + sentence.text[begin + len(qualifier) :]
+            evidence = qualifier_evidence(document, section, sentence.text, qualifier)
+            if evidence is None:
+                return None
             edit = Edit("modify", site.target, (Replacement("text", start, qualifier, ""),))
             return Proposal(
                 edit,
                 error=f"{scope_name(section)}的适用界限删去了限定语“{qualifier.rstrip('，')}”，"
-                f"成为“{after}”，适用对象的边界变得模糊",
+                f"成为“{after}”，而{evidence}，适用界限比文件的内容宽，边界模糊",
                 fix=f"恢复限定语“{qualifier.rstrip('，')}”，明确适用界限",
                 generator="rule-template",
             )
