@@ -32,7 +32,8 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import SELF_REFERENCE, scope_chapter, statement_sentences
-from injectors.types.scp.editing import scope_name, uncovered_aspects
+from injectors.types.scp.editing import SCOPE_ASPECTS, scope_name, uncovered_aspects
+from injectors.types.scp.spread import own_group
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -46,6 +47,9 @@ ERROR_TYPE = ErrorType(
     "S",
     ("E-SC-02",),
 )
+
+
+ALL_NAMES = tuple(n for a in SCOPE_ASPECTS for n in a.names)
 
 
 # The verb of a "本文件规定了……" sentence (also 本标准还规定了), where a scope lists what the document covers.
@@ -96,8 +100,10 @@ class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
     a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
     information system, process) from a lexicon, that no chapter title or text mentions ("防雷", "日志审计",
-    "产品追溯" …), is added to the list after 规定了/确立了/给出了,
-    before its last conjunction ("……、人员培训要求和运行维护要求") or at its end ("……，以及人员培训要求")."""
+    "产品追溯" …), taken from the group of the lexicon that is this document's own in the release
+    (`spread`: no two documents promise the same aspect while others are free), is added to the list
+    after 规定了/确立了/给出了, before its last conjunction ("……、人员培训要求和运行维护要求") or at its
+    end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
 
@@ -123,9 +129,14 @@ class ScopePromiseMissing(Injector):
         # fresh: every new n-gram carries the aspect's own words (no joining phrase shared by instances)
         fresh: list[tuple[int, tuple[int, str, str, str]]] = []
         fallback: list[tuple[int, tuple[int, str, str, str]]] = []
+        uncovered = uncovered_aspects(document)
+        # the group of names this document draws from, so that the documents of a release differ
+        mine = own_group(ALL_NAMES, frozenset(n for a in uncovered for n in a.names), document, context)
         for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
-            for aspect in uncovered_aspects(document):
+            for aspect in uncovered:
                 for name in aspect.names:
+                    if name not in mine:
+                        continue
                     if before != "，以及" and ("和" in name or "、" in name):
                         continue
                     item = aspect.item(as_requirement, name)
