@@ -264,8 +264,9 @@ def test_both_variants_are_built(
     context: InjectionContext,
     scope_injectors: dict[str, Injector],
 ) -> None:
-    """SCP-02: a deleted 适用于 sentence or a textbook verb; SCP-05: a dropped qualifier or an exclusion."""
-    document = next(d for d in corpus_documents if "储能" in d.title)
+    """SCP-02: a deleted 适用于 sentence or a textbook verb; SCP-05: a dropped qualifier (where the title
+    still names it: "电动自行车") or an exclusion."""
+    document = next(d for d in corpus_documents if ("储能" if type_id == "SCP-02" else "充电柜") in d.title)
     variants = set()
     for seed in range(8):
         instance = inject(scope_injectors[type_id], document, context, seed=seed)

@@ -143,21 +143,32 @@ def _shared_run(qualifier: str, other: str) -> str:
 
 
 def qualifier_evidence(document: Document, section: Section, sentence: str, qualifier: str) -> str | None:
-    """Where the document still restricts to what a dropped qualifier said: its title, or another scope
-    sentence, that shares a phrase of four characters or more with the qualifier, which the shortened
-    boundary no longer has. Without such evidence a shorter boundary reads as a plausible one, and no
-    reviewer could find the loss."""
+    """Where the document still restricts to what a dropped qualifier said: its title, another scope
+    sentence, or the body (a clause title, or the text of two clauses or more), naming a phrase of four
+    characters or more of the qualifier that the shortened boundary no longer has. Without such evidence
+    a shorter boundary reads as a plausible one, and no reviewer could find the loss."""
     after = sentence.replace(qualifier, "", 1)
     title = document.title.strip()
     run = _shared_run(qualifier, title)
     if run and run not in after:
         return f"文件名称“{title}”仍限于“{run}”"
     for other in statement_sentences(section.text):
-        if other.text == sentence or len(other.text) > 90:
-            continue
+        if other.text == sentence or len(other.text) > 90 or EXCLUSION.search(other.text):
+            continue  # an exclusion that names the same words restricts nothing
         run = _shared_run(qualifier, other.text)
         if run and run not in after:
             return f"范围中“{other.text}”仍限于“{run}”"
+    body = body_sections(document)
+    for _, clause in body:
+        run = _shared_run(qualifier, clause.title)
+        if run and run not in after:
+            return f"正文{cite(clause.number)}“{clause.title}”仍限于“{run}”"
+    runs = [(_shared_run(qualifier, clause.text), clause) for _, clause in body]
+    for run in dict.fromkeys(r for r, _ in runs if r and r not in after):
+        clauses = [c.number for r, c in runs if r == run]
+        if len(clauses) >= 2:
+            where = "、".join(cite(n) for n in clauses[:3])
+            return f"正文{where}的规定仍针对“{run}”"
     return None
 
 
