@@ -126,9 +126,9 @@ def referred_objects(text: str) -> list[str]:
 
 
 # "适用于……非涉密对象", "给出了非涉及国家秘密的等级保护对象的……": the scope keeps the X-kind of its object
-# out by its own words (not 并非/除非/无非).
+# out by its own words (not 并非/除非/无非, nor a coordinated "银行业金融机构和非银行支付机构", which is in).
 _NEGATED = regex.compile(
-    r"(?<![并除若无是])非(\p{Han}{2,12}?的)?"
+    r"(?<![并除若无是和及与、或])非(\p{Han}{2,12}?的)?"
     r"(\p{Han}{0,8}?(?:对象|系统|设备|产品|数据|信息|单位|机构|企业|车辆|终端|平台|场所|人员|项目|网络|应用))"
 )
 
