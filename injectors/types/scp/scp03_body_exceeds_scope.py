@@ -280,6 +280,11 @@ class BodyBeyondScope(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), or no body requirement
+        names the object such an outsider could join."""
+        return "no_outsider_in_scope"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
         if not objects:

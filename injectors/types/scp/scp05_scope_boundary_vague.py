@@ -10,9 +10,10 @@ from collections.abc import Iterable, Mapping
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
-from injectors.language.words import boundaries
+from injectors.language.words import boundaries, words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -187,6 +188,11 @@ class ScopeBoundaryVague(Injector):
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
         return [(o, c) for o, c in regulated_objects(document) if o[-4:] not in section.text]
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No qualifier that the title, the scope or the body still shows (a dropped one would go
+        unnoticed), no exclusion list to extend and no exclusion wording of the document's own."""
+        return "no_visible_boundary"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
         if found is None:
@@ -211,7 +217,31 @@ class ScopeBoundaryVague(Injector):
         # otherwise a new sentence right after a boundary statement, inside its paragraph (a paragraph of
         # its own would always be the scope's last line)
         ends = [s.end for s in statements if APPLICABILITY.search(s.text)]
-        out.extend(Site(target, ("exclusion", end, "")) for end in ends)
+        out.extend(
+            Site(target, ("exclusion", end, "")) for end in ends if self._wordings(document, section, end)
+        )
+        return out
+
+    def _wordings(self, document: Document, section: Section, at: int) -> list[tuple[str, str, int, str]]:
+        """(object, clause, offset, exclusion) for each wording of a new exclusion at `at` that adds no
+        n-gram the document lacks beyond the object's own words: a phrase this document never writes
+        ("。本文件不涉及") would recur from one instance of the release to the next."""
+        text = section.text
+        word = self_reference(document)
+        also = "也" if EXCLUSION.search(text) else ""
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at) if "\n" in text[at:] else len(text)
+        out = []
+        for obj, clause in self._exclusions(document, section):
+            options = [
+                (at, match_style(f.format(word=word, also=also, obj=obj), text)) for f in _SENTENCE_FORMS
+            ]
+            if text[at - 1 : at] in "。.":  # inside the boundary statement itself: "……（X除外）。"
+                options += [(at - 1, match_style(f.format(obj=obj), text)) for f in _INNER_FORMS]
+            for offset, added in options:
+                line = text[line_start:offset] + added + text[offset:line_end]
+                if not stock_ngrams(line, document, words(obj)):
+                    out.append((obj, clause, offset, added))
         return out
 
     def propose(
@@ -235,26 +265,19 @@ class ScopeBoundaryVague(Injector):
                 fix=f"恢复限定语“{qualifier.rstrip('，')}”，明确适用界限",
                 generator="rule-template",
             )
-        obj, clause = rng.choice(self._exclusions(document, section))
         if site.detail[0] == "exclusion-item":
+            obj, clause = rng.choice(self._exclusions(document, section))
             at = site.detail[1]
             added = match_style(obj + "、", text)
             edit = Edit("modify", site.target, (Replacement("text", at, "", added),))
             st = next(st for st in statement_sentences(text) if st.start <= at <= st.end)
             exclusion = st.text[: at - st.start] + added + st.text[at - st.start :]
         else:
-            _, at, lead = site.detail
-            word = self_reference(document)
-            also = "也" if EXCLUSION.search(text) else ""
-            if rng.random() < 0.3 and text[at - 1 : at] in "。.":
-                # inside the boundary statement itself: "本文件适用于……（X除外）。"
-                inner = rng.choice(_INNER_FORMS).format(obj=obj)
-                exclusion = match_style(inner, text)
-                edit = Edit("modify", site.target, (Replacement("text", at - 1, "", exclusion),))
-            else:
-                form = rng.choice(_SENTENCE_FORMS)
-                exclusion = match_style(form.format(word=word, also=also, obj=obj), text)
-                edit = Edit("modify", site.target, (Replacement("text", at, "", lead + exclusion),))
+            wordings = self._wordings(document, section, site.detail[1])
+            if not wordings:
+                return None
+            obj, clause, at, exclusion = rng.choice(wordings)
+            edit = Edit("modify", site.target, (Replacement("text", at, "", exclusion),))
         return Proposal(
             edit,
             error=f"{scope_name(section)}增加了排除陈述“{exclusion}”，而正文{cite(clause)}对{obj}规定了要求，"

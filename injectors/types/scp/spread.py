@@ -4,9 +4,9 @@ A lexicon of a few dozen aspects, drawn at random by every document of a release
 in two documents more often than not ("系统性能" in two of nine scopes), and that repeated phrase is a
 pattern a model can learn instead of reviewing. The injection context lists every document of the release
 in a fixed order, so each document can start from its own place in the lexicon: the aspects are cut into
-groups that share no first or last word (so no two groups add a common n-gram), and document k of N takes
-the first group at or after position k·G/N that it can use. Documents far apart in the order then draw
-from different groups; only a document with no usable group near its own place borrows a neighbour's.
+groups that share no first or last word (so no two groups add a common n-gram), document k of N owns the
+stretch of groups from k·G/N and takes the first one there that it can use; a document with none borrows
+the nearest group before its stretch, the one its neighbour would take last.
 """
 
 from __future__ import annotations
@@ -19,9 +19,10 @@ from injectors.language.words import words
 from parsers.model import Document
 
 
-def word_groups(names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
+def word_groups(names: Sequence[str], kinds: Sequence[str] = ()) -> tuple[tuple[str, ...], ...]:
     """The names joined into groups wherever two share their first or their last word ("安装调试" and
-    "安装位置": the n-gram "、安装" would be common to both), in the names' order."""
+    "安装位置": the n-gram "、安装" would be common to both) or their entry in `kinds` (two names of one
+    aspect: "节能", "能效"), in the names' order."""
     parent = list(range(len(names)))
 
     def root(i: int) -> int:
@@ -33,7 +34,8 @@ def word_groups(names: Sequence[str]) -> tuple[tuple[str, ...], ...]:
     first_seen: dict[str, int] = {}
     for i, name in enumerate(names):
         ws = words(name)
-        for key in (f"<{ws[0]}", f">{ws[-1]}"):
+        same = [f"={kinds[i]}"] if i < len(kinds) else []
+        for key in (f"<{ws[0]}", f">{ws[-1]}", *same):
             if key in first_seen:
                 parent[root(i)] = root(first_seen[key])
             else:
@@ -59,19 +61,29 @@ def place_in_release(document: Document, context: InjectionContext) -> tuple[int
 
 
 @functools.lru_cache(maxsize=64)
-def _groups(names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    return word_groups(names)
+def _groups(names: tuple[str, ...], kinds: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return word_groups(names, kinds)
 
 
 def own_group(
-    names: tuple[str, ...], usable: frozenset[str], document: Document, context: InjectionContext
+    names: tuple[str, ...],
+    kinds: tuple[str, ...],
+    usable: frozenset[str],
+    document: Document,
+    context: InjectionContext,
+    borrow: bool = True,
 ) -> tuple[str, ...]:
-    """The usable names of the first group, at or after this document's own place, that has any."""
-    groups = _groups(names)
+    """The usable names of the first group of this document's own stretch of the lexicon that has any;
+    else of the nearest group before it (the end of the previous stretch, which its own document takes
+    last, since it takes its first usable group)."""
+    groups = _groups(names, kinds)
     k, n = place_in_release(document, context)
-    start = k * len(groups) // n
-    for step in range(len(groups)):
-        found = tuple(x for x in groups[(start + step) % len(groups)] if x in usable)
+    start, end = k * len(groups) // n, max((k + 1) * len(groups) // n, k * len(groups) // n + 1)
+    order = [*range(start, end)]
+    if borrow:
+        order += [(start - step) % len(groups) for step in range(1, len(groups))]
+    for i in dict.fromkeys(order):
+        found = tuple(x for x in groups[i] if x in usable)
         if found:
             return found
     return ()
