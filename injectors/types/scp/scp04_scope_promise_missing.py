@@ -129,6 +129,31 @@ def _joining_only(grams: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
     return {g for g in grams if all(w in _JOINING or not regex.search(r"\p{Han}|[A-Za-z]", w) for w in g)}
 
 
+def _fresh_items(
+    document: Document, text: str, sentence: Sentence, verb_end: int
+) -> list[tuple[int, str, str, str]]:
+    """(offset, item, name, added) for each untreated aspect and place in the list after a scope verb
+    where the name reads as itself and every new n-gram carries the aspect's or the document's own words
+    (a joining phrase the document never writes, "要求及", would recur from one instance to the next)."""
+    line_start = text.rfind("\n", 0, sentence.start) + 1
+    line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
+    fresh: list[tuple[int, str, str, str]] = []
+    for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
+        for aspect in uncovered_aspects(document):
+            for name in aspect.names:
+                if before != "，以及" and ("和" in name or "、" in name):
+                    continue
+                item = aspect.item(as_requirement, name)
+                added = match_style(before + item + after, text)
+                line = text[line_start:offset] + added + text[offset:line_end]
+                at = offset - line_start + added.index(name)
+                if not word_aligned(line, at, at + len(name)):
+                    continue  # "要求及时钟同步": the name would not read as itself
+                if not _joining_only(stock_ngrams(line, document, words(name))):
+                    fresh.append((offset, item, name, added))
+    return fresh
+
+
 class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
     a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
@@ -150,10 +175,11 @@ class ScopePromiseMissing(Injector):
         if found is None or not uncovered_aspects(document):
             return []
         target, section = found
-        return [
+        return [  # only lists where an aspect reads naturally (else the document has no site at all)
             Site(target, (sentence, sentence.start + m.end()))
             for sentence in statement_sentences(section.text)
             for m in _SCOPE_VERB.finditer(sentence.text)
+            if _fresh_items(document, section.text, sentence, sentence.start + m.end())
         ]
 
     def propose(
@@ -162,24 +188,7 @@ class ScopePromiseMissing(Injector):
         section = document.sections[site.target]
         sentence, verb_end = site.detail
         text = section.text
-        line_start = text.rfind("\n", 0, sentence.start) + 1
-        line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
-        # fresh: every new n-gram carries the aspect's or the document's own words (a joining phrase the
-        # document never writes, "要求及", would recur from one instance of the release to the next)
-        fresh: list[tuple[int, str, str, str]] = []
-        for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
-            for aspect in uncovered_aspects(document):
-                for name in aspect.names:
-                    if before != "，以及" and ("和" in name or "、" in name):
-                        continue
-                    item = aspect.item(as_requirement, name)
-                    added = match_style(before + item + after, text)
-                    line = text[line_start:offset] + added + text[offset:line_end]
-                    at = offset - line_start + added.index(name)
-                    if not word_aligned(line, at, at + len(name)):
-                        continue  # "要求及时钟同步": the name would not read as itself
-                    if not _joining_only(stock_ngrams(line, document, words(name))):
-                        fresh.append((offset, item, name, added))
+        fresh = _fresh_items(document, text, sentence, verb_end)
         # the group of names this document draws from, so that the documents of a release differ
         mine = own_group(ALL_NAMES, ASPECT_OF_NAME, frozenset(c[2] for c in fresh), document, context)
         choices = [c for c in fresh if c[2] in mine]
