@@ -212,8 +212,10 @@ def test_injected_instance_is_correct(
 ) -> None:
     injector = scope_injectors[type_id]
     applicable = [d for d in corpus_documents if list(injector.sites(d, context))]
-    # SCP-03 needs an object that this scope itself puts outside (不适用于 / 参照使用): skipped elsewhere
-    assert len(applicable) >= (4 if type_id == "SCP-03" else len(corpus_documents) - 1)
+    # SCP-03 needs an object that this scope itself puts outside (不适用于 / 参照使用): skipped elsewhere;
+    # SCP-05 a qualifier the document still shows, or an exclusion in words the document itself writes
+    least = {"SCP-03": 4, "SCP-05": len(corpus_documents) // 2}.get(type_id, len(corpus_documents) - 1)
+    assert len(applicable) >= least
     for document in applicable[:: max(1, len(applicable) // 3)]:
         instance = inject(injector, document, context)
         assert instance is not None, f"{type_id} failed on {document.standard_id}"
@@ -264,8 +266,9 @@ def test_both_variants_are_built(
     context: InjectionContext,
     scope_injectors: dict[str, Injector],
 ) -> None:
-    """SCP-02: a deleted 适用于 sentence or a textbook verb; SCP-05: a dropped qualifier or an exclusion."""
-    document = next(d for d in corpus_documents if "储能" in d.title)
+    """SCP-02: a deleted 适用于 sentence or a textbook verb; SCP-05: a dropped qualifier (where the title
+    still names it: "电动自行车") or an exclusion."""
+    document = next(d for d in corpus_documents if ("储能" if type_id == "SCP-02" else "充电柜") in d.title)
     variants = set()
     for seed in range(8):
         instance = inject(scope_injectors[type_id], document, context, seed=seed)

@@ -199,13 +199,16 @@ def test_scp01_borrowed_requirement_has_no_lead_in_the_document_never_wrote() ->
     for instance in found:
         assert added_text(instance) in body  # a real body requirement, moved as it stands
     assert len({added_text(i) for i in found}) >= 3
-    # a document that writes "此外，" itself may get it as a lead-in
-    scope = CABINET_SCOPE.replace("试验方法。", "试验方法。此外，本文件给出了使用说明。")
+    # a document that writes "使用本文件时，" itself may get it as a lead-in; "此外，" never (issue 9, round
+    # four: a moved "其中，…" pointed at neighbours it no longer had), even where the document writes it
+    scope = CABINET_SCOPE.replace(
+        "试验方法。", "试验方法。使用本文件时，参照产品的使用说明。此外，本文件给出了检验规则。"
+    )
     written = standard(scope, CABINET_BODY)
     leads = {
         added_text(i).split("，")[0] for i in instances("SCP-01", written, seeds=30) if "，" in added_text(i)
     }
-    assert "此外" in leads
+    assert "使用本文件时" in leads and "此外" not in leads
 
 
 def test_scp02_uses_more_than_one_nonstandard_verb() -> None:

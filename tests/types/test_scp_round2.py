@@ -11,6 +11,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import regex
+
 from injectors.base import Baseline
 from injectors.context import InjectionContext
 from injectors.language.novelty import document_ngrams, stock_ngrams, text_ngrams
@@ -39,15 +41,19 @@ RECORDER_BODY = """4 技术要求
 
 def test_scp04_new_ngrams_carry_the_aspect_words_only() -> None:
     """Every n-gram the promised aspect adds, that the document did not have, contains the aspect's own
-    words: no "，以及" or "保护、" that would be the same in another document's instance."""
+    words or this document's own (round four: "、门锁、" is this document's, not a release-wide phrase):
+    no "，以及" or "要求及" that would be the same in another document's instance."""
     document = standard(CABINET_SCOPE, CABINET_BODY)
     found = instances("SCP-04", document, seeds=16)
     assert len(found) >= 8
+    joining = {"要求", "和", "及", "以及", "与", "等", "的"}
     for instance in found:
         name = instance.description.split("涉及", 1)[1].split("，", 1)[0]
         new = text_ngrams(instance.corrupted_section.text) - document_ngrams(document)
         assert new, instance.description
-        assert all(set(g) & set(words(name)) for g in new), (name, new)
+        for g in new:
+            if not set(g) & set(words(name)):
+                assert any(w not in joining and regex.search(r"\p{Han}", w) for w in g), (name, g)
 
 
 def test_stock_ngrams_flags_a_joining_phrase_the_document_never_used() -> None:
@@ -67,14 +73,19 @@ def test_scp03_skips_a_scope_that_puts_nothing_outside() -> None:
     assert instances("SCP-03", document, seeds=6) == []
 
 
-def test_scp05_exclusions_are_worded_in_several_ways() -> None:
+def test_scp05_writes_no_exclusion_wording_the_document_lacks() -> None:
+    """Round four: "。本文件不……" written into scopes that never word an exclusion was the same n-gram in a
+    third of a release's instances; such a document gets no new exclusion sentence (the type is skipped
+    there unless a qualifier can go), one that already excludes gets the object as a new list item."""
     scope = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求。\n本文件适用于社区共享工具柜。"
     body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
     document = standard(scope, body)
-    found = [i for i in instances("SCP-05", document, seeds=30) if added_text(i)]
-    assert len(found) >= 8
-    assert len({added_text(i).replace("照明装置", "X") for i in found}) >= 4
-    assert any("不适用于" not in added_text(i) for i in found)
+    assert [i for i in instances("SCP-05", document, seeds=12) if added_text(i)] == []
+    excluding = standard(scope + "\n本文件不适用于快递自提柜。", body)
+    found = [i for i in instances("SCP-05", excluding, seeds=12) if added_text(i)]
+    assert found
+    for instance in found:
+        assert "本文件不适用于" + added_text(instance) + "快递自提柜" in instance.corrupted_section.text
 
 
 def test_scp02_quotes_the_scope_in_whole_words() -> None:

@@ -81,7 +81,7 @@ _ALL = _H | _I | _P
 # Aspects a real scope lists, each only for the kinds of document it belongs to (no 应/宜/可 inside): an
 # information-exchange standard is not promised 防雷, a tea-processing one not 日志审计.
 SCOPE_ASPECTS = (
-    ScopeAspect("安装", ("安装",), _H | _I, ("安装调试", "现场安装", "安装施工", "安装位置", "安装方式")),
+    ScopeAspect("安装", ("安装",), _H, ("安装调试", "现场安装", "安装施工", "安装位置", "安装方式")),
     ScopeAspect("维护保养", ("维护", "保养", "维修", "检修", "巡检"), _H, ("日常维护", "维修保养", "巡检")),
     ScopeAspect("人员培训", ("培训",), _P, ("操作培训", "培训与考核", "岗位培训")),
     ScopeAspect("报废处置", ("报废", "废弃", "处置", "退役"), _H, ("报废处理", "废弃处置", "退役")),
@@ -127,12 +127,31 @@ SCOPE_ASPECTS = (
     ScopeAspect("废弃物处理", ("废弃物", "废物", "废水", "废料"), _P, ("废料处置",)),
     ScopeAspect("设备清洗", ("清洗", "清洁"), _P, ("设备清洁",)),
     ScopeAspect("生产记录", ("记录",), _P, ("记录保存", "批次记录")),
+    # more aspects of information systems, each with words of its own, so that a release of mostly
+    # information standards does not promise the same few aspects over and over
+    ScopeAspect("数据迁移", ("迁移",), _I, ("历史数据迁移",)),
+    ScopeAspect("时钟同步", ("时钟", "同步", "校时", "对时"), _I, ("时间同步", "校时")),
+    ScopeAspect("系统部署", ("部署",), _I, ("部署方式", "部署架构")),
+    ScopeAspect("容量规划", ("容量", "扩容"), _I, ("扩容", "存储容量")),
+    ScopeAspect("应急响应", ("应急", "预案", "演练"), _I | _P, ("应急预案", "应急演练")),
+    ScopeAspect("电子签名", ("签名", "签章"), _I, ("数字签名", "电子签章")),
+    ScopeAspect("计费结算", ("计费", "结算", "收费"), _I, ("费用结算",)),
+    ScopeAspect("等级测评", ("测评", "渗透", "评测"), _I, ("渗透测试", "安全测评")),
+    ScopeAspect("负载均衡", ("负载",), _I, ("负载分担",)),
+    ScopeAspect("数据字典", ("字典", "词典"), _I),
+    ScopeAspect("用户手册", ("手册",), _I, ("操作手册", "运维手册")),
+    ScopeAspect("网络拓扑", ("拓扑", "组网"), _I, ("组网方式",)),
+    ScopeAspect("内容审核", ("审核",), _I, ("信息审核",)),
+    ScopeAspect("资源调度", ("调度",), _I, ("任务调度",)),
+    ScopeAspect("数据销毁", ("销毁", "擦除"), _I, ("介质销毁", "数据擦除")),
+    ScopeAspect("国产化适配", ("国产", "适配", "信创"), _I, ("适配验证",)),
 )
 
 
 # Words that show what kind of thing a document standardizes (counted over its body).
 _KIND_MARKERS = {
-    "hardware": ("外壳", "柜体", "电压", "试样", "尺寸", "箱体", "材料", "结构", "部件", "电源"),
+    # not 结构/材料: an information standard has 数据结构, 功能结构 and 参考材料 too
+    "hardware": ("外壳", "柜体", "电压", "试样", "尺寸", "箱体", "部件", "电源", "电流"),
     "information": ("数据", "报文", "接口", "软件", "编码", "字段", "元素", "协议", "信息系统"),
     "process": ("加工", "工艺", "原料", "工序", "工艺参数", "投料"),
 }

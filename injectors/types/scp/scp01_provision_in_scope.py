@@ -13,6 +13,7 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.connectives import without_leading_connective
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.quotes import shorten
@@ -138,7 +139,7 @@ def borrowable_requirements(document: Document) -> tuple[BorrowedRequirement, ..
             if not is_plain(line):
                 continue
             for sentence in sentences(line):
-                text = sentence.text
+                text = without_leading_connective(sentence.text)  # "同时，X应……": 同时 stays behind
                 if (
                     not text.endswith("。")
                     or not 8 <= len(text) <= _LONGEST_BORROWED
@@ -162,17 +163,15 @@ _SCOPE_PREFIXES = (
     "在{w}的适用范围内，",
     "执行{w}时，",
     "采用{w}时，",
-    "为此，",
-    "其中，",
-    "此外，",
-)
+)  # no connective (其中/此外/为此 …): in the scope it would point at neighbours the sentence never had
 
 
 class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a short body requirement "X应Y。" is restated as a scope
     sentence appended to a scope paragraph, mostly as it stands, sometimes after a lead-in a drafter
-    would write ("使用本文件时，", "其中，" …). A document with no such requirement is skipped (no site)."""
+    would write ("使用本文件时，" …), never after a connective that pointed at its old neighbours (其中，
+    此外，…). A document with no such requirement is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
 

@@ -14,6 +14,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
+from injectors.language.words import words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -124,6 +125,28 @@ def referred_objects(text: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# "适用于……非涉密对象", "给出了非涉及国家秘密的等级保护对象的……": the scope keeps the X-kind of its object
+# out by its own words (not 并非/除非/无非, nor a coordinated "银行业金融机构和非银行支付机构", which is in).
+_NEGATED = regex.compile(
+    r"(?<![并除若无是和及与、或])非(\p{Han}{2,12}?的)?"
+    r"(\p{Han}{0,8}?(?:对象|系统|设备|产品|数据|信息|单位|机构|企业|车辆|终端|平台|场所|人员|项目|网络|应用))"
+)
+
+
+def negated_objects(text: str) -> list[tuple[str, str, str]]:
+    """(object left out, head noun it shares with the scope's own object, the scope's words), from the
+    "非X的Y" / "非XY" qualifiers of a scope: "非涉密对象" → ("涉密对象", "对象", "非涉密对象")."""
+    out = []
+    for sentence in statement_sentences(text):
+        for m in _NEGATED.finditer(sentence.text):
+            qualifier, noun = m.group(1) or "", m.group(2)
+            name = qualifier + noun
+            head = noun if qualifier else words(noun)[-1]
+            if len(head) >= 2 and len(name) > len(head) and ALL_HAN.match(name.replace("的", "")):
+                out.append((name, head, m.group(0)))
+    return list(dict.fromkeys(out))
+
+
 @dataclass(frozen=True)
 class ScopedRequirement:
     """A body requirement "S应P。" whose subject S is, or starts with, the object the scope covers."""
@@ -170,6 +193,35 @@ def scoped_requirements(section: Section, objects: tuple[str, ...]) -> tuple[Sco
     return tuple(out)
 
 
+def _head_end(subject: str, head: str) -> int | None:
+    """Where another object can be coordinated after `head` in the part of a sentence before its modal:
+    after the last head followed by 的, a comma or nothing ("……的等级保护对象，应……"), not after "非"."""
+    for m in reversed(list(regex.finditer(regex.escape(head), subject))):
+        after = subject[m.end() : m.end() + 1]
+        if after in ("", "的", "，", ",") and subject[m.start() - 1 : m.start()] != "非":
+            return m.end()
+    return None
+
+
+@functools.lru_cache(maxsize=16)
+def negated_requirements(section: Section, head: str) -> tuple[ScopedRequirement, ...]:
+    """Requirements of a body clause that name the head noun of a "非X" scope qualifier before their 应
+    ("对于……的等级保护对象，应……"): where the object the qualifier leaves out can join in."""
+    out = []
+    for start, end in paragraph_spans(section.text):
+        line = section.text[start:end]
+        if not is_plain(line):
+            continue
+        for sentence in sentences(line):
+            found = provisions(sentence.text)
+            if not sentence.text.endswith("。") or not found or found[0].word not in ("应", "不应"):
+                continue
+            subject = sentence.text[: found[0].start]
+            if len(subject) <= 40 and _head_end(subject, head) is not None:
+                out.append(ScopedRequirement(start + sentence.start, subject, head, sentence.text))
+    return tuple(out)
+
+
 def _connectors(document: Document) -> tuple[list[str], list[str]]:
     """Coordinators and "all" adverbs the document itself writes between subjects and 应."""
     body = "\n".join(s.text for _, s in body_sections(document))
@@ -187,6 +239,8 @@ class Outsider:
 
     name: str
     excluded: bool  # True: "不适用于"; False: only "参照使用"
+    negated: str = ""  # the scope's "非X" qualifier that leaves the object out ("非涉密对象")
+    head: str = ""  # for a negated one: the noun it shares with the scope's object ("对象")
 
 
 @functools.lru_cache(maxsize=16)
@@ -199,8 +253,18 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
     body = "\n".join(s.text for _, s in body_sections(document))
     outside = [Outsider(z, True) for z in excluded_objects(text)]
     outside += [Outsider(z, False) for z in referred_objects(text)]
+    outside += [Outsider(z, True, own, head) for z, head, own in negated_objects(text)]
     usable = tuple(o for o in outside if len(o.name) <= _LONGEST_OBJECT and o.name not in body)
     return tuple(scope_objects(text)), usable
+
+
+def _joins(outsider: Outsider, requirement: ScopedRequirement, own_heads: list[str]) -> bool:
+    """Whether the outsider can be coordinated with the requirement's subject: a negated one with a subject
+    of its head noun ("等级保护对象" + "涉密对象"), the others with one of the scope's own objects."""
+    if outsider.negated:
+        return requirement.head.endswith(outsider.head) and outsider.name not in requirement.subject
+    own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
+    return own and requirement.head not in outsider.name
 
 
 class BodyBeyondScope(Injector):
@@ -208,12 +272,18 @@ class BodyBeyondScope(Injector):
     a clause that also regulates an object the scope excludes silently widens the document. How: a body
     requirement about the scope's own object ("集中充电柜应……", "工作单元的电气设备应……") takes in, as a
     coordinated object, one this scope says it does not apply to (or lets use the document only by
-    reference): "集中充电柜和用于电池租赁的换电柜应……", written with the coordinators the document itself
+    reference, or keeps out by a "非X" qualifier: "非涉密对象"): "集中充电柜和用于电池租赁的换电柜应……",
+    written with the coordinators the document itself
     uses; the error shows only when the clause is read against the scope. Other documents are skipped (no
     site): an object from another document would come from another field, and a life-cycle stage the scope
     does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
 
     error_type = ERROR_TYPE.id
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), or no body requirement
+        names the object such an outsider could join."""
+        return "no_outsider_in_scope"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
@@ -221,15 +291,21 @@ class BodyBeyondScope(Injector):
             return []
         if not outside:  # nothing the scope puts outside: an extension would have to be invented
             return []
-        return [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
+        nouns = tuple(dict.fromkeys(z.head for z in outside if z.negated))
+        own = [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
+        negated = [
+            Site(i, r) for i, s in body_sections(document) for h in nouns for r in negated_requirements(s, h)
+        ]
+        return list({(x.target, x.detail.start): x for x in own + negated}.values())
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
         requirement: ScopedRequirement = site.detail
-        _, outside = _material(document)
-        candidates = [z for z in outside if requirement.head not in z.name]
+        objects, outside = _material(document)
+        own_heads = _heads(objects)
+        candidates = [z for z in outside if _joins(z, requirement, own_heads)]
         if not candidates:
             return None
         outsider = rng.choice(candidates)
@@ -237,13 +313,10 @@ class BodyBeyondScope(Injector):
         joins, alls = _connectors(document)
         join = rng.choice(joins)
         subject = requirement.subject
-        at = (
-            len(subject)
-            if subject.endswith(requirement.head)
-            else subject.index(requirement.head + "的") + len(requirement.head)
-        )
+        at = _head_end(subject, requirement.head)
+        assert at is not None
         added = match_style(join + obj, section.text)
-        every = rng.choice(alls) if at == len(requirement.subject) else ""
+        every = rng.choice(alls) if at == len(subject) else ""
         new_sentence = subject[:at] + added + every + requirement.sentence[at:]
         edit = Edit(
             "modify",
@@ -251,7 +324,12 @@ class BodyBeyondScope(Injector):
             (Replacement("text", requirement.start + at, "", added + every),),
         )
         word = self_reference(document)
-        where = f"范围写明{word}不适用于{obj}" if outsider.excluded else f"范围只允许{obj}参照使用{word}"
+        if outsider.negated:
+            where = f"范围写明{word}适用于“{outsider.negated}”"
+        elif outsider.excluded:
+            where = f"范围写明{word}不适用于{obj}"
+        else:
+            where = f"范围只允许{obj}参照使用{word}"
         return Proposal(
             edit,
             error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了要求，"

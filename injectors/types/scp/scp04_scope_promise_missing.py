@@ -13,7 +13,7 @@ from injectors.edit import Edit, Replacement
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
-from injectors.language.words import tokens, words
+from injectors.language.words import tokens, word_aligned, words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -32,7 +32,8 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import SELF_REFERENCE, scope_chapter, statement_sentences
-from injectors.types.scp.editing import scope_name, uncovered_aspects
+from injectors.types.scp.editing import SCOPE_ASPECTS, scope_name, uncovered_aspects
+from injectors.types.scp.spread import own_group
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -46,6 +47,24 @@ ERROR_TYPE = ErrorType(
     "S",
     ("E-SC-02",),
 )
+
+
+def _interleaved() -> tuple[tuple[str, str], ...]:
+    """(aspect, name) for every name of every aspect, the kinds of document taking turns (hardware,
+    information, process …), so that each document's stretch of the lexicon (`spread`) holds every kind."""
+    by_kind: dict[frozenset[str], list[tuple[str, str]]] = {}
+    for a in SCOPE_ASPECTS:
+        by_kind.setdefault(a.kinds, []).extend((a.name, n) for n in a.names)
+    queues = [list(v) for _, v in sorted(by_kind.items(), key=lambda kv: sorted(kv[0]))]
+    out: list[tuple[str, str]] = []
+    while any(queues):
+        for q in queues:
+            if q:
+                out.append(q.pop(0))
+    return tuple(out)
+
+
+ASPECT_OF_NAME, ALL_NAMES = (tuple(x) for x in zip(*_interleaved(), strict=True))
 
 
 # The verb of a "本文件规定了……" sentence (also 本标准还规定了), where a scope lists what the document covers.
@@ -83,33 +102,84 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
     more = regex.match(r"[，,]包括", text[end:])
     if not conjunctions and more:  # "规定了……安全体系，包括A、B和C等方面": the list is the one after 包括
         return _aspect_insertions(text, sentence, end + more.end())
-    if text[verb_end:end].endswith("等"):  # "……及其功能组成等": the new item goes before 等, not after it
+    closing = text[verb_end:end].endswith("等")
+    if closing:  # "……及其功能组成等": the new item goes before 等, not after it
         end -= 1
     if not conjunctions:
-        return [(end, "和", "", True), (end, "及", "", True)]
+        plain = [(end, "和", "", False), (end, "、", "", False)] if closing else []  # "和X等", not "要求等"
+        return [(end, "和", "", True), (end, "及", "", True), *plain]
     if text.startswith(("，以及", ",以及"), end):
         return [(end, "、", "", True)]
     return [(end, "，以及", "", True), (end, "及", "", True)]
+
+
+# The words that join list items in any scope: a new n-gram of these alone ("要求及", "，以及") would be the
+# same in many documents; one that takes in this document's own words ("定级方法、") is its own.
+# The list items most scopes share (检验规则, 试验方法, 标志, 包装 …) count as such joining words too.
+_JOINING_TEXT = """
+    要求 和 及 以及 与 等 的 方面 内容 还 并
+    检验 规则 试验 方法 标志 标签 包装 运输 贮存 技术 分类 术语 定义
+    """
+
+
+_JOINING = frozenset(_JOINING_TEXT.split())
+
+
+def _joining_only(grams: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    return {g for g in grams if all(w in _JOINING or not regex.search(r"\p{Han}|[A-Za-z]", w) for w in g)}
+
+
+def _fresh_items(
+    document: Document, text: str, sentence: Sentence, verb_end: int
+) -> list[tuple[int, str, str, str]]:
+    """(offset, item, name, added) for each untreated aspect and place in the list after a scope verb
+    where the name reads as itself and every new n-gram carries the aspect's or the document's own words
+    (a joining phrase the document never writes, "要求及", would recur from one instance to the next)."""
+    line_start = text.rfind("\n", 0, sentence.start) + 1
+    line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
+    fresh: list[tuple[int, str, str, str]] = []
+    for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
+        for aspect in uncovered_aspects(document):
+            for name in aspect.names:
+                if before != "，以及" and ("和" in name or "、" in name):
+                    continue
+                item = aspect.item(as_requirement, name)
+                added = match_style(before + item + after, text)
+                line = text[line_start:offset] + added + text[offset:line_end]
+                at = offset - line_start + added.index(name)
+                if not word_aligned(line, at, at + len(name)):
+                    continue  # "要求及时钟同步": the name would not read as itself
+                if not _joining_only(stock_ngrams(line, document, words(name))):
+                    fresh.append((offset, item, name, added))
+    return fresh
 
 
 class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
     a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
     information system, process) from a lexicon, that no chapter title or text mentions ("防雷", "日志审计",
-    "产品追溯" …), is added to the list after 规定了/确立了/给出了,
-    before its last conjunction ("……、人员培训要求和运行维护要求") or at its end ("……，以及人员培训要求")."""
+    "产品追溯" …), taken from the group of the lexicon that is this document's own in the release
+    (`spread`: no two documents promise the same aspect while others are free), is added to the list
+    after 规定了/确立了/给出了, before its last conjunction ("……、人员培训要求和运行维护要求") or at its
+    end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No list after 规定了/确立了/给出了, or no aspect of this kind of document that the body leaves
+        untreated."""
+        return "no_untreated_aspect"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
         if found is None or not uncovered_aspects(document):
             return []
         target, section = found
-        return [
+        return [  # only lists where an aspect reads naturally (else the document has no site at all)
             Site(target, (sentence, sentence.start + m.end()))
             for sentence in statement_sentences(section.text)
             for m in _SCOPE_VERB.finditer(sentence.text)
+            if _fresh_items(document, section.text, sentence, sentence.start + m.end())
         ]
 
     def propose(
@@ -118,26 +188,13 @@ class ScopePromiseMissing(Injector):
         section = document.sections[site.target]
         sentence, verb_end = site.detail
         text = section.text
-        line_start = text.rfind("\n", 0, sentence.start) + 1
-        line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
-        # fresh: every new n-gram carries the aspect's own words (no joining phrase shared by instances)
-        fresh: list[tuple[int, tuple[int, str, str, str]]] = []
-        fallback: list[tuple[int, tuple[int, str, str, str]]] = []
-        for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
-            for aspect in uncovered_aspects(document):
-                for name in aspect.names:
-                    if before != "，以及" and ("和" in name or "、" in name):
-                        continue
-                    item = aspect.item(as_requirement, name)
-                    added = match_style(before + item + after, text)
-                    line = text[line_start:offset] + added + text[offset:line_end]
-                    stock = len(stock_ngrams(line, document, words(name)))
-                    choice = (offset, item, name, added)
-                    (fallback if stock else fresh).append((stock, choice))
-        if not fresh and not fallback:
+        fresh = _fresh_items(document, text, sentence, verb_end)
+        # the group of names this document draws from, so that the documents of a release differ
+        mine = own_group(ALL_NAMES, ASPECT_OF_NAME, frozenset(c[2] for c in fresh), document, context)
+        choices = [c for c in fresh if c[2] in mine]
+        if not choices:
             return None
-        fewest = min(n for n, _ in fresh or fallback)  # else the fewest joining words the document lacks
-        offset, item, name, added = rng.choice([c for n, c in fresh or fallback if n == fewest])
+        offset, item, name, added = rng.choice(choices)
         edit = Edit("modify", site.target, (Replacement("text", offset, "", added),))
         return Proposal(
             edit,

@@ -10,8 +10,10 @@ from collections.abc import Iterable, Mapping
 from injectors.base import Injector, Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
+from injectors.language.words import boundaries, words
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -115,11 +117,68 @@ _SENTENCE_FORMS = (
 _INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列")
 
 
+# Words of a qualifier too general to show a restriction ("开展……的", "各类……的").
+_GENERIC_TEXT = """
+    各类 各种 各级 相关 有关 开展 进行 指导 用于 从事 一般 通用 所有 其他 以及 领域 方面 工作 活动
+    技术 系统 信息 要求 使用 应用 范围 对象
+    """
+
+
+_GENERIC = frozenset(_GENERIC_TEXT.split())
+
+
+def _shared_run(qualifier: str, other: str) -> str:
+    """The longest run of four or more Chinese characters the qualifier shares with `other`, whole words
+    at both ends of the qualifier's segmentation ("证券期货业", "非涉及国家秘密"), or ""."""
+    edges = boundaries(qualifier)
+    best = ""
+    for i in sorted(edges):
+        for j in sorted(edges, reverse=True):
+            if j - i < max(4, len(best) + 1):
+                break
+            run = qualifier[i:j].removesuffix("的")
+            if len(run) >= 4 and ALL_HAN.match(run) and run in other and run not in _GENERIC:
+                best = run
+                break
+    return best
+
+
+def qualifier_evidence(document: Document, section: Section, sentence: str, qualifier: str) -> str | None:
+    """Where the document still restricts to what a dropped qualifier said: its title, another scope
+    sentence, or the body (a clause title, or the text of two clauses or more), naming a phrase of four
+    characters or more of the qualifier that the shortened boundary no longer has. Without such evidence
+    a shorter boundary reads as a plausible one, and no reviewer could find the loss."""
+    after = sentence.replace(qualifier, "", 1)
+    title = document.title.strip()
+    run = _shared_run(qualifier, title)
+    if run and run not in after:
+        return f"文件名称“{title}”仍限于“{run}”"
+    for other in statement_sentences(section.text):
+        if other.text == sentence or len(other.text) > 90 or EXCLUSION.search(other.text):
+            continue  # an exclusion that names the same words restricts nothing
+        run = _shared_run(qualifier, other.text)
+        if run and run not in after:
+            return f"范围中“{other.text}”仍限于“{run}”"
+    body = body_sections(document)
+    for _, clause in body:
+        run = _shared_run(qualifier, clause.title)
+        if run and run not in after:
+            return f"正文{cite(clause.number)}“{clause.title}”仍限于“{run}”"
+    runs = [(_shared_run(qualifier, clause.text), clause) for _, clause in body]
+    for run in dict.fromkeys(r for r, _ in runs if r and r not in after):
+        clauses = [c.number for r, c in runs if r == run]
+        if len(clauses) >= 2:
+            where = "、".join(cite(n) for n in clauses[:3])
+            return f"正文{where}的规定仍针对“{run}”"
+    return None
+
+
 class ScopeBoundaryVague(Injector):
     """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its
     qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
     leaves users with two answers. How: a qualifier right after "适用于" is dropped
-    ("额定电压不大于1 kV的"), or X, an object a body clause regulates (a clause title or a term), is
+    ("额定电压不大于1 kV的") where the title or another scope sentence still names it (so the boundary is
+    visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
     statement inside its paragraph (not a last line of its own: position gives nothing away)."""
 
@@ -128,6 +187,11 @@ class ScopeBoundaryVague(Injector):
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
         return [(o, c) for o, c in regulated_objects(document) if o[-4:] not in section.text]
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No qualifier that the title, the scope or the body still shows (a dropped one would go
+        unnoticed), no exclusion list to extend and no exclusion wording of the document's own."""
+        return "no_visible_boundary"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
@@ -138,6 +202,7 @@ class ScopeBoundaryVague(Injector):
             Site(target, ("qualifier", sentence.start, begin, qualifier))
             for sentence in statement_sentences(section.text)
             for begin, qualifier in applicability_qualifiers(sentence.text)
+            if qualifier_evidence(document, section, sentence.text, qualifier)
         ]
         if not self._exclusions(document, section):
             return out
@@ -152,7 +217,31 @@ class ScopeBoundaryVague(Injector):
         # otherwise a new sentence right after a boundary statement, inside its paragraph (a paragraph of
         # its own would always be the scope's last line)
         ends = [s.end for s in statements if APPLICABILITY.search(s.text)]
-        out.extend(Site(target, ("exclusion", end, "")) for end in ends)
+        out.extend(
+            Site(target, ("exclusion", end, "")) for end in ends if self._wordings(document, section, end)
+        )
+        return out
+
+    def _wordings(self, document: Document, section: Section, at: int) -> list[tuple[str, str, int, str]]:
+        """(object, clause, offset, exclusion) for each wording of a new exclusion at `at` that adds no
+        n-gram the document lacks beyond the object's own words: a phrase this document never writes
+        ("。本文件不涉及") would recur from one instance of the release to the next."""
+        text = section.text
+        word = self_reference(document)
+        also = "也" if EXCLUSION.search(text) else ""
+        line_start = text.rfind("\n", 0, at) + 1
+        line_end = text.find("\n", at) if "\n" in text[at:] else len(text)
+        out = []
+        for obj, clause in self._exclusions(document, section):
+            options = [
+                (at, match_style(f.format(word=word, also=also, obj=obj), text)) for f in _SENTENCE_FORMS
+            ]
+            if text[at - 1 : at] in "。.":  # inside the boundary statement itself: "……（X除外）。"
+                options += [(at - 1, match_style(f.format(obj=obj), text)) for f in _INNER_FORMS]
+            for offset, added in options:
+                line = text[line_start:offset] + added + text[offset:line_end]
+                if not stock_ngrams(line, document, words(obj)):
+                    out.append((obj, clause, offset, added))
         return out
 
     def propose(
@@ -165,34 +254,30 @@ class ScopeBoundaryVague(Injector):
             start = sentence_start + begin
             sentence = next(s for s in statement_sentences(text) if s.start == sentence_start)
             after = sentence.text[:begin] + sentence.text[begin + len(qualifier) :]
+            evidence = qualifier_evidence(document, section, sentence.text, qualifier)
+            if evidence is None:
+                return None
             edit = Edit("modify", site.target, (Replacement("text", start, qualifier, ""),))
             return Proposal(
                 edit,
                 error=f"{scope_name(section)}的适用界限删去了限定语“{qualifier.rstrip('，')}”，"
-                f"成为“{after}”，适用对象的边界变得模糊",
+                f"成为“{after}”，而{evidence}，适用界限比文件的内容宽，边界模糊",
                 fix=f"恢复限定语“{qualifier.rstrip('，')}”，明确适用界限",
                 generator="rule-template",
             )
-        obj, clause = rng.choice(self._exclusions(document, section))
         if site.detail[0] == "exclusion-item":
+            obj, clause = rng.choice(self._exclusions(document, section))
             at = site.detail[1]
             added = match_style(obj + "、", text)
             edit = Edit("modify", site.target, (Replacement("text", at, "", added),))
             st = next(st for st in statement_sentences(text) if st.start <= at <= st.end)
             exclusion = st.text[: at - st.start] + added + st.text[at - st.start :]
         else:
-            _, at, lead = site.detail
-            word = self_reference(document)
-            also = "也" if EXCLUSION.search(text) else ""
-            if rng.random() < 0.3 and text[at - 1 : at] in "。.":
-                # inside the boundary statement itself: "本文件适用于……（X除外）。"
-                inner = rng.choice(_INNER_FORMS).format(obj=obj)
-                exclusion = match_style(inner, text)
-                edit = Edit("modify", site.target, (Replacement("text", at - 1, "", exclusion),))
-            else:
-                form = rng.choice(_SENTENCE_FORMS)
-                exclusion = match_style(form.format(word=word, also=also, obj=obj), text)
-                edit = Edit("modify", site.target, (Replacement("text", at, "", lead + exclusion),))
+            wordings = self._wordings(document, section, site.detail[1])
+            if not wordings:
+                return None
+            obj, clause, at, exclusion = rng.choice(wordings)
+            edit = Edit("modify", site.target, (Replacement("text", at, "", exclusion),))
         return Proposal(
             edit,
             error=f"{scope_name(section)}增加了排除陈述“{exclusion}”，而正文{cite(clause)}对{obj}规定了要求，"
