@@ -19,7 +19,7 @@ from injectors.base import Baseline, Rewriter, compatible
 from injectors.checking import Violation, lint
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
-from injectors.edit import Applied, apply_edits, rename_all, replay
+from injectors.edit import Applied, apply_edits, followed_renames, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.joint import failure
 from injectors.registry import injectors
@@ -294,7 +294,7 @@ def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, 
             applied.document,
             found,
             section,
-            applied.renames,
+            applied.followed,
         )
     ]
     return applied, lost
@@ -313,6 +313,7 @@ def _assemble(
     final = []
     for instance, location in zip(kept, applied.locations, strict=True):
         others = [r for i in kept if i is not instance for r in i.edit.renames]
+        followed = followed_renames(i.edit for i in kept if i is not instance)
         final.append(
             ErrorInstance(
                 instance_id=instance_id(
@@ -322,7 +323,7 @@ def _assemble(
                 error_type=instance.error_type,
                 location=location,
                 original_section=instance.original_section,
-                corrupted_section=replay(instance.edit, instance.original_section, others),
+                corrupted_section=replay(instance.edit, instance.original_section, others, followed),
                 edit=instance.edit,
                 description=_renumber_description(instance.description, others),
                 provenance=instance.provenance,

@@ -16,7 +16,7 @@ from flows.stages import AssembleInput, ChooseInput, assemble, choose
 from flows.work_cache import WorkCache
 from injectors.checking import lint
 from injectors.context import InjectionContext
-from injectors.edit import replay
+from injectors.edit import followed_renames, replay
 from injectors.planner import (
     MAX_PER_SECTION,
     Candidates,
@@ -48,7 +48,9 @@ def check_result(result: InjectionResult, config: PlanConfig = DEFAULT) -> None:
         spec = BY_ID[instance.error_type]
         assert instance.dimension == spec.dimension
         others = [r for i in instances if i is not instance for r in i.edit.renames]
-        assert replay(instance.edit, instance.original_section, others) == instance.corrupted_section
+        followed = followed_renames(i.edit for i in instances if i is not instance)
+        expected = replay(instance.edit, instance.original_section, others, followed)
+        assert expected == instance.corrupted_section
         if instance.corrupted_section is not None:
             assert instance.location in numbers
         if spec.deterministic:  # zero verification failures shipped
