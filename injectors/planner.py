@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -146,17 +146,30 @@ def candidate_instances(
 
 
 def choose(
-    candidates: Candidates, seed: int, config: PlanConfig, type_counts: Counter[str] | None = None
+    candidates: Candidates,
+    seed: int,
+    config: PlanConfig,
+    type_counts: Counter[str] | None = None,
+    later: Counter[str] | None = None,
+    scale: float = 1.0,
 ) -> list[ErrorInstance]:
     """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used.
+
+    "Least used" counts what a type can still reach: its count so far plus `later`, the documents still
+    to come that offer it. A type few documents offer is then taken wherever it is offered, and the
+    common types share the rest evenly; without `later` (one document alone) it is the count so far.
+    `scale` (< 1 when a scarce type must not fall behind, see `choose_balanced`) shrinks the document's
+    drawn count, never below `min_errors`.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
     the final document (its term deleted by another's chapter removal, its clause moved) is dropped and
     another compatible candidate takes its place, re-checked in turn, so the document keeps its count.
     """
     counts = type_counts if type_counts is not None else Counter()
+    ahead = later if later is not None else Counter()
     doc_id = candidates.document.doc_id
     target = error_count(slot_rng(seed, doc_id, "count"), config)
+    target = max(config.min_errors, round(target * scale)) if scale < 1 else target
     tiebreak_rng = slot_rng(seed, doc_id, "tiebreak")
     tiebreak = {t: tiebreak_rng.random() for t in config.types}
     rank = {id(i): n for n, i in enumerate(candidates.instances)}
@@ -173,7 +186,13 @@ def choose(
                 break
             pick = min(
                 pool,
-                key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type], rank[id(i)]),
+                key=lambda i: (
+                    used[i.error_type],
+                    counts[i.error_type] + ahead[i.error_type],
+                    counts[i.error_type],
+                    tiebreak[i.error_type],
+                    rank[id(i)],
+                ),
             )
             pool.remove(pick)
             chosen.append(pick)
@@ -226,20 +245,55 @@ class BalancedChoice:
 Adjust = Callable[[Candidates, list[ErrorInstance], Counter[str]], list[ErrorInstance]]
 
 
+BALANCE = 0.2  # every type's count within ±20% of the mean over the types (issue 9)
+
+
+def deviation(counts: Counter[str], types: Iterable[str]) -> float:
+    """The largest relative distance of a type's count from the mean count of `types`."""
+    values = [counts[t] for t in types]
+    mean = sum(values) / len(values) if values else 0
+    return max(abs(v - mean) / mean for v in values) if mean else 0.0
+
+
 def choose_balanced(
     candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
 ) -> BalancedChoice:
     """Choose every document's errors in doc_id order, balancing the types across the corpus.
 
     A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
-    not shipped short), and its types no longer count towards the balance. This is the one algorithm the
-    build ships and the balance test runs.
+    not shipped short), and its types no longer count towards the balance. When a type few documents
+    offer stays more than `BALANCE` below the mean (it is already taken wherever offered, see `choose`),
+    every document takes proportionally fewer errors, never fewer than `min_errors`, which lowers the
+    common types' share toward it; the largest count that balances the corpus is kept, and where none
+    does, the full one. This is the one algorithm the build ships and the balance test runs.
     """
+    ordered = sorted(candidates, key=lambda c: c.document.doc_id)
+    offered = sorted({i.error_type for c in ordered for i in c.instances})
+    first, counts = _choose_all(ordered, seed, config, adjust, 1.0)
+    if not offered or deviation(counts, offered) <= BALANCE:
+        return first
+    for step in range(1, STEPS + 1):
+        scale = 1 - step * (1 - config.min_errors / config.max_errors) / STEPS
+        choice, scaled = _choose_all(ordered, seed, config, adjust, scale)
+        if deviation(scaled, offered) <= BALANCE:
+            return choice
+    return first  # no scale balances this corpus: keep every document's full count
+
+
+STEPS = 8  # scales tried between 1 and min/max errors when the full counts leave a type behind
+
+
+def _choose_all(
+    ordered: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None, scale: float
+) -> tuple[BalancedChoice, Counter[str]]:
+    """One pass over the documents (see `choose_balanced`), with the type counts it shipped."""
     counts: Counter[str] = Counter()
     chosen: dict[str, tuple[ErrorInstance, ...]] = {}
     dropped: dict[str, str] = {}
-    for c in sorted(candidates, key=lambda c: c.document.doc_id):
-        picked = choose(c, seed, config, counts)
+    later = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
+    for c in ordered:
+        later.subtract({i.error_type for i in c.instances})
+        picked = choose(c, seed, config, counts, later, scale)
         if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
             picked = adjust(c, picked, counts)
         kept = finalize(c, picked).instances
@@ -250,7 +304,7 @@ def choose_balanced(
                 f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"
             )
             counts.subtract(i.error_type for i in kept)
-    return BalancedChoice(chosen, dropped)
+    return BalancedChoice(chosen, dropped), counts
 
 
 def inject_document(
