@@ -24,11 +24,13 @@ from injectors.planner import (
     Candidates,
     InjectionResult,
     PlanConfig,
+    added_wording,
     candidate_instances,
     choose_balanced,
     deviation,
     inject_document,
 )
+from injectors.planner import choose as choose_errors
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID, TYPE_IDS
 from parsers import parse_file
@@ -197,3 +199,29 @@ def test_same_seed_same_bytes_across_processes(tmp_path: Path) -> None:
         check=True,
     ).stdout
     assert other_seed != outputs[0]
+
+
+def test_a_type_repeats_no_wording_another_document_added(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """Of a type's two candidates, the one whose new words ("不应超过") an earlier document's instance of
+    that type already added goes second: shared added n-grams are what the audit counts as stock wording."""
+    checked = 0
+    for c in corpus_candidates[0]:
+        by_type: dict[str, list] = {}
+        for i in c.instances:
+            by_type.setdefault(i.error_type, []).append(i)
+        for error_type, pair in by_type.items():
+            if len(pair) != 2 or not added_wording(pair[0], c.document) - added_wording(pair[1], c.document):
+                continue
+            config = PlanConfig(types=(error_type,), min_errors=1, max_errors=1)
+            alone = Candidates(c.document, c.baseline, tuple(pair), {}, {})
+            assert choose_one(alone, config, Counter()) == [pair[0]]  # by rank when nothing was said
+            said = Counter((error_type, g) for g in added_wording(pair[0], c.document))
+            assert choose_one(alone, config, said) == [pair[1]], (c.document.doc_id, error_type)
+            checked += 1
+    assert checked >= 5
+
+
+def choose_one(candidates: Candidates, config: PlanConfig, said: Counter) -> list:
+    return choose_errors(candidates, 0, config, said=said)
