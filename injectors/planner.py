@@ -163,8 +163,9 @@ def choose(
     to come that offer it. A type few documents offer is then taken wherever it is offered, and the
     common types share the rest evenly; without `later` (one document alone) it is the count so far.
     `scale` (< 1 when a scarce type must not fall behind, see `choose_balanced`) shrinks the document's
-    drawn count, never below `min_errors`. Between two candidates of one type, the one whose new wording
-    no earlier document's instance of that type added (`said`, see `added_wording`) goes first. A type in
+    drawn count, never below `min_errors`. A candidate whose new wording an earlier document's instance of
+    its type already added (`said`, see `added_wording`: the audit's stock n-grams) goes after every
+    candidate that repeats nothing, unless its type was left behind (`boost`). A type in
     `boost` (left behind by an earlier pass of `choose_balanced`) counts as that many fewer.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
@@ -200,6 +201,7 @@ def choose(
                 pool,
                 key=lambda i: (
                     used[i.error_type],
+                    repeats[id(i)] > 0 and not lift[i.error_type],
                     counts[i.error_type] + ahead[i.error_type] - lift[i.error_type],
                     counts[i.error_type] - lift[i.error_type],
                     tiebreak[i.error_type],
