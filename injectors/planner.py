@@ -165,7 +165,8 @@ def choose(
     `scale` (< 1 when a scarce type must not fall behind, see `choose_balanced`) shrinks the document's
     drawn count, never below `min_errors`. A candidate whose new wording an earlier document's instance of
     its type already added (`said`, see `added_wording`: the audit's stock n-grams) goes after every
-    candidate that repeats nothing, unless its type was left behind (`boost`). A type in
+    candidate that repeats nothing, and past `min_errors` is not taken at all, unless its type was left
+    behind (`boost`): a document takes fewer errors rather than stock wording. A type in
     `boost` (left behind by an earlier pass of `choose_balanced`) counts as that many fewer.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
@@ -195,6 +196,8 @@ def choose(
         while pool and len(chosen) < target:
             taken = [i.edit for i in chosen]
             pool = [i for i in pool if compatible(i.edit, taken, candidates.document) and _room(i, chosen)]
+            if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
+                pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
             if not pool:
                 break
             pick = min(
