@@ -3,13 +3,14 @@
 An `Edit` addresses sections by their position in the original document, so all of a document's edits
 can be applied together whatever their order. Structural edits (remove, move, insert) and renumbering
 (`renames`) are applied after the in-section replacements, and the clause and chapter references of every
-section follow the renumbering (as a word processor's cross-references do); locations are then read from
-the result.
+section follow the renumbering of the structural edits (as a word processor's cross-references do);
+locations are then read from the result. A modify edit's renames are a numbering error itself (STR-04,
+TER-05: a heading carries a wrong number): the heading takes it, the references to it stay as written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -118,8 +119,22 @@ def rename_all(number: str, renames: Sequence[tuple[str, str]]) -> str:
     return rename_number(rename_number(number, deep), chapters)
 
 
-def replay(edit: Edit, original: Section | None, renames: Sequence[tuple[str, str]] = ()) -> Section | None:
-    """The target section after this edit (and the document's renumbering): what a reviewer sees."""
+def followed_renames(edits: Iterable[Edit]) -> tuple[tuple[str, str], ...]:
+    """The renames cross-references follow: those of structural edits (remove, move, insert), which
+    renumber to keep the document consistent; never a modify edit's, whose wrong number is the error."""
+    return tuple(r for e in edits if e.op != "modify" for r in e.renames)
+
+
+def replay(
+    edit: Edit,
+    original: Section | None,
+    renames: Sequence[tuple[str, str]] = (),
+    followed: Sequence[tuple[str, str]] | None = None,
+) -> Section | None:
+    """The target section after this edit (and the document's renumbering): what a reviewer sees.
+
+    `renames` renumber the headings, `followed` (by default `renames`) the references in the text; a
+    modify edit's own renames are never followed (see `followed_renames`)."""
     if edit.op == "remove":
         return None
     if edit.op == "insert":
@@ -128,11 +143,17 @@ def replay(edit: Edit, original: Section | None, renames: Sequence[tuple[str, st
         assert original is not None
         section = apply_replacements(original, edit.replacements)
     assert section is not None
+    own = set(edit.renames)
     every = [*renames, *edit.renames]
+    follow = [*(renames if followed is None else followed)]
+    if edit.op == "modify":  # its renames are the numbering error: the references stay as written
+        follow = [r for r in follow if r not in own]
+    else:
+        follow.extend(edit.renames)
     if edit.op == "insert":  # numbered as it will stand: its own renames only make room for it
-        own = set(edit.renames)
         every = [r for r in renames if r not in own]
-    return section_following(replace(section, number=rename_all(section.number, every)), every, rename_all)
+        follow = [r for r in follow if r not in own]
+    return section_following(replace(section, number=rename_all(section.number, every)), follow, rename_all)
 
 
 @dataclass(frozen=True)
@@ -144,6 +165,7 @@ class Applied:
     sections: tuple[Section | None, ...]  # per edit: the target as it now stands (None when removed)
     renames: tuple[tuple[str, str], ...]
     numbers: dict[str, str | None]  # original number → number in the corrupted document (None: removed)
+    followed: tuple[tuple[str, str], ...] = ()  # the renames references followed (`followed_renames`)
 
 
 def claimed_spans(edit: Edit) -> list[tuple[int, str, int, int]]:
@@ -208,10 +230,11 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     removed = {p for e in edits if e.op == "remove" for p in range(e.target, e.target + e.span)}
     items = [it for it in items if it[0] not in removed]
     renames = tuple(r for e in edits for r in e.renames)
+    followed = followed_renames(edits)
     final = [
-        (key, section_following(replace(s, number=rename_all(s.number, own)), own, rename_all))
+        (key, section_following(replace(s, number=rename_all(s.number, own)), follow, rename_all))
         for key, s in items
-        for own in [_renames_for(key, edits, renames)]
+        for own, follow in [(_renames_for(key, edits, renames), _renames_for(key, edits, followed))]
     ]
     by_key = dict(final)
     locations: list[str] = []
@@ -229,7 +252,7 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     for i, s in enumerate(document.sections):
         numbers.setdefault(s.number, final_numbers.get(i))
     corrupted = replace(document, sections=tuple(s for _, s in final))
-    return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers)
+    return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers, followed)
 
 
 def _renames_for(

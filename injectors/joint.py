@@ -49,7 +49,8 @@ def default_premise(
     renames: Sequence[tuple[str, str]] = (),
 ) -> str | None:
     """Why the instance no longer holds (None: it holds): its location is gone, or no longer carries
-    the text the instance wrote (references in that text follow the document's renumbering, `renames`)."""
+    the text the instance wrote (references in that text follow the document's structural renumbering,
+    `renames`: `injectors.edit.followed_renames`)."""
     edit = instance.edit
     if edit.op == "remove":
         return None
@@ -103,7 +104,8 @@ def failure(
     """Why an instance does not hold on its final document (None: it holds).
 
     `found` is the linter's output on `final` (at least for the instance's type), `section` where the
-    instance's target now stands (None: removed), `renames` the document's renumbering; `diff`, when
+    instance's target now stands (None: removed), `renames` the renumbering references follow
+    (`Applied.followed`); `diff`, when
     given, is `lint_diff(original, final)` for at least this type, computed once per document (diffing
     every changed section is the most expensive step).
     """

@@ -7,9 +7,10 @@ by passing the running `type_counts` from one document to the next (least-used a
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,9 +20,10 @@ from injectors.base import Baseline, Rewriter, compatible
 from injectors.checking import Violation, lint, lint_diff
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
-from injectors.edit import Applied, apply_edits, rename_all, replay
+from injectors.edit import Applied, apply_edits, followed_renames, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.joint import failure
+from injectors.language.novelty import document_ngrams, text_ngrams
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
 from parsers.model import Document
@@ -146,20 +148,45 @@ def candidate_instances(
 
 
 def choose(
-    candidates: Candidates, seed: int, config: PlanConfig, type_counts: Counter[str] | None = None
+    candidates: Candidates,
+    seed: int,
+    config: PlanConfig,
+    type_counts: Counter[str] | None = None,
+    later: Counter[str] | None = None,
+    scale: float = 1.0,
+    said: Counter[tuple[str, tuple[str, ...]]] | None = None,
+    boost: Counter[str] | None = None,
 ) -> list[ErrorInstance]:
     """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used.
+
+    "Least used" counts what a type can still reach: its count so far plus `later`, the documents still
+    to come that offer it. A type few documents offer is then taken wherever it is offered, and the
+    common types share the rest evenly; without `later` (one document alone) it is the count so far.
+    `scale` (< 1 when a scarce type must not fall behind, see `choose_balanced`) shrinks the document's
+    drawn count, never below `min_errors`. A candidate whose new wording an earlier document's instance of
+    its type already added (`said`, see `added_wording`: the audit's stock n-grams) goes after every
+    candidate that repeats nothing, and past `min_errors` is not taken at all, unless its type was left
+    behind (`boost`): a document takes fewer errors rather than stock wording. A type in
+    `boost` (left behind by an earlier pass of `choose_balanced`) counts as that many fewer.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
     the final document (its term deleted by another's chapter removal, its clause moved) is dropped and
     another compatible candidate takes its place, re-checked in turn, so the document keeps its count.
     """
     counts = type_counts if type_counts is not None else Counter()
+    ahead = later if later is not None else Counter()
+    lift = boost if boost is not None else Counter()
     doc_id = candidates.document.doc_id
     target = error_count(slot_rng(seed, doc_id, "count"), config)
+    target = max(config.min_errors, round(target * scale)) if scale < 1 else target
     tiebreak_rng = slot_rng(seed, doc_id, "tiebreak")
     tiebreak = {t: tiebreak_rng.random() for t in config.types}
     rank = {id(i): n for n, i in enumerate(candidates.instances)}
+    heard = said if said is not None else Counter()
+    repeats = {
+        id(i): sum(1 for g in added_wording(i, candidates.document) if heard[(i.error_type, g)])
+        for i in candidates.instances
+    }
     chosen: list[ErrorInstance] = []
     used: Counter[str] = Counter()
     rejected: set[int] = set()
@@ -169,11 +196,21 @@ def choose(
         while pool and len(chosen) < target:
             taken = [i.edit for i in chosen]
             pool = [i for i in pool if compatible(i.edit, taken, candidates.document) and _room(i, chosen)]
+            if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
+                pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
             if not pool:
                 break
             pick = min(
                 pool,
-                key=lambda i: (used[i.error_type], counts[i.error_type], tiebreak[i.error_type], rank[id(i)]),
+                key=lambda i: (
+                    used[i.error_type],
+                    repeats[id(i)] > 0 and not lift[i.error_type],
+                    counts[i.error_type] + ahead[i.error_type] - lift[i.error_type],
+                    counts[i.error_type] - lift[i.error_type],
+                    tiebreak[i.error_type],
+                    repeats[id(i)],
+                    rank[id(i)],
+                ),
             )
             pool.remove(pick)
             chosen.append(pick)
@@ -226,31 +263,96 @@ class BalancedChoice:
 Adjust = Callable[[Candidates, list[ErrorInstance], Counter[str]], list[ErrorInstance]]
 
 
+BALANCE = 0.2  # every type's count within ±20% of the mean over the types (issue 9)
+
+
+def deviation(counts: Counter[str], types: Iterable[str]) -> float:
+    """The largest relative distance of a type's count from the mean count of `types`."""
+    values = [counts[t] for t in types]
+    mean = sum(values) / len(values) if values else 0
+    return max(abs(v - mean) / mean for v in values) if mean else 0.0
+
+
 def choose_balanced(
     candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
 ) -> BalancedChoice:
     """Choose every document's errors in doc_id order, balancing the types across the corpus.
 
     A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
-    not shipped short), and its types no longer count towards the balance. This is the one algorithm the
-    build ships and the balance test runs.
+    not shipped short), and its types no longer count towards the balance. A type that ends more than
+    `BALANCE` below the mean (its candidates clashed with others, or were lost on assembly) is moved
+    forward by its shortfall in another pass. When one still stays behind (few documents offer it, and
+    it is already taken wherever offered, see `choose`), every document takes proportionally fewer
+    errors, never fewer than `min_errors`, which lowers the common types' share toward it; the largest
+    count that balances the corpus is kept, and where none does, the full one. This is the one
+    algorithm the build ships and the balance test runs.
     """
+    ordered = sorted(candidates, key=lambda c: c.document.doc_id)
+    offered = sorted({i.error_type for c in ordered for i in c.instances})
+    plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
+    if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
+        return plain
+    boost: Counter[str] = Counter()
+    for _ in range(BOOST_ROUNDS):
+        mean = sum(counts[t] for t in offered) / len(offered)
+        behind = {t: math.ceil(mean - counts[t]) for t in offered if counts[t] < (1 - BALANCE) * mean}
+        if not behind:
+            break
+        boost.update(behind)
+        choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, boost)
+        if deviation(counts, offered) <= BALANCE:
+            return choice
+    for step in range(1, STEPS + 1):
+        scale = 1 - step * (1 - config.min_errors / config.max_errors) / STEPS
+        choice, scaled = _choose_all(ordered, seed, config, adjust, scale, boost)
+        if deviation(scaled, offered) <= BALANCE:
+            return choice
+    return plain  # nothing balances this corpus: keep every document's full count
+
+
+def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig) -> bool:
+    """Whether ±`BALANCE` can be met at all: every type offered by enough documents even when each takes
+    only `min_errors`, and room for every type (one document alone never is: it is chosen as is)."""
+    if len(ordered) * config.max_errors < len(offered) * 2:
+        return False
+    mean = len(ordered) * config.min_errors / len(offered)
+    reach = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
+    return all(reach[t] >= (1 - BALANCE) * mean for t in offered)
+
+
+BOOST_ROUNDS = 3  # passes that move the types left behind forward, before documents take fewer errors
+STEPS = 8  # scales tried between 1 and min/max errors when the full counts leave a type behind
+
+
+def _choose_all(
+    ordered: list[Candidates],
+    seed: int,
+    config: PlanConfig,
+    adjust: Adjust | None,
+    scale: float,
+    boost: Counter[str],
+) -> tuple[BalancedChoice, Counter[str]]:
+    """One pass over the documents (see `choose_balanced`), with the type counts it shipped."""
     counts: Counter[str] = Counter()
     chosen: dict[str, tuple[ErrorInstance, ...]] = {}
     dropped: dict[str, str] = {}
-    for c in sorted(candidates, key=lambda c: c.document.doc_id):
-        picked = choose(c, seed, config, counts)
+    said: Counter[tuple[str, tuple[str, ...]]] = Counter()
+    later = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
+    for c in ordered:
+        later.subtract({i.error_type for i in c.instances})
+        picked = choose(c, seed, config, counts, later, scale, said, boost)
         if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
             picked = adjust(c, picked, counts)
         kept = finalize(c, picked).instances
         if len(kept) >= config.min_errors:
             chosen[c.document.doc_id] = tuple(picked)
+            said.update((i.error_type, g) for i in picked for g in added_wording(i, c.document))
         else:
             dropped[c.document.doc_id] = (
                 f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"
             )
             counts.subtract(i.error_type for i in kept)
-    return BalancedChoice(chosen, dropped)
+    return BalancedChoice(chosen, dropped), counts
 
 
 def inject_document(
@@ -269,6 +371,15 @@ def inject_document(
     config = config or PlanConfig()
     candidates = candidate_instances(document, seed, context, config, rewriter)
     return finalize(candidates, choose(candidates, seed, config, type_counts))
+
+
+def added_wording(instance: ErrorInstance, document: Document) -> frozenset[tuple[str, ...]]:
+    """The word n-grams the instance's section has and its document never used (what the audit counts as
+    stock wording when instances of a type share it)."""
+    section = instance.corrupted_section
+    if section is None:
+        return frozenset()
+    return (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document)
 
 
 _QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")
@@ -296,7 +407,7 @@ def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, 
             applied.document,
             found,
             section,
-            applied.renames,
+            applied.followed,
             diff,
         )
     ]
@@ -322,6 +433,7 @@ def _assemble(
     final = []
     for instance, location in zip(kept, applied.locations, strict=True):
         others = [r for i in kept if i is not instance for r in i.edit.renames]
+        followed = followed_renames(i.edit for i in kept if i is not instance)
         final.append(
             ErrorInstance(
                 instance_id=instance_id(
@@ -331,7 +443,7 @@ def _assemble(
                 error_type=instance.error_type,
                 location=location,
                 original_section=instance.original_section,
-                corrupted_section=replay(instance.edit, instance.original_section, others),
+                corrupted_section=replay(instance.edit, instance.original_section, others, followed),
                 edit=instance.edit,
                 description=_renumber_description(instance.description, others),
                 provenance=instance.provenance,

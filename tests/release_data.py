@@ -13,7 +13,7 @@ from conftest import corpus_sources
 
 from corpus.stdsource import gold_document
 from injectors.context import InjectionContext
-from injectors.edit import Replacement, replay
+from injectors.edit import Replacement, followed_renames, replay
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult, inject_document
 
@@ -59,7 +59,8 @@ def with_added_text(
         replacements = (*replacements[:-1], replace(last, new=last.new + added))
     edit = replace(instance.edit, replacements=replacements)
     renames = [r for other in result.instances if other is not instance for r in other.edit.renames]
-    corrupted = replay(edit, instance.original_section, renames)
+    followed = followed_renames(other.edit for other in result.instances if other is not instance)
+    corrupted = replay(edit, instance.original_section, renames, followed)
     return _swap(result, instance, replace(instance, edit=edit, corrupted_section=corrupted))
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import regex
 
-from injectors.edit import EditConflict, replay
+from injectors.edit import EditConflict, followed_renames, replay
 from injectors.instance import ErrorInstance
 from injectors.language.patterns import REFUSAL as REFUSAL_PATTERN
 from injectors.planner import InjectionResult
@@ -97,14 +97,18 @@ def text_flags(corrupted: Section, original: Section | None) -> list[Flag]:
 
 
 def check_instance(
-    instance: ErrorInstance, renames: Sequence[tuple[str, str]], numbers: Collection[str]
+    instance: ErrorInstance,
+    renames: Sequence[tuple[str, str]],
+    numbers: Collection[str],
+    followed: Sequence[tuple[str, str]] | None = None,
 ) -> tuple[Flag, ...]:
-    """One instance against its document: `renames` are the other instances' renumberings, `numbers`
-    the section numbers of the corrupted document."""
+    """One instance against its document: `renames` are the other instances' renumberings (`followed`
+    those that references follow, `injectors.edit.followed_renames`), `numbers` the section numbers of
+    the corrupted document."""
     flags: list[Flag] = []
     op = instance.edit.op
     try:
-        expected = replay(instance.edit, instance.original_section, renames)
+        expected = replay(instance.edit, instance.original_section, renames, followed)
     except (EditConflict, AssertionError, StopIteration) as exc:
         flags.append(Flag(REPLAY_MISMATCH, f"the edit does not apply to the original section: {exc}"))
     else:
@@ -132,7 +136,8 @@ def check_result(result: InjectionResult) -> dict[str, tuple[Flag, ...]]:
     out: dict[str, tuple[Flag, ...]] = {}
     for instance in result.instances:
         others = [r for other in result.instances if other is not instance for r in other.edit.renames]
-        flags = check_instance(instance, others, numbers)
+        followed = followed_renames(other.edit for other in result.instances if other is not instance)
+        flags = check_instance(instance, others, numbers, followed)
         out[instance.instance_id] = merge_flags(out.get(instance.instance_id, ()), flags)
     return out
 

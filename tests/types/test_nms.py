@@ -30,7 +30,7 @@ from validation.linter import lint_diff
 NMS = ("NMS-03", "NMS-04", "NMS-05")
 EVIDENCED = ("NMS-01", "NMS-02")  # only where the document makes the change detectable
 EVIDENCE_NAMED = regex.compile(
-    r"列为检验项目|规定了检验该条的试验|限值“|目的是“|并列的“|同一列项中的“|给出其他做法|表明这只是推荐|允许例外"
+    r"列为检验项目|规定了检验该条的试验|限值“|目的是“|并列的“|同一列项中的“|给出其他做法|表明这只是推荐|允许例外|为条件另作规定"
 )
 INJECTORS = (
     RequirementWeakened,

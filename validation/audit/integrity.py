@@ -66,7 +66,9 @@ def _written_spans(document: AuditDocument) -> tuple[dict[str, list[tuple[int, i
             if r.field == "text":
                 item = (r.start, len(r.old), len(r.new), instance.instance_id, instance.location)
                 by_target.setdefault(edit.target, []).append(item)
-        changed = [old for old, _ in edit.renames]
+        # a modify edit's renames are a numbering error (references stay as written); a structural
+        # edit's renames are followed by the references, so they explain nothing
+        changed = [old for old, _ in edit.renames] if edit.op == "modify" else []
         if any(r.field == "number" for r in edit.replacements) and instance.original_section is not None:
             changed.append(instance.original_section.number)
         if edit.op == "modify":  # a caption whose number the instance changed (an annex numbering error)
@@ -83,6 +85,15 @@ def _written_spans(document: AuditDocument) -> tuple[dict[str, list[tuple[int, i
             written.setdefault(location, []).append((start + shift, start + shift + new, instance_id))
             shift += new - old
     return written, renumbered
+
+
+def _renumbered_by(target: str, renumbered: dict[str, str]) -> str:
+    """The instance that renumbered a reference's target on purpose: the number itself, or a clause or
+    chapter it stands under (a wrong "5.4" renumbers 5.3.1 to 5.4.1 with it); "" when none did."""
+    for number, instance_id in renumbered.items():
+        if target == number or target.startswith(number + "."):
+            return instance_id
+    return ""
 
 
 def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference], bool]:
@@ -123,13 +134,15 @@ def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference],
             for start, end, instance_id in written.get(section.number, ()):
                 if start <= ref.start < end or start < ref.end <= end:
                     status, by = "explained", instance_id
-            if status == "unexplained" and ref.target in renumbered_on_purpose:
-                status, by = "explained", renumbered_on_purpose[ref.target]
+            was = old_refs[k].target if paired else ref.target
+            if status == "unexplained":
+                on_purpose = _renumbered_by(was, renumbered_on_purpose)
+                if on_purpose:
+                    status, by = "explained", on_purpose
             # it stood in the original (perhaps renumbered since), or an inserted section copies it
             already = (
                 paired or carried or (origin is None and any(ref.quote in s.text for s in original.sections))
             )
-            was = old_refs[k].target if paired else ref.target
             if status == "unexplained" and problem == "unresolved" and was not in known_before and already:
                 status = "pre-existing"
             broken.append(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from injectors.checking import lint, lint_diff
+from injectors.edit import followed_renames
 from injectors.joint import failure
 from injectors.registry import definition
 from validation.audit.release import AuditDocument, Release
@@ -53,7 +54,7 @@ def check_document(document: AuditDocument) -> list[JointFailure]:
     diff_types = sorted(t for t in types if _diff_detectable(t))
     diff = lint_diff(document.original, final, diff_types) if diff_types else []
     replayed = replay_document(document)
-    renames = [r for i in document.instances for r in i.edit.renames]
+    renames = followed_renames(i.edit for i in document.instances)
     failures = []
     for n, instance in enumerate(document.instances):
         section = replayed.section_of(n) if replayed.ok else final.section(instance.location)

@@ -7,7 +7,10 @@ document could tell. A change is detectable when the document itself says how st
 - a test method presupposes it (the 试验方法 chapter refers to it, or tests what it is about);
 - it carries a limit value (不大于 5 mm, ≤ 0.5 ℃, 30 min 内 …) or a safety consequence (防止触电 …);
 - a sibling item of the same list keeps the other modal verb;
-- for a recommendation, its own sentence offers an alternative (也可 …) or hedges it (尽可能, 条件允许时).
+- for a recommendation, its own sentence offers an alternative (也可 …) or hedges it (条件允许时, 如有可能),
+  or a later sentence of the clause presupposes that the option may not be taken ("可设置旁路阀。设置旁路阀
+  时，……": once it is required, the condition is empty). "优先" and "尽可能" are no evidence: "应优先采用",
+  "应尽可能减少" are ordinary requirements.
 
 Each finder returns `Evidence` (its kind, the document's own words, where they stand) that the description
 names; a site without evidence is no site.
@@ -35,6 +38,7 @@ from injectors.language.quotes import shorten
 from parsers.model import Document, Section
 
 FALLBACK = "fallback"
+PRESUPPOSED = "presupposed"
 INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE = (
     "inspection",
     "test_method",
@@ -71,7 +75,8 @@ _HAZARD = (
 )
 _SAFETY = regex.compile(rf"(?:防止|避免|以免|以防|防范|杜绝|减少)[^，,；;。]{{0,16}}?{_HAZARD}")
 _ALTERNATIVE = regex.compile(r"也可以|也可|亦可|或可|还可以|还可|也宜")
-_HEDGE = regex.compile(r"优先|尽可能|在条件允许|条件允许时|条件具备时|有条件的|如有可能|如果可能")
+# a hedge that contradicts a requirement; not 优先 / 尽可能 ("应优先采用", "应尽可能减少" are requirements)
+_HEDGE = regex.compile(r"在条件允许|条件允许时|条件具备时|有条件的|如有可能|如果可能")
 _FALLBACK = regex.compile(
     r"(?:无法|不能|难以|未能|不)(?:满足|达到|实现|做到)(?:时|的)|(?:超过|超出|低于|高于|大于|小于|不足)(?:时|的情况下)"
     r"|确有困难|条件不具备"
@@ -312,11 +317,41 @@ def recommendation_evidence(
     hedge = _HEDGE.search(line[a:b])
     if hedge is not None:
         out.append(Evidence(HEDGE, hedge.group(), "本条"))
+    out.extend(presupposed_option(section, line_offset, line, modal))
     force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
     # parallel clauses count only as a list of like provisions ("长度宜为…，宽度宜为…"): two different
     # recommendations in one sentence ("宜使用…，分类宜采用…") are common; strengthening one is plausible
     parallel = sentence_siblings(line, modal, same_verb=True)
     return out + list_siblings(section, line_offset, force) + parallel
+
+
+_CONDITION_OPENER = r"(?:当|如|若|如果|如需|对于|对)"
+_CONDITION_CLOSER = r"(?:时|的情况下|后)[，,]"
+
+
+def presupposed_option(section: Section, line_offset: int, line: str, modal: Modal) -> list[Evidence]:
+    """A later sentence of the same clause made conditional on doing what the modal only recommends or
+    permits ("宜设置防雷装置。……设置防雷装置时，应……"): strengthened, the condition no longer selects."""
+    verb = next_word(line, modal.end)
+    if len(verb) < 2 or not regex.fullmatch(r"\p{Han}+", verb):
+        return []
+    thing = next_word(line, modal.end + len(verb))
+    if len(thing) < 2 or not regex.fullmatch(r"\p{Han}+", thing):
+        return []
+    _, end = sentence_span(line, modal.start, modal.end)
+    if regex.search(r"[、或]", line[modal.end : end]):
+        return []  # "宜采用A、B或C。采用A时，……": the condition chooses among the options, still needed
+    later = section.text[line_offset + end :]
+    act = rf"{regex.escape(verb)}[^。；;，,\n]{{0,6}}?{regex.escape(thing)}"
+    found = regex.search(
+        rf"{_CONDITION_OPENER}[^。；;，,\n]{{0,8}}?{act}[^。；;，,\n]{{0,10}}?{_CONDITION_CLOSER}"
+        rf"|(?:^|[。；;\n]){act}[^。；;，,\n]{{0,10}}?{_CONDITION_CLOSER}",
+        later,
+    )
+    if found is None:
+        return []
+    words = found.group().lstrip("。；;\n").rstrip("，,")
+    return [Evidence(PRESUPPOSED, words, "本条")]
 
 
 def _conditional(line: str, modal: Modal) -> bool:
@@ -341,6 +376,8 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"同一句随后以“{w}”给出其他做法，说明该做法本是可选的，强化后前后矛盾"
     if evidence.kind == FALLBACK:
         return f"该条随后规定了“{w}”的做法，说明本条允许例外，强化为要求后前后矛盾"
+    if evidence.kind == PRESUPPOSED:
+        return f"该条随后以“{w}”为条件另作规定，说明该做法本可不采用，强化为要求后该条件失去意义"
     if evidence.kind == HEDGE:
         return f"句中“{w}”表明这只是推荐，与要求相矛盾"
     if where == "同一句":

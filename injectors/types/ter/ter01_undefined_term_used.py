@@ -13,6 +13,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.joint import term_still_undefined
 from injectors.language.noun_phrases import head_noun, noun_phrases
+from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import (
     BODY_KINDS,
     JOIN,
@@ -228,7 +229,9 @@ class UndefinedTermUsed(TerminologyInjector):
     ) -> Iterator[ForeignTerm]:
         """Where a term can stand for a bare head noun; its qualifier must be said outside the head itself
         within `reach` (the line, the section or the body), with fewer words allowed before the head the
-        further it reaches."""
+        further it reaches. Never inside a quotation, a cited document's title or a heading line: the
+        drafter does not own those words ("提示“信息以广播为准”" is a display text, not a term use)."""
+        guarded = protected_spans(section.text)
         for offset, line in prose_lines(section.text):
             if regex.match(r"^\s*(注|示例)", line) or "\t" in line:
                 continue
@@ -249,6 +252,8 @@ class UndefinedTermUsed(TerminologyInjector):
                     continue
                 absolute = offset + start
                 if any(a <= absolute < b for a, b in covered):
+                    continue
+                if protected(section.text, absolute, absolute + len(word), guarded):
                     continue
                 here = offset + start
                 rest = {
