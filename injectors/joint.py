@@ -92,6 +92,12 @@ def term_still_undefined(
     return f"the term {now[0]!r} is now defined" if now else None
 
 
+def reads_diff(error_type: str) -> bool:
+    """Whether `failure` judges this type by its diff checker (`diff`), not its checker or premise."""
+    spec = definition(error_type).error_type
+    return spec.diff_detectable and not spec.deterministic
+
+
 def failure(
     instance: Located,
     original: Document,

@@ -22,7 +22,7 @@ from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
 from injectors.edit import Applied, apply_edits, followed_renames, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
-from injectors.joint import failure
+from injectors.joint import failure, reads_diff
 from injectors.language.novelty import document_ngrams, text_ngrams
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
@@ -396,7 +396,7 @@ def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, 
     """The instances applied together, and those that no longer hold on the result (`injectors.joint`)."""
     applied = apply_edits(baseline.document, [i.edit for i in instances])
     found = lint(applied.document)
-    by_diff = {t for t in (i.error_type for i in instances) if _diff_checked(t)}
+    by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}
     diff = lint_diff(baseline.document, applied.document, by_diff) if by_diff else []  # once per document
     lost = [
         instance
@@ -412,12 +412,6 @@ def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, 
         )
     ]
     return applied, lost
-
-
-def _diff_checked(error_type: str) -> bool:
-    """Whether `failure` reads the diff checker's verdict for this type (not its checker's or premise)."""
-    spec = by_id()[error_type]
-    return spec.diff_detectable and not spec.deterministic
 
 
 def _assemble(
