@@ -34,3 +34,16 @@ def test_a_long_text_is_shortened_at_a_word() -> None:
     }
     assert shorten("按GB/T 17626.2—2018进行静电放电抗扰度试验", 12) == "按……"
     assert shorten("短句。", 24) == "短句。"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("保温装饰一体板的长度宜为600 mm～1 200 mm，宽度宜为300 mm～800 mm。", "宜为600 mm～1 200 mm"),
+        ("单块板的质量宜为12 500 g，面积不宜大于1.0 m²。", "宜为12 500 g"),
+    ],
+)
+def test_a_number_grouped_by_spaces_is_quoted_whole(line: str, expected: str) -> None:
+    """GB/T writes 1 200 with a space: "宜为600 mm～1" clipped the range in an NMS-02 description."""
+    start = line.index("宜为")
+    assert quote_after(line, start, start + 1) == expected

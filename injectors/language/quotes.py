@@ -21,7 +21,8 @@ _UNIT_AFTER = regex.compile(
 )
 
 
-_ONE_MEASURE = r"[－\-+±]?\d[\d.]*\s?[A-Za-zμΩ°℃%‰²³·]*(?:/[A-Za-zμΩ°℃%‰²³·]+)*"
+# digits grouped by a space as GB/T writes them ("1 200 mm") are one number
+_ONE_MEASURE = r"[－\-+±]?\d[\d.]*(?: \d{3}(?!\d))*\s?[A-Za-zμΩ°℃%‰²³·]*(?:/[A-Za-zμΩ°℃%‰²³·]+)*"
 _MEASURE = regex.compile(rf"{_ONE_MEASURE}(?:\s?[～~至]\s?{_ONE_MEASURE})?")  # "15 ℃～25 ℃" stays whole
 
 
