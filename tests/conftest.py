@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import session_store
+from servers import prefect_server
 
 from corpus.stdsource import gold_document
 from parsers.model import Document
@@ -36,28 +38,49 @@ def corpus_documents() -> list[Document]:
     return [gold_document(p) for p in paths]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where values shared by every xdist worker of this session are kept (see session_store)."""
+    folder = session_store.session_root(tmp_path_factory) / "shared"
+    session_store.configure(folder)
+    return folder
+
+
+def _session_owner() -> int:
+    """The session's main pytest process: the xdist controller (a worker's parent), else this process."""
+    return os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+
+
 @pytest.fixture(scope="session")
-def prefect_api() -> Iterator[str]:
-    """One Prefect server (with a temporary database) for the whole session (per xdist worker); yields its
-    API URL.
+def prefect_api(session_folder: Path) -> Iterator[str]:
+    """One Prefect server (with a temporary database) for the whole session, shared by every xdist
+    worker; yields its API URL.
 
     Flows run in the test process use it, and CLI builds run in a subprocess get the URL through the
     environment (`PREFECT_API_URL`), so that no build starts a server of its own (each start costs seconds).
-    Every test module that runs a flow uses this fixture (`pytest.mark.usefixtures("prefect_api")`).
+    Every test module that runs a flow uses this fixture (`pytest.mark.usefixtures("prefect_api")`). The
+    first worker that needs it starts it; the main pytest process stops it when the session ends.
     """
     from flows import settings
 
     settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))  # before Prefect is imported
-    from prefect.settings import PREFECT_API_URL
-    from prefect.testing.utilities import prefect_test_harness
+    import prefect.context
+    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    with prefect_test_harness(server_startup_timeout=120):
-        url = str(PREFECT_API_URL.value())
+    with session_store.locked("prefect-server") as folder:
+        assert folder is not None
+        url = prefect_server.running(folder) or prefect_server.start(folder, owner=_session_owner())
+    with (
+        temporary_settings(updates={PREFECT_API_URL: url}),
+        # as prefect_test_harness does: code in a context copied earlier sees the server too
+        prefect.context._temporary_global_settings_context(prefect.context.get_settings_context()),
+    ):
         # CLI builds started in a subprocess inherit the URL: they use this server instead of starting one
         before = os.environ.get("PREFECT_API_URL")
         os.environ["PREFECT_API_URL"] = url
         try:
             yield url
+            _drain_prefect_workers()  # this worker's logs and events reach the server before it stops
         finally:
             if before is None:
                 os.environ.pop("PREFECT_API_URL", None)
@@ -65,9 +88,39 @@ def prefect_api() -> Iterator[str]:
                 os.environ["PREFECT_API_URL"] = before
 
 
-# fixtures every xdist worker sets up for itself anyway (grouping by them would put all their users on one
-# worker); pytest's own fixtures have no base id
-_PER_WORKER = {"prefect_api", "corpus_documents"}
+def _drain_prefect_workers() -> None:
+    import inspect
+
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    async def drain() -> None:
+        try:
+            result = APILogWorker.instance().drain()
+            if inspect.isawaitable(result):
+                await result
+        except RuntimeError:
+            pass  # never started
+        result = EventsWorker.drain_all()
+        if inspect.isawaitable(result):
+            await result
+
+    run_coro_as_sync(drain())
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The main process ends the session's Prefect server once every worker is done."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is not None and factory._basetemp is not None:  # a session that made no folder started none
+        prefect_server.stop(session_store.session_root(factory) / "shared")
+
+
+# fixtures every xdist worker sets up for itself anyway or shares through the session folder (grouping by
+# them would put all their users on one worker); pytest's own fixtures have no base id
+_PER_WORKER = {"prefect_api", "corpus_documents", "session_folder"}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

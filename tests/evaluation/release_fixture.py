@@ -11,6 +11,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from release_data import SEED, injected
+from session_store import shared_folder
 
 from release.config import BuildConfig
 from release.writer import write_release
@@ -18,9 +19,13 @@ from release.writer import write_release
 
 @pytest.fixture(scope="session")
 def release_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("evaluation-release")
-    written = write_release(injected(), BuildConfig(seed=SEED, version="v0.0.9"), root)
-    return Path(written)
+    """Written once per session for every module and worker (read only: evaluations write elsewhere)."""
+
+    def fill(root: Path) -> None:
+        write_release(injected(), BuildConfig(seed=SEED, version="v0.0.9"), root)
+
+    root = shared_folder("evaluation-release", fill, tmp_path_factory.getbasetemp())
+    return root / "v0.0.9"
 
 
 @pytest.fixture(scope="session")
