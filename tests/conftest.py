@@ -7,6 +7,7 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import balance
 import pytest
 import session_store
 from servers import prefect_server
@@ -110,32 +111,28 @@ def _drain_prefect_workers() -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    """The main process ends the session's Prefect server once every worker is done."""
+    """The main process records the tests' durations and ends the session's Prefect server once every
+    worker is done."""
     if os.environ.get("PYTEST_XDIST_WORKER"):
         return
+    balance.record(session.config, _durations)
     factory = getattr(session.config, "_tmp_path_factory", None)
     if factory is not None and factory._basetemp is not None:  # a session that made no folder started none
         prefect_server.stop(session_store.session_root(factory) / "shared")
 
 
-# fixtures every xdist worker sets up for itself anyway or shares through the session folder (grouping by
-# them would put all their users on one worker); pytest's own fixtures have no base id
-_PER_WORKER = {"prefect_api", "corpus_documents", "session_folder"}
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker turns the groups into test ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`): tests sharing an expensive fixture run on one worker, and the
+    longest groups start first (see balance)."""
+    balance.arrange(items, balance.recorded(config))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`--dist loadgroup`), the tests of a module that share its module- or
-    session-scoped fixtures (a release, a build, a browser) run on one worker, so that each is built once,
-    not once per worker; every other test is handed to whichever worker is free."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None or item.get_closest_marker("xdist_group"):
-            continue
-        for name in info.names_closure:
-            definitions = info.name2fixturedefs.get(name)
-            if not definitions or name in _PER_WORKER:
-                continue
-            definition = definitions[-1]
-            if definition.scope in ("module", "package", "session") and definition.baseid:
-                item.add_marker(pytest.mark.xdist_group(definition.baseid))
-                break
+# this session's test durations (setup, call and teardown), gathered in the main process
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        key = balance.plain_id(report.nodeid)
+        _durations[key] = _durations.get(key, 0.0) + report.duration

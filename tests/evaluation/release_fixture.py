@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
+from balance import across_workers
 from release_data import SEED, injected
 from session_store import shared_folder
 
@@ -18,6 +19,7 @@ from release.writer import write_release
 
 
 @pytest.fixture(scope="session")
+@across_workers
 def release_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Written once per session for every module and worker (read only: evaluations write elsewhere)."""
 
@@ -29,6 +31,7 @@ def release_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+@across_workers  # read from the shared release
 def items(release_dir: Path) -> list[dict]:
     """items.parquet rows with `gold` decoded."""
     rows = pq.read_table(release_dir / "items.parquet").to_pylist()
