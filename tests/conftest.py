@@ -110,6 +110,7 @@ def _drain_prefect_workers() -> None:
     run_coro_as_sync(drain())
 
 
+@pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down (their logs drained)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The main process records the tests' durations and ends the session's Prefect server once every
     worker is done."""
