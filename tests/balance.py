@@ -10,7 +10,7 @@ Order: xdist hands out groups (and single tests) in collection order, so a long 
 one worker busy while the other idles. The main process records every test's duration in pytest's cache;
 the next session starts the longest groups (and modules, for tests in no group) first: longest processing
 time first, which leaves the short ones to fill the gaps at the end. Without a record (a first run,
-`-p no:cacheprovider`) a test counts one second.
+`-p no:cacheprovider`) a test counts one second, or twenty if it runs a build (uses the Prefect server).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ import pytest
 F = TypeVar("F", bound=Callable[..., Any])
 
 CACHE_KEY = "gbtbench/durations"
-UNKNOWN_S = 1.0
+UNKNOWN_S = 1.0  # a test with no recorded duration
+UNKNOWN_BUILD_S = 20.0  # … that runs a build (it uses the Prefect server)
 
 # fixtures every xdist worker sets up for itself anyway (the per-worker Prefect client settings, the parsed
 # corpus, the session folder); pytest's own fixtures have no base id
@@ -73,12 +74,16 @@ def arrange(items: list[pytest.Item], durations: dict[str, float]) -> None:
         if group is not None and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
         blocks[f"group {group}" if group is not None else f"module {item.nodeid.split('::')[0]}"].append(item)
-    cost = {
-        block: sum(durations.get(item.nodeid, UNKNOWN_S) for item in members)
-        for block, members in blocks.items()
-    }
+    cost = {block: sum(_duration(item, durations) for item in members) for block, members in blocks.items()}
     order = sorted(blocks, key=lambda block: -cost[block])  # sorted() is stable: ties keep collection order
     items[:] = [item for block in order for item in blocks[block]]
+
+
+def _duration(item: pytest.Item, durations: dict[str, float]) -> float:
+    if item.nodeid in durations:
+        return durations[item.nodeid]
+    info = getattr(item, "_fixtureinfo", None)
+    return UNKNOWN_BUILD_S if info is not None and "prefect_api" in info.names_closure else UNKNOWN_S
 
 
 def recorded(config: pytest.Config) -> dict[str, float]:
