@@ -15,15 +15,21 @@ time first, which leaves the short ones to fill the gaps at the end. Without a r
 
 from __future__ import annotations
 
+import json
+import os
+import tempfile
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from xdist.scheduler import LoadScopeScheduling
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 CACHE_KEY = "gbtbench/durations"
+GROUPS = "xdist-groups.json"  # in the session folder: test id → group, written by the workers
 UNKNOWN_S = 1.0  # a test with no recorded duration
 UNKNOWN_BUILD_S = 20.0  # … that runs a build (it uses the Prefect server)
 
@@ -63,6 +69,36 @@ def plain_id(nodeid: str) -> str:
     """A test id without the `@group` suffix xdist adds under --dist loadgroup."""
     head, at, tail = nodeid.rpartition("@")
     return head if at and "]" not in tail and "::" not in tail else nodeid
+
+
+class GroupScheduling(LoadScopeScheduling):
+    """`--dist loadgroup` with the groups the workers recorded at collection.
+
+    xdist 3.8 tells the main process a test's group by appending `@group` to its test id, which pytest 9.2's
+    read-only ids silently ignore (every test became a group of its own); here the workers write the groups
+    to the session folder and the scheduler reads them once the collection is in.
+    """
+
+    def __init__(self, config: pytest.Config, log: Any, groups: Path) -> None:
+        super().__init__(config, log)
+        self._groups_file = groups
+        self._groups: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._groups is None:
+            exists = self._groups_file.exists()
+            self._groups = json.loads(self._groups_file.read_text(encoding="utf-8")) if exists else {}
+        return self._groups.get(plain_id(nodeid)) or nodeid
+
+
+def write_groups(items: list[pytest.Item], folder: Path) -> None:
+    """Record each grouped test's group for the scheduler (every worker writes the same content)."""
+    groups = {item.nodeid: group for item in items if (group := group_of(item)) is not None}
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{GROUPS}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(groups, handle)
+    os.replace(tmp, folder / GROUPS)
 
 
 def arrange(items: list[pytest.Item], durations: dict[str, float]) -> None:

@@ -127,6 +127,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under pytest-xdist (`--dist loadgroup`): tests sharing an expensive fixture run on one worker, and the
     longest groups start first (see balance)."""
     balance.arrange(items, balance.recorded(config))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        balance.write_groups(items, session_store.session_root(config._tmp_path_factory) / "shared")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadgroup` scheduling with the groups the workers recorded (see balance.GroupScheduling)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    shared = session_store.session_root(config._tmp_path_factory) / "shared"
+    return balance.GroupScheduling(config, log, shared / balance.GROUPS)
 
 
 # this session's test durations (setup, call and teardown), gathered in the main process
