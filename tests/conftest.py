@@ -7,7 +7,10 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
+import balance
 import pytest
+import session_store
+from servers import prefect_server
 
 from corpus.stdsource import gold_document
 from parsers.model import Document
@@ -36,28 +39,49 @@ def corpus_documents() -> list[Document]:
     return [gold_document(p) for p in paths]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where values shared by every xdist worker of this session are kept (see session_store)."""
+    folder = session_store.session_root(tmp_path_factory) / "shared"
+    session_store.configure(folder)
+    return folder
+
+
+def _session_owner() -> int:
+    """The session's main pytest process: the xdist controller (a worker's parent), else this process."""
+    return os.getppid() if os.environ.get("PYTEST_XDIST_WORKER") else os.getpid()
+
+
 @pytest.fixture(scope="session")
-def prefect_api() -> Iterator[str]:
-    """One Prefect server (with a temporary database) for the whole session (per xdist worker); yields its
-    API URL.
+def prefect_api(session_folder: Path) -> Iterator[str]:
+    """One Prefect server (with a temporary database) for the whole session, shared by every xdist
+    worker; yields its API URL.
 
     Flows run in the test process use it, and CLI builds run in a subprocess get the URL through the
     environment (`PREFECT_API_URL`), so that no build starts a server of its own (each start costs seconds).
-    Every test module that runs a flow uses this fixture (`pytest.mark.usefixtures("prefect_api")`).
+    Every test module that runs a flow uses this fixture (`pytest.mark.usefixtures("prefect_api")`). The
+    first worker that needs it starts it; the main pytest process stops it when the session ends.
     """
     from flows import settings
 
     settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))  # before Prefect is imported
-    from prefect.settings import PREFECT_API_URL
-    from prefect.testing.utilities import prefect_test_harness
+    import prefect.context
+    from prefect.settings import PREFECT_API_URL, temporary_settings
 
-    with prefect_test_harness(server_startup_timeout=120):
-        url = str(PREFECT_API_URL.value())
+    with session_store.locked("prefect-server") as folder:
+        assert folder is not None
+        url = prefect_server.running(folder) or prefect_server.start(folder, owner=_session_owner())
+    with (
+        temporary_settings(updates={PREFECT_API_URL: url}),
+        # as prefect_test_harness does: code in a context copied earlier sees the server too
+        prefect.context._temporary_global_settings_context(prefect.context.get_settings_context()),
+    ):
         # CLI builds started in a subprocess inherit the URL: they use this server instead of starting one
         before = os.environ.get("PREFECT_API_URL")
         os.environ["PREFECT_API_URL"] = url
         try:
             yield url
+            _drain_prefect_workers()  # this worker's logs and events reach the server before it stops
         finally:
             if before is None:
                 os.environ.pop("PREFECT_API_URL", None)
@@ -65,24 +89,62 @@ def prefect_api() -> Iterator[str]:
                 os.environ["PREFECT_API_URL"] = before
 
 
-# fixtures every xdist worker sets up for itself anyway (grouping by them would put all their users on one
-# worker); pytest's own fixtures have no base id
-_PER_WORKER = {"prefect_api", "corpus_documents"}
+def _drain_prefect_workers() -> None:
+    import inspect
+
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+    from prefect.utilities.asyncutils import run_coro_as_sync
+
+    async def drain() -> None:
+        try:
+            result = APILogWorker.instance().drain()
+            if inspect.isawaitable(result):
+                await result
+        except RuntimeError:
+            pass  # never started
+        result = EventsWorker.drain_all()
+        if inspect.isawaitable(result):
+            await result
+
+    run_coro_as_sync(drain())
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`--dist loadgroup`), the tests of a module that share its module- or
-    session-scoped fixtures (a release, a build, a browser) run on one worker, so that each is built once,
-    not once per worker; every other test is handed to whichever worker is free."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None or item.get_closest_marker("xdist_group"):
-            continue
-        for name in info.names_closure:
-            definitions = info.name2fixturedefs.get(name)
-            if not definitions or name in _PER_WORKER:
-                continue
-            definition = definitions[-1]
-            if definition.scope in ("module", "package", "session") and definition.baseid:
-                item.add_marker(pytest.mark.xdist_group(definition.baseid))
-                break
+@pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down (their logs drained)
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The main process records the tests' durations and ends the session's Prefect server once every
+    worker is done."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    balance.record(session.config, _durations)
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    if factory is not None and factory._basetemp is not None:  # a session that made no folder started none
+        prefect_server.stop(session_store.session_root(factory) / "shared")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker turns the groups into test ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`--dist loadgroup`): tests sharing an expensive fixture run on one worker, and the
+    longest groups start first (see balance)."""
+    balance.arrange(items, balance.recorded(config))
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        balance.write_groups(items, session_store.session_root(config._tmp_path_factory) / "shared")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """`--dist loadgroup` scheduling with the groups the workers recorded (see balance.GroupScheduling)."""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    shared = session_store.session_root(config._tmp_path_factory) / "shared"
+    return balance.GroupScheduling(config, log, shared / balance.GROUPS)
+
+
+# this session's test durations (setup, call and teardown), gathered in the main process
+_durations: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        key = balance.plain_id(report.nodeid)
+        _durations[key] = _durations.get(key, 0.0) + report.duration

@@ -10,6 +10,7 @@ import functools
 from dataclasses import replace
 
 from conftest import corpus_sources
+from session_store import shared
 
 from corpus.stdsource import gold_document
 from injectors.context import InjectionContext
@@ -22,7 +23,12 @@ SEED = 11
 
 @functools.cache
 def injected(n: int = 3, seed: int = SEED) -> tuple[InjectionResult, ...]:
-    """The first `n` corpus documents (by file name) injected with a fixed seed."""
+    """The first `n` corpus documents (by file name) injected with a fixed seed (once per test session:
+    every xdist worker reads the same results)."""
+    return shared(f"injected-{n}-{seed}", lambda: _inject(n, seed))
+
+
+def _inject(n: int, seed: int) -> tuple[InjectionResult, ...]:
     documents = [gold_document(p) for p in corpus_sources()[:n]]
     context = InjectionContext.from_documents(documents)
     return tuple(inject_document(d, seed, context) for d in documents)

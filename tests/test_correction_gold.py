@@ -6,6 +6,7 @@ import re
 from collections import Counter
 
 import pytest
+from balance import across_workers
 from release_data import injected
 
 from injectors.edit import rename_all
@@ -19,6 +20,7 @@ DELETE = re.compile(r"删除“([^”]{4,})”")
 
 
 @pytest.fixture(scope="module")
+@across_workers  # injected() is computed once per session
 def corpus_results() -> tuple:
     results = injected(12)
     if len(results) < 12:

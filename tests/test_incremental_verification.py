@@ -14,6 +14,8 @@ import random
 from pathlib import Path
 
 import pytest
+from balance import across_workers
+from session_store import shared
 
 from injectors import checking
 from injectors.base import Baseline, Injector, Proposal, Verification
@@ -99,8 +101,9 @@ def _compare(document: Document, context: InjectionContext) -> int:
 
 
 @pytest.fixture(scope="module")
+@across_workers  # parsed once per session: the tests spread over the workers
 def corpus() -> tuple[list[Document], InjectionContext]:
-    documents = [parse_file(p) for p in CORPUS_FILES]
+    documents = shared("incremental-corpus", lambda: [parse_file(p) for p in CORPUS_FILES])
     return documents, InjectionContext.from_documents(documents)
 
 

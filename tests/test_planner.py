@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from session_store import shared
 
 from flows.stages import AssembleInput, ChooseInput, assemble, choose
 from flows.work_cache import WorkCache
@@ -84,8 +85,14 @@ def context(corpus_documents: list[Document]) -> InjectionContext:
 def corpus_candidates(
     corpus_documents: list[Document], context: InjectionContext
 ) -> dict[int, tuple[Candidates, ...]]:
-    """Every corpus document's candidates per seed (the cached part of a build)."""
-    return {s: tuple(candidate_instances(d, s, context, DEFAULT) for d in corpus_documents) for s in SEEDS}
+    """Every corpus document's candidates per seed (the cached part of a build), once per session."""
+
+    def compute() -> dict[int, tuple[Candidates, ...]]:
+        return {
+            s: tuple(candidate_instances(d, s, context, DEFAULT) for d in corpus_documents) for s in SEEDS
+        }
+
+    return shared(f"planner-candidates-{SEEDS.start}-{SEEDS.stop}", compute)
 
 
 def shipped(candidates: tuple[Candidates, ...], seed: int) -> list[InjectionResult]:

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 import regex
+from balance import across_workers
+from session_store import shared
 
 from injectors.base import Baseline
 from injectors.context import InjectionContext
@@ -28,8 +30,13 @@ _RUN = regex.compile(r"[A-Za-z0-9./\-]")
 
 
 @pytest.fixture(scope="module")
+@across_workers
 def made(corpus_documents: list[Document]) -> list[tuple[Document, ErrorInstance]]:
-    """One instance of every type on every corpus document that offers it (two seeds)."""
+    """One instance of every type on every corpus document that offers it (two seeds), once per session."""
+    return shared("descriptions-made", lambda: _make(corpus_documents))
+
+
+def _make(corpus_documents: list[Document]) -> list[tuple[Document, ErrorInstance]]:
     context = InjectionContext.from_documents(corpus_documents)
     out = []
     for document in corpus_documents:

@@ -1,0 +1,137 @@
+"""How the suite's tests are split between pytest-xdist workers (`--dist loadgroup`), so that both finish
+together and no expensive fixture is computed twice.
+
+Grouping: the tests of a module that share one of its module- or session-scoped fixtures (a build, a
+browser, a Hub) form one group and run on one worker, so that the fixture is set up once. A fixture whose
+value every worker reads from the session store (`session_store`, marked with `across_workers`) costs a
+second worker only a file read: its users are not grouped and spread over both workers.
+
+Order: xdist hands out groups (and single tests) in collection order, so a long group collected last keeps
+one worker busy while the other idles. The main process records every test's duration in pytest's cache;
+the next session starts the longest groups (and modules, for tests in no group) first: longest processing
+time first, which leaves the short ones to fill the gaps at the end. Without a record (a first run,
+`-p no:cacheprovider`) a test counts one second, or twenty if it runs a build (uses the Prefect server).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from xdist.scheduler import LoadScopeScheduling
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+CACHE_KEY = "gbtbench/durations"
+GROUPS = "xdist-groups.json"  # in the session folder: test id → group, written by the workers
+UNKNOWN_S = 1.0  # a test with no recorded duration
+UNKNOWN_BUILD_S = 20.0  # … that runs a build (it uses the Prefect server)
+
+# fixtures every xdist worker sets up for itself anyway (the per-worker Prefect client settings, the parsed
+# corpus, the session folder); pytest's own fixtures have no base id
+PER_WORKER = {"prefect_api", "corpus_documents", "session_folder"}
+
+
+def across_workers(fixture_function: F) -> F:
+    """Mark a fixture (under `@pytest.fixture`) whose value comes from the session store: its users need
+    not share a worker."""
+    fixture_function.across_workers = True  # type: ignore[attr-defined]
+    return fixture_function
+
+
+def group_of(item: pytest.Item) -> str | None:
+    """The xdist group of a test: the module of the first expensive fixture it shares, if any."""
+    marker = item.get_closest_marker("xdist_group")
+    if marker is not None:
+        return str(marker.args[0]) if marker.args else str(marker.kwargs.get("name", "default"))
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return None
+    for name in info.names_closure:
+        definitions = info.name2fixturedefs.get(name)
+        if not definitions or name in PER_WORKER:
+            continue
+        definition = definitions[-1]
+        if getattr(definition.func, "across_workers", False):
+            continue
+        if definition.scope in ("module", "package", "session") and definition.baseid:
+            return str(definition.baseid)
+    return None
+
+
+def plain_id(nodeid: str) -> str:
+    """A test id without the `@group` suffix xdist adds under --dist loadgroup."""
+    head, at, tail = nodeid.rpartition("@")
+    return head if at and "]" not in tail and "::" not in tail else nodeid
+
+
+class GroupScheduling(LoadScopeScheduling):
+    """`--dist loadgroup` with the groups the workers recorded at collection.
+
+    xdist 3.8 tells the main process a test's group by appending `@group` to its test id, which pytest 9.2's
+    read-only ids silently ignore (every test became a group of its own); here the workers write the groups
+    to the session folder and the scheduler reads them once the collection is in.
+    """
+
+    def __init__(self, config: pytest.Config, log: Any, groups: Path) -> None:
+        super().__init__(config, log)
+        self._groups_file = groups
+        self._groups: dict[str, str] | None = None
+
+    def _split_scope(self, nodeid: str) -> str:
+        if self._groups is None:
+            exists = self._groups_file.exists()
+            self._groups = json.loads(self._groups_file.read_text(encoding="utf-8")) if exists else {}
+        return self._groups.get(plain_id(nodeid)) or nodeid
+
+
+def write_groups(items: list[pytest.Item], folder: Path) -> None:
+    """Record each grouped test's group for the scheduler (every worker writes the same content)."""
+    groups = {item.nodeid: group for item in items if (group := group_of(item)) is not None}
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{GROUPS}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(groups, handle)
+    os.replace(tmp, folder / GROUPS)
+
+
+def arrange(items: list[pytest.Item], durations: dict[str, float]) -> None:
+    """Mark each test's group and put the longest blocks first: a block is a group, or the ungrouped tests of
+    one module (in place; stable, and a block's tests keep their collected order)."""
+    blocks: dict[str, list[pytest.Item]] = defaultdict(list)
+    for item in items:
+        group = group_of(item)
+        if group is not None and not item.get_closest_marker("xdist_group"):
+            item.add_marker(pytest.mark.xdist_group(group))
+        blocks[f"group {group}" if group is not None else f"module {item.nodeid.split('::')[0]}"].append(item)
+    cost = {block: sum(_duration(item, durations) for item in members) for block, members in blocks.items()}
+    order = sorted(blocks, key=lambda block: -cost[block])  # sorted() is stable: ties keep collection order
+    items[:] = [item for block in order for item in blocks[block]]
+
+
+def _duration(item: pytest.Item, durations: dict[str, float]) -> float:
+    if item.nodeid in durations:
+        return durations[item.nodeid]
+    info = getattr(item, "_fixtureinfo", None)
+    return UNKNOWN_BUILD_S if info is not None and "prefect_api" in info.names_closure else UNKNOWN_S
+
+
+def recorded(config: pytest.Config) -> dict[str, float]:
+    cache = getattr(config, "cache", None)
+    if cache is None:
+        return {}
+    value = cache.get(CACHE_KEY, {})
+    return value if isinstance(value, dict) else {}
+
+
+def record(config: pytest.Config, durations: dict[str, float]) -> None:
+    """Keep the durations of this session's tests (and the older record of tests it did not run)."""
+    cache = getattr(config, "cache", None)
+    if cache is not None and durations:
+        cache.set(CACHE_KEY, {**recorded(config), **{k: round(v, 2) for k, v in durations.items()}})

@@ -1,0 +1,148 @@
+"""One Prefect API server on 127.0.0.1 for a whole test session, shared by every pytest-xdist worker.
+
+Prefect's own `prefect_test_harness` starts a server per process, so each xdist worker paid a server
+start-up and kept a server busy for the whole session. Here the first worker that needs a server starts
+one (the same uvicorn app and temporary SQLite database the harness uses) and records its URL in the session
+folder; the others read it. The server runs under a small watchdog process that stops it when the session's
+main pytest process ends, however it ends, so no server outlives the session; `stop` ends it at once.
+
+Run as `python prefect_server.py OWNER_PID PORT` (the database in PREFECT_SERVER_DATABASE_CONNECTION_URL):
+the watchdog.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+RECORD = "prefect-server.json"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start(folder: Path, owner: int, timeout: float = 120.0) -> str:
+    """Start a server that lives as long as process `owner`; returns its API URL once it answers."""
+    from prefect.settings import get_current_settings
+
+    port = _free_port()
+    database = "sqlite+aiosqlite:///" + str(folder / "prefect-test.db")
+    env = {
+        **os.environ,
+        **get_current_settings().to_environment_variables(exclude_unset=True),
+        "PREFECT_UI_ENABLED": "0",
+        "PREFECT__SERVER_EPHEMERAL": "1",
+        "PREFECT__SERVER_FINAL": "1",
+        "PREFECT_SERVER_DATABASE_CONNECTION_URL": database,
+    }
+    env.pop("PREFECT_API_URL", None)
+    log = open(folder / "prefect-server.log", "ab")  # noqa: SIM115  (the watchdog's output, kept for a failure)
+    watchdog = subprocess.Popen(
+        [sys.executable, __file__, str(owner), str(port)],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # not in the worker's process group: it outlives the worker that started it
+    )
+    log.close()
+    url = f"http://127.0.0.1:{port}/api"
+    deadline = time.monotonic() + timeout
+    with httpx.Client() as client:
+        while time.monotonic() < deadline:
+            if watchdog.poll() is not None:
+                log_file = folder / "prefect-server.log"
+                raise RuntimeError(f"the Prefect server stopped at start-up; see {log_file}")
+            try:
+                if client.get(f"{url}/health", timeout=5).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.2)
+        else:
+            watchdog.terminate()
+            raise RuntimeError(f"the Prefect server did not answer within {timeout:.0f} s")
+    (folder / RECORD).write_text(json.dumps({"url": url, "pid": watchdog.pid}), encoding="utf-8")
+    return url
+
+
+def running(folder: Path) -> str | None:
+    """The URL of the session's server, if one was started."""
+    record = folder / RECORD
+    return json.loads(record.read_text(encoding="utf-8"))["url"] if record.exists() else None
+
+
+def stop(folder: Path) -> None:
+    """End the session's server (its watchdog stops uvicorn and waits for it)."""
+    record = folder / RECORD
+    if not record.exists():
+        return
+    pid = json.loads(record.read_text(encoding="utf-8"))["pid"]
+    record.unlink()
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    for _ in range(100):  # the watchdog is not our child: wait until it is gone
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _watch(owner: int, port: int) -> None:
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "prefect.server.api.server:create_app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "error",
+            "--lifespan",
+            "on",
+        ]
+    )
+    stopping: list[int] = []
+    signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
+    while not stopping and _alive(owner) and server.poll() is None:
+        time.sleep(0.5)
+    server.terminate()
+    try:
+        server.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+    # the server is no child of the session's processes: its CPU time is written here (the log)
+    used = os.times()
+    print(
+        f"prefect server CPU: {used.children_user:.1f} s user, {used.children_system:.1f} s sys", flush=True
+    )
+
+
+if __name__ == "__main__":
+    _watch(int(sys.argv[1]), int(sys.argv[2]))

@@ -1,0 +1,148 @@
+"""The suite's own sharing machinery: values computed once per session across processes, the order and
+groups handed to xdist, and a Prefect server that never outlives its session."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+import session_store
+from balance import arrange, plain_id
+from servers import prefect_server
+
+TESTS = Path(__file__).resolve().parent
+
+# a second process using the store: it counts its computations in `log` and prints the value it got
+WORKER = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+from pathlib import Path
+import session_store
+session_store.configure(Path(sys.argv[2]))
+def compute():
+    with open(sys.argv[3], "a") as log:
+        log.write("computed\\n")
+    time.sleep(0.5)
+    return {"value": 42}
+print(session_store.shared("answer", compute)["value"])
+"""
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Path]:
+    """A store of this test's own (the session's is put back afterwards)."""
+    before = list(session_store._root)
+    session_store.configure(tmp_path / "store")
+    yield tmp_path / "store"
+    session_store._root[:] = before
+
+
+def test_a_value_is_computed_once_per_session_by_whichever_process_comes_first(
+    store: Path, tmp_path: Path
+) -> None:
+    log = tmp_path / "computations"
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(TESTS), str(store), str(log)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(2)
+    ]
+    outputs = [w.communicate(timeout=60)[0].strip() for w in workers]
+    assert outputs == ["42", "42"]
+    assert log.read_text().splitlines() == ["computed"]  # the second waited for the first, then read
+    assert session_store.shared("answer", lambda: pytest.fail("computed again")) == {"value": 42}
+
+
+def test_a_failed_computation_leaves_nothing_behind(store: Path) -> None:
+    def broken() -> int:
+        raise RuntimeError("no corpus")
+
+    with pytest.raises(RuntimeError):
+        session_store.shared("broken", broken)
+    assert session_store.shared("broken", lambda: 7) == 7
+
+
+def test_a_folder_half_written_by_a_failed_fill_is_written_again(store: Path, tmp_path: Path) -> None:
+    def failing(folder: Path) -> None:
+        (folder / "half").write_text("x")
+        raise OSError("disk full")
+
+    with pytest.raises(OSError):
+        session_store.shared_folder("release", failing, tmp_path)
+    folder = session_store.shared_folder("release", lambda f: (f / "whole").write_text("y"), tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["whole"]
+    again = session_store.shared_folder("release", lambda f: pytest.fail("filled again"), tmp_path)
+    assert again == folder
+
+
+class FakeItem:
+    """What `arrange` reads of a collected test: its id and its xdist_group marker."""
+
+    def __init__(self, nodeid: str, group: str | None = None) -> None:
+        self.nodeid = nodeid
+        self.markers = [pytest.mark.xdist_group(group).mark] if group else []
+
+    def get_closest_marker(self, name: str) -> pytest.Mark | None:
+        return next((m for m in self.markers if m.name == name), None)
+
+    def add_marker(self, marker: pytest.MarkDecorator) -> None:
+        self.markers.append(marker.mark)
+
+
+def test_the_longest_blocks_start_first_and_groups_stay_together() -> None:
+    items = [
+        FakeItem("tests/a.py::one"),
+        FakeItem("tests/a.py::two"),
+        FakeItem("tests/b.py::built", group="tests/b.py"),
+        FakeItem("tests/c.py::alone"),
+        FakeItem("tests/b.py::read", group="tests/b.py"),
+    ]
+    durations = {
+        "tests/a.py::one": 3.0,
+        "tests/a.py::two": 1.0,
+        "tests/b.py::built": 20.0,
+        "tests/c.py::alone": 9,
+    }
+    arrange(items, durations)  # type: ignore[arg-type]
+    assert [i.nodeid for i in items] == [
+        "tests/b.py::built",  # group b: 21 s (an unrecorded test counts 1 s)
+        "tests/b.py::read",
+        "tests/c.py::alone",  # 9 s
+        "tests/a.py::one",  # module a: 4 s, in collected order
+        "tests/a.py::two",
+    ]
+
+
+def test_recorded_ids_drop_the_group_suffix_only() -> None:
+    assert plain_id("tests/b.py::built@tests/b.py") == "tests/b.py::built"
+    assert plain_id("tests/a.py::one[x]") == "tests/a.py::one[x]"
+    assert plain_id("tests/a.py::mail[a@b.org]") == "tests/a.py::mail[a@b.org]"
+
+
+def test_the_prefect_server_stops_when_the_session_that_owns_it_ends(tmp_path: Path) -> None:
+    owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    try:
+        url = prefect_server.start(tmp_path, owner=owner.pid)
+        assert prefect_server.running(tmp_path) == url and url.startswith("http://127.0.0.1:")
+        assert httpx.get(f"{url}/health", timeout=10).status_code == 200
+    finally:
+        owner.kill()
+        owner.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"{url}/health", timeout=2)
+        except httpx.HTTPError:
+            break  # nobody answers: the watchdog saw its owner go and stopped the server
+        time.sleep(0.5)
+    else:
+        pytest.fail("the server outlived its session")
+    prefect_server.stop(tmp_path)  # the record goes; the watchdog is already gone
+    assert prefect_server.running(tmp_path) is None
