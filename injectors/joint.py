@@ -16,10 +16,12 @@ audit's joint-validity check calls the same function, so there is one definition
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
-from injectors.checking import Violation, lint_diff
-from injectors.edit import Edit, rename_all
+from injectors.checking import Violation, lint, lint_diff
+from injectors.edit import Applied, Edit, apply_edits, rename_all
+from injectors.instance import ErrorInstance
 from injectors.language.crossrefs import follow_renames
 from injectors.language.terms import compact_key, defined_terms
 from injectors.registry import definition
@@ -128,3 +130,46 @@ def failure(
         return None
     premise = spec.premise or default_premise
     return premise(instance, final, section, renames)
+
+
+# Which of a set of instances no longer hold together, by their instance ids (content addresses: the same
+# ids always give the same answer). The planner's corpus-wide choice may pass over the corpus several
+# times, re-checking mostly the same sets: linting each assembled document again was most of the choice.
+_LOST_BY_IDS: dict[tuple[str, ...], tuple[int, ...]] = {}
+_LOST_KEPT = 1 << 14
+
+
+def lost_together(
+    original: Document, instances: Sequence[ErrorInstance]
+) -> tuple[Applied, list[ErrorInstance]]:
+    """The instances applied together to `original`, and those that no longer hold on the result."""
+    applied = apply_edits(original, [i.edit for i in instances])
+    key = tuple(i.instance_id for i in instances)
+    lost = _LOST_BY_IDS.get(key)
+    if lost is None:
+        lost = _failing(original, instances, applied)
+        if len(_LOST_BY_IDS) >= _LOST_KEPT:
+            _LOST_BY_IDS.clear()
+        _LOST_BY_IDS[key] = lost
+    return applied, [instances[k] for k in lost]
+
+
+def _failing(original: Document, instances: Sequence[ErrorInstance], applied: Applied) -> tuple[int, ...]:
+    found = lint(applied.document)
+    by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}
+    diff = lint_diff(original, applied.document, by_diff) if by_diff else []  # once per document
+    return tuple(
+        k
+        for k, (instance, location, section) in enumerate(
+            zip(instances, applied.locations, applied.sections, strict=True)
+        )
+        if failure(
+            replace(instance, location=location),
+            original,
+            applied.document,
+            found,
+            section,
+            applied.followed,
+            diff,
+        )
+    )

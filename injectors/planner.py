@@ -17,12 +17,12 @@ from typing import Any
 import regex
 
 from injectors.base import Baseline, Rewriter, compatible
-from injectors.checking import Violation, lint, lint_diff
+from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
-from injectors.edit import Applied, apply_edits, followed_renames, rename_all, replay
+from injectors.edit import Applied, followed_renames, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
-from injectors.joint import failure, reads_diff
+from injectors.joint import lost_together
 from injectors.language.novelty import document_ngrams, text_ngrams
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
@@ -394,24 +394,7 @@ def _renumber_description(description: str, renames: list[tuple[str, str]]) -> s
 
 def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, list[ErrorInstance]]:
     """The instances applied together, and those that no longer hold on the result (`injectors.joint`)."""
-    applied = apply_edits(baseline.document, [i.edit for i in instances])
-    found = lint(applied.document)
-    by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}
-    diff = lint_diff(baseline.document, applied.document, by_diff) if by_diff else []  # once per document
-    lost = [
-        instance
-        for instance, location, section in zip(instances, applied.locations, applied.sections, strict=True)
-        if failure(
-            replace(instance, location=location),
-            baseline.document,
-            applied.document,
-            found,
-            section,
-            applied.followed,
-            diff,
-        )
-    ]
-    return applied, lost
+    return lost_together(baseline.document, instances)
 
 
 def _assemble(

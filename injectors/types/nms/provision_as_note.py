@@ -18,7 +18,10 @@ from injectors.types.nms.analysis import is_table_row, text_lines
 from parsers.model import Section
 
 # A line that is a list item, a lead-in or a formula: moving it into a note would break the list.
-_NOT_PROSE = regex.compile(r"^\s*(?:[a-z][)）]|\d+[)）]|——|—|[（(]\d+[)）]|[A-Z]\.\d|式|where|其中)")
+# An example written inline ("例如：……可仅使用……") is informative already: as a note it is no error.
+_NOT_PROSE = regex.compile(
+    r"^\s*(?:[a-z][)）]|\d+[)）]|——|—|[（(]\d+[)）]|[A-Z]\.\d|式|where|其中|例如|比如|示例|如[:：])"
+)
 
 
 _SENTENCE_END = ("。", "；", ";", "！", "？")

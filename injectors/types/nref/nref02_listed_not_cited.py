@@ -81,13 +81,18 @@ def _affinity(title: str, topic: str, body: str, rarity: dict[str, float]) -> fl
 
 def _fits(cited: Cited, title: str, same_field: bool, series: set[tuple[str, int]], body: str) -> bool:
     """Whether a reference another corpus document lists belongs in this document's list: listed by a
-    document of the same field, of a series this list already draws on (GB/T 2423.2 beside GB/T 2423.1),
-    or with a title every content word of which this document uses (its own subject). Anything else is
-    another field's material and would give the error away."""
-    if same_field or (cited.family, cited.parts[0]) in series:
+    document of the same field whose title is half in this document's words, of a series this list already
+    draws on (GB/T 2423.2 beside GB/T 2423.1), or with a title every content word of which this document
+    uses (its own subject). Anything else is another field's material and would give the error away."""
+    if (cited.family, cited.parts[0]) in series:
         return True
     words = _title_words(title)
-    return bool(words) and all(w in body for w in words)
+    if not words:  # a title with no words to compare (an English one): the field decides
+        return same_field
+    used = sum(w in body for w in words)
+    # a field as broad as ICS 35 holds energy metering and semantic libraries alike: a reference of the
+    # same field still speaks of what this document speaks of (half its title's words), any other all
+    return 2 * used >= len(words) if same_field else used == len(words)
 
 
 _SPACES = regex.compile(r"[ \t\u3000]+")
