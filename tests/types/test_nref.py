@@ -364,13 +364,20 @@ def _corpus_of(*documents: tuple[Document, str, str]) -> list[Document]:
 
 def test_nref02_never_borrows_another_fields_reference() -> None:
     """Issue 9, class 1: a tea standard's "茶叶贮存" never enters the rain sensor's list; a part of a
-    series the list already cites does, and so does a standard of the same field."""
-    rain = standard(RAIN_LIST, RAIN_BODY)
+    series the list already cites does, and so does a standard of the same field that speaks of what the
+    document speaks of (half its title's words) — not one that only shares the field (a field such as
+    ICS 35 holds energy metering and semantic libraries alike)."""
+    body = (
+        "4.1 低温\n用于自动气象站降水观测的传感器应按GB/T 2423.1—2008的规定进行低温试验，试验后应能正常工作。"
+    )
+    rain = standard(RAIN_LIST, body)
     tea = standard(
         "GB/T 30375—2013　茶叶贮存\nGB/T 2423.2—2008　电工电子产品环境试验　第2部分：试验方法　试验B：高温",
         RAIN_BODY,
     )
-    weather = standard("GB/T 33703—2017　自动气象站观测规范", RAIN_BODY)
+    weather = standard(
+        "GB/T 33703—2017　自动气象站观测规范\nGB/T 17167—2006　用能单位能源计量器具配备和管理通则", RAIN_BODY
+    )
     rain, tea, weather = _corpus_of(
         (rain, "07.060", "A 47"), (tea, "67.140.10", "X 55"), (weather, "07.060", "A 47")
     )
