@@ -375,11 +375,23 @@ def inject_document(
 
 def added_wording(instance: ErrorInstance, document: Document) -> frozenset[tuple[str, ...]]:
     """The word n-grams the instance's section has and its document never used (what the audit counts as
-    stock wording when instances of a type share it)."""
-    section = instance.corrupted_section
-    if section is None:
-        return frozenset()
-    return (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document)
+    stock wording when instances of a type share it). Kept by instance id: the corpus-wide choice asks
+    for every candidate in every pass, and a document's n-grams cost a segmentation of the whole text."""
+    held = _ADDED_BY_ID.get(instance.instance_id)
+    if held is None:
+        section = instance.corrupted_section
+        held = (
+            frozenset()
+            if section is None
+            else (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document)
+        )
+        if len(_ADDED_BY_ID) >= 1 << 16:
+            _ADDED_BY_ID.clear()
+        _ADDED_BY_ID[instance.instance_id] = held
+    return held
+
+
+_ADDED_BY_ID: dict[str, frozenset[tuple[str, ...]]] = {}
 
 
 _QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")
