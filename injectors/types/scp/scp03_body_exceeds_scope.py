@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 import regex
@@ -174,23 +174,27 @@ def scoped_requirements(section: Section, objects: tuple[str, ...]) -> tuple[Sco
     """Requirements of a body clause about the scope's own object: where another object can join in."""
     heads = _heads(objects)
     out = []
+    for at, subject, text in _requirements(section):
+        if not plain_subject(subject.replace("的", "")):
+            continue
+        head = next((h for h in heads if subject.endswith(h) or h + "的" in subject), None)
+        if head is None and subject in _SELF_SUBJECTS:
+            head = subject
+        if head:
+            out.append(ScopedRequirement(at, subject, head, text))
+    return tuple(out)
+
+
+def _requirements(section: Section) -> Iterator[tuple[int, str, str]]:
+    """(offset, words before the modal, sentence) of each 应/不应 sentence of the clause's plain prose."""
     for start, end in paragraph_spans(section.text):
         line = section.text[start:end]
         if not is_plain(line):
             continue
         for sentence in sentences(line):
             found = provisions(sentence.text)
-            if not sentence.text.endswith("。") or not found or found[0].word not in ("应", "不应"):
-                continue
-            subject = sentence.text[: found[0].start]
-            if not plain_subject(subject.replace("的", "")):
-                continue
-            head = next((h for h in heads if subject.endswith(h) or h + "的" in subject), None)
-            if head is None and subject in _SELF_SUBJECTS:
-                head = subject
-            if head:
-                out.append(ScopedRequirement(start + sentence.start, subject, head, sentence.text))
-    return tuple(out)
+            if sentence.text.endswith("。") and found and found[0].word in ("应", "不应"):
+                yield start + sentence.start, sentence.text[: found[0].start], sentence.text
 
 
 def _head_end(subject: str, head: str) -> int | None:
@@ -207,19 +211,11 @@ def _head_end(subject: str, head: str) -> int | None:
 def negated_requirements(section: Section, head: str) -> tuple[ScopedRequirement, ...]:
     """Requirements of a body clause that name the head noun of a "非X" scope qualifier before their 应
     ("对于……的等级保护对象，应……"): where the object the qualifier leaves out can join in."""
-    out = []
-    for start, end in paragraph_spans(section.text):
-        line = section.text[start:end]
-        if not is_plain(line):
-            continue
-        for sentence in sentences(line):
-            found = provisions(sentence.text)
-            if not sentence.text.endswith("。") or not found or found[0].word not in ("应", "不应"):
-                continue
-            subject = sentence.text[: found[0].start]
-            if len(subject) <= 40 and _head_end(subject, head) is not None:
-                out.append(ScopedRequirement(start + sentence.start, subject, head, sentence.text))
-    return tuple(out)
+    return tuple(
+        ScopedRequirement(at, subject, head, text)
+        for at, subject, text in _requirements(section)
+        if len(subject) <= 40 and _head_end(subject, head) is not None
+    )
 
 
 def _connectors(document: Document) -> tuple[list[str], list[str]]:
