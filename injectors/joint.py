@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import Protocol
 
 from injectors.checking import Violation, lint, lint_diff
+from injectors.content_memo import ContentMemo
 from injectors.edit import Applied, Edit, apply_edits, rename_all
 from injectors.instance import ErrorInstance
 from injectors.language.crossrefs import follow_renames
@@ -132,11 +133,10 @@ def failure(
     return premise(instance, final, section, renames)
 
 
-# Which of a set of instances no longer hold together, by their instance ids (content addresses: the same
-# ids always give the same answer). The planner's corpus-wide choice may pass over the corpus several
-# times, re-checking mostly the same sets: linting each assembled document again was most of the choice.
-_LOST_BY_IDS: dict[tuple[str, ...], tuple[int, ...]] = {}
-_LOST_KEPT = 1 << 14
+# Which of a set of instances no longer hold together, by their instance ids: the planner's corpus-wide
+# choice may pass over the corpus several times, re-checking mostly the same sets, and linting each
+# assembled document again was most of the choice.
+_LOST: ContentMemo[tuple[str, ...], tuple[int, ...]] = ContentMemo(1 << 14)
 
 
 def lost_together(
@@ -145,12 +145,7 @@ def lost_together(
     """The instances applied together to `original`, and those that no longer hold on the result."""
     applied = apply_edits(original, [i.edit for i in instances])
     key = tuple(i.instance_id for i in instances)
-    lost = _LOST_BY_IDS.get(key)
-    if lost is None:
-        lost = _failing(original, instances, applied)
-        if len(_LOST_BY_IDS) >= _LOST_KEPT:
-            _LOST_BY_IDS.clear()
-        _LOST_BY_IDS[key] = lost
+    lost = _LOST.get(key, lambda: _failing(original, instances, applied))
     return applied, [instances[k] for k in lost]
 
 

@@ -19,8 +19,9 @@ import regex
 from injectors.base import Baseline, Rewriter, compatible
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
+from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
-from injectors.edit import Applied, followed_renames, rename_all, replay
+from injectors.edit import followed_renames, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.joint import lost_together
 from injectors.language.novelty import document_ngrams, text_ngrams
@@ -216,7 +217,7 @@ def choose(
             chosen.append(pick)
             used[pick.error_type] += 1
             counts[pick.error_type] += 1
-        lost = _lost(candidates.baseline, chosen)[1]
+        lost = lost_together(candidates.document, chosen)[1]
         if not lost:
             break
         for instance in lost:
@@ -377,21 +378,16 @@ def added_wording(instance: ErrorInstance, document: Document) -> frozenset[tupl
     """The word n-grams the instance's section has and its document never used (what the audit counts as
     stock wording when instances of a type share it). Kept by instance id: the corpus-wide choice asks
     for every candidate in every pass, and a document's n-grams cost a segmentation of the whole text."""
-    held = _ADDED_BY_ID.get(instance.instance_id)
-    if held is None:
-        section = instance.corrupted_section
-        held = (
-            frozenset()
-            if section is None
-            else (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document)
-        )
-        if len(_ADDED_BY_ID) >= 1 << 16:
-            _ADDED_BY_ID.clear()
-        _ADDED_BY_ID[instance.instance_id] = held
-    return held
+    section = instance.corrupted_section
+    if section is None:
+        return frozenset()
+    return _ADDED.get(
+        instance.instance_id,
+        lambda: (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document),
+    )
 
 
-_ADDED_BY_ID: dict[str, frozenset[tuple[str, ...]]] = {}
+_ADDED: ContentMemo[str, frozenset[tuple[str, ...]]] = ContentMemo(1 << 16)
 
 
 _QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")
@@ -404,18 +400,13 @@ def _renumber_description(description: str, renames: list[tuple[str, str]]) -> s
     return _QUOTED_NUMBER.sub(lambda m: rename_all(m.group(1), renames), description)
 
 
-def _lost(baseline: Baseline, instances: list[ErrorInstance]) -> tuple[Applied, list[ErrorInstance]]:
-    """The instances applied together, and those that no longer hold on the result (`injectors.joint`)."""
-    return lost_together(baseline.document, instances)
-
-
 def _assemble(
     baseline: Baseline, instances: list[ErrorInstance]
 ) -> tuple[Document, list[ErrorInstance], tuple[Violation, ...]]:
     """Apply all edits together; drop any instance that no longer holds on the combined document."""
     kept = list(instances)
     while True:
-        applied, lost = _lost(baseline, kept)
+        applied, lost = lost_together(baseline.document, kept)
         if not lost:
             break
         kept = [i for i in kept if i not in lost]

@@ -1,0 +1,28 @@
+"""Results kept by content address (instance ids), for the corpus-wide choice's repeated passes.
+
+A key made of instance ids always has the same value (an id is a hash of the document, type, place and
+edit), so nothing kept goes stale; the memo is emptied when full instead of growing with the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class ContentMemo(Generic[K, V]):
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._kept: dict[K, V] = {}
+
+    def get(self, key: K, compute: Callable[[], V]) -> V:
+        if key in self._kept:
+            return self._kept[key]
+        value = compute()
+        if len(self._kept) >= self._size:
+            self._kept.clear()
+        self._kept[key] = value
+        return value
