@@ -37,8 +37,10 @@ def _write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4)
 def _load(path: str) -> Any:
+    """Kept: the context, which every task of a worker reads. A document is read once, so a bigger cache
+    would only keep every document a worker injected, and grow with the corpus."""
     with open(path, "rb") as handle:
         return pickle.load(handle)  # the build's own cache, written by store
 

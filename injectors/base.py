@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 from injectors.checking import Violation, lint, lint_diff
 from injectors.context import InjectionContext
-from injectors.edit import Edit, apply_edits, claimed_spans, overlaps
+from injectors.edit import Edit, Footprint, apply_edits, claimed_spans, clash, footprint, overlaps
 from injectors.instance import (
     ErrorInstance,
     FlaggedCandidate,
@@ -45,11 +45,13 @@ def occupied(edits: Sequence[Edit]) -> set[int]:
 
 def compatible(edit: Edit, taken: Sequence[Edit], document: Document) -> bool:
     """One error per section (several on separate spans of the scope or the reference list)."""
-    if any(overlaps(edit, other) for other in taken):
-        return False
-    busy = occupied(taken)
-    mine = occupied([edit])
-    return all(p not in busy or document.sections[p].kind in SHARED_KINDS for p in mine)
+    mine = footprint(edit)
+    return not any(clashes(mine, footprint(other), document) for other in taken)
+
+
+def clashes(a: Footprint, b: Footprint, document: Document) -> bool:
+    """Whether two edits cannot go into one document (`compatible`, pairwise: it is a pairwise relation)."""
+    return clash(a, b) or any(document.sections[p].kind not in SHARED_KINDS for p in a.sections & b.sections)
 
 
 @dataclass(frozen=True)

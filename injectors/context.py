@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 
 from parsers.entries import ReferenceEntry, TermEntry, normative_references, reference_entries, term_entries
 from parsers.hash_once import hash_once, state_without_hash
@@ -87,14 +88,8 @@ class InjectionContext:
     def references_for(self, document: Document) -> tuple[CorpusReference, ...]:
         """Real reference numbers listed by other documents, those of the same field first: an injector
         takes another field's reference only when it is of this document's series or subject."""
-        field = field_of(document.cover.ics, document.cover.ccs)
-        others = [r for r in self.references if r.doc_id != document.doc_id]
-        return tuple(
-            sorted(
-                others,
-                key=lambda r: (not same_field(field, field_of(r.ics, r.ccs)), r.entry.number, r.entry.line),
-            )
-        )
+        ranked = _references_by_field(self, field_of(document.cover.ics, document.cover.ccs))
+        return tuple(r for r in ranked if r.doc_id != document.doc_id)
 
     def digest(self) -> str:
         """What the rule templates can draw on, without document ids: a cache key that survives an edit
@@ -108,11 +103,40 @@ class InjectionContext:
         return hashlib.sha256(repr(material).encode()).hexdigest()[:16]
 
     def terms_for(self, document: Document) -> tuple[CorpusTerm, ...]:
-        """Terms other documents define, those of the same field first: an injector takes another
-        field's term only when its words are the document's own (`ter.editing.at_home`)."""
+        """Terms other documents define, those of the same field first, each entry once per field: an
+        injector takes another field's term only when its words are the document's own
+        (`ter.editing.at_home`). A term that many documents define alike (one standard's editions, a
+        series) is read once: what an injector makes of it depends on the entry and its field alone."""
         field = field_of(document.cover.ics, document.cover.ccs)
-        others = [t for t in self.terms if t.doc_id != document.doc_id]
-        return tuple(sorted(others, key=lambda t: not same_field(field, t.field)))
+        return tuple(t for t, owners in _terms_by_field(self, field) if owners - {document.doc_id})
 
     def scopes_for(self, document: Document) -> tuple[CorpusScope, ...]:
         return tuple(s for s in self.scopes if s.doc_id != document.doc_id)
+
+
+# Both are read by every document of a build (one lookup per field): sorted once per context and field,
+# not once per document, since a corpus of hundreds of documents lists tens of thousands of entries.
+
+
+@lru_cache(maxsize=64)
+def _references_by_field(context: InjectionContext, field: tuple[str, str]) -> tuple[CorpusReference, ...]:
+    return tuple(
+        sorted(
+            context.references,
+            key=lambda r: (not same_field(field, field_of(r.ics, r.ccs)), r.entry.number, r.entry.line),
+        )
+    )
+
+
+@lru_cache(maxsize=64)
+def _terms_by_field(
+    context: InjectionContext, field: tuple[str, str]
+) -> tuple[tuple[CorpusTerm, frozenset[str]], ...]:
+    """Each distinct (entry, field) once, where it first comes, with the documents that define it."""
+    owners: dict[tuple[TermEntry, tuple[str, str]], set[str]] = {}
+    first: dict[tuple[TermEntry, tuple[str, str]], CorpusTerm] = {}
+    for t in sorted(context.terms, key=lambda t: not same_field(field, t.field)):
+        key = (t.entry, t.field)
+        owners.setdefault(key, set()).add(t.doc_id)
+        first.setdefault(key, t)
+    return tuple((t, frozenset(owners[k])) for k, t in first.items())

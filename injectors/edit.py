@@ -196,6 +196,39 @@ def overlaps(a: Edit, b: Edit) -> bool:
     return False
 
 
+@dataclass(frozen=True)
+class Footprint:
+    """What an edit occupies (`claimed_spans`, the numbers it renames), read once: the planner compares
+    every candidate with every pick, pass after pass."""
+
+    numbers: frozenset[str]
+    spans: tuple[tuple[int, str, int, int], ...]
+    positions: frozenset[int]  # of the spans
+    whole: frozenset[int]  # positions claimed whole or in their number ("*", "number")
+    sections: frozenset[int]  # `base.occupied`: the spans' positions, and the section an insertion follows
+
+
+def footprint(edit: Edit) -> Footprint:
+    spans = tuple(claimed_spans(edit))
+    positions = frozenset(p for p, *_ in spans)
+    whole = frozenset(p for p, f, *_ in spans if f in ("*", "number"))
+    sections = positions | ({edit.target} if edit.op == "insert" else frozenset())
+    return Footprint(frozenset(_renamed_numbers(edit)), spans, positions, whole, sections)
+
+
+def clash(a: Footprint, b: Footprint) -> bool:
+    """`overlaps`, on footprints."""
+    if a.numbers & b.numbers or a.whole & b.positions or b.whole & a.positions:
+        return True
+    shared = a.positions & b.positions
+    return bool(shared) and any(
+        pa == pb and fa == fb and sa <= eb and sb <= ea
+        for pa, fa, sa, ea in a.spans
+        if pa in shared
+        for pb, fb, sb, eb in b.spans
+    )
+
+
 def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     """All of a document's edits together; edits must not overlap (see `overlaps`)."""
     for i, a in enumerate(edits):

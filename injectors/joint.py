@@ -149,6 +149,24 @@ def lost_together(
     return applied, [instances[k] for k in lost]
 
 
+def lost_in(original: Document, instances: Sequence[ErrorInstance]) -> list[ErrorInstance]:
+    """Those of the instances that no longer hold together (`lost_together`), with the edits applied only
+    when the set is new: the choice asks again for sets it has seen, and applying is most of an answer."""
+    key = tuple(i.instance_id for i in instances)
+    lost = _LOST.get(
+        key, lambda: _failing(original, instances, apply_edits(original, [i.edit for i in instances]))
+    )
+    return [instances[k] for k in lost]
+
+
+def kept_together(original: Document, instances: Sequence[ErrorInstance]) -> list[ErrorInstance]:
+    """The instances left once those that no longer hold together are dropped, again until all hold."""
+    kept = list(instances)
+    while lost := lost_in(original, kept):
+        kept = [i for i in kept if i not in lost]
+    return kept
+
+
 def _failing(original: Document, instances: Sequence[ErrorInstance], applied: Applied) -> tuple[int, ...]:
     found = lint(applied.document)
     by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}

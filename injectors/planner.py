@@ -16,14 +16,14 @@ from typing import Any
 
 import regex
 
-from injectors.base import Baseline, Rewriter, compatible
+from injectors.base import Baseline, Rewriter, clashes
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
-from injectors.edit import followed_renames, rename_all, replay
+from injectors.edit import followed_renames, footprint, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
-from injectors.joint import lost_together
+from injectors.joint import kept_together, lost_in, lost_together
 from injectors.language.novelty import document_ngrams, text_ngrams
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
@@ -191,12 +191,19 @@ def choose(
     chosen: list[ErrorInstance] = []
     used: Counter[str] = Counter()
     rejected: set[int] = set()
+    document = candidates.document
+    prints = {id(i): footprint(i.edit) for i in candidates.instances}
     while True:
         picked = {id(i) for i in chosen}
         pool = [i for i in candidates.instances if id(i) not in picked and id(i) not in rejected]
+        fresh = list(chosen)  # what the pool has not been compared with yet: all picks, then the last
         while pool and len(chosen) < target:
-            taken = [i.edit for i in chosen]
-            pool = [i for i in pool if compatible(i.edit, taken, candidates.document) and _room(i, chosen)]
+            pool = [
+                i
+                for i in pool
+                if not any(clashes(prints[id(i)], prints[id(t)], document) for t in fresh)
+                and _room(i, chosen)
+            ]
             if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
                 pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
             if not pool:
@@ -215,9 +222,10 @@ def choose(
             )
             pool.remove(pick)
             chosen.append(pick)
+            fresh = [pick]
             used[pick.error_type] += 1
             counts[pick.error_type] += 1
-        lost = lost_together(candidates.document, chosen)[1]
+        lost = lost_in(candidates.document, chosen)
         if not lost:
             break
         for instance in lost:
@@ -285,14 +293,16 @@ def choose_balanced(
     forward by its shortfall in another pass. When one still stays behind (few documents offer it, and
     it is already taken wherever offered, see `choose`), every document takes proportionally fewer
     errors, never fewer than `min_errors`, which lowers the common types' share toward it; the largest
-    count that balances the corpus is kept, and where none does, the full one. This is the one
-    algorithm the build ships and the balance test runs.
+    count that balances the corpus is kept. Where none does, the pass that came closest is kept; passes
+    stop once they move away from balance (each re-checks the whole corpus). This is the one algorithm
+    the build ships and the balance test runs.
     """
     ordered = sorted(candidates, key=lambda c: c.document.doc_id)
     offered = sorted({i.error_type for c in ordered for i in c.instances})
     plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
     if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
         return plain
+    best, best_deviation = plain, deviation(counts, offered)
     boost: Counter[str] = Counter()
     for _ in range(BOOST_ROUNDS):
         mean = sum(counts[t] for t in offered) / len(offered)
@@ -303,12 +313,20 @@ def choose_balanced(
         choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, boost)
         if deviation(counts, offered) <= BALANCE:
             return choice
+        if deviation(counts, offered) >= best_deviation:
+            break  # moving the types behind forward no longer helps: each pass costs a re-check of the corpus
+        best, best_deviation = choice, deviation(counts, offered)
+    worse = 0
     for step in range(1, STEPS + 1):
         scale = 1 - step * (1 - config.min_errors / config.max_errors) / STEPS
         choice, scaled = _choose_all(ordered, seed, config, adjust, scale, boost)
         if deviation(scaled, offered) <= BALANCE:
             return choice
-    return plain  # nothing balances this corpus: keep every document's full count
+        if deviation(scaled, offered) < best_deviation:
+            best, best_deviation, worse = choice, deviation(scaled, offered), 0
+        elif (worse := worse + 1) >= GIVE_UP:
+            break  # fewer errors per document move the balance away from the goal
+    return best  # nothing balances this corpus: the choice that comes closest
 
 
 def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig) -> bool:
@@ -323,6 +341,7 @@ def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig
 
 BOOST_ROUNDS = 3  # passes that move the types left behind forward, before documents take fewer errors
 STEPS = 8  # scales tried between 1 and min/max errors when the full counts leave a type behind
+GIVE_UP = 2  # scales in a row that come no closer to balance than the best pass so far
 
 
 def _choose_all(
@@ -344,7 +363,7 @@ def _choose_all(
         picked = choose(c, seed, config, counts, later, scale, said, boost)
         if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
             picked = adjust(c, picked, counts)
-        kept = finalize(c, picked).instances
+        kept = kept_together(c.baseline.document, picked)  # what `finalize` will keep, without assembling
         if len(kept) >= config.min_errors:
             chosen[c.document.doc_id] = tuple(picked)
             said.update((i.error_type, g) for i in picked for g in added_wording(i, c.document))

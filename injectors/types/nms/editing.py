@@ -54,12 +54,15 @@ _OBJECT_VERBS = frozenset(
 )
 
 
+_SHORT_ATTRIBUTE = regex.compile(r"\p{Han}{1,5}的")
+
+
 def relative_clause(line: str, end: int) -> bool:
     """The modal opens a relative clause ("应支持的运维要求", "可用于炼焦的烟煤"), not a provision."""
     word = next_word(line, end)
     if line[end + len(word) : end + len(word) + 1] == "的":
         return True
-    return word not in _OBJECT_VERBS and regex.match(r"^\p{Han}{1,5}的", line[end:]) is not None
+    return word not in _OBJECT_VERBS and _SHORT_ATTRIBUTE.match(line, end) is not None
 
 
 def flagged(document: Document, check: Callable[[Document], Iterable[Violation]]) -> frozenset[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import regex
 
@@ -190,6 +190,17 @@ def _in_source(line: str, at: int) -> bool:
     return opened >= 0 and opened > max(before.rfind("]"), before.rfind("］"))
 
 
+@lru_cache(maxsize=1 << 14)
+def _section_uses(target: int, text: str, place: str) -> tuple[Use, ...]:
+    """The citations of one section: every candidate's lint reads the document's other sections again."""
+    uses: list[Use] = []
+    offset = 0
+    for line in unwrap_citations(text).split("\n"):
+        uses.extend(_line_uses(target, line, offset, place))
+        offset += len(line) + 1
+    return tuple(uses)
+
+
 def _line_uses(target: int, line: str, offset: int, place: str) -> Iterator[Use]:
     """The citations of one line, at their place in the section (the line's reading is memoised by text)."""
     for use in _line_uses_read(line, place):
@@ -263,7 +274,22 @@ class Analysis:
 
     def mentioned(self, cited: Cited) -> bool:
         """Anywhere at all: list, bibliography or body."""
-        return self.listed(cited) is not None or self.in_bibliography(cited) or bool(self.uses_of(cited))
+        return (cited.family, cited.parts) in self._mentioned_index or any(
+            (cited.family, cited.parts[:k]) in self._mentioned_whole for k in range(len(cited.parts))
+        )
+
+    @cached_property
+    def _mentioned_whole(self) -> frozenset[tuple[str, tuple[int, ...]]]:
+        """Every document the list, the bibliography and the body mention (`same_document` is a prefix
+        relation of the number parts: one index answers the corpus's tens of thousands of lookups)."""
+        cited = [i.cited for i in self.items] + [e.cited for _, e in self.bibliography]
+        cited += [u.cited for u in self.references()]
+        return frozenset((c.family, c.parts) for c in cited)
+
+    @cached_property
+    def _mentioned_index(self) -> frozenset[tuple[str, tuple[int, ...]]]:
+        """Every prefix of a mentioned number, itself included."""
+        return frozenset((f, parts[:k]) for f, parts in self._mentioned_whole for k in range(len(parts) + 1))
 
 
 def excluded(cited: Cited, own: Cited | None) -> bool:
@@ -287,11 +313,7 @@ def analyse(document: Document) -> Analysis:
         if section.kind == "bibliography":
             bibliography.extend((i, entry) for entry in list_items(section))
             continue
-        place = _place(section, markers)
-        offset = 0
-        for line in unwrap_citations(section.text).split("\n"):
-            uses.extend(_line_uses(i, line, offset, place))
-            offset += len(line) + 1
+        uses.extend(_section_uses(i, section.text, _place(section, markers)))
     return Analysis(target, tuple(items), tuple(bibliography), tuple(uses), own)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -94,6 +95,7 @@ class Candidate:
     source: str = ""  # where the citation came from (NREF-03: 参考文献, or the informative place)
 
 
+@lru_cache(maxsize=1 << 14)  # every document of a build reads the corpus's reference lists
 def parsed(line: str, number: str, year: str | None) -> Cited | None:
     cited = parse_number(line) or parse_number(f"{number}—{year}" if year else number)
     if cited is None or cited.category == 5:

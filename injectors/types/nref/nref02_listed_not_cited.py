@@ -21,6 +21,7 @@ from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, ListItem, analyse, excluded, place_name
 from injectors.types.nref.editing import Candidate, inserted_entry, parsed
+from parsers.entries import ReferenceEntry
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -138,12 +139,13 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
     rarity = {w: math.log((1 + len(titles)) / n) for w, n in frequency.items() if 2 * n <= len(titles)}
     ranked: dict[str, tuple[bool, bool, float, int, Candidate]] = {}
     popularity: Counter[str] = Counter()
+    fitting: dict[tuple[ReferenceEntry, bool], Cited | None] = {}  # many documents list one standard alike
     for order, ref in enumerate(references):
-        cited = parsed(ref.entry.line, ref.entry.number, ref.entry.year)
-        if cited is None or not ref.entry.title or a.mentioned(cited) or excluded(cited, a.own):
-            continue
         near = same_field(field, field_of(ref.ics, ref.ccs))
-        if not _fits(cited, ref.entry.title, near, series, body):
+        if (ref.entry, near) not in fitting:
+            fitting[(ref.entry, near)] = _fitting(ref.entry, near, a, series, body)
+        cited = fitting[(ref.entry, near)]
+        if cited is None:
             continue
         key = f"{cited.family} {cited.number}"
         popularity[key] += 1
@@ -156,6 +158,16 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
         key=lambda k: (not ranked[k][0], not ranked[k][1], -ranked[k][2], -popularity[k], ranked[k][3]),
     )
     return [ranked[k][4] for k in ranking]
+
+
+def _fitting(
+    entry: ReferenceEntry, near: bool, a: Analysis, series: set[tuple[str, int]], body: str
+) -> Cited | None:
+    """The entry's standard when this document may list it: never mentioned here, and fitting (`_fits`)."""
+    cited = parsed(entry.line, entry.number, entry.year)
+    if cited is None or not entry.title or a.mentioned(cited) or excluded(cited, a.own):
+        return None
+    return cited if _fits(cited, entry.title, near, series, body) else None
 
 
 class UncitedReferenceListed(Injector):

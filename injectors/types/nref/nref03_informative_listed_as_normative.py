@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import lru_cache
 
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
@@ -54,6 +55,17 @@ def informative_listed_as_normative(document: Document) -> list[Violation]:
     return out
 
 
+@lru_cache(maxsize=4)
+def _corpus_titles(context: InjectionContext) -> dict[str, str]:
+    """Standard ("GB/T 2423.1") → its title as the corpus's lists give it (the last list wins); read once
+    per corpus, not once per document."""
+    return {
+        f"{c.family} {c.number}": ref.entry.title
+        for ref in (*context.references, *context.bibliography)
+        if (c := parsed(ref.entry.line, ref.entry.number, ref.entry.year)) is not None
+    }
+
+
 def _informative_candidates(document: Document, a: Analysis, context: InjectionContext) -> list[Candidate]:
     """Documents the text only mentions informatively: entries of 参考文献, and 注/见 citations."""
     out: list[Candidate] = []
@@ -69,11 +81,7 @@ def _informative_candidates(document: Document, a: Analysis, context: InjectionC
     for _, entry in a.bibliography:
         if entry.cited.category < 5:
             add(entry.cited, entry.title, "参考文献")
-    titles = {
-        f"{c.family} {c.number}": ref.entry.title
-        for ref in (*context.references, *context.bibliography)
-        if (c := parsed(ref.entry.line, ref.entry.number, ref.entry.year)) is not None
-    }
+    titles = _corpus_titles(context)
     for use in a.references():
         key = f"{use.cited.family} {use.cited.number}"
         if use.role == "informative" and not a.in_bibliography(use.cited) and key in titles:

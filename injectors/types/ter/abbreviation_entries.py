@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -32,8 +33,12 @@ class AbbreviationEntry:
 
 def _used(abbreviation: str, text: str) -> bool:
     """The abbreviation as a whole token (not "CRC" inside "CRC32" nor "MAC" inside "MACs")."""
-    pattern = r"(?<![A-Za-z0-9\-])" + regex.escape(abbreviation) + r"(?![A-Za-z0-9\-])"
-    return regex.search(pattern, text) is not None
+    return _token(abbreviation).search(text) is not None
+
+
+@lru_cache(maxsize=1024)
+def _token(abbreviation: str) -> regex.Pattern[str]:
+    return regex.compile(r"(?<![A-Za-z0-9\-])" + regex.escape(abbreviation) + r"(?![A-Za-z0-9\-])")
 
 
 def abbreviation_entries(document: Document) -> Iterator[tuple[int, AbbreviationEntry]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from abc import abstractmethod
 from collections.abc import Sequence
+from functools import lru_cache
 
 import regex
 
@@ -25,14 +26,14 @@ from injectors.language.terms import (
 )
 from parsers.model import Document
 
+_PLAIN = regex.compile(r"[\p{Han}A-Za-z0-9]+")
+_HAN = regex.compile(r"\p{Han}")
 
+
+@lru_cache(maxsize=1 << 16)  # asked of every term of the corpus, for every document
 def clean_term(term: str) -> bool:
     """A term simple enough to write into another text: Chinese, no alternatives or brackets."""
-    return (
-        2 <= len(term) <= 12
-        and regex.fullmatch(r"[\p{Han}A-Za-z0-9]+", term) is not None
-        and regex.search(r"\p{Han}", term) is not None
-    )
+    return 2 <= len(term) <= 12 and _PLAIN.fullmatch(term) is not None and _HAN.search(term) is not None
 
 
 def chapter_name(document: Document) -> str:
@@ -64,12 +65,14 @@ _COMMON = """
 COMMON_WORDS = frozenset(_COMMON.split())
 
 
+@lru_cache(maxsize=8)  # TER-01 and TER-02 both read it
 def vocabulary(document: Document) -> frozenset[str]:
     """The body's distinctive words: what a borrowed term's definition should share to look at home."""
     out: set[str] = set()
     for s in document.sections:
         if s.kind in (*BODY_KINDS, "scope", "terms"):
-            out.update(w for w in words(s.title + "\n" + s.text) if len(w) >= 2 and w not in COMMON_WORDS)
+            for line in (s.title, *s.text.split("\n")):  # by line: the segmentations other readers keep
+                out.update(w for w in words(line) if len(w) >= 2 and w not in COMMON_WORDS)
     return frozenset(out)
 
 

@@ -104,6 +104,9 @@ class ForeignTerm:
     term: str
 
 
+_NOTE_OR_EXAMPLE = regex.compile(r"\s*(注|示例)")
+
+
 class UndefinedTermUsed(TerminologyInjector):
     """TER-01: the body uses a technical term or abbreviation that chapter 3 / 缩略语 never defines.
 
@@ -233,7 +236,7 @@ class UndefinedTermUsed(TerminologyInjector):
         drafter does not own those words ("提示“信息以广播为准”" is a display text, not a term use)."""
         guarded = protected_spans(section.text)
         for offset, line in prose_lines(section.text):
-            if regex.match(r"^\s*(注|示例)", line) or "\t" in line:
+            if _NOTE_OR_EXAMPLE.match(line) or "\t" in line:
                 continue
             tokens = tagged(line)
             at = 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
@@ -70,15 +71,19 @@ ERROR_TYPE = ErrorType(
 _ALIAS = regex.compile(r"简称[为作]?[“\"「]?(?P<alias>[\p{Han}A-Za-z0-9]{2,12}?)[”\"」]?(?=[。，；）)]|$)")
 
 
+_TITLE_ABBREVIATION = regex.compile(r"[；;]\s*(?P<abbr>[A-Z][A-Za-z0-9\-]{1,11})\s*$")
+_OPEN_BRACKET = regex.compile(r"[（(]")
+
+
 def term_aliases(document: Document, entry: DefinedTerm) -> tuple[str, ...]:
     """Other names under which a term is used: 简称…, an abbreviation after "；", its 缩略语 entry."""
     section = document.sections[entry.position]
     out = [m.group("alias") for m in _ALIAS.finditer(section.text)]
-    m = regex.search(r"[；;]\s*(?P<abbr>[A-Z][A-Za-z0-9\-]{1,11})\s*$", section.title)
+    m = _TITLE_ABBREVIATION.search(section.title)
     if m:
         out.append(m.group("abbr"))
     for abbr, full in abbreviations(document).items():
-        name = regex.split(r"[（(]", full, maxsplit=1)[0].strip()
+        name = _OPEN_BRACKET.split(full, maxsplit=1)[0].strip()
         if name and compact_key(name) in entry.variants:
             out.append(abbr)
     return tuple(dict.fromkeys(out))
@@ -176,6 +181,7 @@ def placements(document: Document) -> list[Placement]:
     return out
 
 
+@lru_cache(maxsize=1 << 14)  # asked of every entry of the corpus, for every document
 def borrowable(entry: DefinedTerm) -> bool:
     """A foreign entry whose definition can be copied as it stands: clean, self-contained, one sentence."""
     definition = entry.definition
