@@ -168,7 +168,9 @@ def kept_together(original: Document, instances: Sequence[ErrorInstance]) -> lis
 
 
 def _failing(original: Document, instances: Sequence[ErrorInstance], applied: Applied) -> tuple[int, ...]:
-    found = lint(applied.document)
+    # `failure` reads the checker's output for the deterministic types alone: lint only those
+    deterministic = {i.error_type for i in instances if definition(i.error_type).error_type.deterministic}
+    found = lint(applied.document, deterministic) if deterministic else []
     by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}
     diff = lint_diff(original, applied.document, by_diff) if by_diff else []  # once per document
     return tuple(
