@@ -51,6 +51,7 @@ from injectors.types.scp.editing import (
     paragraph_spans,
     plain_subject,
 )
+from injectors.types.scp.kinds import can_join
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -254,13 +255,22 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
     return tuple(scope_objects(text)), usable
 
 
-def _joins(outsider: Outsider, requirement: ScopedRequirement, own_heads: list[str]) -> bool:
+def _joins(
+    outsider: Outsider, requirement: ScopedRequirement, own_heads: list[str], objects: tuple[str, ...]
+) -> bool:
     """Whether the outsider can be coordinated with the requirement's subject: a negated one with a subject
-    of its head noun ("等级保护对象" + "涉密对象"), the others with one of the scope's own objects."""
+    of its head noun ("等级保护对象" + "涉密对象"), the others with one of the scope's own objects, and
+    only where the two read as things of one kind (`kinds`: not "报警系统和电池室均应……")."""
+    at = _head_end(requirement.subject, requirement.head)
+    if at is None:
+        return False
     if outsider.negated:
-        return requirement.head.endswith(outsider.head) and outsider.name not in requirement.subject
-    own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
-    return own and requirement.head not in outsider.name
+        fits = requirement.head.endswith(outsider.head) and outsider.name not in requirement.subject
+    else:
+        own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
+        fits = own and requirement.head not in outsider.name
+    heads = objects if requirement.head in _SELF_SUBJECTS else ()
+    return fits and can_join(outsider.name, requirement.subject, at, heads)
 
 
 class BodyBeyondScope(Injector):
@@ -301,7 +311,7 @@ class BodyBeyondScope(Injector):
         requirement: ScopedRequirement = site.detail
         objects, outside = _material(document)
         own_heads = _heads(objects)
-        candidates = [z for z in outside if _joins(z, requirement, own_heads)]
+        candidates = [z for z in outside if _joins(z, requirement, own_heads, objects)]
         if not candidates:
             return None
         outsider = rng.choice(candidates)
@@ -330,7 +340,7 @@ class BodyBeyondScope(Injector):
             edit,
             error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了要求，"
             f"正文超出了范围的界限（{where}）",
-            fix=f"删去“{added}”，本条只对{requirement.head}提出要求；如确需规定“{obj}”，"
+            fix=f"删去“{added}”，本条只对{outsider.negated or requirement.head}提出要求；如确需规定“{obj}”，"
             "先修改范围使其涵盖该对象",
             generator="rule-template",
         )
