@@ -317,10 +317,11 @@ class BodyBeyondScope(Injector):
         outsider = rng.choice(candidates)
         obj = outsider.name
         joins, alls = _connectors(document)
-        join = rng.choice(joins)
         subject = requirement.subject
         at = _head_end(subject, requirement.head)
         assert at is not None
+        # not the coordinator the subject already has ("火灾探测与报警系统与……"): it would read as one list
+        join = rng.choice([j for j in joins if j not in subject[:at]] or joins)
         added = match_style(join + obj, section.text)
         every = rng.choice(alls) if at == len(subject) else ""
         new_sentence = subject[:at] + added + every + requirement.sentence[at:]
