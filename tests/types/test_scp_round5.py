@@ -88,7 +88,7 @@ def test_scp03_doubles_no_noun() -> None:
         assert "显示设备应记录操作日志" in corrupted
 
 
-# --- SCP-05: a boundary widened over an object the scope only refers to the document -------------------------
+# --- SCP-05: a boundary widened over an object the scope only refers to the document ---------------------
 
 
 def test_scp05_drops_a_qualifier_that_a_referred_object_shows() -> None:
