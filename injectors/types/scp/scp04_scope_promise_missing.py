@@ -107,7 +107,9 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
         end -= 1
     if not conjunctions:
         plain = [(end, "和", "", False), (end, "、", "", False)] if closing else []  # "和X等", not "要求等"
-        return [(end, "和", "", True), (end, "及", "", True), *plain]
+        # not "框架及其功能组成及X要求": a second 及 after 及其 reads as one garbled list
+        also = [] if "及" in region else [(end, "及", "", True)]
+        return [(end, "和", "", True), *also, *plain]
     if text.startswith(("，以及", ",以及"), end):
         return [(end, "、", "", True)]
     return [(end, "，以及", "", True), (end, "及", "", True)]
