@@ -3,6 +3,8 @@ standards the test writes itself.
 
 - SCP-03: an excluded object coordinated with a subject of another kind ("报警系统和电池室均应设置主电源"),
   the subject's own coordinator used again ("探测与报警系统与……"), a noun doubled ("显示设备的设备");
+- SCP-04: an aspect among the closing chapters ("试验方法、日常维护、检验规则"), a second 及 after 及其, a
+  deliverable (用户手册) among the parts after 包括;
 - SCP-05: on a scope whose boundary is restricted only against an object referred to it (参照使用), no
   qualifier could be dropped detectably, so the type went to a skewed set of documents; the widened
   boundary now contradicts that referral, and says so.
@@ -11,8 +13,13 @@ standards the test writes itself.
 from __future__ import annotations
 
 from injectors.context import InjectionContext
+from injectors.language.sentences import Sentence
+from injectors.types.scp.analysis import statement_sentences
+from injectors.types.scp.editing import uncovered_aspects
 from injectors.types.scp.kinds import can_join, same_kind
-from tests.types.test_scp_quality import added_text, standard
+from injectors.types.scp.scp04_scope_promise_missing import _aspect_insertions, _fresh_items
+from parsers.model import Document
+from tests.types.test_scp_quality import CABINET_BODY, EXCHANGE_BODY, added_text, instances, standard
 from tests.types.test_scp_round4 import run
 
 # A fire detection standard whose scope excludes a place (a battery room), not another system.
@@ -127,3 +134,53 @@ def test_scp05_takes_no_referred_object_of_another_kind_as_evidence() -> None:
     document = standard(scope, body, title="仓储 记录仪 技术要求")
     found = run("SCP-05", document, InjectionContext.from_documents([document]))
     assert all("参照使用" not in i.description for i in found)
+
+
+# --- SCP-04: a promised aspect sits where a drafter would list it -------------------------------------------
+
+
+PRODUCT_SCOPE = (
+    "本文件规定了社区共享工具柜的分类、要求、试验方法、检验规则以及标志、包装、运输和贮存。\n"
+    "本文件适用于住宅小区内设置的社区共享工具柜。"
+)
+
+
+def test_scp04_puts_no_aspect_among_the_closing_chapters() -> None:
+    """Content aspects come before 试验方法 in a product scope, never between 试验方法 and 检验规则 or
+    among 标志、包装、运输和贮存."""
+    document = standard(PRODUCT_SCOPE, CABINET_BODY)
+    found = instances("SCP-04", document, seeds=16)
+    assert found, "SCP-04 found no place before 试验方法"
+    for instance in found:
+        (replacement,) = instance.edit.replacements
+        before = instance.original_section.text[: replacement.start]
+        assert "试验方法" not in before, instance.corrupted_section.text.splitlines()[0]
+
+
+def _list_site(document: Document) -> tuple[str, Sentence, int]:
+    """The scope text, its first sentence and where the list after its scope verb starts."""
+    text = next(s for s in document.sections if s.kind == "scope").text
+    sentence = statement_sentences(text)[0]
+    return text, sentence, sentence.start + text.index("了") + 1
+
+
+def test_scp04_adds_no_second_ji_after_jiqi() -> None:
+    scope = (
+        "本文件确立了社区服务平台的参与主体、平台框架及其功能组成等。\n本文件适用于社区服务平台的规划设计。"
+    )
+    document = standard(scope, EXCHANGE_BODY, "社区服务平台 框架")
+    places = _aspect_insertions(*_list_site(document))
+    assert places, "no place in the list"
+    assert all(before != "及" for _, before, _, _ in places)  # "框架及其功能组成及X要求等"
+
+
+def test_scp04_names_no_deliverable_among_the_parts_after_baokuo() -> None:
+    scope = (
+        "本文件规定了社区服务平台之间的通讯协议，包括协议基础、消息定义及数据格式。\n"
+        "本文件适用于社区服务平台之间的通信。"
+    )
+    document = standard(scope, EXCHANGE_BODY, "社区服务平台 通讯协议")
+    assert "用户手册" in {a.name for a in uncovered_aspects(document)}
+    names = {name for _, _, name, _ in _fresh_items(document, *_list_site(document))}
+    assert names, "no aspect fits the list after 包括"
+    assert not names & {"用户手册", "操作手册", "运维手册", "数据字典", "计费结算", "费用结算"}
