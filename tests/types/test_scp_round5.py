@@ -19,7 +19,14 @@ from injectors.types.scp.editing import uncovered_aspects
 from injectors.types.scp.kinds import can_join, same_kind
 from injectors.types.scp.scp04_scope_promise_missing import _aspect_insertions, _fresh_items
 from parsers.model import Document
-from tests.types.test_scp_quality import CABINET_BODY, EXCHANGE_BODY, added_text, instances, standard
+from tests.types.test_scp_quality import (
+    CABINET_BODY,
+    CABINET_SCOPE,
+    EXCHANGE_BODY,
+    added_text,
+    instances,
+    standard,
+)
 from tests.types.test_scp_round4 import run
 
 # A fire detection standard whose scope excludes a place (a battery room), not another system.
@@ -184,3 +191,11 @@ def test_scp04_names_no_deliverable_among_the_parts_after_baokuo() -> None:
     names = {name for _, _, name, _ in _fresh_items(document, *_list_site(document))}
     assert names, "no aspect fits the list after 包括"
     assert not names & {"用户手册", "操作手册", "运维手册", "数据字典", "计费结算", "费用结算"}
+
+
+def test_scp04_promises_no_commercial_matter_in_a_safety_standard() -> None:
+    document = standard(CABINET_SCOPE, CABINET_BODY, title="社区 共享工具柜 安全要求")
+    assert "售后服务" in {a.name for a in uncovered_aspects(document)}
+    names = {name for _, _, name, _ in _fresh_items(document, *_list_site(document))}
+    assert names, "no aspect fits the scope of a safety standard"
+    assert not names & {"售后服务", "售后保障", "保修期"}

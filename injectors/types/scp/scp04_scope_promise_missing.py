@@ -141,6 +141,10 @@ _CLOSING = ("试验方法", "检验方法", "测试方法", "检验规则", "标
 _NO_PARTS = frozenset({"用户手册", "数据字典", "使用说明", "计费结算", "售后服务", "档案管理", "人员培训"})
 
 
+# Commercial matters: a product standard may promise them, a safety standard (its title says 安全) never does.
+_COMMERCIAL = frozenset({"售后服务", "计费结算"})
+
+
 def _after_the_closing_chapters(before: str, rest: str) -> bool:
     """Whether an item put between `before` and `rest` would follow a closing item (试验方法, 检验规则 …)
     while another list item still comes after it: out of the order the body's chapters have."""
@@ -165,6 +169,8 @@ def _fresh_items(
         for aspect in uncovered_aspects(document):
             if parts and aspect.name in _NO_PARTS:
                 continue
+            if aspect.name in _COMMERCIAL and "安全" in document.title:
+                continue  # a safety standard promising 保修期要求 reads as planted
             for name in aspect.names:
                 if before != "，以及" and ("和" in name or "、" in name):
                     continue
