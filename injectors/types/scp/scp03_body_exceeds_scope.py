@@ -280,7 +280,9 @@ class BodyBeyondScope(Injector):
     coordinated object, one this scope says it does not apply to (or lets use the document only by
     reference, or keeps out by a "非X" qualifier: "非涉密对象"): "集中充电柜和用于电池租赁的换电柜应……",
     written with the coordinators the document itself
-    uses; the error shows only when the clause is read against the scope. Other documents are skipped (no
+    uses; the error shows only when the clause is read against the scope. Only things of one kind are
+    coordinated (`kinds`): "报警系统和电池室均应设置主电源" is a sentence no drafter writes; a place may
+    join only as a second owner ("报警系统及电池室的设计文件应……"). Other documents are skipped (no
     site): an object from another document would come from another field, and a life-cycle stage the scope
     does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
 
