@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from injectors.context import InjectionContext
 from injectors.language.sentences import Sentence
+from injectors.registry import injectors
 from injectors.types.scp.analysis import statement_sentences
 from injectors.types.scp.editing import uncovered_aspects
 from injectors.types.scp.kinds import can_join, same_kind
@@ -199,3 +200,15 @@ def test_scp04_promises_no_commercial_matter_in_a_safety_standard() -> None:
     names = {name for _, _, name, _ in _fresh_items(document, *_list_site(document))}
     assert names, "no aspect fits the scope of a safety standard"
     assert not names & {"售后服务", "售后保障", "保修期"}
+
+
+def test_scp03_records_why_a_scope_with_an_outsider_has_no_site() -> None:
+    scope = FIRE_SCOPE
+    body = "4 供电\n4.1 电源\n火灾探测与报警系统应设置主电源和备用电源。\n"
+    document = standard(scope, body, title="储能柜 火灾探测与报警系统 技术要求")
+    context = InjectionContext.from_documents([document])
+    sc03 = injectors()["SCP-03"]
+    assert list(sc03.sites(document, context)) == []  # 电池室 is no system, and nothing is owned
+    assert sc03.no_site_reason(document, context) == "no_subject_of_its_kind"
+    plain = standard(scope.split("\n本文件不适用于")[0], body, title="储能柜 火灾探测与报警系统 技术要求")
+    assert sc03.no_site_reason(plain, InjectionContext.from_documents([plain])) == "no_outsider_in_scope"

@@ -289,9 +289,10 @@ class BodyBeyondScope(Injector):
     error_type = ERROR_TYPE.id
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), or no body requirement
-        names the object such an outsider could join."""
-        return "no_outsider_in_scope"
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X): no_outsider_in_scope;
+        or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
+        the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
+        return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
@@ -304,7 +305,12 @@ class BodyBeyondScope(Injector):
         negated = [
             Site(i, r) for i, s in body_sections(document) for h in nouns for r in negated_requirements(s, h)
         ]
-        return list({(x.target, x.detail.start): x for x in own + negated}.values())
+        own_heads = _heads(objects)
+        return [  # only where an outsider reads as of the subject's kind (else no site: the reason says why)
+            x
+            for x in {(x.target, x.detail.start): x for x in own + negated}.values()
+            if any(_joins(z, x.detail, own_heads, objects) for z in outside)
+        ]
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
