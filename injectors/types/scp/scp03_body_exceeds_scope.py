@@ -51,6 +51,7 @@ from injectors.types.scp.editing import (
     paragraph_spans,
     plain_subject,
 )
+from injectors.types.scp.kinds import can_join
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -254,13 +255,22 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
     return tuple(scope_objects(text)), usable
 
 
-def _joins(outsider: Outsider, requirement: ScopedRequirement, own_heads: list[str]) -> bool:
+def _joins(
+    outsider: Outsider, requirement: ScopedRequirement, own_heads: list[str], objects: tuple[str, ...]
+) -> bool:
     """Whether the outsider can be coordinated with the requirement's subject: a negated one with a subject
-    of its head noun ("等级保护对象" + "涉密对象"), the others with one of the scope's own objects."""
+    of its head noun ("等级保护对象" + "涉密对象"), the others with one of the scope's own objects, and
+    only where the two read as things of one kind (`kinds`: not "报警系统和电池室均应……")."""
+    at = _head_end(requirement.subject, requirement.head)
+    if at is None:
+        return False
     if outsider.negated:
-        return requirement.head.endswith(outsider.head) and outsider.name not in requirement.subject
-    own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
-    return own and requirement.head not in outsider.name
+        fits = requirement.head.endswith(outsider.head) and outsider.name not in requirement.subject
+    else:
+        own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
+        fits = own and requirement.head not in outsider.name
+    heads = objects if requirement.head in _SELF_SUBJECTS else ()
+    return fits and can_join(outsider.name, requirement.subject, at, heads)
 
 
 class BodyBeyondScope(Injector):
@@ -270,16 +280,19 @@ class BodyBeyondScope(Injector):
     coordinated object, one this scope says it does not apply to (or lets use the document only by
     reference, or keeps out by a "非X" qualifier: "非涉密对象"): "集中充电柜和用于电池租赁的换电柜应……",
     written with the coordinators the document itself
-    uses; the error shows only when the clause is read against the scope. Other documents are skipped (no
+    uses; the error shows only when the clause is read against the scope. Only things of one kind are
+    coordinated (`kinds`): "报警系统和电池室均应设置主电源" is a sentence no drafter writes; a place may
+    join only as a second owner ("报警系统及电池室的设计文件应……"). Other documents are skipped (no
     site): an object from another document would come from another field, and a life-cycle stage the scope
     does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
 
     error_type = ERROR_TYPE.id
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), or no body requirement
-        names the object such an outsider could join."""
-        return "no_outsider_in_scope"
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X): no_outsider_in_scope;
+        or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
+        the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
+        return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
@@ -292,7 +305,12 @@ class BodyBeyondScope(Injector):
         negated = [
             Site(i, r) for i, s in body_sections(document) for h in nouns for r in negated_requirements(s, h)
         ]
-        return list({(x.target, x.detail.start): x for x in own + negated}.values())
+        own_heads = _heads(objects)
+        return [  # only where an outsider reads as of the subject's kind (else no site: the reason says why)
+            x
+            for x in {(x.target, x.detail.start): x for x in own + negated}.values()
+            if any(_joins(z, x.detail, own_heads, objects) for z in outside)
+        ]
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -301,16 +319,17 @@ class BodyBeyondScope(Injector):
         requirement: ScopedRequirement = site.detail
         objects, outside = _material(document)
         own_heads = _heads(objects)
-        candidates = [z for z in outside if _joins(z, requirement, own_heads)]
+        candidates = [z for z in outside if _joins(z, requirement, own_heads, objects)]
         if not candidates:
             return None
         outsider = rng.choice(candidates)
         obj = outsider.name
         joins, alls = _connectors(document)
-        join = rng.choice(joins)
         subject = requirement.subject
         at = _head_end(subject, requirement.head)
         assert at is not None
+        # not the coordinator the subject already has ("火灾探测与报警系统与……"): it would read as one list
+        join = rng.choice([j for j in joins if j not in subject[:at]] or joins)
         added = match_style(join + obj, section.text)
         every = rng.choice(alls) if at == len(subject) else ""
         new_sentence = subject[:at] + added + every + requirement.sentence[at:]
@@ -330,7 +349,7 @@ class BodyBeyondScope(Injector):
             edit,
             error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了要求，"
             f"正文超出了范围的界限（{where}）",
-            fix=f"删去“{added}”，本条只对{requirement.head}提出要求；如确需规定“{obj}”，"
+            fix=f"删去“{added}”，本条只对{outsider.negated or requirement.head}提出要求；如确需规定“{obj}”，"
             "先修改范围使其涵盖该对象",
             generator="rule-template",
         )

@@ -107,7 +107,9 @@ def _aspect_insertions(text: str, sentence: Sentence, verb_end: int) -> list[tup
         end -= 1
     if not conjunctions:
         plain = [(end, "和", "", False), (end, "、", "", False)] if closing else []  # "和X等", not "要求等"
-        return [(end, "和", "", True), (end, "及", "", True), *plain]
+        # not "框架及其功能组成及X要求": a second 及 after 及其 reads as one garbled list
+        also = [] if "及" in region else [(end, "及", "", True)]
+        return [(end, "和", "", True), *also, *plain]
     if text.startswith(("，以及", ",以及"), end):
         return [(end, "、", "", True)]
     return [(end, "，以及", "", True), (end, "及", "", True)]
@@ -129,6 +131,28 @@ def _joining_only(grams: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
     return {g for g in grams if all(w in _JOINING or not regex.search(r"\p{Han}|[A-Za-z]", w) for w in g)}
 
 
+# The closing chapters of a product standard, in the order GB/T 1.1 lists them: a scope names its technical
+# aspects before 试验方法, never between 试验方法 and 检验规则 ("试验方法、日常维护、检验规则").
+_CLOSING = ("试验方法", "检验方法", "测试方法", "检验规则", "标志", "标签", "包装", "运输", "贮存", "储存")
+
+
+# Aspects that are a deliverable or a commercial matter, not a part of the object: a list after 包括 names
+# the parts of a protocol or a security system, where "用户手册" or "计费结算" stands out as planted.
+_NO_PARTS = frozenset({"用户手册", "数据字典", "使用说明", "计费结算", "售后服务", "档案管理", "人员培训"})
+
+
+# Commercial matters: a product standard may promise them, a safety standard (its title says 安全) never does.
+_COMMERCIAL = frozenset({"售后服务", "计费结算"})
+
+
+def _after_the_closing_chapters(before: str, rest: str) -> bool:
+    """Whether an item put between `before` and `rest` would follow a closing item (试验方法, 检验规则 …)
+    while another list item still comes after it: out of the order the body's chapters have."""
+    previous = regex.split(r"以及|[、，,和及了]", before.rstrip("、，, "))[-1]
+    following = regex.match(r"[、和及]|以及", rest.lstrip()) is not None or rest[:1] not in "，,；;。."
+    return previous.endswith(_CLOSING) and following
+
+
 def _fresh_items(
     document: Document, text: str, sentence: Sentence, verb_end: int
 ) -> list[tuple[int, str, str, str]]:
@@ -139,7 +163,14 @@ def _fresh_items(
     line_end = text.find("\n", sentence.end) if "\n" in text[sentence.end :] else len(text)
     fresh: list[tuple[int, str, str, str]] = []
     for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
+        if _after_the_closing_chapters(text[verb_end:offset], text[offset : sentence.end]):
+            continue
+        parts = "包括" in text[verb_end:offset]  # "通讯协议，包括协议基础、消息定义……": the object's parts
         for aspect in uncovered_aspects(document):
+            if parts and aspect.name in _NO_PARTS:
+                continue
+            if aspect.name in _COMMERCIAL and "安全" in document.title:
+                continue  # a safety standard promising 保修期要求 reads as planted
             for name in aspect.names:
                 if before != "，以及" and ("和" in name or "、" in name):
                     continue

@@ -38,6 +38,7 @@ from injectors.types.scp.analysis import (
     statement_sentences,
 )
 from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
+from injectors.types.scp.scp03_body_exceeds_scope import referred_objects
 from parsers.entries import split_term
 from parsers.model import Document, Section
 
@@ -143,12 +144,31 @@ def _shared_run(qualifier: str, other: str) -> str:
     return best
 
 
+def _referred_inside(section: Section, sentence: str, qualifier: str) -> str | None:
+    """An object the scope only lets use the document by reference ("塑料大棚中使用的环境监测系统参照
+    使用") that the boundary takes in once the qualifier is dropped: it ends with the bare head noun
+    ("环境监测系统") the qualifier restricted. A "不适用于" exception to a general boundary is ordinary
+    drafting; an object both inside the boundary and only referred to is a contradiction."""
+    at = sentence.find(qualifier)
+    rest = sentence[at + len(qualifier) :]
+    head = re.split(r"[，。；]|的", rest, maxsplit=1)[0]
+    parts = [p for p in re.split(r"及其|以及|[和与及、]", head) if len(p) >= 4]
+    for referred in referred_objects(section.text):
+        if any(referred.endswith(p) and referred != p and qualifier not in referred for p in parts):
+            return referred
+    return None
+
+
 def qualifier_evidence(document: Document, section: Section, sentence: str, qualifier: str) -> str | None:
     """Where the document still restricts to what a dropped qualifier said: its title, another scope
     sentence, or the body (a clause title, or the text of two clauses or more), naming a phrase of four
     characters or more of the qualifier that the shortened boundary no longer has. Without such evidence
     a shorter boundary reads as a plausible one, and no reviewer could find the loss."""
     after = sentence.replace(qualifier, "", 1)
+    referred = _referred_inside(section, sentence, qualifier)
+    if referred:
+        word = self_reference(document)
+        return f"范围中只允许参照使用{word}的“{referred}”也落入了这一界限，范围自相矛盾"
     title = document.title.strip()
     run = _shared_run(qualifier, title)
     if run and run not in after:
