@@ -44,6 +44,8 @@ class CorpusTerm:
     doc_id: str
     entry: TermEntry
     field: tuple[str, str] = ("", "")  # the defining document's field (`field_of`)
+    ics: str = ""  # the defining document's full ICS and CCS codes: a narrow field (`ter.lexicon`)
+    ccs: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ class InjectionContext:
         for doc in sorted(documents, key=lambda d: (d.standard_id, d.title, d.doc_id)):
             ics, ccs = doc.cover.ics, doc.cover.ccs
             references.extend(CorpusReference(doc.doc_id, ics, e, ccs) for e in normative_references(doc))
-            terms.extend(CorpusTerm(doc.doc_id, e, field_of(ics, ccs)) for e in term_entries(doc))
+            terms.extend(CorpusTerm(doc.doc_id, e, field_of(ics, ccs), ics, ccs) for e in term_entries(doc))
             scopes.extend(
                 CorpusScope(doc.doc_id, s.text) for s in doc.sections if s.kind == "scope" and s.level == 1
             )
@@ -101,7 +103,7 @@ class InjectionContext:
         to a document's body (its doc_id changes, its references, terms and scope do not)."""
         material = (
             [(r.ics, r.ccs, r.entry) for r in self.references],
-            [(t.field, t.entry) for t in self.terms],
+            [(t.field, t.ics, t.ccs, t.entry) for t in self.terms],
             [c.text for c in self.scopes],
             [(r.ics, r.ccs, r.entry) for r in self.bibliography],
         )

@@ -18,6 +18,7 @@ from injectors.language.terms import defined_terms, modal_verbs, term_variants, 
 from injectors.registry import injectors
 from injectors.taxonomy import BY_ID
 from injectors.types.ter.editing import at_home, initials, near_synonyms, provision_point, vocabulary
+from injectors.types.ter.lexicon import term_like
 from injectors.types.ter.ter02_defined_term_unused import placements
 from injectors.types.ter.ter04_definition_defect import TERM_FIRST, TERM_LAST
 from injectors.types.ter.ter05_term_entry_format import NONE_FORMS
@@ -172,13 +173,19 @@ def test_generators_are_offline(
         assert instance.provenance.generator == expected
 
 
-def test_ter02_entry_is_of_the_documents_world_and_goes_anywhere(
-    corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
-) -> None:
-    """Class 1 and 2 of issue 9: the added entry comes from the document's own field or words (never a
-    term of another field the document has no words for), and it is not always the last entry; the
-    entries after it are renumbered one down, consecutively."""
-    doc = next(d for d in corpus_documents if "greenhouse" in d.source)
+def test_ter02_entry_is_of_the_documents_world_and_goes_anywhere(ter_injectors: dict) -> None:
+    """Class 1 and 2 of issue 9: the added entry comes from a document of the same narrow field and is
+    made of the document's own words, and it is not always the last entry; the entries after it are
+    renumbered one down, consecutively. (The project corpus has no two documents of one narrow field:
+    there TER-02 renames an entry instead.)"""
+    body = BODY.replace(
+        "标定周期不应超过30 d。", "标定周期不应超过30 d。采样单元的流量应稳定，试样不应被污染。"
+    )
+    doc = document(body=body)
+    doc = replace(doc, cover=replace(doc.cover, ics="13.040.40", ccs="Z 15"))
+    sister = document(terms="3.1 采样流量 sampling flow rate\n单位时间内流经采样单元的试样体积。")
+    sister = replace(sister, doc_id="sister", cover=replace(sister.cover, ics="13.040.40", ccs="Z 15"))
+    context = InjectionContext.from_documents([doc, sister])
     vocab = vocabulary(doc)
     positions = set()
     injector = ter_injectors["TER-02"]
@@ -190,7 +197,7 @@ def test_ter02_entry_is_of_the_documents_world_and_goes_anywhere(
         instance = proposal
         new = replay(proposal.edit, None)
         term = new.title.split(" ", 1)[0]
-        assert term not in "".join(s.text + s.title for s in doc.sections)
+        assert term == "采样流量" and term not in "".join(s.text + s.title for s in doc.sections)
         source = next(t for t in context.terms_for(doc) if t.entry.term == term)
         assert at_home(doc, source, vocab) is not None
         applied = apply_edits(doc, [instance.edit])
@@ -512,24 +519,29 @@ def test_parser_debris_is_not_judged() -> None:
     assert [loc for loc, _ in violations(document(terms=lost, body=THREE_BODY), "TER-05")] == ["3.9"]
 
 
-def test_a_term_of_the_same_broad_field_still_needs_the_documents_own_words(
-    corpus_documents: list[Document],
-) -> None:
-    """ICS 35 holds ledgers and environmental data alike: "共识节点" is no term for a document that never
-    says 共识, however its cover is classified; a term made of the document's own words is."""
+def test_a_term_of_the_same_broad_field_is_not_borrowed(corpus_documents: list[Document]) -> None:
+    """ICS 35 holds ledgers and environmental data alike: a document of the same broad field lends no
+    term, even one made of this document's own words; only one of the same narrow field does, and then
+    only a term-like one of its words ("共识节点" never for a document that never says 共识)."""
     from injectors.context import CorpusTerm, field_of
     from parsers.entries import TermEntry
 
     doc = corpus_documents[0]
     vocab = vocabulary(doc)
     field = field_of(doc.cover.ics, doc.cover.ccs)
+    subgroup = doc.cover.ics.rsplit(".", 1)[0] + ".99"
     assert "共识" not in vocab
     ledger = TermEntry("3.9", "共识节点", "consensus node", "负责账本数据一致性的节点。")
-    foreign = CorpusTerm("other", ledger, field)
-    assert at_home(doc, foreign, vocab) is None
-    own = next(w for w in sorted(vocab) if len(w) >= 2 and w.isalpha())
-    native = CorpusTerm("other", TermEntry("3.9", own, "", f"文件中的{own}。"), field)
-    assert at_home(doc, native, vocab) is not None
+    assert at_home(doc, CorpusTerm("other", ledger, field, doc.cover.ics, doc.cover.ccs), vocab) is None
+    own = [w for w in sorted(vocab) if len(w) >= 2 and regex.fullmatch(r"\p{Han}+", w)]
+    term = next(
+        a + b for a in own for b in own if a != b and term_like(a + b) and tuple(words(a + b)) == (a, b)
+    )
+    entry = TermEntry("3.9", term, "", f"{term}是{''.join(own[:6])}。")
+    broad = CorpusTerm("other", entry, field, subgroup, "")
+    assert at_home(doc, broad, vocab) is None
+    narrow = CorpusTerm("other", entry, field, doc.cover.ics, doc.cover.ccs)
+    assert at_home(doc, narrow, vocab) is not None
 
 
 @pytest.mark.parametrize("form", NONE_FORMS)

@@ -79,5 +79,8 @@ def _force(sentence: str) -> str | None:
     citation would then become informative: NREF's business)."""
     if CITATION.search(sentence):
         return None
-    forces = {m.force for m in modal_verbs(sentence)}
+    found = modal_verbs(sentence)
+    if any(m.word == "可" and sentence[m.end : m.end + 1] == "被" for m in found):
+        return None  # "且可被辅助工具访问到": 可被 says what can happen to a thing, it permits nothing
+    forces = {m.force for m in found}
     return FORCE_ZH[forces.pop()] if len(forces) == 1 else None

@@ -52,6 +52,7 @@ from injectors.types.ter.editing import (
     clean_term,
     vocabulary,
 )
+from injectors.types.ter.lexicon import term_like
 from injectors.types.ter.owners import may_write
 from parsers.model import Document, Section
 
@@ -102,6 +103,7 @@ class ForeignTerm:
     start: int
     head: str
     term: str
+    origin: str = ""  # the number of the entry in whose definition the term stands ("" when borrowed)
 
 
 class UndefinedTermUsed(TerminologyInjector):
@@ -128,7 +130,7 @@ class UndefinedTermUsed(TerminologyInjector):
         entries = defined_terms(document)
         found = occurrences(document, entries)
         whole = document_text(document)
-        heads = self._foreign_heads(document, context, entries, whole)
+        heads, origins = self._foreign_heads(document, context, entries, whole)
         covered: dict[int, list[tuple[int, int]]] = {}
         for o in found:
             covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
@@ -141,7 +143,7 @@ class UndefinedTermUsed(TerminologyInjector):
             for position, section in enumerate(document.sections):
                 if section.kind in BODY_KINDS and (
                     terms := tuple(
-                        self._foreign_options(section, heads, covered.get(position, []), reach, body)
+                        self._foreign_options(section, heads, covered.get(position, []), reach, body, origins)
                     )
                 ):
                     sites.append(Site(position, terms))
@@ -161,9 +163,10 @@ class UndefinedTermUsed(TerminologyInjector):
     @classmethod
     def _foreign_heads(
         cls, document: Document, context: InjectionContext, entries: Sequence[DefinedTerm], whole: str
-    ) -> dict[str, tuple[str, ...]]:
-        """Head noun → the related foreign terms with that head that this document neither defines nor
-        uses ("冻结数据" for head "数据")."""
+    ) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+        """Head noun → the term-like phrases with that head that this document neither defines nor uses
+        (`lexicon.term_like`: "电池单体" for head "单体", never "综合系统"): terms of documents of its
+        narrow field (`at_home`), and noun phrases of its own definitions (→ the entry they stand in)."""
         own = {v for e in entries for v in e.variants}
         own_heads = {words(e.term)[-1] for e in entries if e.term}  # a bare 记录仪 may mean our 行驶记录仪
         vocab = vocabulary(document)
@@ -175,7 +178,7 @@ class UndefinedTermUsed(TerminologyInjector):
             if not may_write(context, document.doc_id, term):
                 continue
             parts = words(term)
-            if len(parts) < 2 or len(parts[-1]) < 2 or parts[-1] in own_heads or modal_verbs(term):
+            if len(parts) < 2 or parts[-1] in own_heads or modal_verbs(term) or not term_like(term):
                 continue
             score = at_home(document, corpus_term, vocab)
             if score is not None:
@@ -191,15 +194,17 @@ class UndefinedTermUsed(TerminologyInjector):
         mine = [p for p in phrases if may_write(context, document.doc_id, p)]
         for term in mine[: cls.FOREIGN_TERMS]:
             heads.setdefault(head_noun(term), []).append(term)
-        return {head: tuple(dict.fromkeys(terms)) for head, terms in sorted(heads.items())}
+        found = {head: tuple(dict.fromkeys(terms)) for head, terms in sorted(heads.items())}
+        return found, {p: phrases[p] for p in mine[: cls.FOREIGN_TERMS] if p not in scored}
 
     @staticmethod
     def _own_phrases(
         entries: Sequence[DefinedTerm], body: str, own: set[str], own_heads: set[str]
-    ) -> list[str]:
+    ) -> dict[str, str]:
         """Noun phrases of this document's own definitions that its body never uses ("电池管理系统" in
-        the definition of 储能舱): concepts of its own world, written into the body undefined."""
-        out = []
+        the definition of 储能舱) → the entry's number: concepts of its own world, written into the body
+        undefined; only term-like ones (a general compound such as "数据资源" nobody defines)."""
+        out: dict[str, str] = {}
         for entry in entries:
             for phrase in noun_phrases(entry.definition):
                 head = head_noun(phrase)
@@ -214,10 +219,11 @@ class UndefinedTermUsed(TerminologyInjector):
                     or len(head) < 2
                     or any(v in phrase for v in own)
                     or modal_verbs(phrase)
+                    or not term_like(phrase, COMMON_WORDS)
                 ):
                     continue
-                out.append(phrase)
-        return list(dict.fromkeys(out))
+                out.setdefault(phrase, entry.number)
+        return out
 
     @staticmethod
     def _foreign_options(
@@ -226,6 +232,7 @@ class UndefinedTermUsed(TerminologyInjector):
         covered: Sequence[tuple[int, int]],
         reach: str = "line",
         body: str = "",
+        origins: dict[str, str] | None = None,
     ) -> Iterator[ForeignTerm]:
         """Where a term can stand for a bare head noun; its qualifier must be said outside the head itself
         within `reach` (the line, the section or the body), with fewer words allowed before the head the
@@ -262,7 +269,7 @@ class UndefinedTermUsed(TerminologyInjector):
                 }.get(reach, body)
                 for term in heads[word]:
                     if _said_in(term[: -len(word)], rest):
-                        yield ForeignTerm(absolute, word, term)
+                        yield ForeignTerm(absolute, word, term, (origins or {}).get(term, ""))
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -284,9 +291,16 @@ class UndefinedTermUsed(TerminologyInjector):
                 generator="rule-template",
             )
         edit = Edit("modify", site.target, (Replacement("text", choice.start, choice.head, choice.term),))
+        if choice.origin:
+            why = f"是本文件特有的技术概念（第{choice.origin}条的定义中提到，但未单独界定）"
+        else:
+            why = "是本领域的专用术语，所指比通用的“" + choice.head + "”更窄"
         return Proposal(
             edit,
-            error=f"正文将“{choice.head}”写作“{choice.term}”，使用了{chapter}未界定的术语“{choice.term}”",
+            error=(
+                f"正文将“{choice.head}”写作“{choice.term}”，“{choice.term}”{why}，"
+                f"读者需要其定义才能确定所指，但{chapter}未界定该术语，正文中也未说明其含义"
+            ),
             fix=f"在{chapter}中界定“{choice.term}”，或改回通用表述“{choice.head}”",
             generator="rule-template",
         )
