@@ -106,6 +106,9 @@ def changed_words(instance: ErrorInstance) -> list[str]:
     """What the edit wrote (for a removal what it took away, for a renumbering the new number): the
     description must quote it."""
     edit = instance.edit
+    if edit.op == "remove":  # TER-01: the term whose entry was taken out
+        assert instance.original_section is not None
+        return [instance.original_section.title.split(" ")[0]]
     if edit.op == "insert":
         assert edit.inserted is not None
         return [edit.inserted.title.split(" ")[0]]
@@ -141,7 +144,17 @@ def test_injected_instances_on_the_corpus(
             assert replay(instance.edit, instance.original_section) == instance.corrupted_section
             applied = apply_edits(doc, [instance.edit])
             assert applied.locations[0] == instance.location
-            assert instance.corrupted_section in applied.document.sections
+            if instance.edit.op == "remove":
+                # TER-01: an entry the body uses is taken out; the entries after it move up, consecutively
+                assert instance.corrupted_section is None and instance.original_section is not None
+                assert instance.original_section.title.split(" ")[0] in instance.description
+                assert instance.original_section not in applied.document.sections
+                entries = [s.number for s in applied.document.sections if s.kind == "terms" and s.level == 2]
+                assert entries == [f"3.{k}" for k in range(1, len(entries) + 1)], entries
+                news = {(v.location, v.error_type) for v in lint(applied.document)}
+                assert news <= {(v.location, v.error_type) for v in baseline.violations}, news
+            else:
+                assert instance.corrupted_section in applied.document.sections
             if instance.edit.op == "insert":
                 # a new number, or an entry's number that the entries after it left by moving down one
                 assert instance.original_section is None
@@ -255,10 +268,10 @@ def test_ter01_terms_come_from_the_documents_own_world(
         fitting = {t.entry.term for t in context.terms_for(doc) if at_home(doc, t, vocab) is not None}
         sites = list(injector.sites(doc, context))
         kinds = {type(o).__name__ for site in sites for o in site.detail}
-        assert kinds <= {"ForeignTerm", "AbbreviationEntry"}
+        assert kinds <= {"ForeignTerm", "AbbreviationEntry", "RemovedEntry"}
         for seed in SEEDS:
             _, instance = injected(injector, doc, context, seed)
-            if instance is None:
+            if instance is None or instance.edit.op == "remove":  # an entry taken out: nothing written
                 continue
             (r,) = instance.edit.replacements
             if not r.new:  # an abbreviation's line taken out of 缩略语: nothing is written

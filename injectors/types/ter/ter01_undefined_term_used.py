@@ -52,6 +52,7 @@ from injectors.types.ter.editing import (
     clean_term,
     vocabulary,
 )
+from injectors.types.ter.entry_removal import RemovedEntry, removable_entries
 from injectors.types.ter.lexicon import term_like
 from injectors.types.ter.owners import may_write
 from parsers.model import Document, Section
@@ -149,6 +150,9 @@ class UndefinedTermUsed(TerminologyInjector):
                     sites.append(Site(position, terms))
             if sites:
                 break
+        # a defined term the body uses in several clauses loses its entry: the most natural form, offered
+        # beside the written terms (an entry removal leaves no corrupted section a classifier could read)
+        sites.extend(Site(position, (entry,)) for position, entry in removable_entries(document))
         # the abbreviation form only where no term fits: a 缩略语 list is easy to tell from other sections,
         # so offered beside terms it would make the type a surface pattern (audit AUC 0.84 on the corpus)
         if not sites:
@@ -274,9 +278,21 @@ class UndefinedTermUsed(TerminologyInjector):
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        options: tuple[ForeignTerm | AbbreviationEntry, ...] = site.detail
+        options: tuple[ForeignTerm | AbbreviationEntry | RemovedEntry, ...] = site.detail
         choice = rng.choice(options)
         chapter = chapter_name(document)
+        if isinstance(choice, RemovedEntry):
+            uses = "、".join(choice.used_in[:3])
+            shifted = "，并相应调整其后各条目的编号" if choice.renames else ""
+            return Proposal(
+                Edit("remove", site.target, renames=choice.renames),
+                error=(
+                    f"正文多处（{uses}等）使用了本文件的专用术语“{choice.term}”，读者需要其定义才能确定所指，"
+                    f"但{chapter}未界定该术语，正文中也未说明其含义"
+                ),
+                fix=f"在{chapter}中增加术语条目“{choice.term}”并给出其定义{shifted}",
+                generator="rule-template",
+            )
         if isinstance(choice, AbbreviationEntry):
             symbols = document.sections[site.target]
             title = f"“{symbols.title or '缩略语'}”"
