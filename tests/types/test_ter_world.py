@@ -142,3 +142,59 @@ def test_nms05_never_reads_kebei_as_a_permission() -> None:
     required = lead + "放大后的文字不应被按钮遮挡。"
     (move,) = note_moves(Section("5.3", "字号", required, 4, "clause"))
     assert move.force == "要求"
+
+
+THREE_TERMS = TERMS + "\n3.3 伴热管线 heated line\n将试样从采样单元输送至分析单元并保持其温度的管线。"
+THREE_BODY = """4 要求
+4.1 采样
+采样单元应每天自检一次，标定周期不应超过30 d。伴热管线的温度不应低于120 ℃。
+4.2 输送
+伴热管线的长度不宜超过30 m。
+4.3 标志
+采样单元的标志应符合GB/T 191—2008的规定。"""
+
+
+def test_ter01_takes_out_the_entry_of_a_recurring_technical_term() -> None:
+    """The document's own recurring term (Issue 9: "a multi-character technical noun phrase that
+    recurs"): the entry of 伴热管线, used in 4.1 and 4.2, is taken out of chapter 3; 标定周期 (used in one
+    clause) is not; the entries stay consecutive and the body is untouched."""
+    from injectors.edit import apply_edits
+    from injectors.types.ter.entry_removal import removable_entries
+
+    doc = document(terms=THREE_TERMS, body=THREE_BODY)
+    found = {e.term: e for _, e in removable_entries(doc)}
+    assert set(found) == {"采样单元", "伴热管线"}
+    assert found["伴热管线"].used_in == ("4.1", "4.2") and found["伴热管线"].renames == ()
+    assert found["采样单元"].renames == (("3.2", "3.1"), ("3.3", "3.2"))
+    ter01 = injectors()["TER-01"]
+    instance = next(
+        i
+        for seed in range(12)
+        if (i := ter01.inject(Baseline(doc), random.Random(seed), InjectionContext()).instance) is not None
+        and i.edit.op == "remove"
+    )
+    term = instance.original_section.title.split(" ")[0]
+    assert term in found and f"“{term}”" in instance.description and "读者需要其定义" in instance.description
+    applied = apply_edits(doc, [instance.edit]).document
+    entries = [
+        (s.number, s.title.split(" ")[0]) for s in applied.sections if s.kind == "terms" and s.level == 2
+    ]
+    assert [n for n, _ in entries] == ["3.1", "3.2"] and term not in {t for _, t in entries}
+    body = [s.text for s in applied.sections if s.kind == "clause"]
+    assert body == [s.text for s in doc.sections if s.kind == "clause"]
+
+
+def test_ter01_keeps_entries_a_reader_could_find_elsewhere() -> None:
+    """No removal when the lead-in brings in another document's terms (the term may be defined there), nor
+    of an entry the text refers to by number (or one before it, which would move it)."""
+    from injectors.types.ter.entry_removal import removable_entries
+
+    cited = document(
+        terms=THREE_TERMS, body=THREE_BODY, lead_in="GB/T 191—2008界定的以及下列术语和定义适用于本文件。"
+    )
+    assert list(removable_entries(cited)) == []
+    pointed = document(
+        terms=THREE_TERMS, body=THREE_BODY.replace("伴热管线的长度", "伴热管线（见3.3）的长度")
+    )
+    assert list(removable_entries(pointed)) == []
+    assert list(removable_entries(document(body=THREE_BODY))) == []  # two entries only: never

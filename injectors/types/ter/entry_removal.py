@@ -51,9 +51,13 @@ def technical(term: str) -> bool:
     if not clean_term(term) or regex.fullmatch(r"[A-Za-z0-9]+", term):
         return False
     parts = words(term)
-    if len(parts) >= 2:
-        return term_like(term, COMMON_WORDS)
-    return len(term) >= 3 and term not in COMMON_WORDS | GENERIC_QUALIFIERS | GENERIC_HEADS
+    general = COMMON_WORDS | GENERIC_QUALIFIERS
+    if len(parts) >= 2 and term_like(term, COMMON_WORDS):
+        return True
+    if len(parts) >= 2:  # jieba may cut a rare qualifier into characters ("伴/热/管线"): a term all the same
+        qualifier = parts[:-1]
+        return len(term) >= 4 and len(parts[-1]) >= 2 and not any(w in general for w in qualifier)
+    return len(term) >= 3 and term not in general | GENERIC_HEADS
 
 
 def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
