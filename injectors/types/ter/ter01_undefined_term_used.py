@@ -110,16 +110,16 @@ class ForeignTerm:
 class UndefinedTermUsed(TerminologyInjector):
     """TER-01: the body uses a technical term or abbreviation that chapter 3 / 缩略语 never defines.
 
-    (1) A term of the document's own world replaces its head noun where that noun stands bare in a body
-    sentence ("该系统" → "该电池管理系统"): a noun phrase of its own definitions that the body never
-    uses, or a term another corpus document defines, of the same field or made of this document's own
-    words (`at_home`). The sentence stays grammatical and now leans on an undefined term.
-
-    Issue 9: the term must name what the sentence already says, not add a meaning ("读取任何密钥的功能" →
-    "…的电子计量功能" changes the clause): every word of its qualifier already stands in the same line
-    ("数据记录中测量时刻的间隔" → "…的记录间隔"). Each term goes to one document of the release only
-    (`owners.may_write`). (2) An abbreviation the body uses is taken out of 缩略语 (`abbreviation_entries`):
-    the body stays as written. Where neither fits, no instance: made-up initials ("CCC") would give it away.
+    Issue 9 (round 5): the undefined term an expert accepts is a specific technical compound of the
+    document's own body that recurs. (1) A defined term the body uses in several clauses loses its entry
+    (`entry_removal`: "探测分区" used in 4.2.1–4.2.3, its entry gone, the entries after it renumbered), or
+    (2) an abbreviation the body uses loses its line in 缩略语 (`abbreviation_entries`): the body stays as
+    written. (3) Only where neither exists, a term-like phrase of the document's world (`lexicon.term_like`:
+    never "综合系统" or "数据资源") replaces its head noun where that noun stands bare in a prose line that
+    already says its qualifier ("该周期的数据上传" → "…冻结数据上传"): a noun phrase of its own definitions
+    that the body never uses, or a term a document of its narrow field defines (`at_home`); each term
+    goes to one document of the release only (`owners.may_write`). Where none fits, no instance:
+    made-up initials ("CCC") would give it away.
     """
 
     error_type = ERROR_TYPE.id
@@ -128,36 +128,28 @@ class UndefinedTermUsed(TerminologyInjector):
     )
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        # the forms that leave the body as written first: a defined term the body uses in several clauses
+        # loses its entry (`entry_removal`), a used abbreviation its line in 缩略语 (`abbreviation_entries`)
+        sites = [Site(position, (entry,)) for position, entry in removable_entries(document)]
+        sites.extend(Site(position, (entry,)) for position, entry in abbreviation_entries(document))
+        if sites:
+            return sites
+        # else a term-like phrase of the document's world written for a bare head noun whose qualifier the
+        # same line already says: it narrows the sentence's meaning at times ("对软件实施管控" → "对服务端
+        # 软件…"), so only where no entry or abbreviation can go
         entries = defined_terms(document)
-        found = occurrences(document, entries)
-        whole = document_text(document)
-        heads, origins = self._foreign_heads(document, context, entries, whole)
+        heads, origins = self._foreign_heads(document, context, entries, document_text(document))
         covered: dict[int, list[tuple[int, int]]] = {}
-        for o in found:
+        for o in occurrences(document, entries):
             covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
-        body = JOIN.join(s.text for s in document.sections if s.kind in BODY_KINDS)
-        # the qualifier said in the same line first, else in the section, else (after 该/此/其 only) in
-        # the body: the further away it is said, the less may stand before the head (a possessor "…的"
-        # would be narrowed: "数据块的个数" → "…的脉冲信号个数")
-        for reach in _REACHES:
-            sites: list[Site] = []
-            for position, section in enumerate(document.sections):
-                if section.kind in BODY_KINDS and (
-                    terms := tuple(
-                        self._foreign_options(section, heads, covered.get(position, []), reach, body, origins)
-                    )
-                ):
-                    sites.append(Site(position, terms))
-            if sites:
-                break
-        # a defined term the body uses in several clauses loses its entry: the most natural form, offered
-        # beside the written terms (an entry removal leaves no corrupted section a classifier could read)
-        sites.extend(Site(position, (entry,)) for position, entry in removable_entries(document))
-        # the abbreviation form only where no term fits: a 缩略语 list is easy to tell from other sections,
-        # so offered beside terms it would make the type a surface pattern (audit AUC 0.84 on the corpus)
-        if not sites:
-            sites = [Site(position, (entry,)) for position, entry in abbreviation_entries(document)]
-        yield from sites
+        for position, section in enumerate(document.sections):
+            if section.kind in BODY_KINDS and (
+                terms := tuple(
+                    self._foreign_options(section, heads, covered.get(position, []), "line", "", origins)
+                )
+            ):
+                sites.append(Site(position, terms))
+        return sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No term of the document's world names what a body sentence already says: made-up initials
@@ -244,7 +236,7 @@ class UndefinedTermUsed(TerminologyInjector):
         drafter does not own those words ("提示“信息以广播为准”" is a display text, not a term use)."""
         guarded = protected_spans(section.text)
         for offset, line in prose_lines(section.text):
-            if regex.match(r"^\s*(注|示例)", line) or "\t" in line:
+            if regex.match(r"^\s*(注|示例)", line) or "\t" in line or not _prose(line):
                 continue
             tokens = tagged(line)
             at = 0
@@ -320,6 +312,11 @@ class UndefinedTermUsed(TerminologyInjector):
             fix=f"在{chapter}中界定“{choice.term}”，或改回通用表述“{choice.head}”",
             generator="rule-template",
         )
+
+
+def _prose(line: str) -> bool:
+    """A sentence, not a table's group label ("数采仪（参数）"): a term written there is no use of it."""
+    return len(line.strip()) >= 12 and regex.search(r"[。；，;,]", line) is not None
 
 
 def _said_in(qualifier: str, line: str) -> bool:
