@@ -198,3 +198,22 @@ def test_ter01_keeps_entries_a_reader_could_find_elsewhere() -> None:
     )
     assert list(removable_entries(pointed)) == []
     assert list(removable_entries(document(body=THREE_BODY))) == []  # two entries only: never
+
+
+@pytest.mark.parametrize(
+    ("term", "absent", "present"),
+    [
+        ("保护间隔距离", "保护周期距离", "间隔距离"),  # 间隔 is a spacing inside the term, not a period
+        ("保护间隔距离", "保护间隔间距", "间隔距离"),  # the synonym would repeat the word before it
+        ("数据采集周期", "数据采集间隔距离", "数据采集间隔"),  # as the head noun the swap reads naturally
+        ("报警阈值", "报警阈值", "告警阈值"),  # a true synonym anywhere (never the term itself)
+    ],
+)
+def test_ter03_swaps_a_near_synonym_only_where_it_names_the_same_thing(
+    term: str, absent: str, present: str
+) -> None:
+    """A reader accepts "记录周期" for "记录间隔" as a slip, but "保护周期距离" is no word anyone writes."""
+    from injectors.types.ter.editing import near_synonyms
+
+    forms = near_synonyms(term, set())
+    assert absent not in forms and present in forms

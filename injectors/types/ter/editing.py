@@ -179,13 +179,25 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Words whose near-synonym names the same thing wherever they stand in a term (spelling variants and
+# true synonyms); the others (周期/间隔, 距离/间距, 空间/区域, 工作/作业 …) only as the term's head noun,
+# where the term names what the word does ("记录间隔" → "记录周期", never "保护间隔距离" → "保护周期距离").
+ANYWHERE_SYNONYMS = frozenset(
+    ("设备", "装置", "仪器", "仪表", "报警", "告警", "粘结", "粘接", "二维码", "元素", "要素", "时延", "延时")
+)
+
+
 def near_synonyms(term: str, taken: set[str]) -> tuple[str, ...]:
     """Forms a careless author might write for `term`: one word swapped for a near-synonym, or the
     leading qualifier dropped from a long term ("温室环境监测系统" → "环境监测系统")."""
     parts = words(term)
     out: list[str] = []
     for k in range(len(parts) - 1, -1, -1):  # the head noun first
+        if k < len(parts) - 1 and parts[k] not in ANYWHERE_SYNONYMS:
+            continue  # "保护间隔距离" → "保护周期距离": 间隔 is a spacing there, not a time interval
         for synonym in NEAR_SYNONYMS.get(parts[k], ()):
+            if k and set(synonym) & set(parts[k - 1]):
+                continue  # "保护间隔间距": the synonym repeats the word before it
             out.append("".join((*parts[:k], synonym, *parts[k + 1 :])))
     rest = "".join(parts[1:])
     if len(parts) >= 2 and len(parts[0]) >= 2 and len(parts[1]) >= 2 and len(rest) >= 3:
