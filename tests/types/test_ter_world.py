@@ -217,3 +217,17 @@ def test_ter03_swaps_a_near_synonym_only_where_it_names_the_same_thing(
 
     forms = near_synonyms(term, set())
     assert absent not in forms and present in forms
+
+
+def llm_writable_cases() -> list[tuple[Document, InjectionContext]]:
+    """Documents (with their context) that offer the forms an LLM rewrites: a written term (TER-01, no
+    entry or abbreviation to take out) and a borrowed entry (TER-02, a sister standard of the same narrow
+    field). The project corpus gives these types entry removals and renamed entries, which leave nothing
+    for an LLM to write."""
+    terms = TERMS.replace(
+        "从被测介质中抽取并输送试样的部件组合。", "从被测介质中抽取并输送试样的部件组合，由流量传感器组成。"
+    )
+    body = BODY.replace("采样单元应每天自检一次", "采样单元应每天自检一次，流量的测量由传感器完成")
+    written = document(terms=terms, body=body)
+    device, context = _pair("13.040.40", "Z 15")
+    return [(written, InjectionContext()), (device, context)]
