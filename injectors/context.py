@@ -45,6 +45,8 @@ class CorpusTerm:
     doc_id: str
     entry: TermEntry
     field: tuple[str, str] = ("", "")  # the defining document's field (`field_of`)
+    ics: str = ""  # the defining document's full ICS and CCS codes: a narrow field (`ter.lexicon`)
+    ccs: str = ""
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class InjectionContext:
         for doc in sorted(documents, key=lambda d: (d.standard_id, d.title, d.doc_id)):
             ics, ccs = doc.cover.ics, doc.cover.ccs
             references.extend(CorpusReference(doc.doc_id, ics, e, ccs) for e in normative_references(doc))
-            terms.extend(CorpusTerm(doc.doc_id, e, field_of(ics, ccs)) for e in term_entries(doc))
+            terms.extend(CorpusTerm(doc.doc_id, e, field_of(ics, ccs), ics, ccs) for e in term_entries(doc))
             scopes.extend(
                 CorpusScope(doc.doc_id, s.text) for s in doc.sections if s.kind == "scope" and s.level == 1
             )
@@ -96,17 +98,17 @@ class InjectionContext:
         to a document's body (its doc_id changes, its references, terms and scope do not)."""
         material = (
             [(r.ics, r.ccs, r.entry) for r in self.references],
-            [(t.field, t.entry) for t in self.terms],
+            [(t.field, t.ics, t.ccs, t.entry) for t in self.terms],
             [c.text for c in self.scopes],
             [(r.ics, r.ccs, r.entry) for r in self.bibliography],
         )
         return hashlib.sha256(repr(material).encode()).hexdigest()[:16]
 
     def terms_for(self, document: Document) -> tuple[CorpusTerm, ...]:
-        """Terms other documents define, those of the same field first, each entry once per field: an
-        injector takes another field's term only when its words are the document's own
-        (`ter.editing.at_home`). A term that many documents define alike (one standard's editions, a
-        series) is read once: what an injector makes of it depends on the entry and its field alone."""
+        """Terms other documents define, those of the same field first: an injector takes another
+        field's term only when its words are the document's own (`ter.editing.at_home`). A term that
+        several documents of one field define alike (one standard's editions, a series) comes once: what
+        an injector makes of it depends on the entry and its field alone, not on who defines it."""
         field = field_of(document.cover.ics, document.cover.ccs)
         return tuple(t for t, owners in _terms_by_field(self, field) if owners - {document.doc_id})
 
@@ -132,11 +134,12 @@ def _references_by_field(context: InjectionContext, field: tuple[str, str]) -> t
 def _terms_by_field(
     context: InjectionContext, field: tuple[str, str]
 ) -> tuple[tuple[CorpusTerm, frozenset[str]], ...]:
-    """Each distinct (entry, field) once, where it first comes, with the documents that define it."""
-    owners: dict[tuple[TermEntry, tuple[str, str]], set[str]] = {}
-    first: dict[tuple[TermEntry, tuple[str, str]], CorpusTerm] = {}
+    """Each distinct term (all but the document defining it) once, where it first comes, with the
+    documents that define it."""
+    owners: dict[tuple[TermEntry, tuple[str, str], str, str], set[str]] = {}
+    first: dict[tuple[TermEntry, tuple[str, str], str, str], CorpusTerm] = {}
     for t in sorted(context.terms, key=lambda t: not same_field(field, t.field)):
-        key = (t.entry, t.field)
+        key = (t.entry, t.field, t.ics, t.ccs)
         owners.setdefault(key, set()).add(t.doc_id)
         first.setdefault(key, t)
     return tuple((t, frozenset(owners[k])) for k, t in first.items())

@@ -79,5 +79,13 @@ def _force(sentence: str) -> str | None:
     citation would then become informative: NREF's business)."""
     if CITATION.search(sentence):
         return None
-    forces = {m.force for m in modal_verbs(sentence)}
+    found = modal_verbs(sentence)
+    if any(m.word == "可" and sentence[m.end :].startswith(_DESCRIBING) for m in found):
+        return None  # "且可被辅助工具访问到", "可分为位置隐私保护…": they describe, they permit nothing
+    forces = {m.force for m in found}
     return FORCE_ZH[forces.pop()] if len(forces) == 1 else None
+
+
+# After 可, a passive or a classification: "可被访问" says what can happen to a thing, "可分为…" how a
+# thing divides; neither is the permission 可 of GB/T 1.1, so the sentence is no provision.
+_DESCRIBING = ("被", "分为", "分成", "划分为", "归纳为", "概括为", "理解为", "称为", "看作", "视为")

@@ -15,7 +15,7 @@ from functools import lru_cache
 import regex
 
 from injectors.base import Injector, Proposal, Site
-from injectors.context import CorpusTerm, InjectionContext, field_of, same_field
+from injectors.context import CorpusTerm, InjectionContext
 from injectors.language.terms import (
     BODY_KINDS,
     Occurrence,
@@ -23,6 +23,12 @@ from injectors.language.terms import (
     modal_verbs,
     terms_chapter,
     words,
+)
+from injectors.types.ter.lexicon import (
+    GENERIC_HEADS,
+    GENERIC_QUALIFIERS,
+    same_lexicon,
+    term_like,
 )
 from parsers.model import Document
 
@@ -82,22 +88,30 @@ def relatedness(term: str, definition: str, vocab: frozenset[str]) -> float:
     return len(ws & vocab) / len(ws) if ws else 0.0
 
 
-# Share of a borrowed term's distinctive words (with its definition's) this document must use when the
-# term comes from a document of another field: then it reads as this document's own vocabulary.
-AT_HOME = 0.75
+# Share of a borrowed term's distinctive words (with its definition's) this document must use: even a
+# term of its own narrow field must read as belonging ("对等网络" is no term of a semantic library).
+AT_HOME = 0.5
 
 
 def at_home(document: Document, corpus_term: CorpusTerm, vocab: frozenset[str]) -> float | None:
     """How well a term another corpus document defines fits this document (`relatedness`), or None when
-    it must not be written into it: each word of the term must be a word of this document (a field as
-    broad as ICS 35 holds ledgers and environmental data alike: "共识节点" is no term of a data standard
-    that never says 共识), and for a term of another field most of its definition's words too."""
+    it must not be written into it. Issue 9: only a document of the same narrow field lends terms
+    (`lexicon.same_lexicon`: an ICS group as broad as 35 holds ledgers and environmental data alike);
+    the term must be term-like (`lexicon.term_like`: not "标准问", "数据资源"), each of its words a word
+    of this document, at least one of them distinctive (not only generic or one-character words), and
+    most of its definition's words this document's too."""
     entry = corpus_term.entry
-    if not all(w in vocab or w in COMMON_WORDS for w in words(entry.term) if len(w) > 1):
-        return None  # first: most of a corpus's terms fail here, before their definitions are read
+    cover = document.cover
+    if not same_lexicon(cover.ics, cover.ccs, corpus_term.ics, corpus_term.ccs):
+        return None  # first: most of a corpus's terms fail here, before their words are read
+    parts = words(entry.term)
+    if not term_like(entry.term, COMMON_WORDS) or any(len(w) < 2 for w in parts):
+        return None
+    if not all(w in vocab or w in COMMON_WORDS for w in parts):
+        return None
+    if not any(w in vocab and w not in GENERIC_QUALIFIERS and w not in GENERIC_HEADS for w in parts):
+        return None
     score = relatedness(entry.term, entry.definition, vocab)
-    if same_field(field_of(document.cover.ics, document.cover.ccs), corpus_term.field):
-        return score
     return score if score >= AT_HOME else None
 
 
@@ -168,13 +182,25 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
 }
 
 
+# Words whose near-synonym names the same thing wherever they stand in a term (spelling variants and
+# true synonyms); the others (周期/间隔, 距离/间距, 空间/区域, 工作/作业 …) only as the term's head noun,
+# where the term names what the word does ("记录间隔" → "记录周期", never "保护间隔距离" → "保护周期距离").
+ANYWHERE_SYNONYMS = frozenset(
+    ("设备", "装置", "仪器", "仪表", "报警", "告警", "粘结", "粘接", "二维码", "元素", "要素", "时延", "延时")
+)
+
+
 def near_synonyms(term: str, taken: set[str]) -> tuple[str, ...]:
     """Forms a careless author might write for `term`: one word swapped for a near-synonym, or the
     leading qualifier dropped from a long term ("温室环境监测系统" → "环境监测系统")."""
     parts = words(term)
     out: list[str] = []
     for k in range(len(parts) - 1, -1, -1):  # the head noun first
+        if k < len(parts) - 1 and parts[k] not in ANYWHERE_SYNONYMS:
+            continue  # "保护间隔距离" → "保护周期距离": 间隔 is a spacing there, not a time interval
         for synonym in NEAR_SYNONYMS.get(parts[k], ()):
+            if k and set(synonym) & set(parts[k - 1]):
+                continue  # "保护间隔间距": the synonym repeats the word before it
             out.append("".join((*parts[:k], synonym, *parts[k + 1 :])))
     rest = "".join(parts[1:])
     if len(parts) >= 2 and len(parts[0]) >= 2 and len(parts[1]) >= 2 and len(rest) >= 3:

@@ -52,6 +52,8 @@ from injectors.types.ter.editing import (
     clean_term,
     vocabulary,
 )
+from injectors.types.ter.entry_removal import RemovedEntry, removable_entries
+from injectors.types.ter.lexicon import term_like
 from injectors.types.ter.owners import may_write
 from parsers.model import Document, Section
 
@@ -102,6 +104,7 @@ class ForeignTerm:
     start: int
     head: str
     term: str
+    origin: str = ""  # the number of the entry in whose definition the term stands ("" when borrowed)
 
 
 _NOTE_OR_EXAMPLE = regex.compile(r"\s*(注|示例)")
@@ -110,16 +113,16 @@ _NOTE_OR_EXAMPLE = regex.compile(r"\s*(注|示例)")
 class UndefinedTermUsed(TerminologyInjector):
     """TER-01: the body uses a technical term or abbreviation that chapter 3 / 缩略语 never defines.
 
-    (1) A term of the document's own world replaces its head noun where that noun stands bare in a body
-    sentence ("该系统" → "该电池管理系统"): a noun phrase of its own definitions that the body never
-    uses, or a term another corpus document defines, of the same field or made of this document's own
-    words (`at_home`). The sentence stays grammatical and now leans on an undefined term.
-
-    Issue 9: the term must name what the sentence already says, not add a meaning ("读取任何密钥的功能" →
-    "…的电子计量功能" changes the clause): every word of its qualifier already stands in the same line
-    ("数据记录中测量时刻的间隔" → "…的记录间隔"). Each term goes to one document of the release only
-    (`owners.may_write`). (2) An abbreviation the body uses is taken out of 缩略语 (`abbreviation_entries`):
-    the body stays as written. Where neither fits, no instance: made-up initials ("CCC") would give it away.
+    Issue 9 (round 5): the undefined term an expert accepts is a specific technical compound of the
+    document's own body that recurs. (1) A defined term the body uses in several clauses loses its entry
+    (`entry_removal`: "探测分区" used in 4.2.1–4.2.3, its entry gone, the entries after it renumbered), or
+    (2) an abbreviation the body uses loses its line in 缩略语 (`abbreviation_entries`): the body stays as
+    written. (3) Only where neither exists, a term-like phrase of the document's world (`lexicon.term_like`:
+    never "综合系统" or "数据资源") replaces its head noun where that noun stands bare in a prose line that
+    already says its qualifier ("该周期的数据上传" → "…冻结数据上传"): a noun phrase of its own definitions
+    that the body never uses, or a term a document of its narrow field defines (`at_home`); each term
+    goes to one document of the release only (`owners.may_write`). Where none fits, no instance:
+    made-up initials ("CCC") would give it away.
     """
 
     error_type = ERROR_TYPE.id
@@ -128,33 +131,28 @@ class UndefinedTermUsed(TerminologyInjector):
     )
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        # the forms that leave the body as written first: a defined term the body uses in several clauses
+        # loses its entry (`entry_removal`), a used abbreviation its line in 缩略语 (`abbreviation_entries`)
+        sites = [Site(position, (entry,)) for position, entry in removable_entries(document)]
+        sites.extend(Site(position, (entry,)) for position, entry in abbreviation_entries(document))
+        if sites:
+            return sites
+        # else a term-like phrase of the document's world written for a bare head noun whose qualifier the
+        # same line already says: it narrows the sentence's meaning at times ("对软件实施管控" → "对服务端
+        # 软件…"), so only where no entry or abbreviation can go
         entries = defined_terms(document)
-        found = occurrences(document, entries)
-        whole = document_text(document)
-        heads = self._foreign_heads(document, context, entries, whole)
+        heads, origins = self._foreign_heads(document, context, entries, document_text(document))
         covered: dict[int, list[tuple[int, int]]] = {}
-        for o in found:
+        for o in occurrences(document, entries):
             covered.setdefault(o.position, []).append((o.start, o.start + len(o.form)))
-        body = JOIN.join(s.text for s in document.sections if s.kind in BODY_KINDS)
-        # the qualifier said in the same line first, else in the section, else (after 该/此/其 only) in
-        # the body: the further away it is said, the less may stand before the head (a possessor "…的"
-        # would be narrowed: "数据块的个数" → "…的脉冲信号个数")
-        for reach in _REACHES:
-            sites: list[Site] = []
-            for position, section in enumerate(document.sections):
-                if section.kind in BODY_KINDS and (
-                    terms := tuple(
-                        self._foreign_options(section, heads, covered.get(position, []), reach, body)
-                    )
-                ):
-                    sites.append(Site(position, terms))
-            if sites:
-                break
-        # the abbreviation form only where no term fits: a 缩略语 list is easy to tell from other sections,
-        # so offered beside terms it would make the type a surface pattern (audit AUC 0.84 on the corpus)
-        if not sites:
-            sites = [Site(position, (entry,)) for position, entry in abbreviation_entries(document)]
-        yield from sites
+        for position, section in enumerate(document.sections):
+            if section.kind in BODY_KINDS and (
+                terms := tuple(
+                    self._foreign_options(section, heads, covered.get(position, []), "line", "", origins)
+                )
+            ):
+                sites.append(Site(position, terms))
+        return sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No term of the document's world names what a body sentence already says: made-up initials
@@ -164,9 +162,10 @@ class UndefinedTermUsed(TerminologyInjector):
     @classmethod
     def _foreign_heads(
         cls, document: Document, context: InjectionContext, entries: Sequence[DefinedTerm], whole: str
-    ) -> dict[str, tuple[str, ...]]:
-        """Head noun → the related foreign terms with that head that this document neither defines nor
-        uses ("冻结数据" for head "数据")."""
+    ) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+        """Head noun → the term-like phrases with that head that this document neither defines nor uses
+        (`lexicon.term_like`: "电池单体" for head "单体", never "综合系统"): terms of documents of its
+        narrow field (`at_home`), and noun phrases of its own definitions (→ the entry they stand in)."""
         own = {v for e in entries for v in e.variants}
         own_heads = {words(e.term)[-1] for e in entries if e.term}  # a bare 记录仪 may mean our 行驶记录仪
         vocab = vocabulary(document)
@@ -178,7 +177,7 @@ class UndefinedTermUsed(TerminologyInjector):
             if not may_write(context, document.doc_id, term):
                 continue
             parts = words(term)
-            if len(parts) < 2 or len(parts[-1]) < 2 or parts[-1] in own_heads or modal_verbs(term):
+            if len(parts) < 2 or parts[-1] in own_heads or modal_verbs(term) or not term_like(term):
                 continue
             score = at_home(document, corpus_term, vocab)
             if score is not None:
@@ -194,15 +193,17 @@ class UndefinedTermUsed(TerminologyInjector):
         mine = [p for p in phrases if may_write(context, document.doc_id, p)]
         for term in mine[: cls.FOREIGN_TERMS]:
             heads.setdefault(head_noun(term), []).append(term)
-        return {head: tuple(dict.fromkeys(terms)) for head, terms in sorted(heads.items())}
+        found = {head: tuple(dict.fromkeys(terms)) for head, terms in sorted(heads.items())}
+        return found, {p: phrases[p] for p in mine[: cls.FOREIGN_TERMS] if p not in scored}
 
     @staticmethod
     def _own_phrases(
         entries: Sequence[DefinedTerm], body: str, own: set[str], own_heads: set[str]
-    ) -> list[str]:
+    ) -> dict[str, str]:
         """Noun phrases of this document's own definitions that its body never uses ("电池管理系统" in
-        the definition of 储能舱): concepts of its own world, written into the body undefined."""
-        out = []
+        the definition of 储能舱) → the entry's number: concepts of its own world, written into the body
+        undefined; only term-like ones (a general compound such as "数据资源" nobody defines)."""
+        out: dict[str, str] = {}
         for entry in entries:
             for phrase in noun_phrases(entry.definition):
                 head = head_noun(phrase)
@@ -217,10 +218,11 @@ class UndefinedTermUsed(TerminologyInjector):
                     or len(head) < 2
                     or any(v in phrase for v in own)
                     or modal_verbs(phrase)
+                    or not term_like(phrase, COMMON_WORDS)
                 ):
                     continue
-                out.append(phrase)
-        return list(dict.fromkeys(out))
+                out.setdefault(phrase, entry.number)
+        return out
 
     @staticmethod
     def _foreign_options(
@@ -229,6 +231,7 @@ class UndefinedTermUsed(TerminologyInjector):
         covered: Sequence[tuple[int, int]],
         reach: str = "line",
         body: str = "",
+        origins: dict[str, str] | None = None,
     ) -> Iterator[ForeignTerm]:
         """Where a term can stand for a bare head noun; its qualifier must be said outside the head itself
         within `reach` (the line, the section or the body), with fewer words allowed before the head the
@@ -236,7 +239,7 @@ class UndefinedTermUsed(TerminologyInjector):
         drafter does not own those words ("提示“信息以广播为准”" is a display text, not a term use)."""
         guarded = protected_spans(section.text)
         for offset, line in prose_lines(section.text):
-            if _NOTE_OR_EXAMPLE.match(line) or "\t" in line:
+            if _NOTE_OR_EXAMPLE.match(line) or "\t" in line or not _prose(line):
                 continue
             tokens = tagged(line)
             at = 0
@@ -265,14 +268,26 @@ class UndefinedTermUsed(TerminologyInjector):
                 }.get(reach, body)
                 for term in heads[word]:
                     if _said_in(term[: -len(word)], rest):
-                        yield ForeignTerm(absolute, word, term)
+                        yield ForeignTerm(absolute, word, term, (origins or {}).get(term, ""))
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        options: tuple[ForeignTerm | AbbreviationEntry, ...] = site.detail
+        options: tuple[ForeignTerm | AbbreviationEntry | RemovedEntry, ...] = site.detail
         choice = rng.choice(options)
         chapter = chapter_name(document)
+        if isinstance(choice, RemovedEntry):
+            uses = "、".join(choice.used_in[:3])
+            shifted = "，并相应调整其后各条目的编号" if choice.renames else ""
+            return Proposal(
+                Edit("remove", site.target, renames=choice.renames),
+                error=(
+                    f"正文多处（{uses}等）使用了本文件的专用术语“{choice.term}”，读者需要其定义才能确定所指，"
+                    f"但{chapter}未界定该术语，正文中也未说明其含义"
+                ),
+                fix=f"在{chapter}中增加术语条目“{choice.term}”并给出其定义{shifted}",
+                generator="rule-template",
+            )
         if isinstance(choice, AbbreviationEntry):
             symbols = document.sections[site.target]
             title = f"“{symbols.title or '缩略语'}”"
@@ -287,12 +302,24 @@ class UndefinedTermUsed(TerminologyInjector):
                 generator="rule-template",
             )
         edit = Edit("modify", site.target, (Replacement("text", choice.start, choice.head, choice.term),))
+        if choice.origin:
+            why = f"是本文件特有的技术概念（第{choice.origin}条的定义中提到，但未单独界定）"
+        else:
+            why = "是本领域的专用术语，所指比通用的“" + choice.head + "”更窄"
         return Proposal(
             edit,
-            error=f"正文将“{choice.head}”写作“{choice.term}”，使用了{chapter}未界定的术语“{choice.term}”",
+            error=(
+                f"正文将“{choice.head}”写作“{choice.term}”，“{choice.term}”{why}，"
+                f"读者需要其定义才能确定所指，但{chapter}未界定该术语，正文中也未说明其含义"
+            ),
             fix=f"在{chapter}中界定“{choice.term}”，或改回通用表述“{choice.head}”",
             generator="rule-template",
         )
+
+
+def _prose(line: str) -> bool:
+    """A sentence, not a table's group label ("数采仪（参数）"): a term written there is no use of it."""
+    return len(line.strip()) >= 12 and regex.search(r"[。；，;,]", line) is not None
 
 
 def _said_in(qualifier: str, line: str) -> bool:

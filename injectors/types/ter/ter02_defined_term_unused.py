@@ -138,7 +138,7 @@ class Placement:
     renames: tuple[tuple[str, str], ...]
 
 
-def _referenced_numbers(document: Document) -> set[str]:
+def referenced_numbers(document: Document) -> set[str]:
     """Clause numbers the text points at ("见3.4", "按3.2界定"): entries a renumbering must not move.
     Lines citing another document ("[来源：GB/T …，3.4]") are left out: their numbers are not ours."""
     out: set[str] = set()
@@ -171,7 +171,7 @@ def placements(document: Document) -> list[Placement]:
     flat = all(s.level == 2 for _, s in entries) and numbers == list(range(1, len(numbers) + 1))
     if not flat:
         return out
-    referenced = _referenced_numbers(document)
+    referenced = referenced_numbers(document)
     for k in range(len(top) - 1, -1, -1):
         moved = [s.number for _, s in top[k:]]
         if any(r == m or r.startswith(m + ".") for r in referenced for m in moved):
