@@ -434,3 +434,13 @@ def has_soft_modal(text: str) -> bool:
 def has_requirement(text: str) -> bool:
     """A requirement, in the standard form (应, 不应) or a non-standard one (必须, 须, 不得 …)."""
     return any(m.force == REQUIREMENT for m in modal_verbs(text)) or bool(nonstandard_modals(text))
+
+
+# After 可, a passive or a classification: "可被访问" says what can happen to a thing, "可分为…" how a thing
+# divides; neither is the permission 可 of GB/T 1.1, so no provision is there to write as a note or blur.
+_DESCRIBING = ("被", "分为", "分成", "划分为", "归纳为", "概括为", "理解为", "称为", "看作", "视为")
+
+
+def describes(text: str, modal: Modal) -> bool:
+    """Whether a 可 describes rather than permits (see `_DESCRIBING`)."""
+    return modal.word == "可" and text[modal.end :].startswith(_DESCRIBING)

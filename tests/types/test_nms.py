@@ -387,3 +387,19 @@ def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None
 
     assert evidence("知识结构宜使用树状层次化结构，知识的分类宜采用按生命周期分类。") == []
     assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == ["同一句"]
+
+
+def test_nms04_never_blurs_a_describing_ke() -> None:
+    """Read in a real standard: "所有控件可被辅助工具感知" became "原则上被辅助工具感知", and "系统可分为
+    三个层次" became "最好分为": a passive or a classification after 可 permits nothing, so blurring it
+    leaves no provision unclear and reads as nobody writes. Only the permission 可 is a site."""
+    context = InjectionContext.from_documents([])
+
+    def ke_lines(document: Document) -> list[str]:
+        sites = VagueWording().sites(document, context)
+        return [m.line for site in sites for m in site.detail if m.modal.word == "可"]
+
+    assert ke_lines(standard("柜体可分为主柜和副柜两部分。\n所有格口的状态可被管理平台读取。")) == []
+    assert ke_lines(standard("柜体可分为主柜和副柜两部分。\n格口可采用不锈钢门板。")) == [
+        "格口可采用不锈钢门板。"
+    ]

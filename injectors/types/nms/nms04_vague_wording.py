@@ -8,7 +8,14 @@ from collections.abc import Iterable, Iterator
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import SectionCheck, Violation
 from injectors.context import InjectionContext
-from injectors.language.modals import SHIDANG_NEXT, YIBAN_NEXT, next_word_tag, snippet, vague_words
+from injectors.language.modals import (
+    SHIDANG_NEXT,
+    YIBAN_NEXT,
+    describes,
+    next_word_tag,
+    snippet,
+    vague_words,
+)
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import annex_letter_of, body_lines, informative_annexes, lintable, place
@@ -56,7 +63,10 @@ class VagueWording(Injector):
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, vague_wording)
         wanted = ("应", "不应", "宜", "不宜", "可")
-        return modal_sites(document, lambda m: m.modal.word in wanted, skip)
+        # a 可 that describes ("可被感知", "可分为三层") permits nothing: blurring it blurs no provision
+        return modal_sites(
+            document, lambda m: m.modal.word in wanted and not describes(m.line, m.modal), skip
+        )
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext

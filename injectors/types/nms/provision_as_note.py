@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import regex
 
 from injectors.edit import Replacement
-from injectors.language.modals import FORCE_ZH, modal_verbs
+from injectors.language.modals import FORCE_ZH, describes, modal_verbs
 from injectors.language.patterns import CAPTION, CITATION, EXAMPLE, NOTE
 from injectors.language.punctuation import match_style
 from injectors.types.nms.analysis import is_table_row, text_lines
@@ -80,12 +80,7 @@ def _force(sentence: str) -> str | None:
     if CITATION.search(sentence):
         return None
     found = modal_verbs(sentence)
-    if any(m.word == "可" and sentence[m.end :].startswith(_DESCRIBING) for m in found):
+    if any(describes(sentence, m) for m in found):
         return None  # "且可被辅助工具访问到", "可分为位置隐私保护…": they describe, they permit nothing
     forces = {m.force for m in found}
     return FORCE_ZH[forces.pop()] if len(forces) == 1 else None
-
-
-# After 可, a passive or a classification: "可被访问" says what can happen to a thing, "可分为…" how a
-# thing divides; neither is the permission 可 of GB/T 1.1, so the sentence is no provision.
-_DESCRIBING = ("被", "分为", "分成", "划分为", "归纳为", "概括为", "理解为", "称为", "看作", "视为")
