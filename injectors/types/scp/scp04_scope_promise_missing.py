@@ -136,11 +136,6 @@ def _joining_only(grams: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
 _CLOSING = ("试验方法", "检验方法", "测试方法", "检验规则", "标志", "标签", "包装", "运输", "贮存", "储存")
 
 
-# Aspects that are a deliverable or a commercial matter, not a part of the object: a list after 包括 names
-# the parts of a protocol or a security system, where "用户手册" or "计费结算" stands out as planted.
-_NO_PARTS = frozenset({"用户手册", "数据字典", "使用说明", "计费结算", "售后服务", "档案管理", "人员培训"})
-
-
 # Commercial matters: a product standard may promise them, a safety standard (its title says 安全) never does.
 _COMMERCIAL = frozenset({"售后服务", "计费结算"})
 
@@ -165,10 +160,9 @@ def _fresh_items(
     for offset, before, after, as_requirement in _aspect_insertions(text, sentence, verb_end):
         if _after_the_closing_chapters(text[verb_end:offset], text[offset : sentence.end]):
             continue
-        parts = "包括" in text[verb_end:offset]  # "通讯协议，包括协议基础、消息定义……": the object's parts
+        if "包括" in text[verb_end:offset] and "方面" not in text[offset : sentence.end]:
+            continue  # "通讯协议，包括协议基础、消息定义……" lists the object's parts: an aspect stands out
         for aspect in uncovered_aspects(document):
-            if parts and aspect.name in _NO_PARTS:
-                continue
             if aspect.name in _COMMERCIAL and "安全" in document.title:
                 continue  # a safety standard promising 保修期要求 reads as planted
             for name in aspect.names:
