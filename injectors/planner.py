@@ -225,7 +225,7 @@ def choose(
             fresh = [pick]
             used[pick.error_type] += 1
             counts[pick.error_type] += 1
-        lost = lost_in(candidates.document, chosen)
+        lost = lost_in(candidates.document, sorted(chosen, key=lambda i: rank[id(i)]))  # as assembled
         if not lost:
             break
         for instance in lost:
