@@ -89,11 +89,23 @@ class InjectInput:
     code: str
 
 
-def inject(item: InjectInput) -> Candidates:
+@dataclass(frozen=True)
+class Injected:
+    """One document's injection as the build keeps it: its candidates stay in the work cache, where the
+    worker put them (sending them back would pickle every document's candidates twice more)."""
+
+    doc_id: str
+    source: str
+    key: str  # WorkCache.put_candidates
+    found: int  # candidate errors
+
+
+def inject(item: InjectInput) -> Injected:
     """Every verified error the document can take (the expensive, cached part of a build)."""
     cache = WorkCache(Path(item.work))
     document, context = cache.document(item.document_key), cache.context(item.context_key)
-    return candidate_instances(document, item.seed, context, item.plan, shared_rewriter(item.llm))
+    found = candidate_instances(document, item.seed, context, item.plan, shared_rewriter(item.llm))
+    return Injected(document.doc_id, document.source, cache.put_candidates(found), len(found.instances))
 
 
 @dataclass(frozen=True)
@@ -193,7 +205,7 @@ def _named(name: str) -> Callable[[Any], str]:
 
 
 PARSE: Stage[ParseInput, ParsedFile] = Stage("parse", parse, _parse_label, _parse_key)
-INJECT: Stage[InjectInput, Candidates] = Stage("inject", inject, _inject_label, _inject_key)
+INJECT: Stage[InjectInput, Injected] = Stage("inject", inject, _inject_label, _inject_key)
 CHOOSE: Stage[ChooseInput, BalancedChoice] = Stage("choose", choose, _named("choose"))
 ASSEMBLE: Stage[AssembleInput, tuple[InjectionResult, ...]] = Stage("assemble", assemble, _named("assemble"))
 VALIDATE: Stage[ValidateInput, ValidatedRelease] = Stage("validate", validate, _named("validate"))

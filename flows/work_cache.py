@@ -83,6 +83,9 @@ class WorkCache:
         _write(self.root / kind / f"{key}.pickle", data)
         return key
 
+    def has_candidates(self, key: str) -> bool:
+        return (self.root / "candidates" / f"{key}.pickle").exists()
+
     def candidates(self, key: str) -> Candidates:
         """Read each time, not kept: a build reads every document's candidates once per stage."""
         with open(self.root / "candidates" / f"{key}.pickle", "rb") as handle:
