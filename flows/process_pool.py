@@ -27,7 +27,9 @@ from flows.work_cache import store
 from release.config import BuildConfig
 
 _BY_NAME = {s.name: s for s in stages.STAGES}
-RELEASE_STAGES = frozenset({stages.VALIDATE.name, stages.WRITE.name})  # after the last per-document stage
+# After the last per-document stage: the workers (each holding its caches of the corpus) are stopped before
+# the choice, which runs here and holds every document's candidates.
+ONCE_PER_BUILD = frozenset(s.name for s in (stages.CHOOSE, stages.ASSEMBLE, stages.VALIDATE, stages.WRITE))
 
 
 def default_workers() -> int:
@@ -77,7 +79,7 @@ class ProcessMap:
 
     def started(self, stage: stages.Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
         """This map, starting the pool on the first per-document stage (a no-op build starts none)."""
-        if self._pool is None and not self._closed and stage.name not in RELEASE_STAGES:
+        if self._pool is None and not self._closed and stage.name not in ONCE_PER_BUILD:
             self.__enter__()
         return self(stage, items)
 
@@ -86,7 +88,7 @@ class ProcessMap:
         self.__exit__(None, None, None)
 
     def __call__(self, stage: stages.Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
-        if stage.name in RELEASE_STAGES:  # no per-document work is left: the release stages get the memory
+        if stage.name in ONCE_PER_BUILD:  # no per-document work is left: this process gets the memory
             self.close()
         if self._pool is None or len(items) <= 1 or stage.name not in _BY_NAME or _uses_a_model(items):
             for item in items:  # one item (choose, validate, write): no point in crossing a process
