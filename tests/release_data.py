@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import functools
 from dataclasses import replace
+from pathlib import Path
 
+import pytest
 from conftest import corpus_sources
-from session_store import shared
+from session_store import shared, shared_folder
 
 from corpus.stdsource import gold_document
 from injectors.context import InjectionContext
@@ -26,6 +28,22 @@ def injected(n: int = 3, seed: int = SEED) -> tuple[InjectionResult, ...]:
     """The first `n` corpus documents (by file name) injected with a fixed seed (once per test session:
     every xdist worker reads the same results)."""
     return shared(f"injected-{n}-{seed}", lambda: _inject(n, seed))
+
+
+SHARED_VERSION = "v0.0.9"
+
+
+def shared_release(factory: pytest.TempPathFactory) -> Path:
+    """`injected()` written as release v0.0.9 once per session for every module and worker that only reads
+    a release (a test that changes it copies it first); returns the version folder."""
+
+    def fill(root: Path) -> None:
+        from release.config import BuildConfig
+        from release.writer import write_release
+
+        write_release(injected(), BuildConfig(seed=SEED, version=SHARED_VERSION), root)
+
+    return shared_folder("shared-release", fill, factory.getbasetemp()) / SHARED_VERSION
 
 
 def _inject(n: int, seed: int) -> tuple[InjectionResult, ...]:

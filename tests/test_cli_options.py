@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from release_data import injected
+from release_data import injected, shared_release
 
 from release.card import size_category
 from release.config import BuildConfig
@@ -94,8 +94,10 @@ def _front(card: str) -> dict:
     return yaml.safe_load(card.split("---\n")[1])
 
 
-def test_the_card_carries_licence_citation_and_a_third_party_notice(tmp_path: Path) -> None:
-    own = write_release(injected(), BuildConfig(version="v0.0.1"), tmp_path / "a").path
+def test_the_card_carries_licence_citation_and_a_third_party_notice(
+    tmp_path: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    own = shared_release(tmp_path_factory)  # the project's own corpus, the default licence
     third = BuildConfig(version="v0.0.1", license="other", third_party_corpus=True)
     other = write_release(injected(), third, tmp_path / "b").path
     own_card = (own / "hf" / "README.md").read_text(encoding="utf-8")

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from release_data import SEED, injected
+from balance import across_workers
+from release_data import SEED, injected, shared_release
 from servers.hub import LocalHub
 from servers.hub_files import PATHS_INFO, RESOLVE, TREE
 
@@ -78,9 +79,9 @@ def offline_env(home: Path) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
+@across_workers  # the session's shared release, read only (publishing stages its files elsewhere)
 def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    written = write_release(injected(), BuildConfig(seed=4, version="v0.2.0"), tmp_path_factory.mktemp("out"))
-    return written.path
+    return shared_release(tmp_path_factory)
 
 
 def expected_rows(release: Path) -> dict[str, int]:

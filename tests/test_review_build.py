@@ -17,6 +17,7 @@ from flows import settings
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
 from flows.build import run_build  # noqa: E402  (Prefect reads its settings on import)
+from flows.pipeline import prepare  # noqa: E402
 from injectors.taxonomy import TAXONOMY  # noqa: E402
 from parsers.render import render_text  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
@@ -43,7 +44,7 @@ def key(row: dict) -> tuple[str, str]:
 
 def test_a_build_with_no_decisions_is_unchanged(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
-    write_corpus(corpus, count=2)
+    write_corpus(corpus, count=1)  # one document: whether a review database changes a build is per build
     plain = run_build(corpus, tmp_path / "a", BuildConfig(seed=5, version="v0.1.0"))
     ReviewStore(tmp_path / "b" / "reviews.sqlite").close()  # a review database with no decisions yet
     empty = run_build(corpus, tmp_path / "b", BuildConfig(seed=5, version="v0.1.0"))
@@ -121,4 +122,5 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     assert again.up_to_date, "nothing changed since: no new version"
     with ReviewStore(out / "reviews.sqlite") as store:
         store.record(Decision("v0.1.1", new[0]["instance_id"], "carol", "accept"))
-    assert not run_build(corpus, out, BuildConfig(seed=3, version="v0.1.2")).up_to_date
+    # the build's own up-to-date check (`run_build` asks `prepare` before any stage runs)
+    assert not prepare(corpus, out, BuildConfig(seed=3, version="v0.1.2")).up_to_date

@@ -11,23 +11,14 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 from balance import across_workers
-from release_data import SEED, injected
-from session_store import shared_folder
-
-from release.config import BuildConfig
-from release.writer import write_release
+from release_data import shared_release
 
 
 @pytest.fixture(scope="session")
 @across_workers
 def release_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Written once per session for every module and worker (read only: evaluations write elsewhere)."""
-
-    def fill(root: Path) -> None:
-        write_release(injected(), BuildConfig(seed=SEED, version="v0.0.9"), root)
-
-    root = shared_folder("evaluation-release", fill, tmp_path_factory.getbasetemp())
-    return root / "v0.0.9"
+    return shared_release(tmp_path_factory)
 
 
 @pytest.fixture(scope="session")
