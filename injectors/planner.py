@@ -293,13 +293,14 @@ def choose_balanced(
     forward by its shortfall in another pass. When one still stays behind (few documents offer it, and
     it is already taken wherever offered, see `choose`), every document takes proportionally fewer
     errors, never fewer than `min_errors`, which lowers the common types' share toward it; the largest
-    count that balances the corpus is kept. Where none does, the pass that came closest is kept; passes
-    stop once they move away from balance (each re-checks the whole corpus). This is the one algorithm
-    the build ships and the balance test runs.
+    count that balances the corpus is kept. Where none does, the full counts are kept, unless a pass came
+    at least twice as close to balance; passes stop once they move away from it (each re-checks the whole
+    corpus). This is the one algorithm the build ships and the balance test runs.
     """
     ordered = sorted(candidates, key=lambda c: c.document.doc_id)
     offered = sorted({i.error_type for c in ordered for i in c.instances})
     plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
+    counts_plain = counts
     if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
         return plain
     best, best_deviation = plain, deviation(counts, offered)
@@ -326,7 +327,10 @@ def choose_balanced(
             best, best_deviation, worse = choice, deviation(scaled, offered), 0
         elif (worse := worse + 1) >= GIVE_UP:
             break  # fewer errors per document move the balance away from the goal
-    return best  # nothing balances this corpus: the choice that comes closest
+    # nothing balances this corpus: the full counts, unless a pass came much closer (a small corpus moves a
+    # little between passes, and a rebuild after review keeps what it chose; a large one may halve its
+    # distance from balance)
+    return best if best_deviation <= deviation(counts_plain, offered) / 2 else plain
 
 
 def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig) -> bool:
