@@ -8,7 +8,7 @@ from typing import Any
 
 from injectors.planner import InjectionResult
 from release.instructions import InstructionFiles, write_instructions
-from release.parquet import file_hash, parquet_hash
+from release.parquet import file_hash
 
 FOLDER = "instructions"
 
@@ -24,7 +24,7 @@ def write_instruction_sets(
         info[f"{FOLDER}/{w.task}_{w.shot}"] = {
             "file": f"{FOLDER}/{w.parquet}",
             "rows": w.rows,
-            "sha256": parquet_hash(folder / w.parquet),
+            "sha256": w.sha256,  # computed as the rows were written (`parquet_hash`)
             "file_sha256": file_hash(folder / w.parquet),
         }
     return written, info

@@ -342,6 +342,7 @@ class InstructionFiles:
     jsonl: str
     parquet: str
     yaml: str
+    sha256: str  # the Parquet rows' content hash (`release.parquet.parquet_hash`)
 
 
 class _ShotFiles:
@@ -368,12 +369,18 @@ class _ShotFiles:
         if self._jsonl is None or self._parquet is None:
             return None
         self._jsonl.close()
-        self._parquet.close()
+        rows_hash = self._parquet.close()
         config = lm_eval_task(self.task, self.shot, f"{self.stem}.jsonl")
         yaml_name = f"gbtbench_{self.stem}.yaml"
         (self.out_dir / yaml_name).write_text(lm_eval_tasks.dump(config), encoding="utf-8")
         return InstructionFiles(
-            self.task, self.shot, self.rows, f"{self.stem}.jsonl", f"{self.stem}.parquet", yaml_name
+            self.task,
+            self.shot,
+            self.rows,
+            f"{self.stem}.jsonl",
+            f"{self.stem}.parquet",
+            yaml_name,
+            rows_hash,
         )
 
 

@@ -40,13 +40,15 @@ STREAMED_ROW_GROUP = 64
 
 class ParquetRows:
     """A Parquet file written a row group at a time, with the fixed options (the bytes still depend only
-    on the rows: groups are cut every STREAMED_ROW_GROUP rows)."""
+    on the rows: groups are cut every STREAMED_ROW_GROUP rows). Its `parquet_hash` is computed as the
+    groups are written, from the same Arrow rows, instead of reading the file back."""
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
         self.schema = schema.remove_metadata()
         options = {k: v for k, v in PARQUET_OPTIONS.items() if k != "row_group_size"}
         self._writer = pq.ParquetWriter(path, self.schema, **options)
         self._rows: list[dict[str, Any]] = []
+        self._digest = _rows_digest(self.schema.names)
 
     def add(self, row: dict[str, Any]) -> None:
         self._rows.append(row)
@@ -57,11 +59,14 @@ class ParquetRows:
         if self._rows:
             table = pa.Table.from_pylist(self._rows, schema=self.schema)
             self._writer.write_table(table, row_group_size=len(self._rows))
+            _hash_rows(self._digest, table.to_pylist())
             self._rows = []
 
-    def close(self) -> None:
+    def close(self) -> str:
+        """Finish the file; its `parquet_hash`."""
         self._flush()
         self._writer.close()
+        return self._digest.hexdigest()
 
 
 def table_hash(table: pa.Table) -> str:
@@ -76,13 +81,22 @@ def parquet_hash(path: Path) -> str:
 
 
 def _rows_hash(columns: Sequence[str], batches: Iterable[pa.RecordBatch]) -> str:
+    digest = _rows_digest(columns)
+    for batch in batches:
+        _hash_rows(digest, batch.to_pylist())
+    return digest.hexdigest()
+
+
+def _rows_digest(columns: Sequence[str]) -> Any:
     digest = hashlib.sha256()
     digest.update(canonical_json(list(columns)).encode())
-    for batch in batches:
-        for row in batch.to_pylist():
-            digest.update(b"\n")
-            digest.update(canonical_json(row).encode())
-    return digest.hexdigest()
+    return digest
+
+
+def _hash_rows(digest: Any, rows: Iterable[dict[str, Any]]) -> None:
+    for row in rows:
+        digest.update(b"\n")
+        digest.update(canonical_json(row).encode())
 
 
 def file_hash(path: Path) -> str:
