@@ -95,20 +95,14 @@ def surface_auc(
 
 def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dict[str, TypeBaseline]:
     """Per type: positives, negatives, AUC, or why the type was skipped."""
+    types = list(types)
     clean: dict[str, list[tuple[str, str, str]]] = {}  # kind → (doc_id, number, text) of original sections
     for d in release.documents:
         for s in d.original.sections:
             if s.text.strip():
                 clean.setdefault(s.kind, []).append((d.original.doc_id, s.number, section_text(s)))
-    rows: dict[str, int] = {}  # text → row of `hashed`: every distinct text analysed once
-    texts_seen = [c[2] for pool in clean.values() for c in pool]
-    texts_seen += [
-        section_text(i.corrupted_section) for i in release.instances if i.corrupted_section is not None
-    ]
-    for text in texts_seen:
-        rows.setdefault(text, len(rows))
-    hashed = char_counts(list(rows)) if rows else None
     out: dict[str, TypeBaseline] = {}
+    fits: dict[str, tuple[list[str], list[int], list[str], int, int, int]] = {}
     for error_type in types:
         instances = [
             i for i in release.instances if i.error_type == error_type and i.corrupted_section is not None
@@ -139,7 +133,16 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
         texts = [section_text(s) for _, s in positives] + [c[2] for c in pool]
         labels = [1] * len(positives) + [0] * len(pool)
         groups = [doc for doc, _ in positives] + [c[0] for c in pool]
+        fits[error_type] = (texts, labels, groups, len(positives), len(pool), sampled_from)
+    # every distinct text the fits read, hashed once (the hashing is stateless: a text's row is the same
+    # whatever is hashed beside it); not every section of the release, most of which no sample draws
+    rows: dict[str, int] = {}
+    for texts, *_ in fits.values():
+        for text in texts:
+            rows.setdefault(text, len(rows))
+    hashed = char_counts(list(rows)) if rows else None
+    for error_type, (texts, labels, groups, positives_n, negatives_n, sampled_from) in fits.items():
         assert hashed is not None
         auc = surface_auc(texts, labels, groups, seed, hashed[[rows[t] for t in texts]])
-        out[error_type] = TypeBaseline(error_type, len(positives), len(pool), auc, sampled_from=sampled_from)
-    return out
+        out[error_type] = TypeBaseline(error_type, positives_n, negatives_n, auc, sampled_from=sampled_from)
+    return {t: out[t] for t in types if t in out}
