@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from flows.collector import fewer_collections
 from flows.fingerprint import code_version, combine
 from flows.llm import shared_rewriter
 from flows.progress import Progress, silent
@@ -297,4 +298,5 @@ def build_dataset(
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)
-        return run_stages(inputs, config, map=map, progress=progress, logger=logger)
+        with fewer_collections():
+            return run_stages(inputs, config, map=map, progress=progress, logger=logger)

@@ -20,6 +20,7 @@ from types import TracebackType
 from typing import Any
 
 from flows import stages
+from flows.collector import in_worker
 from flows.fingerprint import code_version
 from flows.pipeline import BuildInputs, BuildSummary, build_dataset, run_stages
 from flows.progress import Progress
@@ -66,7 +67,7 @@ class ProcessMap:
     def __enter__(self) -> ProcessMap:
         # spawn: workers start clean (no copy of the caller's threads or locks) and import what they use
         context = multiprocessing.get_context("spawn")
-        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context, initializer=in_worker)
         return self
 
     def __exit__(

@@ -1,0 +1,30 @@
+"""Fewer cyclic garbage collections while a build runs.
+
+A build allocates millions of small objects that live to its end (sections, instances, n-grams, cache
+entries); with Python's default thresholds each full collection walks all of them again, about a tenth of
+the choice's time at 500 documents. The build's objects form few cycles, so collecting less often keeps
+memory as it was.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+BUILD_THRESHOLDS = (50_000, 20, 100)  # Python's defaults: (700, 10, 10)
+
+
+@contextmanager
+def fewer_collections() -> Iterator[None]:
+    before = gc.get_threshold()
+    gc.set_threshold(*BUILD_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+
+
+def in_worker() -> None:
+    """A build worker's initializer: the worker lives for one build."""
+    gc.set_threshold(*BUILD_THRESHOLDS)
