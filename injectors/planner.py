@@ -16,15 +16,14 @@ from typing import Any
 
 import regex
 
+from injectors.added_wording import added_wording
 from injectors.base import Baseline, Rewriter, clashes
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
-from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
 from injectors.edit import followed_renames, footprint, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.joint import kept_together, lost_in, lost_together
-from injectors.language.novelty import document_ngrams, text_ngrams
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
 from parsers.model import Document
@@ -395,22 +394,6 @@ def inject_document(
     config = config or PlanConfig()
     candidates = candidate_instances(document, seed, context, config, rewriter)
     return finalize(candidates, choose(candidates, seed, config, type_counts))
-
-
-def added_wording(instance: ErrorInstance, document: Document) -> frozenset[tuple[str, ...]]:
-    """The word n-grams the instance's section has and its document never used (what the audit counts as
-    stock wording when instances of a type share it). Kept by instance id: the corpus-wide choice asks
-    for every candidate in every pass, and a document's n-grams cost a segmentation of the whole text."""
-    section = instance.corrupted_section
-    if section is None:
-        return frozenset()
-    return _ADDED.get(
-        instance.instance_id,
-        lambda: (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document),
-    )
-
-
-_ADDED: ContentMemo[str, frozenset[tuple[str, ...]]] = ContentMemo(1 << 16)
 
 
 _QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")
