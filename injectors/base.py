@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Protocol
 
 from injectors.checking import Violation, lint, lint_diff
 from injectors.context import InjectionContext
-from injectors.edit import Edit, Footprint, apply_edits, claimed_spans, clash, footprint, overlaps
+from injectors.edit import Edit, Footprint, apply_edits, clash, footprint, overlaps
 from injectors.instance import (
     ErrorInstance,
     FlaggedCandidate,
@@ -38,9 +38,7 @@ SHARED_KINDS = ("scope", "normative_references")
 
 def occupied(edits: Sequence[Edit]) -> set[int]:
     """Positions of the sections these edits touch (an insertion occupies the section it follows)."""
-    return {p for edit in edits for p, *_ in claimed_spans(edit)} | {
-        e.target for e in edits if e.op == "insert"
-    }
+    return {p for edit in edits for p in footprint(edit).sections}
 
 
 def compatible(edit: Edit, taken: Sequence[Edit], document: Document) -> bool:

@@ -139,19 +139,10 @@ def failure(
 _LOST: ContentMemo[tuple[str, ...], tuple[int, ...]] = ContentMemo(1 << 14)
 
 
-def lost_together(
-    original: Document, instances: Sequence[ErrorInstance]
-) -> tuple[Applied, list[ErrorInstance]]:
-    """The instances applied together to `original`, and those that no longer hold on the result."""
-    applied = apply_edits(original, [i.edit for i in instances])
-    key = tuple(i.instance_id for i in instances)
-    lost = _LOST.get(key, lambda: _failing(original, instances, applied))
-    return applied, [instances[k] for k in lost]
-
-
 def lost_in(original: Document, instances: Sequence[ErrorInstance]) -> list[ErrorInstance]:
-    """Those of the instances that no longer hold together (`lost_together`), with the edits applied only
-    when the set is new: the choice asks again for sets it has seen, and applying is most of an answer."""
+    """Those of the instances that no longer hold on the document they make together, with the edits
+    applied only when the set is new: the choice asks again for sets it has seen, and applying is most of
+    an answer."""
     key = tuple(i.instance_id for i in instances)
     lost = _LOST.get(
         key, lambda: _failing(original, instances, apply_edits(original, [i.edit for i in instances]))

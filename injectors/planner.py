@@ -21,9 +21,9 @@ from injectors.base import Baseline, Rewriter, clashes
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.context import InjectionContext
-from injectors.edit import followed_renames, footprint, rename_all, replay
+from injectors.edit import apply_edits, followed_renames, footprint, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
-from injectors.joint import kept_together, lost_in, lost_together
+from injectors.joint import kept_together, lost_in
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
 from parsers.model import Document
@@ -299,10 +299,10 @@ def choose_balanced(
     ordered = sorted(candidates, key=lambda c: c.document.doc_id)
     offered = sorted({i.error_type for c in ordered for i in c.instances})
     plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
-    counts_plain = counts
     if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
         return plain
     best, best_deviation = plain, deviation(counts, offered)
+    plain_deviation = best_deviation
     boost: Counter[str] = Counter()
     for _ in range(BOOST_ROUNDS):
         mean = sum(counts[t] for t in offered) / len(offered)
@@ -329,7 +329,7 @@ def choose_balanced(
     # nothing balances this corpus: the full counts, unless a pass came much closer (a small corpus moves a
     # little between passes, and a rebuild after review keeps what it chose; a large one may halve its
     # distance from balance)
-    return best if best_deviation <= deviation(counts_plain, offered) / 2 else plain
+    return best if best_deviation <= plain_deviation / 2 else plain
 
 
 def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig) -> bool:
@@ -410,12 +410,8 @@ def _assemble(
     baseline: Baseline, instances: list[ErrorInstance]
 ) -> tuple[Document, list[ErrorInstance], tuple[Violation, ...]]:
     """Apply all edits together; drop any instance that no longer holds on the combined document."""
-    kept = list(instances)
-    while True:
-        applied, lost = lost_together(baseline.document, kept)
-        if not lost:
-            break
-        kept = [i for i in kept if i not in lost]
+    kept = kept_together(baseline.document, instances)
+    applied = apply_edits(baseline.document, [i.edit for i in kept])
     final = []
     for instance, location in zip(kept, applied.locations, strict=True):
         others = [r for i in kept if i is not instance for r in i.edit.renames]
