@@ -28,7 +28,7 @@ import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Required, TextIO, TypedDict
+from typing import Any, BinaryIO, Required, TypedDict
 
 import pyarrow as pa
 
@@ -352,16 +352,16 @@ class _ShotFiles:
         self.out_dir, self.task, self.shot = out_dir, task, shot
         self.stem = f"{task}_{shot}"
         self.rows = 0
-        self._jsonl: TextIO | None = None
+        self._jsonl: BinaryIO | None = None
         self._parquet: ParquetRows | None = None
 
     def add(self, row: dict[str, Any]) -> None:
         if self._jsonl is None:
-            self._jsonl = (self.out_dir / f"{self.stem}.jsonl").open("w", encoding="utf-8")
+            self._jsonl = (self.out_dir / f"{self.stem}.jsonl").open("wb")
             self._parquet = ParquetRows(self.out_dir / f"{self.stem}.parquet", INSTRUCTION_SCHEMA)
         assert self._parquet is not None
-        self._jsonl.write(json.dumps(row, ensure_ascii=False) + "\n")
-        self._parquet.add(row)
+        # one encoding per row: the JSONL line is the canonical JSON the Parquet rows' hash reads
+        self._jsonl.write(self._parquet.add(row) + b"\n")
         self.rows += 1
 
     def close(self) -> InstructionFiles | None:

@@ -44,7 +44,8 @@ STREAMED_COMPRESSION_LEVEL = 3
 class ParquetRows:
     """A Parquet file written a row group at a time, with the fixed options (the bytes still depend only
     on the rows: groups are cut every STREAMED_ROW_GROUP rows). Its `parquet_hash` is computed as the
-    groups are written, from the same Arrow rows, instead of reading the file back."""
+    rows are added, from their canonical JSON (which `add` returns, so a caller writing the same row as
+    JSON encodes it once), instead of reading the file back."""
 
     def __init__(self, path: Path, schema: pa.Schema) -> None:
         self.schema = schema.remove_metadata()
@@ -52,18 +53,26 @@ class ParquetRows:
         options["compression_level"] = STREAMED_COMPRESSION_LEVEL
         self._writer = pq.ParquetWriter(path, self.schema, **options)
         self._rows: list[dict[str, Any]] = []
+        self._names = set(self.schema.names)
         self._digest = _rows_digest(self.schema.names)
 
-    def add(self, row: dict[str, Any]) -> None:
+    def add(self, row: dict[str, Any]) -> bytes:
+        """Add one row (every column of the schema, no other); its canonical JSON, UTF-8."""
+        if row.keys() != self._names:  # the hash reads the row as given: it must be the row stored
+            raise ValueError(f"row columns {sorted(row)} are not the schema's {sorted(self._names)}")
+        line = canonical_json(row).encode()
+        self._digest.update(b"\n")
+        self._digest.update(line)
         self._rows.append(row)
         if len(self._rows) == STREAMED_ROW_GROUP:
             self._flush()
+        return line
 
     def _flush(self) -> None:
         if self._rows:
-            table = pa.Table.from_pylist(self._rows, schema=self.schema)
+            columns = {name: [row[name] for row in self._rows] for name in self.schema.names}
+            table = pa.Table.from_pydict(columns, schema=self.schema)
             self._writer.write_table(table, row_group_size=len(self._rows))
-            _hash_rows(self._digest, table.to_pylist())
             self._rows = []
 
     def close(self) -> str:

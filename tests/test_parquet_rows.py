@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from release.instructions import INSTRUCTION_SCHEMA
 from release.parquet import STREAMED_ROW_GROUP, ParquetRows, parquet_hash, table_hash
+from release.tables import canonical_json
 
 
 def _rows(n: int) -> list[dict[str, object]]:
@@ -52,3 +55,14 @@ def test_the_same_rows_give_the_same_bytes(tmp_path: Path) -> None:
             writer.add(row)
         writer.close()
     assert (tmp_path / "a.parquet").read_bytes() == (tmp_path / "b.parquet").read_bytes()
+
+
+def test_each_row_gives_back_the_json_its_hash_reads(tmp_path: Path) -> None:
+    writer = ParquetRows(tmp_path / "t.parquet", INSTRUCTION_SCHEMA)
+    row = _rows(1)[0]
+    line = writer.add(row)
+    assert json.loads(line) == row and line == canonical_json(row).encode()
+    incomplete = {k: v for k, v in row.items() if k != "exemplar"}
+    with pytest.raises(ValueError, match="exemplar"):  # a missing column would be hashed as absent
+        writer.add(incomplete)
+    writer.close()
