@@ -87,6 +87,14 @@ class Candidates:
     skipped: dict[str, str]
     stats: dict[str, Counter[str]]
     flagged: tuple[FlaggedCandidate, ...] = ()  # LLM rewrites for review (never gold), see InjectionResult
+    # instance id → its added wording (`added_wording`), computed with the candidates (in a build's worker):
+    # the corpus-wide choice reads it for every candidate in every pass, and a document's n-grams cost a
+    # segmentation of its whole text
+    added: dict[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
+
+    def added_wording(self, instance: ErrorInstance) -> frozenset[tuple[str, ...]]:
+        known = self.added.get(instance.instance_id)
+        return known if known is not None else added_wording(instance, self.document)
 
 
 ALTERNATIVES = 2  # verified instances per type and document, at different sections
@@ -142,8 +150,9 @@ def candidate_instances(
         if reason is not None:
             skipped[error_type] = reason
         instances.extend(found)
+    added = {i.instance_id: added_wording(i, document) for i in instances}
     return Candidates(
-        document, baseline, tuple(instances), dict(sorted(skipped.items())), stats, tuple(flagged)
+        document, baseline, tuple(instances), dict(sorted(skipped.items())), stats, tuple(flagged), added
     )
 
 
@@ -184,7 +193,7 @@ def choose(
     rank = {id(i): n for n, i in enumerate(candidates.instances)}
     heard = said if said is not None else Counter()
     repeats = {
-        id(i): sum(1 for g in added_wording(i, candidates.document) if heard[(i.error_type, g)])
+        id(i): sum(1 for g in candidates.added_wording(i) if heard[(i.error_type, g)])
         for i in candidates.instances
     }
     chosen: list[ErrorInstance] = []
@@ -369,7 +378,7 @@ def _choose_all(
         kept = kept_together(c.baseline.document, picked)  # what `finalize` will keep, without assembling
         if len(kept) >= config.min_errors:
             chosen[c.document.doc_id] = tuple(picked)
-            said.update((i.error_type, g) for i in picked for g in added_wording(i, c.document))
+            said.update((i.error_type, g) for i in picked for g in c.added_wording(i))
         else:
             dropped[c.document.doc_id] = (
                 f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"

@@ -140,8 +140,8 @@ def follow_renames(text: str, renames: Sequence[tuple[str, str]], rename: Rename
     A word processor updates such references when headings are renumbered; a structural edit (a chapter
     deleted or moved, an entry inserted) must do the same, so that only the error itself is wrong.
     """
-    if not renames:
-        return text
+    if not renames or not any(old in text for old, _ in renames):
+        return text  # a renamer changes only numbers that start with a renamed one: none is in this text
     out = HEADING_ECHO.sub(lambda m: m.group(0).replace(m["n"], rename(m["n"], renames), 1), text)
     for ref in reversed(find_crossrefs(out)):
         if ref.kind == "clause":
