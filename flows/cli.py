@@ -13,6 +13,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from flows.audit_cli import audit
+from flows.collector import build_finished
 from flows.console import err
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, llm_settings, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
@@ -355,6 +356,7 @@ def build(
         except (ValueError, FileExistsError, OutputBusyError) as exc:
             err.print(f"ERROR: {exc}")
             raise typer.Exit(1) from None
+    build_finished()
     if summary.up_to_date:
         err.print("corpus, configuration and code unchanged since the latest version: nothing to build")
         return

@@ -28,3 +28,9 @@ def fewer_collections() -> Iterator[None]:
 def in_worker() -> None:
     """A build worker's initializer: the worker lives for one build."""
     gc.set_threshold(*BUILD_THRESHOLDS)
+
+
+def build_finished() -> None:
+    """Called by the command line once a build has returned: the collections the interpreter runs at exit
+    would walk every object the build left (7 s at 500 documents); frozen, they are freed without."""
+    gc.freeze()

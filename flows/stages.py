@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from flows.fingerprint import combine
 from flows.llm import shared_rewriter
@@ -31,8 +31,11 @@ from parsers.errors import ParseError
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 from release.config import BuildConfig
-from release.writer import ValidatedRelease, WrittenRelease, validate_release_contents, write_validated
 from review.decisions import ReviewDecisions, card_section
+
+if TYPE_CHECKING:  # the release writer (GX, scikit-learn, matplotlib) is imported by the once-per-build
+    # stages that use it, not by every worker that parses and injects
+    from release.writer import ValidatedRelease, WrittenRelease
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -156,6 +159,8 @@ class ValidateInput:
 
 
 def validate(item: ValidateInput) -> ValidatedRelease:
+    from release.writer import validate_release_contents
+
     return validate_release_contents(item.results, item.config, Path(item.out))
 
 
@@ -171,6 +176,8 @@ class WriteInput:
 
 
 def write(item: WriteInput) -> WrittenRelease:
+    from release.writer import write_validated
+
     return write_validated(
         item.validated,
         bad_inputs=item.bad_inputs,
