@@ -82,7 +82,9 @@ def surface_auc(
             continue
         # the training fold's n-grams only, as a fitted vocabulary would have (and few columns: the solver's
         # cost grows with them)
-        fold = x[:, np.unique(x[train].indices)]
+        seen = np.zeros(x.shape[1], dtype=bool)
+        seen[x[train].indices] = True
+        fold = x[:, np.flatnonzero(seen)]  # the same sorted columns as np.unique, without sorting every entry
         tfidf = TfidfTransformer(sublinear_tf=True).fit(fold[train])
         # the dual problem: far fewer sections than n-grams, where it is several times faster (same optimum)
         model = LogisticRegression(
