@@ -196,7 +196,7 @@ from parsers.errors import ResourceLimitError
 from parsers.limits import DEFAULT_LIMITS
 from parsers import parse_file
 assert _context().get_start_method() == "fork"
-assert parse_with_deadline(sys.argv[1]) == parse_file(sys.argv[1])
+assert parse_with_deadline(sys.argv[1]) == parse_file(sys.argv[1])  # a DOCX: in the forked worker
 started = time.perf_counter()
 try:
     parse_with_deadline(sys.argv[2], replace(DEFAULT_LIMITS, seconds=1.5))
@@ -211,7 +211,7 @@ def test_a_one_thread_process_forks_its_parser_and_still_stops_it(tmp_path: Path
     import subprocess
     import sys
 
-    good = write(tmp_path / "a.txt", SAMPLE.encode())
+    good = _sample_docx(tmp_path / "a.docx")
     fifo = tmp_path / "never.txt"
     os.mkfifo(fifo)
     done = subprocess.run(
@@ -225,12 +225,44 @@ def test_a_one_thread_process_forks_its_parser_and_still_stops_it(tmp_path: Path
     assert done.stdout.startswith("stopped ") and "longer than 1.5 s" in done.stdout
 
 
+def _sample_docx(path: Path) -> Path:
+    import docx
+
+    document = docx.Document()
+    for line in SAMPLE.splitlines():
+        document.add_paragraph(line)
+    document.save(str(path))
+    return path
+
+
 def test_the_worker_returns_documents_and_typed_errors(tmp_path: Path) -> None:
-    good = write(tmp_path / "a.txt", SAMPLE.encode())
+    good = _sample_docx(tmp_path / "a.docx")  # a library's reader: parsed in the killable worker
     assert parse_with_deadline(good) == parse_file(good)
     with pytest.raises(CorruptFileError) as info:
         parse_with_deadline(tmp_path / "missing.txt")
     assert info.value.path == str(tmp_path / "missing.txt") and info.value.reason == "file not found"
+
+
+def test_our_own_readers_parse_a_regular_file_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Markdown and text need no fork per file (most of a large corpus's parse); a library's format and
+    anything that is not a regular file still do."""
+    import parsers.deadline as deadline
+
+    def no_worker() -> None:
+        raise AssertionError("a worker was started")
+
+    monkeypatch.setattr(deadline, "_context", no_worker)
+    for name in ("a.txt", "a.md"):
+        good = write(tmp_path / name, SAMPLE.encode())
+        assert parse_with_deadline(good) == parse_file(good)
+    with pytest.raises(AssertionError, match="a worker was started"):
+        parse_with_deadline(_sample_docx(tmp_path / "a.docx"))
+    fifo = tmp_path / "never.md"
+    os.mkfifo(fifo)
+    with pytest.raises(AssertionError, match="a worker was started"):
+        parse_with_deadline(fifo)
 
 
 def test_a_docx_of_private_use_characters_is_refused_as_garbled(tmp_path: Path) -> None:
