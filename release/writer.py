@@ -2,9 +2,9 @@
 
 A release is written in two halves, each a short sequence of named steps in modules named for them:
 `validate_release_contents` (traceability, tables, Great Expectations validation, into a hidden staging
-folder) and `write_validated` (review queue, Parquet, instruction sets, Hugging Face export, the shortcut
-audit, card, manifest, then the rename into place). `write_release` runs both. A build runs them as two
-stages, so a run shows where its time went.
+folder) and `write_validated` (review queue, Parquet, the shortcut audit with the instruction sets written
+beside it in a second process, Hugging Face export, card, manifest, then the rename into place).
+`write_release` runs both. A build runs them as two stages, so a run shows where its time went.
 
 Everything is written into a hidden temporary sibling (`.<version>.tmp-xxxx`) and renamed into place at the
 end, so a reader never sees a half-written version and a build killed midway leaves no visible folder. An
@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from injectors.planner import InjectionResult
+from release.beside import beside
 from release.card import write_card
 from release.config import BuildConfig
 from release.hf_export import HF_FOLDER, export_hf
@@ -208,13 +209,15 @@ def write_validated(
             )
         with _step(seconds, "parquet"):
             table_info = write_tables(root, {**tables.as_dict(), "review_queue": queue}, TABLE_NAMES)
-        with _step(seconds, "instructions"):
-            written, instruction_info = write_instruction_sets(root, v.results)
+        # the instruction sets are written in a second process while this one audits (`release.beside`)
+        with beside(write_instruction_sets, root, v.results) as instructions:
+            with _step(seconds, "audit"):  # reads the tables just written, as `gbtbench audit` does
+                audited = audit_release(root, config.seed)
+                write_audit(audited, root)
+            with _step(seconds, "instructions"):  # what was left of them once the audit was done
+                written, instruction_info = instructions.result()
         with _step(seconds, "hf"):
             layout = export_hf(root, tables, written)
-        with _step(seconds, "audit"):  # reads the tables just written, as `gbtbench audit` does
-            audited = audit_release(root, config.seed)
-            write_audit(audited, root)
         with _step(seconds, "card"):
             write_card(
                 root / HF_FOLDER,

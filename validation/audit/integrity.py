@@ -110,10 +110,10 @@ def check_document(document: AuditDocument) -> tuple[int, list[BrokenReference],
     broken: list[BrokenReference] = []
     for section in corrupted.sections:
         origin = replayed.origin(section)
-        was = original.sections[origin] if origin is not None else None
-        old_refs = section_crossrefs(was) if was is not None else []
+        source = original.sections[origin] if origin is not None else None
+        old_refs = section_crossrefs(source) if source is not None else []
         before = {(r.kind, r.target) for r in old_refs}
-        unchanged = was is not None and (was.text, was.kind) == (section.text, section.kind)
+        unchanged = source is not None and (source.text, source.kind) == (section.text, section.kind)
         refs = old_refs if unchanged else section_crossrefs(section)  # most sections are as they were
         # the same references in the same order: each is judged against the one it was ("按第5章…按第4章"
         # renumbered to "按第4章…按第3章" carries no "第4章" over); otherwise by what the section had

@@ -1,0 +1,51 @@
+"""One step of a release in a second process, while this one does another.
+
+Writing the instruction sets and auditing the release are independent and each takes a fifth of a large
+build; a build's release otherwise runs on one core while the other waits. The child is spawned (it starts
+clean, with no copy of this process's memory) and gets its inputs pickled. Where there can be no child the
+step runs here instead, with the same result: in a daemonic process (a Dask worker may not have
+children), or when the child dies or cannot start (a script without an `if __name__ == "__main__"` guard
+cannot be spawned from).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger("gbtbench.release")
+
+
+class Pending(Generic[T]):
+    """A step running beside the caller; `result()` waits for it (an error in the step is raised here)."""
+
+    def __init__(self, step: Callable[..., T], args: tuple[Any, ...], future: Future[T] | None) -> None:
+        self._step, self._args, self._future = step, args, future
+
+    def result(self) -> T:
+        if self._future is not None:
+            try:
+                return self._future.result()
+            except BrokenProcessPool:
+                log.warning("the second process of the release stopped: %s runs here", self._step.__name__)
+        return self._step(*self._args)
+
+
+@contextmanager
+def beside(step: Callable[..., T], *args: Any) -> Iterator[Pending[T]]:
+    """`step(*args)` in a child process while the block runs; the child is gone when the block ends."""
+    if multiprocessing.current_process().daemon:
+        yield Pending(step, args, None)  # run by `result()`, here
+        return
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        future = pool.submit(step, *args)
+        try:
+            yield Pending(step, args, future)
+        finally:
+            future.cancel()
