@@ -155,8 +155,10 @@ def render_card(
     tables: Mapping[str, pa.Table],
     layout: HubLayout,
     audit: str = "",
+    baselines: str | None = None,
 ) -> str:
-    """README.md text: YAML front matter (licence, configs, size) and the human part."""
+    """README.md text: YAML front matter (licence, configs, size) and the human part. `baselines` is the
+    baseline section (`evaluation.baselines.baseline_markdown`) when the caller has it already."""
     front = {
         "pretty_name": "gbtbench",
         "language": ["zh"],
@@ -224,7 +226,7 @@ because their fix is not a rewrite of one section:
 
 {_audit_section(audit)}## Baselines
 
-{baseline_markdown(version, tables, config.seed)}
+{baseline_markdown(version, tables, config.seed) if baselines is None else baselines}
 
 ## Error types
 
@@ -286,9 +288,13 @@ def write_card(
     layout: HubLayout,
     extra: str = "",
     audit: str = "",
+    baselines: str | None = None,
 ) -> None:
     """README.md and the type chart into the Hub folder (with the audit table, and a human-review
     paragraph when reviewed)."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
-    text = render_card(version=version, config=config, tables=tables, layout=layout, audit=audit) + extra
+    card = render_card(
+        version=version, config=config, tables=tables, layout=layout, audit=audit, baselines=baselines
+    )
+    text = card + extra
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from evaluation.baselines import baseline_markdown
 from injectors.planner import InjectionResult
 from release.beside import beside
 from release.card import write_card
@@ -214,6 +215,8 @@ def write_validated(
             with _step(seconds, "audit"):  # reads the tables just written, as `gbtbench audit` does
                 audited = audit_release(root, config.seed)
                 write_audit(audited, root)
+            with _step(seconds, "baselines"):  # the card's baseline scores, while the instructions finish
+                baselines = baseline_markdown(config.version, tables.as_dict(), config.seed)
             with _step(seconds, "instructions"):  # what was left of them once the audit was done
                 written, instruction_info = instructions.result()
         with _step(seconds, "hf"):
@@ -227,6 +230,7 @@ def write_validated(
                 layout=layout,
                 extra=card_extra,
                 audit=render_markdown(audited),
+                baselines=baselines,
             )
         counts = release_counts(v.results, tables, queue)
         total = sum(v.seconds.values()) + time.perf_counter() - start
