@@ -368,3 +368,30 @@ def test_a_written_release_carries_its_audit_and_the_card_shows_it(tmp_path: Pat
     card = (written.path / "hf" / "README.md").read_text(encoding="utf-8")
     audit_part = card.split("## Audit", 1)[1].split("## Error types", 1)[0]
     assert "| SCP-03 * |" in audit_part and "joint validity" in audit_part
+
+
+def _scoped(n: int, scope: str) -> Document:
+    d = standard(n)
+    return replace(d, sections=(replace(d.sections[0], text=scope), *d.sections[1:]))
+
+
+def test_a_type_given_to_one_kind_of_document_is_not_told_apart_by_the_kind(tmp_path: Path) -> None:
+    """Ten service standards get an SCP-04-like aspect (a different one each); ten product standards get
+    nothing. Against other documents' scopes alone, the classifier would learn service vs product; with
+    each instance's own original scope beside it, only the added words could give it away."""
+    results = []
+    for n in range(20):
+        a, b = FRESH[n % len(FRESH)]
+        if n < 10:
+            d = _scoped(n, f"本文件规定了{a}系统的总体要求、{b}要求和安全要求，描述了相应的试验方法。")
+            at = d.sections[0].text.index("和")
+            edit = Edit(
+                "modify", 0, (Replacement("text", at, "", f"、{FRESH[(n + 3) % len(FRESH)][1]}要求"),)
+            )
+            results.append(injected(d, [("SCP-04", edit)]))
+        else:
+            scope = f"本标准规定了{a}{b}的分类、要求、试验方法、检验规则以及标志、包装、运输和贮存。"
+            results.append(injected(_scoped(n, scope), []))
+    result = audit_release(write(tmp_path / "r", results))
+    assert result.baseline["SCP-04"].negatives == 20  # every scope, the instances' own among them
+    assert result.baseline["SCP-04"].auc is not None and result.baseline["SCP-04"].auc <= 0.7
