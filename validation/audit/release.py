@@ -7,6 +7,7 @@ objects, so it measures exactly what users download and can be run on any releas
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,6 @@ import pyarrow.parquet as pq
 
 from injectors.edit import Edit, edit_from_row
 from parsers.model import Document, Section
-
-TABLES = ("documents", "sections", "instances")
 
 
 class AuditInputError(Exception):
@@ -69,12 +68,15 @@ def _section(row: dict[str, Any] | None) -> Section | None:
     )
 
 
-def _read(path: Path, name: str) -> list[dict[str, Any]]:
+def _read(path: Path, name: str) -> Iterator[dict[str, Any]]:
+    """A table's rows, a batch at a time (a large release's sections would be every text twice over as
+    dicts at once)."""
     file = path / f"{name}.parquet"
     if not file.is_file():
         raise AuditInputError(path, f"{file.name} not found: not a gbtbench release folder")
     try:
-        return pq.read_table(file).to_pylist()
+        for batch in pq.ParquetFile(file).iter_batches(batch_size=4096):
+            yield from batch.to_pylist()
     except Exception as exc:  # pyarrow raises several types for a damaged file
         raise AuditInputError(file, f"unreadable Parquet table ({exc.__class__.__name__})") from None
 
@@ -84,12 +86,14 @@ def load_release(path: Path) -> Release:
     path = Path(path)
     if not path.is_dir():
         raise AuditInputError(path, "release folder not found")
-    documents, sections, instances = (_read(path, name) for name in TABLES)
-    by_doc: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    for row in sections:
-        by_doc.setdefault((row["doc_id"], row["variant"]), []).append(row)
+    documents = list(_read(path, "documents"))
+    by_doc: dict[tuple[str, str], list[tuple[int, Section]]] = {}
+    for row in _read(path, "sections"):
+        section = _section(row)
+        if section is not None:
+            by_doc.setdefault((row["doc_id"], row["variant"]), []).append((row["position"], section))
     per_doc: dict[str, list[AuditInstance]] = {}
-    for row in instances:
+    for row in _read(path, "instances"):
         try:
             raw = row["edit"]  # a typed struct; older releases stored it as a JSON string
             edit = edit_from_row(raw) if isinstance(raw, dict) else Edit.from_dict(json.loads(raw))
@@ -112,7 +116,7 @@ def load_release(path: Path) -> Release:
     for d in sorted(documents, key=lambda r: r["doc_id"]):
         variants = []
         for variant in ("original", "corrupted"):
-            rows = sorted(by_doc.get((d["doc_id"], variant), []), key=lambda r: r["position"])
+            rows = sorted(by_doc.get((d["doc_id"], variant), []), key=lambda r: r[0])
             variants.append(
                 Document(
                     doc_id=d["doc_id"],
@@ -121,7 +125,7 @@ def load_release(path: Path) -> Release:
                     standard_id=d["standard_id"] or "",
                     title=d["title"] or "",
                     drafting_rules=d["drafting_rules"],
-                    sections=tuple(s for s in map(_section, rows) if s is not None),
+                    sections=tuple(section for _, section in rows),
                 )
             )
         out.append(AuditDocument(variants[0], variants[1], tuple(per_doc.get(d["doc_id"], ()))))
