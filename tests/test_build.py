@@ -178,17 +178,21 @@ def test_cold_builds_with_other_task_runners_and_paths_give_the_same_tables(
     """The reference is the default (the process pool, no Prefect) with relative paths, as `make build` runs
     it; the Prefect flow's runners agree, and so does a second cold build elsewhere with absolute paths.
 
-    The process runner runs from the CLI (`--task-runner=process`): separate processes, a separate cache,
-    the corpus copied to another folder and given by its absolute path; the thread runner (the flow every
-    other build here runs in this process) runs in this process with the CLI's configuration, cold: no
-    other build of the suite uses seed 9 here, so none of its tasks is in this process's task cache. The
-    relative build run again has nothing to do.
+    The process runner runs from the CLI (`--task-runner=process`): a separate process, a separate cache,
+    the corpus copied to another folder and given by its absolute path, the tasks on one worker process
+    (each worker process costs seconds of imports; tasks finishing out of order are the thread runner's
+    case below, and the reference's two pool processes'); the thread runner (the flow every other build
+    here runs in this process) runs in this process with the CLI's configuration, cold: no other build of
+    the suite uses seed 9 here, so none of its tasks is in this process's task cache. The relative build
+    run again has nothing to do.
     """
     corpus, reference = reference_build
     elsewhere = tmp_path / "corpus"  # the same files in another folder: the tables do not depend on where
     shutil.copytree(corpus, elsewhere)
     assert (
-        cli_build(elsewhere, tmp_path / "process", prefect_api, "--seed=9", "--task-runner=process")
+        cli_build(
+            elsewhere, tmp_path / "process", prefect_api, "--seed=9", "--task-runner=process", "--workers=1"
+        )
         == reference
     )
     licence, third_party = data_license(corpus)
@@ -208,13 +212,14 @@ def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
     reference_build: tuple[Path, dict[str, object]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`--dask-address`: the tasks run on the workers of a cluster started beforehand (two processes),
+    """`--dask-address`: the tasks run on the worker of a cluster started beforehand (one worker process:
+    each costs seconds of imports, and the thread runner's test covers tasks finishing out of order),
     against the session's Prefect server, and the tables are the default build's."""
     from distributed import LocalCluster
 
     corpus, reference = reference_build
     monkeypatch.setenv("PREFECT_API_URL", prefect_api)  # the workers report their task runs here too
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
         tables = cli_build(
