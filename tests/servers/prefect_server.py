@@ -13,6 +13,7 @@ the watchdog's own test gives a small stand-in (servers/health_app.py).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -98,10 +99,8 @@ def stop(folder: Path) -> None:
     except ProcessLookupError:
         return
     for _ in range(100):  # the watchdog is not the session's child: wait until it is gone
-        try:
-            os.waitpid(pid, os.WNOHANG)  # unless this process started it (a test): reap it once it ends
-        except ChildProcessError:
-            pass
+        with contextlib.suppress(ChildProcessError):  # unless this process started it (a test): reap it
+            os.waitpid(pid, os.WNOHANG)
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
