@@ -10,7 +10,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pyarrow.parquet as pq
 import pytest
 from conftest import corpus_sources
 from sample_standard import THIN
@@ -123,14 +122,34 @@ def cli_build(corpus: Path, out: Path, api: str, *options: str) -> dict[str, obj
     return json.loads((out / "v0.1.0" / "manifest.json").read_text(encoding="utf-8"))["tables"]
 
 
+# the reference build's command, as `make build` runs it: --corpus corpus --out outputs, relative to the
+# working folder (the other cold builds below give absolute paths, and must write the same tables)
+RELATIVE_BUILD = [
+    sys.executable,
+    "-m",
+    "flows.cli",
+    "build",
+    "--corpus",
+    "corpus",
+    "--out",
+    "outputs",
+    "--seed=9",
+]
+
+
 @pytest.fixture(scope="module")
 def reference_build(
     tmp_path_factory: pytest.TempPathFactory, prefect_api: str
 ) -> tuple[Path, dict[str, object]]:
-    """One cold thread-runner build of a two-document corpus, the reference the other cold builds match."""
+    """One cold default (process pool) CLI build of a two-document corpus with relative paths, the reference
+    the other cold builds match; returns the corpus (absolute) and the table hashes."""
     root = tmp_path_factory.mktemp("reference")
     write_corpus(root / "corpus", count=2)
-    return root / "corpus", cli_build(root / "corpus", root / "out", prefect_api, "--seed=9")
+    result = subprocess.run(
+        RELATIVE_BUILD, cwd=root, env=cli_env(prefect_api), capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    return root / "corpus", read_manifest(root / "outputs" / "v0.1.0")["tables"]
 
 
 def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path, prefect_api: str) -> None:
@@ -149,53 +168,42 @@ def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path, prefect_api: str
     assert "ERROR empty.txt: " in result.stderr and "nothing usable" in result.stderr
 
 
-def test_build_with_an_llm_endpoint(tmp_path: Path, prefect_api: str) -> None:
-    """`gbtbench build --llm openai` against the scripted chat-completions server on 127.0.0.1."""
-    from servers.chat_completions import ChatCompletionsServer
-
-    corpus = tmp_path / "corpus"
-    write_corpus(corpus, count=1)
-    out = tmp_path / "out"
-    with ChatCompletionsServer() as server:
-        env = cli_env(
-            prefect_api,
-            GBTBENCH_LLM_BASE_URL=server.base_url,
-            GBTBENCH_LLM_MODEL="scripted-model",
-            GBTBENCH_LLM_API_KEY="sk-sentinel-never-shown",
-        )
-        args = [sys.executable, "-m", "flows.cli", "build", f"--corpus={corpus}", f"--out={out}"]
-        args.append("--llm=openai")
-        result = subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-        assert result.returncode == 0, result.stderr
-        assert server.count() > 0
-    manifest = read_manifest(out / "v0.1.0")
-    assert manifest["config"]["llm"]["mode"] == "openai"
-    assert manifest["config"]["llm"]["model"] == "scripted-model"
-    assert manifest["llm"]["counts"]["requests"] == server.count()
-    instances = pq.read_table(out / "v0.1.0" / "instances.parquet").to_pylist()
-    generators = {i["provenance"]["generator"] for i in instances}
-    assert "llm" in generators
-    release_text = "".join(p.read_text(errors="ignore") for p in (out / "v0.1.0").rglob("*.json"))
-    assert "sk-sentinel-never-shown" not in release_text + result.stderr + result.stdout
+# `gbtbench build --llm openai` end to end: tests/reliability/test_llm_cache_recovery.py (one cold build
+# checks the endpoint's use and the recovery from a garbled LLM cache)
 
 
-def test_other_task_runners_give_the_same_tables(
+def test_cold_builds_with_other_task_runners_and_paths_give_the_same_tables(
     tmp_path: Path, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
 ) -> None:
-    """The reference is the default (the process pool, no Prefect); the Prefect flow's runners agree.
+    """The reference is the default (the process pool, no Prefect) with relative paths, as `make build` runs
+    it; the Prefect flow's runners agree, and so does a second cold build elsewhere with absolute paths.
 
-    The process runner runs from the CLI (`--task-runner=process`); the thread runner (the flow every
-    other build here runs in this process) runs in this process with the CLI's configuration, cold: no
-    other build of the suite uses seed 9 here, so none of its tasks is in this process's task cache.
+    The process runner runs from the CLI (`--task-runner=process`): a separate process, a separate cache,
+    the corpus copied to another folder and given by its absolute path, the tasks on one worker process
+    (each worker process costs seconds of imports; tasks finishing out of order are the thread runner's
+    case below, and the reference's two pool processes'); the thread runner (the flow every other build
+    here runs in this process) runs in this process with the CLI's configuration, cold: no other build of
+    the suite uses seed 9 here, so none of its tasks is in this process's task cache. The relative build
+    run again has nothing to do.
     """
     corpus, reference = reference_build
+    elsewhere = tmp_path / "corpus"  # the same files in another folder: the tables do not depend on where
+    shutil.copytree(corpus, elsewhere)
     assert (
-        cli_build(corpus, tmp_path / "process", prefect_api, "--seed=9", "--task-runner=process") == reference
+        cli_build(
+            elsewhere, tmp_path / "process", prefect_api, "--seed=9", "--task-runner=process", "--workers=1"
+        )
+        == reference
     )
     licence, third_party = data_license(corpus)
     config = BuildConfig(seed=9, version="v0.1.0", license=licence, third_party_corpus=third_party)
     summary = run_build(corpus, tmp_path / "thread", config, task_runner="thread")
     assert summary.output is not None and read_manifest(summary.output)["tables"] == reference
+    env = cli_env(prefect_api)
+    again = subprocess.run(
+        RELATIVE_BUILD, cwd=corpus.parent, env=env, capture_output=True, text=True, check=False
+    )
+    assert again.returncode == 0 and "nothing to build" in again.stderr
 
 
 def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
@@ -204,13 +212,14 @@ def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
     reference_build: tuple[Path, dict[str, object]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`--dask-address`: the tasks run on the workers of a cluster started beforehand (two processes),
+    """`--dask-address`: the tasks run on the worker of a cluster started beforehand (one worker process:
+    each costs seconds of imports, and the thread runner's test covers tasks finishing out of order),
     against the session's Prefect server, and the tables are the default build's."""
     from distributed import LocalCluster
 
     corpus, reference = reference_build
     monkeypatch.setenv("PREFECT_API_URL", prefect_api)  # the workers report their task runs here too
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
         tables = cli_build(
@@ -260,24 +269,6 @@ def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Pa
     assert [b["source"] for b in summary.bad_inputs] == ["thin.txt"]
     assert "errors could be injected" in summary.bad_inputs[0]["reason"]
     assert not leftover.exists()
-
-
-def test_two_cold_builds_give_identical_tables_with_relative_paths(
-    tmp_path: Path, prefect_api: str, reference_build: tuple[Path, dict[str, object]]
-) -> None:
-    """As `make build` runs it: --corpus corpus --out outputs, relative to the working folder. A second
-    cold build of the reference's corpus: separate processes, separate caches, and the content hashes of
-    every table agree."""
-    corpus, reference = reference_build
-    shutil.copytree(corpus, tmp_path / "corpus")
-    args = [sys.executable, "-m", "flows.cli", "build", "--corpus", "corpus", "--out", "outputs", "--seed=9"]
-    env = cli_env(prefect_api)
-    result = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-    assert result.returncode == 0, result.stderr
-    manifest = read_manifest(tmp_path / "outputs" / "v0.1.0")
-    assert manifest["tables"] == reference
-    again = subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
-    assert again.returncode == 0 and "nothing to build" in again.stderr
 
 
 def test_scheduled_build_publishes_each_new_version_and_nothing_when_nothing_changed(

@@ -127,9 +127,14 @@ def test_recorded_ids_drop_the_group_suffix_only() -> None:
 
 
 def test_the_prefect_server_stops_when_the_session_that_owns_it_ends(tmp_path: Path) -> None:
+    """The watchdog around a server of its own (the session's must live on); the app is a small stand-in
+    for Prefect's (servers/health_app.py), which the session's own server start runs through `start`
+    anyway and which costs seconds of CPU to start."""
     owner = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
     try:
-        url = prefect_server.start(tmp_path, owner=owner.pid)
+        url = prefect_server.start(
+            tmp_path, owner=owner.pid, app=("health_app:create_app", TESTS / "servers")
+        )
         assert prefect_server.running(tmp_path) == url and url.startswith("http://127.0.0.1:")
         assert httpx.get(f"{url}/health", timeout=10).status_code == 200
     finally:

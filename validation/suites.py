@@ -21,13 +21,15 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
 import pyarrow as pa
 
 from validation.expectations import TRACE_COLUMNS, Check, document_checks, instance_checks
 from validation.traceability import Flag
+
+if TYPE_CHECKING:  # pandas too is imported where a frame is made: not by every process that imports this
+    import pandas as pd
 
 
 @dataclass(frozen=True)
@@ -123,6 +125,8 @@ def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) ->
         "provenance_llm_complete",
         *(f"{c}_ok" for c in TRACE_COLUMNS),
     ]
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -133,6 +137,8 @@ def document_frame(documents: pa.Table) -> pd.DataFrame:
     for row in rows:
         row["corrupted_differs"] = row.pop("original_text") != row.pop("corrupted_text")
     columns = ["doc_id", "format", "drafting_rules", "n_errors", "corrupted_differs"]
+    import pandas as pd
+
     return pd.DataFrame(rows, columns=columns)
 
 

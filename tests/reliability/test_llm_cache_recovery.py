@@ -1,6 +1,11 @@
 """A build whose LLM cache is garbled goes on: the file is moved aside and a fresh one used (issue 13, 1).
 
 Before: `file is not a database` ended the build with a traceback after minutes of work.
+
+The same CLI build is the suite's `gbtbench build --llm openai` end to end (one build serves both: each
+costs a cold build in its own process): the scripted chat-completions server on 127.0.0.1 is called, the
+manifest records the endpoint's model and its request count, LLM-written instances ship, and the API key is
+written nowhere.
 """
 
 from __future__ import annotations
@@ -9,6 +14,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pyarrow.parquet as pq
 import pytest
 from helpers import ROOT, build_command, write_corpus
 from servers.chat_completions import ChatCompletionsServer
@@ -34,12 +40,19 @@ def test_a_build_with_a_garbled_llm_cache_recovers(tmp_path: Path) -> None:
             "GBTBENCH_LLM_MODEL": "scripted-model",
             "GBTBENCH_LLM_API_KEY": KEY,
         }
-        command = build_command(corpus, out, "--llm=openai", "--llm-types=NMS-01,TER-04")
+        command = build_command(corpus, out, "--llm=openai")  # every type the LLM may write
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, check=False)
-    assert done.returncode == 0, done.stderr
+        assert done.returncode == 0, done.stderr
+        requests = server.count()
     assert "Traceback" not in done.stderr
     assert list(cache.parent.glob("llm-cache.sqlite.corrupt-*"))
-    llm = read_manifest(out / "v0.1.0")["llm"]
+    manifest = read_manifest(out / "v0.1.0")
+    llm = manifest["llm"]
     assert any("is unreadable" in r for r in llm["cache_repairs"])
-    assert llm["counts"]["requests"] > 0
-    assert KEY not in done.stderr + done.stdout
+    assert requests > 0 and llm["counts"]["requests"] == requests
+    assert manifest["config"]["llm"]["mode"] == "openai"
+    assert manifest["config"]["llm"]["model"] == "scripted-model"
+    instances = pq.read_table(out / "v0.1.0" / "instances.parquet").to_pylist()
+    assert "llm" in {i["provenance"]["generator"] for i in instances}
+    release_text = "".join(p.read_text(errors="ignore") for p in (out / "v0.1.0").rglob("*.json"))
+    assert KEY not in release_text + done.stderr + done.stdout

@@ -6,12 +6,14 @@ one (the same uvicorn app and temporary SQLite database the harness uses) and re
 folder; the others read it. The server runs under a small watchdog process that stops it when the session's
 main pytest process ends, however it ends, so no server outlives the session; `stop` ends it at once.
 
-Run as `python prefect_server.py OWNER_PID PORT` (the database in PREFECT_SERVER_DATABASE_CONNECTION_URL):
-the watchdog.
+Run as `python prefect_server.py OWNER_PID PORT [APP APP_DIR]` (the database in
+PREFECT_SERVER_DATABASE_CONNECTION_URL): the watchdog. APP is the uvicorn app factory, Prefect's by default;
+the watchdog's own test gives a small stand-in (servers/health_app.py).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -24,6 +26,7 @@ from pathlib import Path
 import httpx
 
 RECORD = "prefect-server.json"
+PREFECT_APP = "prefect.server.api.server:create_app"
 
 
 def _free_port() -> int:
@@ -32,8 +35,10 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(folder: Path, owner: int, timeout: float = 120.0) -> str:
-    """Start a server that lives as long as process `owner`; returns its API URL once it answers."""
+def start(folder: Path, owner: int, timeout: float = 120.0, app: tuple[str, Path] | None = None) -> str:
+    """Start a server that lives as long as process `owner`; returns its API URL once it answers.
+
+    `app`: another uvicorn app factory and the folder it is imported from (the default is Prefect's)."""
     from prefect.settings import get_current_settings
 
     port = _free_port()
@@ -49,7 +54,7 @@ def start(folder: Path, owner: int, timeout: float = 120.0) -> str:
     env.pop("PREFECT_API_URL", None)
     log = open(folder / "prefect-server.log", "ab")  # noqa: SIM115  (the watchdog's output, kept for a failure)
     watchdog = subprocess.Popen(
-        [sys.executable, __file__, str(owner), str(port)],
+        [sys.executable, __file__, str(owner), str(port), *(() if app is None else (app[0], str(app[1])))],
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
@@ -93,7 +98,9 @@ def stop(folder: Path) -> None:
         os.kill(pid, signal.SIGTERM)
     except ProcessLookupError:
         return
-    for _ in range(100):  # the watchdog is not our child: wait until it is gone
+    for _ in range(100):  # the watchdog is not the session's child: wait until it is gone
+        with contextlib.suppress(ChildProcessError):  # unless this process started it (a test): reap it
+            os.waitpid(pid, os.WNOHANG)
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
@@ -109,14 +116,15 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _watch(owner: int, port: int) -> None:
+def _watch(owner: int, port: int, app: str = PREFECT_APP, app_dir: str | None = None) -> None:
     server = subprocess.Popen(
         [
             sys.executable,
             "-m",
             "uvicorn",
+            *(() if app_dir is None else ("--app-dir", app_dir)),
             "--factory",
-            "prefect.server.api.server:create_app",
+            app,
             "--host",
             "127.0.0.1",
             "--port",
@@ -145,4 +153,4 @@ def _watch(owner: int, port: int) -> None:
 
 
 if __name__ == "__main__":
-    _watch(int(sys.argv[1]), int(sys.argv[2]))
+    _watch(int(sys.argv[1]), int(sys.argv[2]), *sys.argv[3:5])

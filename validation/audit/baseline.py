@@ -17,16 +17,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy.sparse import csr_matrix
-from sklearn.feature_extraction.text import HashingVectorizer, TfidfTransformer
-from sklearn.linear_model import LogisticRegression
-from sklearn.metrics import roc_auc_score
-from sklearn.model_selection import GroupKFold
 
 from parsers.model import Section
 from validation.audit.release import Release
+
+if TYPE_CHECKING:  # scikit-learn (and SciPy) are imported where the classifier runs: a process that only
+    # imports the release writer (a build's worker processes, a CLI run refused early) never loads them
+    from scipy.sparse import csr_matrix
 
 GOAL = 0.70
 MIN_POSITIVES = 5
@@ -54,14 +55,18 @@ def section_text(section: Section) -> str:
     return f"{section.title}\n{section.text}"
 
 
-# character 1–3-grams hashed (stateless, so each text is analysed once per audit, not once per fold)
-HASHING = HashingVectorizer(
-    analyzer="char", ngram_range=(1, 3), n_features=2**20, alternate_sign=False, norm=None
-)
+@cache
+def _hashing() -> Any:
+    """Character 1–3-grams hashed (stateless, so each text is analysed once per audit, not once per fold)."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    return HashingVectorizer(
+        analyzer="char", ngram_range=(1, 3), n_features=2**20, alternate_sign=False, norm=None
+    )
 
 
 def char_counts(texts: Sequence[str]) -> csr_matrix:
-    return HASHING.transform(list(texts))
+    return _hashing().transform(list(texts))
 
 
 def surface_auc(
@@ -75,6 +80,11 @@ def surface_auc(
 
     `counts` (rows aligned with `texts`) saves hashing texts again; the IDF is fitted on each training fold.
     """
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.metrics import roc_auc_score
+    from sklearn.model_selection import GroupKFold
+
     y = np.asarray(labels)
     g = np.asarray(groups)
     x = char_counts(texts) if counts is None else counts
