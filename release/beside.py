@@ -2,10 +2,10 @@
 
 Writing the instruction sets and auditing the release are independent and each takes a fifth of a large
 build; a build's release otherwise runs on one core while the other waits. The child is spawned (it starts
-clean, with no copy of this process's memory) and gets its inputs pickled. Where there can be no child the
-step runs here instead, with the same result: in a daemonic process (a Dask worker may not have
-children), or when the child dies or cannot start (a script without an `if __name__ == "__main__"` guard
-cannot be spawned from).
+clean, with no copy of this process's memory) and gets its inputs pickled. Where there can be no child, or
+one would cost more than it saves, the step runs here instead, with the same result: for a small release,
+in a daemonic process (a Dask worker may not have children), or when the child dies or cannot start (a
+script without an `if __name__ == "__main__"` guard cannot be spawned from).
 """
 
 from __future__ import annotations
@@ -38,9 +38,11 @@ class Pending(Generic[T]):
 
 
 @contextmanager
-def beside(step: Callable[..., T], *args: Any) -> Iterator[Pending[T]]:
-    """`step(*args)` in a child process while the block runs; the child is gone when the block ends."""
-    if multiprocessing.current_process().daemon:
+def beside(step: Callable[..., T], *args: Any, worth_it: bool = True) -> Iterator[Pending[T]]:
+    """`step(*args)` in a child process while the block runs; the child is gone when the block ends.
+
+    `worth_it=False` (a small release: starting a process costs more than the step) runs it here."""
+    if not worth_it or multiprocessing.current_process().daemon:
         yield Pending(step, args, None)  # run by `result()`, here
         return
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:

@@ -68,6 +68,9 @@ from validation.suites import SuiteResult, validate_release
 from validation.traceability import Flag, check_results
 
 TABLE_NAMES = ("documents", "sections", "instances", "items", "pre_existing", "review_queue")
+# documents from which the instruction sets are written in a second process: below, starting it (about a
+# second of imports) costs more than writing them here
+BESIDE_FROM = 50
 
 __all__ = [
     "LATEST_NAME",
@@ -211,7 +214,8 @@ def write_validated(
         with _step(seconds, "parquet"):
             table_info = write_tables(root, {**tables.as_dict(), "review_queue": queue}, TABLE_NAMES)
         # the instruction sets are written in a second process while this one audits (`release.beside`)
-        with beside(write_instruction_sets, root, v.results) as instructions:
+        large = len(v.results) >= BESIDE_FROM
+        with beside(write_instruction_sets, root, v.results, worth_it=large) as instructions:
             with _step(seconds, "audit"):  # reads the tables just written, as `gbtbench audit` does
                 audited = audit_release(root, config.seed)
                 write_audit(audited, root)

@@ -54,3 +54,8 @@ def _dies_unless_in(pid: int) -> str:
 def test_a_child_that_dies_leaves_the_step_to_the_caller() -> None:
     with beside(_dies_unless_in, os.getpid()) as pending:
         assert pending.result() == "ran here"
+
+
+def test_a_step_not_worth_a_process_runs_here() -> None:
+    with beside(os.getpid, worth_it=False) as pending:
+        assert pending.result() == os.getpid()
