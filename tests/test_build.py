@@ -244,7 +244,9 @@ def test_a_failed_build_resumes_from_its_cached_tasks(
     def disk_full(*args: object, **kwargs: object) -> None:
         raise OSError("No space left on device")
 
-    monkeypatch.setattr(stages, "write_validated", disk_full)
+    import release.writer  # the write stage imports it when it runs (a build's workers never do)
+
+    monkeypatch.setattr(release.writer, "write_validated", disk_full)
     with pytest.raises(OSError):
         run_build(corpus, out, BuildConfig(seed=21, version="v0.3.0"))
     assert len(counted) == 1 and not (out / "v0.3.0").exists()
