@@ -167,10 +167,14 @@ def main(argv: list[str] | None = None) -> int:
         )
         low, high = rss[sizes[0]], rss[largest]
         growth = high / max(low, 1)
+        flat = (
+            f"flat, growth ≤ ×{FLAT_GROWTH:.2f}: {_ok(growth <= FLAT_GROWTH)}, growth ×{growth:.2f}"
+            if len(sizes) > 1
+            else "flat: not judged, one size"
+        )
         print(
             f"peak RSS (process tree): {_mib(low)} at {sizes[0]}, {_mib(high)} at {largest} documents "
-            f"(goal ≤ 2 GiB: {_ok(high <= GOAL_RSS_BYTES)}; flat, growth ≤ ×{FLAT_GROWTH:.2f}: "
-            f"{_ok(growth <= FLAT_GROWTH)}, growth ×{growth:.2f})"
+            f"(goal ≤ 2 GiB: {_ok(high <= GOAL_RSS_BYTES)}; {flat})"
         )
         if largest >= 500:
             print(
