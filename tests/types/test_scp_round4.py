@@ -33,6 +33,12 @@ def run(type_id: str, document: Document, context: InjectionContext, seeds: int 
     return out
 
 
+def dropped_qualifiers(document: Document) -> list[ErrorInstance]:
+    """The document's SCP-05 instances that drop a qualifier of the scope (the document alone as corpus)."""
+    found = run("SCP-05", document, InjectionContext.from_documents([document]))
+    return [i for i in found if "限定语" in i.description]
+
+
 # --- SCP-01: no connective carried into the scope ----------------------------------------------------------
 
 
@@ -72,11 +78,7 @@ def test_scp05_drops_no_qualifier_that_nothing_else_in_the_document_names() -> N
 def test_scp05_names_the_title_that_still_restricts_the_dropped_qualifier() -> None:
     scope = "本文件规定了共享工具柜的柜体结构和门锁要求。\n本文件适用于住宅小区内设置的共享工具柜。"
     document = standard(scope, CABINET_BODY, title="住宅小区 共享工具柜 技术要求")
-    found = [
-        i
-        for i in run("SCP-05", document, InjectionContext.from_documents([document]))
-        if "限定语" in i.description
-    ]
+    found = dropped_qualifiers(document)
     assert found, "no qualifier dropped although the title still names 住宅小区"
     for instance in found:
         assert "住宅小区内设置的" in instance.description

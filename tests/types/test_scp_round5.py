@@ -28,7 +28,7 @@ from tests.types.test_scp_quality import (
     instances,
     standard,
 )
-from tests.types.test_scp_round4 import run
+from tests.types.test_scp_round4 import dropped_qualifiers, run
 
 # A fire detection standard whose scope excludes a place (a battery room), not another system.
 FIRE_SCOPE = (
@@ -118,11 +118,7 @@ def test_scp05_drops_a_qualifier_that_a_referred_object_shows() -> None:
 环境监测终端应采用直流供电。
 """
     document = standard(scope, body, title="农业 监测终端 技术要求")  # the title restricts nothing
-    found = [
-        i
-        for i in run("SCP-05", document, InjectionContext.from_documents([document]))
-        if "限定语" in i.description
-    ]
+    found = dropped_qualifiers(document)
     assert found, "no qualifier dropped although the referred 简易大棚 terminal shows the restriction"
     for instance in found:
         assert "删去了限定语“连栋温室中使用的”" in instance.description
