@@ -2,20 +2,21 @@
 
 A phrase an injector writes into many documents ("也应符合本条", "原则上") lets a model find the errors by
 pattern instead of by reviewing. For each instance we take the word n-grams (n = 2–4, jieba words) of its
-corrupted section that do not occur anywhere in its document's original text, and count, per type, in how
-many instances each one appears. A phrase that only one instance uses is no pattern, so only n-grams shared
-by at least two instances count; the goal for the judgement types is that none reaches more than 10%.
+corrupted section that do not occur anywhere in its document's original text (`injectors.added_wording`,
+the same n-grams the planner avoids repeating), and count, per type, in how many instances each one
+appears. A phrase that only one instance uses is no pattern, so only n-grams shared by at least two
+instances count; the goal for the judgement types is that none reaches more than 10%.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
-from injectors.language.novelty import line_ngrams
-from parsers.model import Document, Section
-from validation.audit.release import AuditInstance, Release
+from injectors.added_wording import added_wording
+from validation.audit.release import Release
 
 GOAL = 0.10
 MIN_INSTANCES = 2  # an n-gram must recur to be a pattern
@@ -44,35 +45,7 @@ class TypeNgrams:
         return self.max_share <= GOAL
 
 
-def _lines(text: str) -> Iterator[str]:
-    for line in text.splitlines():
-        if line.strip():
-            yield line
-
-
-def section_ngrams(section: Section) -> set[tuple[str, ...]]:
-    out: set[tuple[str, ...]] = set()
-    for line in (section.title, *_lines(section.text)):
-        if line:
-            out |= line_ngrams(line)
-    return out
-
-
-def document_ngrams(document: Document) -> set[tuple[str, ...]]:
-    out: set[tuple[str, ...]] = set()
-    for s in document.sections:
-        out |= section_ngrams(s)
-    return out
-
-
-def added_ngrams(instance: AuditInstance, original: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    """What the instance's corrupted section says in words its document never used."""
-    if instance.corrupted_section is None:
-        return set()
-    return section_ngrams(instance.corrupted_section) - original
-
-
-def type_ngrams(error_type: str, added: Sequence[set[tuple[str, ...]]]) -> TypeNgrams:
+def type_ngrams(error_type: str, added: Sequence[AbstractSet[tuple[str, ...]]]) -> TypeNgrams:
     """Per n-gram, the number of a type's instances that add it; the most frequent first."""
     counts: Counter[tuple[str, ...]] = Counter()
     for grams in added:
@@ -94,9 +67,8 @@ def _joined(gram: tuple[str, ...]) -> str:
 
 
 def audit_ngrams(release: Release, types: Iterable[str]) -> dict[str, TypeNgrams]:
-    per_type: dict[str, list[set[tuple[str, ...]]]] = {t: [] for t in types}
+    per_type: dict[str, list[frozenset[tuple[str, ...]]]] = {t: [] for t in types}
     for document in release.documents:
-        original = document_ngrams(document.original)
         for instance in document.instances:
-            per_type.setdefault(instance.error_type, []).append(added_ngrams(instance, original))
+            per_type.setdefault(instance.error_type, []).append(added_wording(instance, document.original))
     return {t: type_ngrams(t, added) for t, added in per_type.items()}
