@@ -1,0 +1,156 @@
+"""`gbtbench build`: a dataset from a corpus, on a process pool (the default) or as a Prefect flow, with a
+progress bar per stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from flows.collector import build_finished
+from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
+from flows.console import err
+from flows.llm_options import LLMMode, LLMTypes, llm_settings
+
+
+def build(
+    corpus: Annotated[
+        Path, typer.Option("--corpus", help="Folder of standards (a manifest picks one file each).")
+    ] = DEFAULT_CORPUS,
+    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
+    seed: Seed = 0,
+    version: Annotated[
+        str | None, typer.Option("--version", help="Version label (default: next patch).")
+    ] = None,
+    errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
+    llm: LLMMode = "none",
+    llm_types: LLMTypes = None,
+    task_runner: Annotated[
+        str,
+        typer.Option(
+            "--task-runner",
+            help="pool (processes, no Prefect; the fastest), or a Prefect flow: thread, process, dask.",
+        ),
+    ] = "pool",
+    dask_address: Annotated[
+        str | None, typer.Option("--dask-address", help="Scheduler of a Dask cluster.")
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option("--workers", min=1, help="Worker processes or threads (default: one per core)."),
+    ] = None,
+    prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
+    verbose: Annotated[bool, typer.Option("--verbose", help="Show Prefect's logs.")] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Build a new version even if nothing changed.")
+    ] = False,
+    license_id: Annotated[
+        str | None,
+        typer.Option(
+            "--license",
+            help="Data licence in the card, e.g. cc-by-4.0 (default: cc-by-4.0 for the project's corpus, "
+            "'other' for any other corpus, which the card calls third-party standards).",
+        ),
+    ] = None,
+    reviews: Annotated[
+        Path | None, typer.Option("--reviews", help="Review database to apply (default: OUT/reviews.sqlite).")
+    ] = None,
+    wait: Annotated[
+        float, typer.Option("--wait", help="Seconds to wait for another build of the same --out.")
+    ] = 0.0,
+) -> None:
+    """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
+    from flows import settings
+
+    settings.configure(out / ".cache", verbose=verbose)
+    from injectors.planner import PlanConfig
+    from release.config import BuildConfig
+    from release.lock import OutputBusyError
+    from release.writer import next_version
+
+    lo, hi = parse_range(errors)
+    llm_config = llm_settings(llm, llm_types, (out / ".cache" / "llm-cache.sqlite").resolve())
+    try:  # the one configuration of the build, checked here before anything starts
+        from release.license import data_license
+
+        data_licence, third_party = data_license(corpus, license_id)
+        config = BuildConfig(
+            seed=seed,
+            version=version or next_version(out),
+            plan=PlanConfig(min_errors=lo, max_errors=hi),
+            llm=llm_config,
+            license=data_licence,
+            third_party_corpus=third_party,
+        )
+    except ValueError as exc:
+        err.print(f"ERROR: {exc}", markup=False, highlight=False)
+        raise typer.Exit(2) from None
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    ) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def report(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(stage, total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        try:
+            if task_runner == "pool":  # no Prefect at all: nothing to import or start
+                from flows.process_pool import build_on_pool
+
+                summary = build_on_pool(
+                    corpus,
+                    out,
+                    config,
+                    workers=workers,
+                    prefer=prefer,
+                    force=force,
+                    reviews=reviews,
+                    wait_s=wait,
+                    progress=report,
+                )
+            else:
+                from flows.build import run_build
+
+                summary = run_build(
+                    corpus,
+                    out,
+                    config,
+                    prefer=prefer,
+                    task_runner=task_runner,
+                    dask_address=dask_address,
+                    workers=workers,
+                    progress=report,
+                    force=force,
+                    reviews=reviews,
+                    wait_s=wait,
+                )
+        except (ValueError, FileExistsError, OutputBusyError) as exc:
+            err.print(f"ERROR: {exc}")
+            raise typer.Exit(1) from None
+    build_finished()
+    if summary.up_to_date:
+        err.print("corpus, configuration and code unchanged since the latest version: nothing to build")
+        return
+    for bad in summary.bad_inputs:
+        err.print(f"ERROR {bad['source']}: {bad['reason']}", highlight=False)
+    if summary.output is None:
+        err.print("nothing usable: no document could be parsed")
+        raise typer.Exit(1)
+    err.print(
+        f"built {summary.version}: {summary.documents} documents, {summary.instances} errors, "
+        f"{len(summary.bad_inputs)} bad inputs → {summary.output} ({summary.timings.get('total', 0):.1f} s)",
+        highlight=False,
+    )
+    if summary.critical_failures:
+        err.print("critical expectations failed: " + ", ".join(summary.critical_failures))
+    if summary.documents == 0 or summary.critical_failures:
+        raise typer.Exit(1)
