@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from injectors.language.cache_sizes import SECTION_CACHE
 from parsers.model import Document, Section
 
 
@@ -63,7 +64,7 @@ class SectionCheck:
 _memo_on = True
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=SECTION_CACHE)
 def _section_violations(check: SectionCheck, facts: Hashable, section: Section) -> tuple[Violation, ...]:
     return tuple(check.section(facts, section))
 

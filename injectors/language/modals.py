@@ -12,6 +12,7 @@ from functools import lru_cache
 
 import regex
 
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.quotes import quote_after
 from injectors.language.words import first_tagged, tagged
 
@@ -170,7 +171,7 @@ def _ying_is_modal(text: str, i: int) -> bool:
     return True
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def modal_verbs(text: str) -> tuple[Modal, ...]:
     """The standard modal verbs of a text (应, 不应, 应该, 宜, 不宜, 可, 可以, 不必), compounds excluded.
 
@@ -283,7 +284,7 @@ def snippet(text: str, start: int, end: int, after: int = 8) -> str:
 
 
 # --- non-standard and vague wording ------------------------------------------------------------------
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def nonstandard_modals(text: str) -> tuple[Hit, ...]:
     """必须, 应当, 务必, 须, 不得, 不可, 禁止, 严禁 as modal verbs (callers filter 不得 by generation)."""
     out: list[Hit] = []
@@ -349,7 +350,7 @@ def _token_starts(text: str, i: int) -> bool:
     return False
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def vague_words(text: str) -> tuple[Hit, ...]:
     """尽量, 最好, 一般, 原则上, 适当 standing where a modal verb should be (no modal in the clause)."""
     out: list[Hit] = []
@@ -419,7 +420,7 @@ def _modal_changes(before: str, after: str) -> tuple[tuple[str, str, str, str, i
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def provision_words(text: str) -> tuple[Hit, ...]:
     """Every word that makes a sentence a provision, standard (应, 宜, 可 …) or not (必须, 应当, 不得 …),
     in text order: the one answer to "does this sentence require, recommend or permit something?"."""

@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import regex
 
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.words import words
 from parsers.model import Document
 
@@ -20,7 +21,7 @@ SIZES = (2, 3, 4)
 _WORDLIKE = regex.compile(r"[\p{Han}A-Za-z]")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
     """Word n-grams (n = 2–4) of one line, whitespace dropped, punctuation-or-digit-only n-grams skipped."""
     tokens = [w for w in words(line) if w.strip()]

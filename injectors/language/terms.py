@@ -13,6 +13,7 @@ from functools import lru_cache
 
 import regex
 
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.modals import modal_cores
 from injectors.language.words import tagged, word_aligned, words
 from parsers.entries import definition_line, split_term
@@ -180,7 +181,7 @@ def document_text(document: Document) -> str:
     return JOIN.join(_compact_part(part) for s in document.sections for part in (s.title, s.text))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def _compact_part(text: str) -> str:
     return compact_key(text)
 

@@ -22,6 +22,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from injectors.cache_folder import cache_dir
+from injectors.language.cache_sizes import LINE_CACHE
 
 if TYPE_CHECKING:
     import jieba.posseg
@@ -106,19 +107,19 @@ def _pos() -> jieba.posseg.POSTokenizer:
     return _POS
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def words(text: str, hmm: bool = False) -> tuple[str, ...]:
     """jieba words of a text; cached because checkers and injectors segment the same lines often."""
     return tuple(tokenizer().cut(text, HMM=hmm))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def tagged(text: str, hmm: bool = False) -> tuple[tuple[str, str], ...]:
     """(word, part-of-speech flag) pairs, for the few places where the kind of word matters."""
     return tuple((p.word, p.flag) for p in _pos().cut(text, HMM=hmm))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def first_tagged(text: str, hmm: bool = False) -> tuple[str, str]:
     """`tagged(text)[0]` without tagging the rest: jieba yields words in order, and tagging a whole clause
     (its HMM especially) to read its first word was most of a document's lint."""
@@ -133,7 +134,7 @@ def tokens(text: str) -> Iterator[tuple[str, int]]:
         yield word, start
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def boundaries(text: str) -> frozenset[int]:
     """Offsets where a word starts or ends: a span is word-aligned when both ends are in here."""
     out = {0}

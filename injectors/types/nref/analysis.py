@@ -16,6 +16,7 @@ from functools import cached_property, lru_cache
 
 import regex
 
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.citations import Cited, find_cited, parse_number, unwrap_citations
 from injectors.language.patterns import NOTE_LINE
 from injectors.language.words import words
@@ -137,7 +138,7 @@ class Use:
     specific_end: int = 0  # where the words citing it end ("中第5章" included)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def _words(text: str) -> tuple[str, ...]:
     return words(text, hmm=True)
 
@@ -208,7 +209,7 @@ def _line_uses(target: int, line: str, offset: int, place: str) -> Iterator[Use]
         yield Use(target, _shifted(use.cited, offset), use.role, use.specific, end)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=LINE_CACHE)
 def _line_uses_read(line: str, place: str) -> tuple[Use, ...]:
     """How one line cites, at offset 0 of section 0: the same line is read for every candidate's lint."""
     return tuple(_line_uses_at(0, line, 0, place))
