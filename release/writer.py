@@ -2,8 +2,8 @@
 
 A release is written in two halves, each a short sequence of named steps in modules named for them:
 `validate_release_contents` (traceability, tables, Great Expectations validation, into a hidden staging
-folder) and `write_validated` (review queue, Parquet, the shortcut audit with the instruction sets written
-beside it in a second process, Hugging Face export, card, manifest, then the rename into place).
+folder) and `write_validated` (review queue, Parquet, the instruction sets with the shortcut audit run
+beside them in a second process, Hugging Face export, card, manifest, then the rename into place).
 `write_release` runs both. A build runs them as two stages, so a run shows where its time went.
 
 Everything is written into a hidden temporary sibling (`.<version>.tmp-xxxx`) and renamed into place at the
@@ -63,13 +63,13 @@ from release.versions import (
     point_latest,
     publish_staging,
 )
-from validation.audit import audit_release, render_markdown, write_audit
+from validation.audit import audit_and_write, render_markdown
 from validation.suites import SuiteResult, validate_release
 from validation.traceability import Flag, check_results
 
 TABLE_NAMES = ("documents", "sections", "instances", "items", "pre_existing", "review_queue")
-# documents from which the instruction sets are written in a second process: below, starting it (about a
-# second of imports) costs more than writing them here
+# documents from which the audit runs in a second process: below, starting it (about a second of imports)
+# costs more than auditing here
 BESIDE_FROM = 50
 
 __all__ = [
@@ -213,16 +213,16 @@ def write_validated(
             )
         with _step(seconds, "parquet"):
             table_info = write_tables(root, {**tables.as_dict(), "review_queue": queue}, TABLE_NAMES)
-        # the instruction sets are written in a second process while this one audits (`release.beside`)
+        # the audit runs in a second process while this one writes the instruction sets (`release.beside`):
+        # it reads only the tables just written, and its caches of the corpus's wording end with it
         large = len(v.results) >= BESIDE_FROM
-        with beside(write_instruction_sets, root, v.results, worth_it=large) as instructions:
-            with _step(seconds, "audit"):  # reads the tables just written, as `gbtbench audit` does
-                audited = audit_release(root, config.seed)
-                write_audit(audited, root)
-            with _step(seconds, "baselines"):  # the card's baseline scores, while the instructions finish
+        with beside(audit_and_write, root, config.seed, worth_it=large) as auditing:
+            with _step(seconds, "instructions"):
+                written, instruction_info = write_instruction_sets(root, v.results)
+            with _step(seconds, "baselines"):  # the card's baseline scores, while the audit finishes
                 baselines = baseline_markdown(config.version, tables.as_dict(), config.seed)
-            with _step(seconds, "instructions"):  # what was left of them once the audit was done
-                written, instruction_info = instructions.result()
+            with _step(seconds, "audit"):  # what was left of it once the instructions were written
+                audited = auditing.result()
         with _step(seconds, "hf"):
             layout = export_hf(root, tables, written)
         with _step(seconds, "card"):

@@ -21,8 +21,9 @@ from injectors.instance import ErrorInstance, InjectionProvenance
 from injectors.language.crossrefs import find_crossrefs, unresolved
 from injectors.planner import InjectionResult
 from parsers.model import Document, Section
+from release.beside import beside
 from release.tables import documents_table, instances_table, sections_table
-from validation.audit import AUDIT_FILE, audit_release, render_markdown, render_text
+from validation.audit import AUDIT_FILE, audit_and_write, audit_release, render_markdown, render_text
 from validation.audit.baseline import surface_auc
 from validation.audit.integrity import audit_integrity
 from validation.audit.joint import audit_joint
@@ -297,6 +298,17 @@ def test_audit_is_reproducible_and_rendered(tmp_path: Path) -> None:
     text = render_text(audit_release(folder))
     assert "SCP-03 *" in text and "FAIL" in text and "joint validity" in text
     assert "| SCP-03 * | 10 |" in render_markdown(audit_release(folder))
+
+
+def test_the_audit_a_large_build_runs_in_a_second_process_is_the_audit(tmp_path: Path) -> None:
+    """A build of 50 documents or more audits its release in a spawned process (`release.writer`): the
+    child reads the tables alone, writes audit.json, and returns the audit the release's card shows."""
+    folder = stock_release(tmp_path / "r", "也应符合本条的全部规定。")
+    with beside(audit_and_write, folder, 3) as auditing:
+        returned = auditing.result()
+    expected = audit_release(folder, 3).to_dict()
+    assert returned.to_dict() == expected and returned.documents > 0
+    assert json.loads((folder / AUDIT_FILE).read_text(encoding="utf-8")) == expected
 
 
 def test_unresolved_lists_what_points_nowhere() -> None:

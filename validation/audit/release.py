@@ -7,7 +7,7 @@ objects, so it measures exactly what users download and can be run on any releas
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -68,14 +68,19 @@ def _section(row: dict[str, Any] | None) -> Section | None:
     )
 
 
-def _read(path: Path, name: str) -> Iterator[dict[str, Any]]:
-    """A table's rows, a batch at a time (a large release's sections would be every text twice over as
-    dicts at once)."""
+# what the audit reads of the documents table (not its two full texts: the sections carry them)
+DOCUMENT_COLUMNS = ("doc_id", "source", "format", "standard_id", "title", "drafting_rules")
+
+
+def _read(path: Path, name: str, columns: Sequence[str] | None = None) -> Iterator[dict[str, Any]]:
+    """A table's rows (those `columns` of it, or all), a batch at a time (a large release's sections would
+    be every text twice over as dicts at once)."""
     file = path / f"{name}.parquet"
     if not file.is_file():
         raise AuditInputError(path, f"{file.name} not found: not a gbtbench release folder")
     try:
-        for batch in pq.ParquetFile(file).iter_batches(batch_size=4096):
+        wanted = list(columns) if columns is not None else None
+        for batch in pq.ParquetFile(file).iter_batches(batch_size=4096, columns=wanted):
             yield from batch.to_pylist()
     except Exception as exc:  # pyarrow raises several types for a damaged file
         raise AuditInputError(file, f"unreadable Parquet table ({exc.__class__.__name__})") from None
@@ -86,7 +91,7 @@ def load_release(path: Path) -> Release:
     path = Path(path)
     if not path.is_dir():
         raise AuditInputError(path, "release folder not found")
-    documents = list(_read(path, "documents"))
+    documents = list(_read(path, "documents", DOCUMENT_COLUMNS))
     by_doc: dict[tuple[str, str], list[tuple[int, Section]]] = {}
     for row in _read(path, "sections"):
         section = _section(row)

@@ -115,6 +115,13 @@ def audit_release(path: Path, seed: int = 0) -> Audit:
     return audit(load_release(Path(path)), seed)
 
 
+def audit_and_write(release_dir: Path, seed: int = 0) -> Audit:
+    """The audit of a release folder, written into it (`validation/audit.json`): what a build runs."""
+    result = audit_release(release_dir, seed)
+    write_audit(result, release_dir)
+    return result
+
+
 def write_audit(result: Audit, release_dir: Path) -> Path:
     path = Path(release_dir) / AUDIT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
