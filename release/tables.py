@@ -21,7 +21,7 @@ Tables and their row order:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
@@ -148,8 +148,22 @@ def gold_entries(result: InjectionResult) -> list[dict[str, str]]:
     ]
 
 
+def from_rows(rows: Iterable[dict[str, Any]], schema: pa.Schema, batch: int = 1024) -> pa.Table:
+    """A table from rows converted `batch` at a time: a large release's rows (every section's text, the
+    documents' full texts) never all exist as Python dicts at once."""
+    batches, pending = [], []
+    for row in rows:
+        pending.append(row)
+        if len(pending) == batch:
+            batches.append(pa.RecordBatch.from_pylist(pending, schema=schema))
+            pending = []
+    if pending or not batches:
+        batches.append(pa.RecordBatch.from_pylist(pending, schema=schema))
+    return pa.Table.from_batches(batches, schema=schema)
+
+
 def documents_table(results: Iterable[InjectionResult]) -> pa.Table:
-    rows = [
+    rows = (
         {
             "doc_id": r.original.doc_id,
             "standard_id": r.original.standard_id,
@@ -163,30 +177,36 @@ def documents_table(results: Iterable[InjectionResult]) -> pa.Table:
             "n_errors": len(r.instances),
         }
         for r in ordered_results(results)
-    ]
-    return pa.Table.from_pylist(rows, schema=DOCUMENTS_SCHEMA)
+    )
+    return from_rows(rows, DOCUMENTS_SCHEMA)
 
 
 def sections_table(results: Iterable[InjectionResult]) -> pa.Table:
-    rows = []
+    return from_rows(_section_rows(results), SECTIONS_SCHEMA)
+
+
+def _section_rows(results: Iterable[InjectionResult]) -> Iterator[dict[str, Any]]:
     for r in ordered_results(results):
         for variant, document in (("original", r.original), ("corrupted", r.corrupted)):
             for position, section in enumerate(document.sections):
                 row = section_row(section)
                 assert row is not None
-                rows.append({"doc_id": document.doc_id, "variant": variant, "position": position, **row})
-    return pa.Table.from_pylist(rows, schema=SECTIONS_SCHEMA)
+                yield {"doc_id": document.doc_id, "variant": variant, "position": position, **row}
 
 
 def instances_table(
     results: Iterable[InjectionResult], flags: Mapping[str, Sequence[Flag]] | None = None
 ) -> pa.Table:
-    flags = flags or {}
-    rows = []
+    return from_rows(_instance_rows(results, flags or {}), INSTANCES_SCHEMA)
+
+
+def _instance_rows(
+    results: Iterable[InjectionResult], flags: Mapping[str, Sequence[Flag]]
+) -> Iterator[dict[str, Any]]:
     for r in ordered_results(results):
         for i in ordered_instances(r):
             provenance = provenance_row(i.provenance)
-            rows.append(
+            yield (
                 {
                     "instance_id": i.instance_id,
                     "doc_id": i.doc_id,
@@ -202,11 +222,10 @@ def instances_table(
                     "flags": [f.to_dict() for f in instance_flags(i, flags)],
                 }
             )
-    return pa.Table.from_pylist(rows, schema=INSTANCES_SCHEMA)
 
 
 def items_table(results: Iterable[InjectionResult]) -> pa.Table:
-    rows = [
+    rows = (
         {
             "doc_id": r.original.doc_id,
             "standard_id": r.original.standard_id,
@@ -217,13 +236,13 @@ def items_table(results: Iterable[InjectionResult]) -> pa.Table:
             "pre_existing": [v.to_dict() for v in r.pre_existing],
         }
         for r in ordered_results(results)
-    ]
-    return pa.Table.from_pylist(rows, schema=ITEMS_SCHEMA)
+    )
+    return from_rows(rows, ITEMS_SCHEMA)
 
 
 def pre_existing_table(results: Iterable[InjectionResult]) -> pa.Table:
     """One row per document, so the table (and its Hub config) is never empty even when nothing was found."""
-    rows = [
+    rows = (
         {
             "doc_id": r.original.doc_id,
             "standard_id": r.original.standard_id,
@@ -231,8 +250,8 @@ def pre_existing_table(results: Iterable[InjectionResult]) -> pa.Table:
             "violations": [v.to_dict() for v in r.pre_existing],
         }
         for r in ordered_results(results)
-    ]
-    return pa.Table.from_pylist(rows, schema=PRE_EXISTING_SCHEMA)
+    )
+    return from_rows(rows, PRE_EXISTING_SCHEMA)
 
 
 @dataclass(frozen=True)
