@@ -13,7 +13,7 @@ time first, which leaves the short ones to fill the gaps at the end. A fresh clo
 `-p no:cacheprovider` has no such record: there the committed `tests/durations.json` (each block's seconds
 in a full run) decides, and a block it does not know counts one second per test, or twenty if the test
 runs a build (uses the Prefect server). Refresh the file after a change that moves the suite's time:
-`GBTBENCH_WRITE_DURATIONS=1 .venv/bin/pytest -n auto --dist loadgroup -p no:cacheprovider`.
+`GBTBENCH_WRITE_DURATIONS=1 make test` (a whole run under xdist, so that the groups are known).
 
 xdist's own `--loadscope-reorder` (on by default) would sort the groups by their number of tests, undoing
 this order: `GroupScheduling` turns it off.
@@ -163,12 +163,13 @@ def expected_durations() -> dict[str, float]:
 
 
 def write_expected(durations: dict[str, float], groups: Path) -> None:
-    """Rewrite the committed file from a full session's test durations and the groups its workers wrote."""
+    """Rewrite the committed file from a session's test durations and the groups its workers wrote."""
     group = json.loads(groups.read_text(encoding="utf-8")) if groups.exists() else {}
     blocks: dict[str, float] = defaultdict(float)
     for nodeid, seconds in durations.items():
         blocks[block_of(nodeid, group.get(nodeid))] += seconds
-    ordered = {block: round(seconds, 1) for block, seconds in sorted(blocks.items())}
+    merged = {**expected_durations(), **blocks}  # a partial run keeps the other blocks' figures
+    ordered = {block: round(seconds, 1) for block, seconds in sorted(merged.items())}
     EXPECTED.write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
