@@ -9,8 +9,14 @@ second worker only a file read: its users are not grouped and spread over both w
 Order: xdist hands out groups (and single tests) in collection order, so a long group collected last keeps
 one worker busy while the other idles. The main process records every test's duration in pytest's cache;
 the next session starts the longest groups (and modules, for tests in no group) first: longest processing
-time first, which leaves the short ones to fill the gaps at the end. Without a record (a first run,
-`-p no:cacheprovider`) a test counts one second, or twenty if it runs a build (uses the Prefect server).
+time first, which leaves the short ones to fill the gaps at the end. A fresh clone (CI) or a run with
+`-p no:cacheprovider` has no such record: there the committed `tests/durations.json` (each block's seconds
+in a full run) decides, and a block it does not know counts one second per test, or twenty if the test
+runs a build (uses the Prefect server). Refresh the file after a change that moves the suite's time:
+`GBTBENCH_WRITE_DURATIONS=1 make test` (a whole run under xdist, so that the groups are known).
+
+xdist's own `--loadscope-reorder` (on by default) would sort the groups by their number of tests, undoing
+this order: `GroupScheduling` turns it off.
 """
 
 from __future__ import annotations
@@ -30,6 +36,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 CACHE_KEY = "gbtbench/durations"
 GROUPS = "xdist-groups.json"  # in the session folder: test id → group, written by the workers
+EXPECTED = Path(__file__).with_name("durations.json")  # block → seconds in a full run, committed
+WRITE_EXPECTED = "GBTBENCH_WRITE_DURATIONS"  # set (to 1): the session rewrites EXPECTED from its durations
 UNKNOWN_S = 1.0  # a test with no recorded duration
 UNKNOWN_BUILD_S = 20.0  # … that runs a build (it uses the Prefect server)
 
@@ -80,6 +88,7 @@ class GroupScheduling(LoadScopeScheduling):
     """
 
     def __init__(self, config: pytest.Config, log: Any, groups: Path) -> None:
+        config.option.loadscopereorder = False  # keep the longest-first order `arrange` gave the tests
         super().__init__(config, log)
         self._groups_file = groups
         self._groups: dict[str, str] | None = None
@@ -101,6 +110,11 @@ def write_groups(items: list[pytest.Item], folder: Path) -> None:
     os.replace(tmp, folder / GROUPS)
 
 
+def block_of(nodeid: str, group: str | None) -> str:
+    """The unit `arrange` orders: a group, or the ungrouped tests of one module."""
+    return f"group {group}" if group is not None else f"module {plain_id(nodeid).split('::')[0]}"
+
+
 def arrange(items: list[pytest.Item], durations: dict[str, float]) -> None:
     """Mark each test's group and put the longest blocks first: a block is a group, or the ungrouped tests of
     one module (in place; stable, and a block's tests keep their collected order)."""
@@ -109,10 +123,20 @@ def arrange(items: list[pytest.Item], durations: dict[str, float]) -> None:
         group = group_of(item)
         if group is not None and not item.get_closest_marker("xdist_group"):
             item.add_marker(pytest.mark.xdist_group(group))
-        blocks[f"group {group}" if group is not None else f"module {item.nodeid.split('::')[0]}"].append(item)
-    cost = {block: sum(_duration(item, durations) for item in members) for block, members in blocks.items()}
+        blocks[block_of(item.nodeid, group)].append(item)
+    expected = expected_durations()
+    cost = {block: _cost(block, members, durations, expected) for block, members in blocks.items()}
     order = sorted(blocks, key=lambda block: -cost[block])  # sorted() is stable: ties keep collection order
     items[:] = [item for block in order for item in blocks[block]]
+
+
+def _cost(
+    block: str, members: list[pytest.Item], durations: dict[str, float], expected: dict[str, float]
+) -> float:
+    """This session's record if it has one for the block's tests, else the committed figure, else a guess."""
+    if block in expected and not any(item.nodeid in durations for item in members):
+        return expected[block]
+    return sum(_duration(item, durations) for item in members)
 
 
 def _duration(item: pytest.Item, durations: dict[str, float]) -> float:
@@ -128,6 +152,25 @@ def recorded(config: pytest.Config) -> dict[str, float]:
         return {}
     value = cache.get(CACHE_KEY, {})
     return value if isinstance(value, dict) else {}
+
+
+def expected_durations() -> dict[str, float]:
+    """The committed seconds per block (empty if the file is absent)."""
+    if not EXPECTED.exists():
+        return {}
+    value = json.loads(EXPECTED.read_text(encoding="utf-8"))
+    return value if isinstance(value, dict) else {}
+
+
+def write_expected(durations: dict[str, float], groups: Path) -> None:
+    """Rewrite the committed file from a session's test durations and the groups its workers wrote."""
+    group = json.loads(groups.read_text(encoding="utf-8")) if groups.exists() else {}
+    blocks: dict[str, float] = defaultdict(float)
+    for nodeid, seconds in durations.items():
+        blocks[block_of(nodeid, group.get(nodeid))] += seconds
+    merged = {**expected_durations(), **blocks}  # a partial run keeps the other blocks' figures
+    ordered = {block: round(seconds, 1) for block, seconds in sorted(merged.items())}
+    EXPECTED.write_text(json.dumps(ordered, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def record(config: pytest.Config, durations: dict[str, float]) -> None:

@@ -60,7 +60,8 @@ def prefect_api(session_folder: Path) -> Iterator[str]:
     Flows run in the test process use it, and CLI builds run in a subprocess get the URL through the
     environment (`PREFECT_API_URL`), so that no build starts a server of its own (each start costs seconds).
     Every test module that runs a flow uses this fixture (`pytest.mark.usefixtures("prefect_api")`). The
-    first worker that needs it starts it; the main pytest process stops it when the session ends.
+    first worker that needs it starts it (a whole-suite run under xdist has it started before the workers
+    collect: see pytest_sessionstart); the main pytest process stops it when the session ends.
     """
     from flows import settings
 
@@ -70,7 +71,9 @@ def prefect_api(session_folder: Path) -> Iterator[str]:
 
     with session_store.locked("prefect-server") as folder:
         assert folder is not None
-        url = prefect_server.running(folder) or prefect_server.start(folder, owner=_session_owner())
+        if prefect_server.running(folder) is None:  # not launched early (see pytest_sessionstart)
+            prefect_server.launch(folder, owner=_session_owner())
+        url = prefect_server.wait_ready(folder)
     with (
         temporary_settings(updates={PREFECT_API_URL: url}),
         # as prefect_test_harness does: code in a context copied earlier sees the server too
@@ -110,6 +113,31 @@ def _drain_prefect_workers() -> None:
     run_coro_as_sync(drain())
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist starts the workers
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A whole-suite run under xdist: the main process starts the Prefect server now, so that its start-up
+    (seconds: the migrations of a new database) overlaps the workers' start and collection instead of
+    holding up the first builds. Other runs start it when a test first needs it (`prefect_api`)."""
+    config = session.config
+    if os.environ.get("PYTEST_XDIST_WORKER") or not config.getoption("numprocesses", None):
+        return
+    if config.args_source != pytest.Config.ArgsSource.TESTPATHS:
+        return
+    folder = session_store.session_root(config._tmp_path_factory) / "shared"
+    session_store.configure(folder)
+    saved = dict(os.environ)
+    try:
+        from flows import settings
+
+        settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))  # the server's settings
+        env = dict(os.environ)
+    finally:  # the workers set their own (each its own result storage)
+        os.environ.clear()
+        os.environ.update(saved)
+    with session_store.locked("prefect-server"):
+        prefect_server.launch(folder, owner=os.getpid(), env=env)
+
+
 @pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down (their logs drained)
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The main process records the tests' durations and ends the session's Prefect server once every
@@ -118,6 +146,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         return
     balance.record(session.config, _durations)
     factory = getattr(session.config, "_tmp_path_factory", None)
+    if os.environ.get(balance.WRITE_EXPECTED) and factory is not None and factory._basetemp is not None:
+        balance.write_expected(_durations, session_store.session_root(factory) / "shared" / balance.GROUPS)
     if factory is not None and factory._basetemp is not None:  # a session that made no folder started none
         prefect_server.stop(session_store.session_root(factory) / "shared")
 
@@ -127,8 +157,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Under pytest-xdist (`--dist loadgroup`): tests sharing an expensive fixture run on one worker, and the
     longest groups start first (see balance)."""
     balance.arrange(items, balance.recorded(config))
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        balance.write_groups(items, session_store.session_root(config._tmp_path_factory) / "shared")
+    # for the scheduler (under xdist) and for a rewrite of the expected durations (see balance)
+    balance.write_groups(items, session_store.session_root(config._tmp_path_factory) / "shared")
 
 
 @pytest.hookimpl(optionalhook=True)

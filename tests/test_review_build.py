@@ -27,7 +27,7 @@ from review.store import Decision, ReviewStore  # noqa: E402
 pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 
 
-def write_corpus(folder: Path, count: int = 3) -> None:
+def write_corpus(folder: Path, count: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for source in corpus_sources()[:count]:
         (folder / f"{source.stem}.txt").write_text(render_text(gold_document(source)), encoding="utf-8")
@@ -57,7 +57,7 @@ def test_a_build_with_no_decisions_is_unchanged(tmp_path: Path) -> None:
 
 def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     corpus, out = tmp_path / "corpus", tmp_path / "out"
-    write_corpus(corpus, count=3)
+    write_corpus(corpus, count=2)  # the rejected document and another one whose instances are accepted
     first = run_build(corpus, out, BuildConfig(seed=3, version="v0.1.0"))
     assert first.output is not None and not first.critical_failures
     old = rows(out / "v0.1.0")

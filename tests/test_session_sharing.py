@@ -3,12 +3,15 @@ groups handed to xdist, and a Prefect server that never outlives its session."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 
+import balance
 import httpx
 import pytest
 import session_store
@@ -118,6 +121,49 @@ def test_the_longest_blocks_start_first_and_groups_stay_together() -> None:
         "tests/a.py::one",  # module a: 4 s, in collected order
         "tests/a.py::two",
     ]
+
+
+def test_without_a_record_the_committed_durations_decide(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fresh clone has no recorded durations: the committed file (written from a full session's durations
+    and groups) orders the blocks; a block it does not know is guessed; a record, once there, wins."""
+    monkeypatch.setattr(balance, "EXPECTED", tmp_path / "durations.json")
+    groups = tmp_path / balance.GROUPS
+    groups.write_text(json.dumps({"tests/b.py::built": "tests/b.py", "tests/b.py::read": "tests/b.py"}))
+    session = {
+        "tests/a.py::one": 30.0,
+        "tests/a.py::two": 1.5,
+        "tests/b.py::built": 8.0,
+        "tests/b.py::read": 1,
+    }
+    balance.write_expected(session, groups)
+    assert balance.expected_durations() == {"group tests/b.py": 9.0, "module tests/a.py": 31.5}
+
+    def collected() -> list[FakeItem]:
+        return [
+            FakeItem("tests/b.py::built", group="tests/b.py"),
+            FakeItem("tests/b.py::read", group="tests/b.py"),
+            FakeItem("tests/c.py::alone"),  # not in the file: one second
+            FakeItem("tests/a.py::one"),
+            FakeItem("tests/a.py::two"),
+        ]
+
+    items = collected()
+    arrange(items, {})  # type: ignore[arg-type]
+    assert [i.nodeid for i in items][:3] == ["tests/a.py::one", "tests/a.py::two", "tests/b.py::built"]
+    assert items[-1].nodeid == "tests/c.py::alone"
+    items = collected()
+    arrange(items, {"tests/a.py::one": 0.5, "tests/a.py::two": 0.5})  # type: ignore[arg-type]
+    assert [i.nodeid for i in items][:2] == ["tests/b.py::built", "tests/b.py::read"]
+
+
+def test_the_scheduler_keeps_the_arranged_order(tmp_path: Path) -> None:
+    """xdist's default reorder (most tests per group first) would undo the longest-first order."""
+    option = SimpleNamespace(loadscopereorder=True, dist="loadgroup")  # xdist's default
+    config = SimpleNamespace(option=option, getvalue=lambda name: ["2*popen"] if name == "tx" else None)
+    balance.GroupScheduling(config, None, tmp_path / balance.GROUPS)  # type: ignore[arg-type]
+    assert option.loadscopereorder is False
 
 
 def test_recorded_ids_drop_the_group_suffix_only() -> None:

@@ -15,6 +15,7 @@ import logging
 import os
 import pickle
 import sys
+import threading
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -48,14 +49,21 @@ jieba.setLogLevel(logging.WARNING)
 
 _TOKENIZER: jieba.Tokenizer | None = None
 _POS: jieba.posseg.POSTokenizer | None = None
+# the first use may come from several threads at once (a build's thread runner): one of them sets up, the
+# others wait; before, a thread could segment with a tokenizer still without the vocabulary (and the word
+# caches kept that for the process)
+_SETUP = threading.Lock()
 
 
 def tokenizer() -> jieba.Tokenizer:
     global _TOKENIZER
     if _TOKENIZER is None:
-        _TOKENIZER = jieba.Tokenizer()
-        _initialize(_TOKENIZER)
-        _TOKENIZER.load_userdict(str(VOCABULARY))
+        with _SETUP:
+            if _TOKENIZER is None:
+                ready = jieba.Tokenizer()
+                _initialize(ready)
+                ready.load_userdict(str(VOCABULARY))
+                _TOKENIZER = ready
     return _TOKENIZER
 
 
@@ -96,14 +104,16 @@ def _pos() -> jieba.posseg.POSTokenizer:
         import jieba.posseg
 
         mine = tokenizer()
-        shared = jieba.posseg.dt
-        pos = jieba.posseg.POSTokenizer.__new__(jieba.posseg.POSTokenizer)
-        pos.tokenizer = mine
-        if shared.tokenizer.dictionary == mine.dictionary:  # the same main dictionary: the same table
-            pos.word_tag_tab = dict(shared.word_tag_tab)
-        else:  # a different main dictionary: read its own table
-            pos.load_word_tag(mine.get_dict_file())
-        _POS = pos
+        with _SETUP:
+            if _POS is None:
+                shared = jieba.posseg.dt
+                pos = jieba.posseg.POSTokenizer.__new__(jieba.posseg.POSTokenizer)
+                pos.tokenizer = mine
+                if shared.tokenizer.dictionary == mine.dictionary:  # the same main dictionary: the same table
+                    pos.word_tag_tab = dict(shared.word_tag_tab)
+                else:  # a different main dictionary: read its own table
+                    pos.load_word_tag(mine.get_dict_file())
+                _POS = pos
     return _POS
 
 

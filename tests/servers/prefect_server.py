@@ -39,13 +39,26 @@ def start(folder: Path, owner: int, timeout: float = 120.0, app: tuple[str, Path
     """Start a server that lives as long as process `owner`; returns its API URL once it answers.
 
     `app`: another uvicorn app factory and the folder it is imported from (the default is Prefect's)."""
-    from prefect.settings import get_current_settings
+    url = launch(folder, owner, app=app)
+    wait_ready(folder, timeout)
+    return url
 
+
+def launch(
+    folder: Path, owner: int, app: tuple[str, Path] | None = None, env: dict[str, str] | None = None
+) -> str:
+    """Start the server without waiting for it (it takes seconds: migrations of a new database); returns
+    its API URL, recorded in `folder` at once so that `running` finds it and `wait_ready` waits for it.
+
+    `env`: the server's environment (default: this process's, with its Prefect settings)."""
+    if env is None:
+        from prefect.settings import get_current_settings
+
+        env = {**os.environ, **get_current_settings().to_environment_variables(exclude_unset=True)}
     port = _free_port()
     database = "sqlite+aiosqlite:///" + str(folder / "prefect-test.db")
     env = {
-        **os.environ,
-        **get_current_settings().to_environment_variables(exclude_unset=True),
+        **env,
         "PREFECT_UI_ENABLED": "0",
         "PREFECT__SERVER_EPHEMERAL": "1",
         "PREFECT__SERVER_FINAL": "1",
@@ -62,23 +75,29 @@ def start(folder: Path, owner: int, timeout: float = 120.0, app: tuple[str, Path
     )
     log.close()
     url = f"http://127.0.0.1:{port}/api"
+    (folder / RECORD).write_text(json.dumps({"url": url, "pid": watchdog.pid}), encoding="utf-8")
+    return url
+
+
+def wait_ready(folder: Path, timeout: float = 120.0) -> str:
+    """Wait until the recorded server answers; returns its URL (a stopped or silent server is an error)."""
+    record = json.loads((folder / RECORD).read_text(encoding="utf-8"))
+    url, pid = record["url"], record["pid"]
     deadline = time.monotonic() + timeout
     with httpx.Client() as client:
         while time.monotonic() < deadline:
-            if watchdog.poll() is not None:
+            if not _alive(pid):
                 log_file = folder / "prefect-server.log"
                 raise RuntimeError(f"the Prefect server stopped at start-up; see {log_file}")
             try:
                 if client.get(f"{url}/health", timeout=5).status_code == 200:
-                    break
+                    return str(url)
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        else:
-            watchdog.terminate()
-            raise RuntimeError(f"the Prefect server did not answer within {timeout:.0f} s")
-    (folder / RECORD).write_text(json.dumps({"url": url, "pid": watchdog.pid}), encoding="utf-8")
-    return url
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    raise RuntimeError(f"the Prefect server did not answer within {timeout:.0f} s")
 
 
 def running(folder: Path) -> str | None:
@@ -109,6 +128,11 @@ def stop(folder: Path) -> None:
 
 
 def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a child of this process that has exited is reaped here: it counts as gone)."""
+    with contextlib.suppress(ChildProcessError):
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
