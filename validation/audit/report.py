@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from injectors.language.novelty import forget_ngrams
 from injectors.registry import definitions
 from validation.audit import baseline, ngrams
 from validation.audit.baseline import TypeBaseline, audit_baseline
@@ -98,11 +99,13 @@ class Audit:
 def audit(release: Release, seed: int = 0) -> Audit:
     types = [d.error_type.id for d in definitions()]
     types += sorted({i.error_type for i in release.instances} - set(types))
+    wording = audit_ngrams(release, types)
+    forget_ngrams()  # nothing after this counts n-grams
     return Audit(
         documents=len(release.documents),
         instances=len(release.instances),
         seed=seed,
-        ngrams=audit_ngrams(release, types),
+        ngrams=wording,
         baseline=audit_baseline(release, types, seed),
         positions=audit_positions(release, types),
         integrity=audit_integrity(release),
