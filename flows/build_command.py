@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+from rich.progress import TaskID
 
 from flows.collector import build_finished
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import err
+from flows.console import err, progress_bar
 from flows.llm_options import LLMMode, LLMTypes, llm_settings
 
 
@@ -87,14 +87,7 @@ def build(
     except ValueError as exc:
         err.print(f"ERROR: {exc}", markup=False, highlight=False)
         raise typer.Exit(2) from None
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    ) as bar:
+    with progress_bar(show=err.is_terminal) as bar:
         tasks: dict[str, TaskID] = {}
 
         def report(stage: str, done: int, total: int) -> None:

@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from flows.audit_cli import audit
 from flows.build_command import build
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import err
+from flows.console import err, progress_bar
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
@@ -86,14 +85,7 @@ def parse(
         raise typer.Exit(1)
     outcomes: list[ParseOutcome] = []
     show_progress = not as_json and len(files) > 1 and err.is_terminal
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show_progress,
-    ) as progress:
+    with progress_bar(show=show_progress) as progress:
         task = progress.add_task("parsing", total=len(files))
         for outcome in parse_many(files):
             outcomes.append(outcome)
