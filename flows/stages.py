@@ -128,7 +128,21 @@ def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
     return [cache.candidates(k) for k in keys]
 
 
+# documents from which the choice runs in a second process (below, starting one costs more than it saves)
+CHOOSE_APART_FROM = 50
+
+
 def choose(item: ChooseInput) -> BalancedChoice:
+    """The corpus-wide choice, in a second process for a large corpus: it holds every document's candidates
+    at once, and a process that ends gives that memory back, where this one would keep it for the rest of
+    the build (about 250 MB at 500 documents)."""
+    from release.beside import beside
+
+    with beside(choose_here, item, worth_it=len(item.candidates) >= CHOOSE_APART_FROM) as choosing:
+        return choosing.result()
+
+
+def choose_here(item: ChooseInput) -> BalancedChoice:
     adjust = item.decisions.replace_rejected if item.decisions is not None else None
     return choose_balanced(_candidates(item.work, item.candidates), item.seed, item.plan, adjust)
 
@@ -142,12 +156,14 @@ class AssembleInput:
 
 
 def assemble(item: AssembleInput) -> tuple[InjectionResult, ...]:
-    """Each kept document with its chosen errors applied together, in doc_id order."""
-    candidates = _candidates(item.work, item.candidates)
-    kept = [c for c in candidates if c.document.doc_id in item.choice.chosen]
-    results = (finalize(c, list(item.choice.chosen[c.document.doc_id])) for c in kept)
-    if item.decisions is not None:
-        return tuple(item.decisions.with_fixes(r) for r in results)
+    """Each kept document with its chosen errors applied together, in doc_id order (one document's
+    candidates read at a time)."""
+    cache, chosen, results = WorkCache(Path(item.work)), item.choice.chosen, []
+    for key in item.candidates:
+        candidates = cache.candidates(key)
+        if candidates.document.doc_id in chosen:
+            result = finalize(candidates, list(chosen[candidates.document.doc_id]))
+            results.append(item.decisions.with_fixes(result) if item.decisions is not None else result)
     return tuple(results)
 
 
