@@ -128,21 +128,7 @@ def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
     return [cache.candidates(k) for k in keys]
 
 
-# documents from which the choice runs in a second process (below, starting one costs more than it saves)
-CHOOSE_APART_FROM = 50
-
-
 def choose(item: ChooseInput) -> BalancedChoice:
-    """The corpus-wide choice, in a second process for a large corpus: it holds every document's candidates
-    at once, and a process that ends gives that memory back, where this one would keep it for the rest of
-    the build (about 250 MB at 500 documents)."""
-    from release.beside import beside
-
-    with beside(choose_here, item, worth_it=len(item.candidates) >= CHOOSE_APART_FROM) as choosing:
-        return choosing.result()
-
-
-def choose_here(item: ChooseInput) -> BalancedChoice:
     adjust = item.decisions.replace_rejected if item.decisions is not None else None
     return choose_balanced(_candidates(item.work, item.candidates), item.seed, item.plan, adjust)
 

@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 from session_store import shared
 
-from flows import stages
-from flows.stages import AssembleInput, ChooseInput, assemble, choose, choose_here
+from flows.stages import AssembleInput, ChooseInput, assemble, choose
 from flows.work_cache import WorkCache
 from injectors.checking import lint
 from injectors.context import InjectionContext
@@ -109,27 +108,6 @@ def shipped(candidates: tuple[Candidates, ...], seed: int) -> list[InjectionResu
 def corpus_shipped(corpus_candidates: dict[int, tuple[Candidates, ...]]) -> dict[int, list[InjectionResult]]:
     """What a build of the whole corpus ships per seed (read by several tests: chosen once)."""
     return {seed: shipped(candidates, seed) for seed, candidates in corpus_candidates.items()}
-
-
-def test_a_large_corpus_is_chosen_in_a_second_process_as_it_would_be_here(
-    corpus_candidates: dict[int, tuple[Candidates, ...]], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """From `CHOOSE_APART_FROM` documents the choice runs in a spawned process, whose memory (every
-    document's candidates at once) ends with it; it chooses exactly what this process would."""
-    seed = SEEDS.start
-    with tempfile.TemporaryDirectory(prefix="gbtbench-work-") as folder:
-        work = WorkCache(Path(folder))
-        item = ChooseInput(
-            folder, tuple(work.put_candidates(c) for c in corpus_candidates[seed]), seed, DEFAULT
-        )
-        here = choose_here(item)
-
-        def not_here(*args: object) -> None:
-            raise AssertionError("the choice ran in this process")
-
-        monkeypatch.setattr(stages, "choose_balanced", not_here)
-        monkeypatch.setattr(stages, "CHOOSE_APART_FROM", len(item.candidates))
-        assert choose(item) == here and here.chosen
 
 
 def test_corpus_documents_every_seed(
