@@ -4,7 +4,7 @@ progress bar per stage."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.progress import TaskID
@@ -95,36 +95,20 @@ def build(
                 tasks[stage] = bar.add_task(stage, total=total)
             bar.update(tasks[stage], completed=done, total=total)
 
+        # the same build on either executor; only the Prefect flow takes a task runner and a cluster
+        shared: dict[str, Any] = dict(
+            workers=workers, prefer=prefer, force=force, reviews=reviews, wait_s=wait, progress=report
+        )
         try:
             if task_runner == "pool":  # no Prefect at all: nothing to import or start
                 from flows.process_pool import build_on_pool
 
-                summary = build_on_pool(
-                    corpus,
-                    out,
-                    config,
-                    workers=workers,
-                    prefer=prefer,
-                    force=force,
-                    reviews=reviews,
-                    wait_s=wait,
-                    progress=report,
-                )
+                summary = build_on_pool(corpus, out, config, **shared)
             else:
                 from flows.build import run_build
 
                 summary = run_build(
-                    corpus,
-                    out,
-                    config,
-                    prefer=prefer,
-                    task_runner=task_runner,
-                    dask_address=dask_address,
-                    workers=workers,
-                    progress=report,
-                    force=force,
-                    reviews=reviews,
-                    wait_s=wait,
+                    corpus, out, config, task_runner=task_runner, dask_address=dask_address, **shared
                 )
         except (ValueError, FileExistsError, OutputBusyError) as exc:
             err.print(f"ERROR: {exc}")
