@@ -1,136 +1,44 @@
-"""The DOCX reader: Word auto numbering replayed as text, heading styles, tables, and bad input refused."""
+"""The DOCX reader: Word auto numbering replayed as text, heading styles, tables, and whole standards.
+
+Bad input is refused in test_docx_bad_input.py; the Word files both write are built by docx_fixtures.py.
+"""
 
 from __future__ import annotations
 
 import hashlib
-import io
-import random
 import re
-import struct
-import zipfile
-from collections.abc import Sequence
 from pathlib import Path
 
 import docx
 import pytest
-from docx.document import Document as WordDocument
 from docx.enum.text import WD_TAB_ALIGNMENT, WD_TAB_LEADER
-from docx.oxml import OxmlElement, parse_xml
+from docx.oxml import OxmlElement
 from docx.oxml.ns import qn
 from docx.shared import Cm
-from docx.text.paragraph import Paragraph
+from docx_fixtures import (
+    ANNEXES,
+    CHAPTERS,
+    DASHES,
+    LISTS,
+    add_style,
+    lvl_xml,
+    numbered,
+    numbering_xml,
+    override,
+    raw_docx,
+    sample_docx,
+    save,
+    texts,
+)
 from sample_standard import SAMPLE
 
-import parsers.docx.package as docx_package
-from parsers import parse_file, parse_many
 from parsers.cover import toc_entries
 from parsers.docx import format_number, parse_docx, read_lines
-from parsers.errors import (
-    CorruptFileError,
-    EmptyFileError,
-    EncryptedDocumentError,
-    ParseError,
-    UnsafeDocumentError,
-    UnsupportedFormatError,
-)
 from parsers.model import Section
 from parsers.text import parse_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "corpus"
-W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-
-# ---------------------------------------------------------------------------------------------------
-# Fixture builders: python-docx for the body, raw numbering.xml for the lists
-# ---------------------------------------------------------------------------------------------------
-
-
-def lvl_xml(ilvl: int, fmt: str, text: str, **extra: object) -> str:
-    """One w:lvl; extras: start, restart (w:lvlRestart), pStyle, isLgl, suff."""
-    parts = [f'<w:lvl w:ilvl="{ilvl}">', f'<w:start w:val="{extra.get("start", 1)}"/>']
-    parts.append(f'<w:numFmt w:val="{fmt}"/>')
-    if "restart" in extra:
-        parts.append(f'<w:lvlRestart w:val="{extra["restart"]}"/>')
-    if "pStyle" in extra:
-        parts.append(f'<w:pStyle w:val="{extra["pStyle"]}"/>')
-    if extra.get("isLgl"):
-        parts.append("<w:isLgl/>")
-    if "suff" in extra:
-        parts.append(f'<w:suff w:val="{extra["suff"]}"/>')
-    parts.append(f'<w:lvlText w:val="{text}"/><w:lvlJc w:val="left"/></w:lvl>')
-    return "".join(parts)
-
-
-def numbering_xml(abstracts: dict[int, Sequence[str]], nums: dict[int, tuple[int, str]]) -> str:
-    """abstracts: id → lvl XML strings; nums: numId → (abstractNumId, extra XML such as lvlOverride)."""
-    body = "".join(
-        f'<w:abstractNum w:abstractNumId="{aid}"><w:multiLevelType w:val="multilevel"/>{"".join(lvls)}'
-        "</w:abstractNum>"
-        for aid, lvls in abstracts.items()
-    )
-    body += "".join(
-        f'<w:num w:numId="{nid}"><w:abstractNumId w:val="{aid}"/>{extra}</w:num>'
-        for nid, (aid, extra) in nums.items()
-    )
-    prolog = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>'
-    return f'{prolog}<w:numbering xmlns:w="{W}">{body}</w:numbering>'
-
-
-def override(ilvl: int, start: int) -> str:
-    return f'<w:lvlOverride w:ilvl="{ilvl}"><w:startOverride w:val="{start}"/></w:lvlOverride>'
-
-
-CHAPTERS = [lvl_xml(0, "decimal", "%1"), lvl_xml(1, "decimal", "%1.%2"), lvl_xml(2, "decimal", "%1.%2.%3")]
-ANNEXES = [lvl_xml(0, "upperLetter", "附录%1", suff="nothing"), lvl_xml(1, "decimal", "%1.%2")]
-LISTS = [lvl_xml(0, "lowerLetter", "%1)"), lvl_xml(1, "decimal", "%2)")]
-DASHES = [lvl_xml(0, "bullet", "——", suff="nothing"), lvl_xml(1, "bullet", "\uf0b7")]
-
-
-def numbered(
-    doc: WordDocument, text: str, num_id: int, ilvl: int | None = 0, style: str | None = None
-) -> Paragraph:
-    """A paragraph carrying a direct w:numPr (ilvl None: numId only)."""
-    paragraph = doc.add_paragraph(text, style=style)
-    num_pr = OxmlElement("w:numPr")
-    if ilvl is not None:
-        level = OxmlElement("w:ilvl")
-        level.set(qn("w:val"), str(ilvl))
-        num_pr.append(level)
-    num = OxmlElement("w:numId")
-    num.set(qn("w:val"), str(num_id))
-    num_pr.append(num)
-    paragraph._p.get_or_add_pPr().append(num_pr)
-    return paragraph
-
-
-def replace_parts(data: bytes, parts: dict[str, bytes | str]) -> bytes:
-    """Rewrite a package with some parts replaced or added (raw XML edits python-docx cannot make)."""
-    src = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
-        for info in src.infolist():
-            if info.filename not in parts:
-                dst.writestr(info, src.read(info.filename))
-        for name, content in parts.items():
-            dst.writestr(name, content.encode() if isinstance(content, str) else content)
-    return out.getvalue()
-
-
-def save(doc: WordDocument, numbering: str | None = None) -> bytes:
-    buffer = io.BytesIO()
-    doc.save(buffer)
-    data = buffer.getvalue()
-    return replace_parts(data, {"word/numbering.xml": numbering}) if numbering else data
-
-
-def texts(data: bytes, name: str = "fixture.docx") -> list[str]:
-    return [line.text for line in read_lines(Path(name), data)]
-
-
-def add_style(doc: WordDocument, style_xml: str) -> None:
-    """Append a raw w:style (e.g. one carrying w:numPr, which python-docx cannot set)."""
-    doc.styles.element.append(parse_xml(f'<w:style xmlns:w="{W}" {style_xml}'))
-
 
 # ---------------------------------------------------------------------------------------------------
 # Automatic numbering
@@ -428,50 +336,10 @@ def test_format_number() -> None:
 # ---------------------------------------------------------------------------------------------------
 
 
-def _sample_docx(auto: bool) -> bytes:
-    """SAMPLE as Word would hold it: literal numbers, or auto numbering with titles only in the text."""
-    doc = docx.Document()
-    lines = SAMPLE.strip().split("\n")
-    i = 0
-    while i < len(lines):
-        text = lines[i]
-        if text.startswith("|"):
-            rows = []
-            while i < len(lines) and lines[i].startswith("|"):
-                rows.append([c.strip() for c in lines[i].strip("|").split("|")])
-                i += 1
-            table = doc.add_table(rows=len(rows), cols=len(rows[0]))
-            for r, row in enumerate(rows):
-                for c, value in enumerate(row):
-                    table.cell(r, c).text = value
-            continue
-        clause = re.match(r"^(\d+(?:\.\d+)*)(?:\s+(.*))?$", text)
-        annex = re.match(r"^附录([A-Z])(.*)$", text)
-        annex_clause = re.match(r"^([A-Z])\.(\d+)\s+(.*)$", text)
-        body_started = any(line.startswith("前 言") for line in lines[:i])
-        if auto and body_started and clause and not text.endswith("。") and "—" not in text:
-            number, title = clause.group(1), clause.group(2) or ""
-            if not title and number.count(".") == 2:
-                title, i = lines[i + 1], i + 1  # untitled clause: the paragraph is the clause text
-            numbered(doc, title, 1, number.count("."), style="Heading 1" if "." not in number else None)
-        elif auto and body_started and annex and not annex.group(2).startswith("（资"):
-            numbered(doc, "", 2)
-        elif auto and body_started and annex:
-            numbered(doc, "", 2)
-            doc.add_paragraph("（资料性）")
-            doc.add_paragraph("操作示例")
-        elif auto and body_started and annex_clause:
-            numbered(doc, annex_clause.group(3), 2, 1)
-        else:
-            doc.add_paragraph(text)
-        i += 1
-    return save(doc, numbering_xml({1: CHAPTERS, 2: ANNEXES}, {1: (1, ""), 2: (2, "")}) if auto else None)
-
-
 @pytest.mark.parametrize("auto", [False, True], ids=["literal", "auto"])
 def test_docx_parses_like_the_same_text(auto: bool) -> None:
     expected = parse_text(Path("sample.txt"), SAMPLE.encode())
-    data = _sample_docx(auto)
+    data = sample_docx(auto)
     got = parse_docx(Path("sample.docx"), data)
     assert got.format == "docx"
     assert (got.standard_id, got.title, got.drafting_rules) == (
@@ -489,224 +357,6 @@ def _key(s: Section) -> tuple[str, str, str, int, str, str]:
 
 def _squash(text: str) -> str:
     return re.sub(r"[\s|\u3000]+", "", text)
-
-
-# ---------------------------------------------------------------------------------------------------
-# Bad input: a typed error naming the file and the reason; nothing else lost
-# ---------------------------------------------------------------------------------------------------
-
-CONTENT_TYPES = (
-    '<?xml version="1.0" encoding="UTF-8"?>'
-    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-    '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-    '<Default Extension="xml" ContentType="application/xml"/>'
-    '<Override PartName="/word/document.xml" '
-    'ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>'
-)
-PACKAGE_RELS = (
-    '<?xml version="1.0" encoding="UTF-8"?>'
-    '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
-    '<Relationship Id="rId1" Target="word/document.xml" '
-    'Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"/>'
-    "</Relationships>"
-)
-NAMESPACES = (
-    f'xmlns:w="{W}" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" '
-    'xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" '
-    'xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape" '
-    'xmlns:v="urn:schemas-microsoft-com:vml"'
-)
-
-
-def document_xml(body: str, prolog: str = "") -> str:
-    head = '<?xml version="1.0" encoding="UTF-8"?>'
-    return f"{head}{prolog}<w:document {NAMESPACES}><w:body>{body}</w:body></w:document>"
-
-
-def raw_docx(body: str = "<w:p><w:r><w:t>1 范围</w:t></w:r></w:p>", **parts: bytes | str) -> bytes:
-    """A minimal package written by hand; `parts` adds or replaces entries (use "_" for "/")."""
-    entries: dict[str, bytes | str] = {
-        "[Content_Types].xml": CONTENT_TYPES,
-        "_rels/.rels": PACKAGE_RELS,
-        "word/document.xml": document_xml(body),
-    }
-    entries.update({k.replace("__", "/"): v for k, v in parts.items()})
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, content in entries.items():
-            zf.writestr(name, content.encode() if isinstance(content, str) else content)
-    return out.getvalue()
-
-
-def ole_file(*streams: str) -> bytes:
-    """A minimal OLE compound file (one FAT sector, one directory sector) holding empty streams."""
-    header = bytearray(512)
-    header[0:8] = bytes.fromhex("D0CF11E0A1B11AE1")
-    struct.pack_into("<HHH", header, 24, 0x3E, 3, 0xFFFE)
-    struct.pack_into("<HH", header, 30, 9, 6)
-    struct.pack_into("<I", header, 44, 1)  # one FAT sector
-    struct.pack_into("<I", header, 48, 1)  # directory starts at sector 1
-    struct.pack_into("<I", header, 56, 4096)
-    struct.pack_into("<III", header, 60, 0xFFFFFFFE, 0, 0xFFFFFFFE)
-    struct.pack_into("<I", header, 72, 0)
-    struct.pack_into("<109I", header, 76, 0, *([0xFFFFFFFF] * 108))
-    fat = struct.pack("<128I", 0xFFFFFFFD, 0xFFFFFFFE, *([0xFFFFFFFF] * 126))
-    directory = bytearray(512)
-    for i, (name, kind) in enumerate([("Root Entry", 5), *((s, 2) for s in streams)][:4]):
-        encoded = name.encode("utf-16-le") + b"\x00\x00"
-        directory[i * 128 : i * 128 + len(encoded)] = encoded
-        struct.pack_into("<HB", directory, i * 128 + 64, len(encoded), kind)
-        struct.pack_into("<I", directory, i * 128 + 116, 0xFFFFFFFE)
-    return bytes(header) + fat + bytes(directory)
-
-
-BILLION_LAUGHS = (
-    '<!DOCTYPE w:document [<!ENTITY lol "lol">'
-    '<!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
-    '<!ENTITY lol3 "&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;">]>'
-)
-
-
-def _bomb() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for name, content in [("[Content_Types].xml", CONTENT_TYPES), ("_rels/.rels", PACKAGE_RELS)]:
-            zf.writestr(name, content)
-        zf.writestr("word/document.xml", document_xml("<w:p/>"))
-        zf.writestr("word/media/image1.png", b"\0" * (20 * 1024 * 1024))
-    return out.getvalue()
-
-
-def _plain_zip() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as zf:
-        zf.writestr("notes.txt", "hello")
-    return out.getvalue()
-
-
-def _without_main() -> bytes:
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as zf:
-        zf.writestr("[Content_Types].xml", CONTENT_TYPES)
-        zf.writestr("_rels/.rels", PACKAGE_RELS)
-    return out.getvalue()
-
-
-def _part(name: str, content: str | bytes) -> bytes:
-    return raw_docx(**{name.replace("/", "__"): content})
-
-
-UTF16_DTD = '<?xml version="1.0" encoding="UTF-16"?><!DOCTYPE a [<!ENTITY x "y">]><a>&x;</a>'.encode("utf-16")
-LAUGHS = document_xml("<w:p><w:r><w:t>&lol3;</w:t></w:r></w:p>", BILLION_LAUGHS)
-XXE = document_xml(
-    "<w:p><w:r><w:t>&x;</w:t></w:r></w:p>", '<!DOCTYPE d [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-)
-
-# (file name, bytes, expected error, words the reason must contain)
-BAD_INPUTS: list[tuple[str, bytes, type[ParseError], str]] = [
-    ("empty.docx", b"", EmptyFileError, "empty"),
-    ("not-zip.docx", "这不是一个Word文件".encode() * 20, CorruptFileError, "not a zip"),
-    ("truncated.docx", raw_docx()[:300], CorruptFileError, "truncated"),
-    ("zip-header-only.docx", b"PK\x03\x04" + b"\x00" * 40, CorruptFileError, "truncated"),
-    ("plain-zip.docx", _plain_zip(), UnsupportedFormatError, "not a Word document"),
-    ("no-main-part.docx", _without_main(), CorruptFileError, "main part word/document.xml is missing"),
-    ("no-body.docx", _part("word/document.xml", f"<w:document {NAMESPACES}/>"), CorruptFileError, "w:body"),
-    (
-        "malformed.docx",
-        _part("word/document.xml", f"<w:document {NAMESPACES}><w:body><w:p></w:body>"),
-        CorruptFileError,
-        "not well-formed",
-    ),
-    ("encrypted.docx", ole_file("EncryptionInfo", "EncryptedPackage"), EncryptedDocumentError, "password"),
-    ("legacy.docx", ole_file("WordDocument", "1Table"), UnsupportedFormatError, "legacy Word .doc"),
-    ("excel.docx", ole_file("Workbook"), UnsupportedFormatError, "not a Word document"),
-    ("damaged-ole.docx", bytes.fromhex("D0CF11E0A1B11AE1") + b"\x00" * 100, CorruptFileError, "OLE"),
-    ("rtf.docx", b"{\\rtf1\\ansi hello}", UnsupportedFormatError, "RTF"),
-    ("bomb.docx", _bomb(), UnsafeDocumentError, "zip bomb"),
-    ("laughs.docx", _part("word/document.xml", LAUGHS), UnsafeDocumentError, "entity bomb"),
-    ("xxe.docx", _part("word/document.xml", XXE), UnsafeDocumentError, "external entity"),
-    (
-        "dtd-in-custom-part.docx",
-        _part("customXml/item1.xml", '<?xml version="1.0"?><!DOCTYPE a><a/>'),
-        UnsafeDocumentError,
-        "customXml/item1.xml",
-    ),
-    ("utf16-dtd.docx", _part("word/styles.xml", UTF16_DTD), UnsafeDocumentError, "word/styles.xml"),
-    ("blank.docx", raw_docx("<w:p/><w:p><w:r><w:t>  </w:t></w:r></w:p>"), EmptyFileError, "no text"),
-]
-
-
-@pytest.mark.parametrize(("name", "data", "error", "reason"), BAD_INPUTS, ids=[b[0] for b in BAD_INPUTS])
-def test_bad_input_is_a_typed_error_naming_file_and_reason(
-    tmp_path: Path, name: str, data: bytes, error: type[ParseError], reason: str
-) -> None:
-    path = tmp_path / name
-    path.write_bytes(data)
-    with pytest.raises(error) as caught:
-        read_lines(path, data)
-    assert type(caught.value) is error
-    assert str(path) in str(caught.value)
-    assert reason in caught.value.reason
-
-
-ROUTED = [b for b in BAD_INPUTS if b[1][:2] in (b"PK", b"\xd0\xcf")]
-
-
-@pytest.mark.parametrize(("name", "data", "error", "reason"), ROUTED, ids=[b[0] for b in ROUTED])
-def test_bad_docx_through_the_dispatcher(
-    tmp_path: Path, name: str, data: bytes, error: type[ParseError], reason: str
-) -> None:
-    """parse_file sends zip and OLE content named .docx here, and the same typed error comes out."""
-    path = tmp_path / name
-    path.write_bytes(data)
-    with pytest.raises(error) as caught:
-        parse_file(path)
-    assert str(path) in str(caught.value) and reason in caught.value.reason
-
-
-def test_damaged_bytes_only_ever_raise_parse_errors() -> None:
-    """Random byte damage anywhere (headers, deflate streams, XML) gives a ParseError, never a crash."""
-    data = _sample_docx(auto=True)
-    rng = random.Random(7)
-    for _ in range(300):
-        damaged = bytearray(data)
-        for _ in range(rng.randint(1, 25)):
-            damaged[rng.randrange(len(damaged))] = rng.randrange(256)
-        if rng.random() < 0.2:
-            damaged = damaged[: rng.randrange(len(damaged))]
-        try:
-            read_lines(Path("damaged.docx"), bytes(damaged))
-        except ParseError as exc:
-            assert "damaged.docx" in str(exc)
-
-
-def test_total_size_cap_is_checked_before_extracting(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = raw_docx(**{"word__media__big.bin": bytes(range(256)) * 400})
-    monkeypatch.setattr(docx_package, "MAX_TOTAL_UNCOMPRESSED", 50_000)
-    with pytest.raises(UnsafeDocumentError, match="uncompressed"):
-        read_lines(Path("big.docx"), data)
-
-
-def test_macro_enabled_documents_are_read() -> None:
-    types = CONTENT_TYPES.replace(
-        "application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml",
-        "application/vnd.ms-word.document.macroEnabled.main+xml",
-    )
-    assert texts(raw_docx(**{"[Content_Types].xml": types})) == ["1 范围"]
-
-
-def test_batch_keeps_going_past_a_bad_file(tmp_path: Path) -> None:
-    good = tmp_path / "a-good.docx"
-    good.write_bytes(_sample_docx(auto=True))
-    bad = tmp_path / "b-bomb.docx"
-    bad.write_bytes(_bomb())
-    other = tmp_path / "c-good.docx"
-    other.write_bytes(_sample_docx(auto=False))
-    outcomes = list(parse_many([good, bad, other]))
-    assert [o.document is not None for o in outcomes] == [True, False, True]
-    assert isinstance(outcomes[1].error, UnsafeDocumentError)
-    assert "b-bomb.docx" in str(outcomes[1].error)
-    assert parse_file(good).sections == outcomes[0].document.sections  # type: ignore[union-attr]
 
 
 # ---------------------------------------------------------------------------------------------------
