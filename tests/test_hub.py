@@ -16,7 +16,8 @@ import huggingface_hub.constants
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from servers.hub import COMMIT, CREATE_REPO, LFS_BATCH, LFS_UPLOAD, PREUPLOAD, WHOAMI, LocalHub
+from servers.hub import LocalHub
+from servers.hub_http import COMMIT, CREATE_REPO, LFS_BATCH, LFS_UPLOAD, PREUPLOAD, WHOAMI
 
 from release.hub import publish
 from release.hub_errors import (

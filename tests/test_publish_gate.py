@@ -10,7 +10,8 @@ from pathlib import Path
 
 import huggingface_hub.constants
 import pytest
-from servers.hub import CREATE_REPO, LocalHub
+from servers.hub import LocalHub
+from servers.hub_http import CREATE_REPO
 from test_hub import REPO, SENTINEL, write_release
 
 from injectors.llm.config import redact
