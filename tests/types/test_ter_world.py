@@ -20,7 +20,7 @@ from injectors.types.nms.provision_as_note import note_moves
 from injectors.types.ter.editing import at_home, vocabulary
 from injectors.types.ter.lexicon import same_lexicon, term_like
 from parsers.model import Document, Section
-from tests.types.test_ter import BODY, TERMS, document
+from tests.types.ter_documents import BODY, TERMS, document
 
 # The device standard says 流量 and 试样 on their own: a sister standard's "采样流量" is made of its words.
 DEVICE_BODY = BODY.replace(
