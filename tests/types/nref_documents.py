@@ -1,0 +1,76 @@
+"""Small standards (a made-up rooftop rain sensor) written for the NREF tests, and one checker's findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from injectors.checking import lint
+from parsers.model import Document
+from parsers.text import parse_text
+
+NREF = ("NREF-01", "NREF-02", "NREF-03", "NREF-04", "NREF-05")
+LEAD_2020 = (
+    "下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。其中，注日期的引用文件，"
+    "仅该日期对应的版本适用于本文件；不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"
+)
+LEAD_2009 = (
+    "下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件，仅注日期的版本适用于本文件。"
+    "凡是不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"
+)
+
+
+def standard(
+    references: str,
+    body: str,
+    *,
+    bibliography: str = "",
+    foreword: str = "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》起草。",
+    lead_in: str = LEAD_2020,
+    terms: str = "下列术语和定义适用于本文件。",
+) -> Document:
+    """A small standard about a made-up product (a rooftop rain sensor), with the parts a test varies."""
+    text = f"""GB/T 99902—2025
+屋面 雨量传感器 技术要求
+前言
+{foreword}
+1 范围
+本文件规定了屋面雨量传感器的技术要求和试验方法。
+本文件适用于民用建筑屋面安装的雨量传感器。
+2 规范性引用文件
+{lead_in}
+{references}
+3 术语和定义
+{terms}
+3.1
+雨量传感器 rain sensor
+将降水量转换为电信号的装置。
+4 技术要求
+{body}
+5 标志
+5.1 产品标志
+产品铭牌应标明型号、制造日期和出厂编号。
+5.2 包装标志
+包装标志应清晰。
+"""
+    if bibliography:
+        text += f"参考文献\n{bibliography}\n"
+    return parse_text(Path("rain-sensor.txt"), text.encode())
+
+
+def found(document: Document, error_type: str) -> list[tuple[str, str]]:
+    return [(v.location, v.message) for v in lint(document, [error_type])]
+
+
+GB4208 = "GB 4208—2017　外壳防护等级（IP代码）"
+GB2423 = "GB/T 2423.1—2008　环境试验　低温"
+ISO8601 = "ISO 8601-1:2019　Date and time"
+CLEAN_REFERENCES = f"{GB4208}\n{GB2423}\n{ISO8601}"
+CLEAN_BODY = (
+    "4.1 防护\n传感器外壳的防护等级不应低于GB 4208—2017规定的IP65。\n"
+    "4.2 低温\n按GB/T 2423.1—2008中试验Ab的规定进行低温试验。\n"
+    "4.3 时间\n记录时刻的表示应符合ISO 8601-1:2019的规定。\n注：安装要点参见GB/T 50345—2012。"
+)
+
+
+RAIN_LIST = "GB/T 2423.1—2008　电工电子产品环境试验　第2部分：试验方法　试验A：低温"
+RAIN_BODY = "4.1 低温\n传感器应按GB/T 2423.1—2008的规定进行低温试验，试验后应能正常工作。"
