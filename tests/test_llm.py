@@ -3,37 +3,29 @@
 Every behaviour of the test server goes through `inject_document` (or `Injector.inject`): the build
 completes, no answer that breaks a constraint reaches an instance, and retries, fallbacks and flags are
 counted and written into provenance. Also: the cache makes a second run request-free and identical, the
-API key appears nowhere, and the command line takes `--llm openai`.
+API key appears nowhere. The settings and the `--llm` command-line option are tested in test_llm_options.py.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
 import re
-import subprocess
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from llm_run import SENTINEL, assert_clean, make_rewriter, only, run
 from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 
 from injectors.base import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_replacements
-from injectors.llm.cache import LLMCache
 from injectors.llm.client import LLMClient
 from injectors.llm.config import LLMConfig
-from injectors.llm.rewriter import LLMRewriter, open_rewriter, parse_llm_types, supported_types
-from injectors.planner import InjectionResult, PlanConfig, inject_document, slot_rng
+from injectors.llm.rewriter import supported_types
+from injectors.planner import slot_rng
 from injectors.registry import injectors
 from parsers.model import Document
-
-ROOT = Path(__file__).resolve().parents[1]
-LEAKS = re.compile(r"【|抱歉|对不起|我无法|sorry|I cannot", re.I)
-SENTINEL = "sk-SENTINEL-7f3a9c2e5b1d4086a1c3"
 
 
 @pytest.fixture(scope="module")
@@ -45,48 +37,6 @@ def context(corpus_documents: list[Document]) -> InjectionContext:
 def battery(corpus_documents: list[Document]) -> Document:
     """A corpus standard with sites for every scope, modality and terminology type the LLM rewrites."""
     return next(d for d in corpus_documents if "battery-storage" in d.source)
-
-
-def make_rewriter(
-    server: ChatCompletionsServer, cache: Path | None = None, max_attempts: int = 3, **config: object
-) -> LLMRewriter:
-    settings = {"timeout": 10.0, "max_retries": 2, "backoff_base": 0.02, "max_concurrency": 4, **config}
-    client = LLMClient(
-        LLMConfig(model="scripted-model", base_url=server.base_url, api_key=SENTINEL, **settings),  # type: ignore[arg-type]
-        LLMCache(cache) if cache is not None else None,
-    )
-    return LLMRewriter(client, max_attempts=max_attempts, owns_client=True)
-
-
-def run(
-    document: Document,
-    context: InjectionContext,
-    server: ChatCompletionsServer,
-    types: tuple[str, ...],
-    cache: Path | None = None,
-    **config: object,
-) -> tuple[InjectionResult, LLMRewriter]:
-    with make_rewriter(server, cache, **config) as rewriter:
-        plan = PlanConfig(min_errors=1, max_errors=1 if len(types) == 1 else 18, types=types)
-        result = inject_document(document, 0, context, plan, rewriter=rewriter)
-    return result, rewriter
-
-
-def only(result: InjectionResult, error_type: str) -> list:
-    return [i for i in result.instances if i.error_type == error_type]
-
-
-def assert_clean(result: InjectionResult) -> None:
-    """No instance text carries a heading bracket, a refusal or a changed heading."""
-    for i in result.instances:
-        section = i.corrupted_section
-        if section is None:
-            continue
-        assert not LEAKS.search(section.text), section.text
-        if i.original_section is not None and i.edit.op == "modify":
-            assert section.title == i.original_section.title
-    for s in result.corrupted.sections:
-        assert "【" not in s.text
 
 
 # --- correct answers ---------------------------------------------------------------------------------------
@@ -361,89 +311,6 @@ def test_the_api_key_never_leaks(
     for path in tmp_path.iterdir():  # the cache and its WAL
         data = path.read_bytes()
         assert SENTINEL.encode() not in data and SENTINEL[3:15].encode() not in data
-
-
-# --- configuration and command line ------------------------------------------------------------------------
-def test_config_from_environment() -> None:
-    env = {
-        "GBTBENCH_LLM_MODEL": "qwen",
-        "GBTBENCH_LLM_BASE_URL": "http://127.0.0.1:1/v1",
-        "OPENAI_API_KEY": "k1",
-    }
-    config = LLMConfig.from_env(env, timeout=7.5)
-    assert (config.model, config.base_url, config.api_key, config.timeout) == (
-        "qwen",
-        "http://127.0.0.1:1/v1",
-        "k1",
-        7.5,
-    )
-    assert LLMConfig.from_env({**env, "GBTBENCH_LLM_API_KEY": "k2"}).api_key == "k2"
-    assert LLMConfig.from_env({**env, "GBTBENCH_LLM_RPM": "30"}).rpm == 30
-    assert (
-        "k1" not in repr(config) and "api_key='<set>'" not in repr(config) and "api_key=<set>" in repr(config)
-    )
-    with pytest.raises(ValueError, match="GBTBENCH_LLM_MODEL"):
-        LLMConfig.from_env({})
-    with pytest.raises(ValueError, match="not a number"):
-        LLMConfig.from_env({**env, "GBTBENCH_LLM_TIMEOUT": "soon"})
-    assert open_rewriter("none") is None
-    with pytest.raises(ValueError, match="--llm"):
-        open_rewriter("gpt")
-    assert (
-        parse_llm_types("SCP-03, NMS-01") == ("SCP-03", "NMS-01") and parse_llm_types("") == supported_types()
-    )
-    with pytest.raises(ValueError, match="STR-01"):
-        parse_llm_types("STR-01")
-
-
-@pytest.fixture
-def standard_file(tmp_path: Path, battery: Document) -> Iterator[Path]:
-    from parsers.render import render_text
-
-    path = tmp_path / "standard.txt"
-    path.write_text(render_text(battery), encoding="utf-8")
-    yield path
-
-
-def test_command_line_llm_option(standard_file: Path, tmp_path: Path) -> None:
-    empty = tmp_path / "no-corpus"
-    empty.mkdir()
-    cache = tmp_path / "cache.sqlite"
-    with ChatCompletionsServer(api_key=SENTINEL) as server:
-        env = {
-            **os.environ,
-            "GBTBENCH_LLM_BASE_URL": server.base_url,
-            "GBTBENCH_LLM_MODEL": "scripted-model",
-            "GBTBENCH_LLM_API_KEY": SENTINEL,
-        }
-        args = [sys.executable, "-m", "flows.cli", "inject", str(standard_file), "--corpus", str(empty)]
-        args += [
-            "--json",
-            "--llm",
-            "openai",
-            "--llm-types",
-            "NMS-01,NMS-02,TER-04",
-            "--llm-cache",
-            str(cache),
-        ]
-        first = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
-        assert first.returncode == 0, first.stderr
-        requests = server.count()
-        second = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, env=env, check=False)
-        assert server.count() == requests > 0
-        bad = subprocess.run(
-            [*args[:-6], "--llm", "gpt"], capture_output=True, text=True, cwd=ROOT, env=env, check=False
-        )
-    generators = {
-        i["error_type"]: i["provenance"]["generator"] for i in json.loads(first.stdout)["instances"]
-    }
-    assert {generators.get(t) for t in ("NMS-01", "NMS-02", "TER-04")} == {"llm"}
-    assert first.stdout == second.stdout
-    assert "cache hits" in first.stderr and "0 calls" not in first.stderr
-    assert " 0 requests" in second.stderr
-    assert bad.returncode == 2 and "--llm must be one of none, openai" in bad.stderr
-    for output in (first.stdout, first.stderr, second.stdout, second.stderr, bad.stderr):
-        assert SENTINEL not in output
 
 
 # --- the validator on its own ------------------------------------------------------------------------------

@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from llm_run import SENTINEL, run
 from sample_standard import THIN
 from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
-from test_llm import SENTINEL, run
 
 from flows.llm_ticker import llm_ticker, progress_line
 from injectors.context import InjectionContext
