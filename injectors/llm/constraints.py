@@ -335,7 +335,8 @@ def body_text(document: Document) -> str:
 
 
 def modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | None:
-    from injectors.language.modals import PERMISSION, RECOMMENDATION, REQUIREMENT, modal_changes
+    from injectors.language.modal_diff import modal_changes
+    from injectors.language.modals import PERMISSION, RECOMMENDATION, REQUIREMENT
 
     strength = {REQUIREMENT: 3, RECOMMENDATION: 2, PERMISSION: 1}
     changes = list(modal_changes(case.section.text, answer.rewritten_text))

@@ -14,14 +14,13 @@ from collections.abc import Iterator
 import regex
 
 from injectors.checking import Violation
+from injectors.language.modal_diff import STRENGTH, modal_changes
 from injectors.language.modals import (
     FORCE_ZH,
     PERMISSION,
     REQUIREMENT,
-    STRENGTH,
     Modal,
     clause_span,
-    modal_changes,
     modal_verbs,
 )
 from injectors.language.patterns import CAPTION, EXAMPLE, NOTE
