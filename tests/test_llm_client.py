@@ -13,7 +13,7 @@ from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 from injectors.llm.cache import CachedCompletion, LLMCache, cache_key
 from injectors.llm.client import ChatRequest, LLMClient
 from injectors.llm.config import LLMConfig, redact
-from injectors.llm.pacing import retry_after
+from injectors.llm.pacing import estimate_tokens, retry_after
 
 TARGET = "错误类型：NMS-01 要求被弱化\n<target>\n外壳应采用阻燃材料。\n</target>"
 
@@ -65,14 +65,22 @@ def test_requests_per_minute_limit() -> None:
 
 
 def test_tokens_per_minute_limit() -> None:
+    """Requests whose estimated tokens exceed the bucket's one-second burst wait for the rest at the limit's
+    rate. The bound holds whenever the answers come back: what the server reports as used is charged
+    afterwards and can only add to the wait."""
+    requests = [request(n) for n in range(4)]
+    estimated = sum(estimate_tokens(m["content"]) for r in requests for m in r.messages)
+    per_second = 80  # tpm=4800: a burst of at most 80 tokens
+    assert estimated >= 1.3 * per_second
     with (
         ChatCompletionsServer() as server,
-        LLMClient(config(server, tpm=6000)) as client,
-    ):  # 100 tokens per second
+        LLMClient(config(server, tpm=per_second * 60)) as client,
+    ):
         started = time.monotonic()
-        client.complete_many([request(n) for n in range(4)])
+        client.complete_many(requests)
         elapsed = time.monotonic() - started
-    assert elapsed >= 0.3 and client.stats["prompt_tokens"] > 0
+    assert elapsed >= 0.95 * (estimated - per_second) / per_second
+    assert client.stats["prompt_tokens"] > 0
 
 
 def test_retry_after_forms() -> None:
