@@ -18,10 +18,12 @@ install: $(STAMP)
 build: install
 	$(BIN)/gbtbench build --corpus corpus --out outputs
 
-# TEST_WORKERS=0 runs the suite in one process (pytest-xdist off)
+# TEST_WORKERS=0 runs the suite in one process (pytest-xdist off). The suite starts about a hundred Python
+# processes (builds, CLI commands, servers): with bytecode caches written (Python's default, which
+# PYTHONDONTWRITEBYTECODE turns off) each one reads the project's compiled modules instead of compiling them.
 TEST_WORKERS ?= auto
 test: install
-	$(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
 
 lint: install
 	$(BIN)/ruff check .
