@@ -335,12 +335,10 @@ def body_text(document: Document) -> str:
 
 
 def modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | None:
-    from injectors.language.modal_diff import modal_changes
-    from injectors.language.modals import PERMISSION, RECOMMENDATION, REQUIREMENT
+    from injectors.language.modal_diff import STRENGTH, modal_changes
 
-    strength = {REQUIREMENT: 3, RECOMMENDATION: 2, PERMISSION: 1}
     changes = list(modal_changes(case.section.text, answer.rewritten_text))
-    deltas = [strength[new] - strength[old] for _, old, _, new, _ in changes]
+    deltas = [STRENGTH[new] - STRENGTH[old] for _, old, _, new, _ in changes]
     wanted = [d for d in deltas if (d < 0 if weaker else d > 0)]
     if wanted and len(wanted) == len(deltas):
         return None
