@@ -10,25 +10,23 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
-	$(MAKE) --no-print-directory compile
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 
-install: $(STAMP)
+install: $(STAMP) compile
 
 # An editable install leaves the project's modules uncompiled (pip compiles only what it copies), and
 # PYTHONDONTWRITEBYTECODE keeps Python from caching them: every build, worker and CLI process would compile
-# the project again (about 0.3 s each). compileall writes the caches (again for modules changed since).
+# the project again (about 0.3 s each). Every target that installs writes the caches (a no-op when they are
+# up to date). The test modules are cached by pytest itself, hence PYTHONDONTWRITEBYTECODE unset there.
 PACKAGES := parsers injectors validation evaluation release review flows corpus
-compile:
+compile: $(STAMP)
 	$(BIN)/python -m compileall -q $(PACKAGES)
 
-build: install compile
+build: install
 	$(BIN)/gbtbench build --corpus corpus --out outputs
 
-# TEST_WORKERS=0 runs the suite in one process (pytest-xdist off). The suite starts about a hundred Python
-# processes (builds, CLI commands, servers): with bytecode caches written (Python's default, which
-# PYTHONDONTWRITEBYTECODE turns off) each one reads the project's compiled modules instead of compiling them.
+# TEST_WORKERS=0 runs the suite in one process (pytest-xdist off)
 TEST_WORKERS ?= auto
 test: install
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(TEST_WORKERS) --dist loadgroup
@@ -45,7 +43,7 @@ corpus: install
 	$(BIN)/pip install --quiet -e '.[dev,corpus]'
 	$(BIN)/python -m corpus.generate
 
-bench: install compile
+bench: install
 	$(BIN)/python -m bench.parse
 	$(BIN)/python -m bench.types
 
