@@ -264,11 +264,7 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     items = [it for it in items if it[0] not in removed]
     renames = tuple(r for e in edits for r in e.renames)
     followed = followed_renames(edits)
-    final = [
-        (key, section_following(replace(s, number=rename_all(s.number, own)), follow, rename_all))
-        for key, s in items
-        for own, follow in [(_renames_for(key, edits, renames), _renames_for(key, edits, followed))]
-    ]
+    final = [(key, _renumbered(key, s, edits, renames, followed)) for key, s in items] if renames else items
     by_key = dict(final)
     locations: list[str] = []
     sections: list[Section | None] = []
@@ -286,6 +282,21 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
         numbers.setdefault(s.number, final_numbers.get(i))
     corrupted = replace(document, sections=tuple(s for _, s in final))
     return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers, followed)
+
+
+def _renumbered(
+    key: object,
+    section: Section,
+    edits: Sequence[Edit],
+    renames: tuple[tuple[str, str], ...],
+    followed: tuple[tuple[str, str], ...],
+) -> Section:
+    """One item's section after the renumbering: its heading renamed, its references following (the
+    same object when neither changes it: most sections of a renumbered document stay as they were)."""
+    number = rename_all(section.number, _renames_for(key, edits, renames))
+    if number != section.number:
+        section = replace(section, number=number)
+    return section_following(section, _renames_for(key, edits, followed), rename_all)
 
 
 def _renames_for(

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import regex
 
+from injectors.language.cache_sizes import LINE_CACHE
 from parsers.model import Document, Section
 
 Renamer = Callable[[str, Sequence[tuple[str, str]]], str]  # a number after renames (edit.rename_all)
@@ -142,6 +144,11 @@ def follow_renames(text: str, renames: Sequence[tuple[str, str]], rename: Rename
     """
     if not renames or not any(old in text for old, _ in renames):
         return text  # a renamer changes only numbers that start with a renamed one: none is in this text
+    return _followed(text, tuple(renames), rename)
+
+
+@lru_cache(maxsize=LINE_CACHE)  # the corpus-wide choice re-assembles a document's sections pass after pass
+def _followed(text: str, renames: tuple[tuple[str, str], ...], rename: Renamer) -> str:
     out = HEADING_ECHO.sub(lambda m: m.group(0).replace(m["n"], rename(m["n"], renames), 1), text)
     for ref in reversed(find_crossrefs(out)):
         if ref.kind == "clause":

@@ -48,11 +48,8 @@ class AuditDocument:
 @dataclass(frozen=True)
 class Release:
     path: Path
-    documents: tuple[AuditDocument, ...]
-
-    @property
-    def instances(self) -> tuple[AuditInstance, ...]:
-        return tuple(i for d in self.documents for i in d.instances)
+    documents: Sequence[AuditDocument]  # in doc_id order; see `StreamedDocuments`
+    instances: tuple[AuditInstance, ...]  # every document's, in the same order
 
 
 def _section(row: dict[str, Any] | None) -> Section | None:
@@ -86,17 +83,86 @@ def _read(path: Path, name: str, columns: Sequence[str] | None = None) -> Iterat
         raise AuditInputError(file, f"unreadable Parquet table ({exc.__class__.__name__})") from None
 
 
+class StreamedDocuments(Sequence[AuditDocument]):
+    """A release's documents read from its tables again on every pass, one document at a time: an audit
+    part never holds the corpus (its sections table is every text twice over), only what it keeps."""
+
+    def __init__(
+        self, path: Path, documents: list[dict[str, Any]], instances: dict[str, list[AuditInstance]]
+    ):
+        self._path = path
+        self._documents = documents  # the documents table's rows, in doc_id order
+        self._instances = instances
+
+    def __len__(self) -> int:
+        return len(self._documents)
+
+    def __getitem__(self, index: int) -> AuditDocument:  # type: ignore[override]
+        return list(self)[index]
+
+    def __iter__(self) -> Iterator[AuditDocument]:
+        rows = _read(self._path, "sections")
+        pending = next(rows, None)
+        for d in self._documents:
+            sections: list[dict[str, Any]] = []
+            while pending is not None and pending["doc_id"] == d["doc_id"]:
+                sections.append(pending)
+                pending = next(rows, None)
+            yield _document(d, sections, self._instances.get(d["doc_id"], []))
+
+
+def _document(
+    row: dict[str, Any], sections: list[dict[str, Any]], instances: list[AuditInstance]
+) -> AuditDocument:
+    """One document's original and corrupted variants from its rows of the sections table."""
+    variants = []
+    for variant in ("original", "corrupted"):
+        rows = sorted((r for r in sections if r["variant"] == variant), key=lambda r: r["position"])
+        variants.append(
+            Document(
+                doc_id=row["doc_id"],
+                source=row["source"] or "",
+                format=row["format"],
+                standard_id=row["standard_id"] or "",
+                title=row["title"] or "",
+                drafting_rules=row["drafting_rules"],
+                sections=tuple(s for s in map(_section, rows) if s is not None),
+            )
+        )
+    return AuditDocument(variants[0], variants[1], tuple(instances))
+
+
+def _grouped_in_order(path: Path, doc_ids: Sequence[str]) -> bool:
+    """Whether the sections table holds each document's rows together, in doc_id order, and no others (as
+    a build writes it), so that it can be read one document at a time."""
+    runs: list[str] = []
+    for row in _read(path, "sections", ("doc_id",)):
+        if not runs or runs[-1] != row["doc_id"]:
+            runs.append(row["doc_id"])
+    return runs == sorted(set(runs)) and set(runs) <= set(doc_ids)
+
+
 def load_release(path: Path) -> Release:
-    """The release at `path` (a version folder such as outputs/v0.1.0)."""
+    """The release at `path` (a version folder such as outputs/v0.1.0); its documents are read again on
+    each pass over them when its sections table allows it (every release a build writes), else held."""
     path = Path(path)
     if not path.is_dir():
         raise AuditInputError(path, "release folder not found")
     documents = list(_read(path, "documents", DOCUMENT_COLUMNS))
-    by_doc: dict[tuple[str, str], list[tuple[int, Section]]] = {}
+    per_doc = _instances(path)
+    ordered = sorted(documents, key=lambda r: r["doc_id"])
+    instances = tuple(i for d in ordered for i in per_doc.get(d["doc_id"], []))
+    if _grouped_in_order(path, [d["doc_id"] for d in documents]):
+        return Release(path, StreamedDocuments(path, ordered, per_doc), instances)
+    by_doc: dict[str, list[dict[str, Any]]] = {}
     for row in _read(path, "sections"):
-        section = _section(row)
-        if section is not None:
-            by_doc.setdefault((row["doc_id"], row["variant"]), []).append((row["position"], section))
+        by_doc.setdefault(row["doc_id"], []).append(row)
+    held = tuple(_document(d, by_doc.get(d["doc_id"], []), per_doc.get(d["doc_id"], [])) for d in ordered)
+    return Release(path, held, instances)
+
+
+def _instances(path: Path) -> dict[str, list[AuditInstance]]:
+    """Every instance of the release by document, in table order."""
     per_doc: dict[str, list[AuditInstance]] = {}
     for row in _read(path, "instances"):
         try:
@@ -117,21 +183,4 @@ def load_release(path: Path) -> Release:
                 edit=edit,
             )
         )
-    out = []
-    for d in sorted(documents, key=lambda r: r["doc_id"]):
-        variants = []
-        for variant in ("original", "corrupted"):
-            rows = sorted(by_doc.get((d["doc_id"], variant), []), key=lambda r: r[0])
-            variants.append(
-                Document(
-                    doc_id=d["doc_id"],
-                    source=d["source"] or "",
-                    format=d["format"],
-                    standard_id=d["standard_id"] or "",
-                    title=d["title"] or "",
-                    drafting_rules=d["drafting_rules"],
-                    sections=tuple(section for _, section in rows),
-                )
-            )
-        out.append(AuditDocument(variants[0], variants[1], tuple(per_doc.get(d["doc_id"], ()))))
-    return Release(path, tuple(out))
+    return per_doc
