@@ -13,16 +13,23 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+_MISSING = object()
+
+
 class ContentMemo(Generic[K, V]):
     def __init__(self, size: int) -> None:
         self._size = size
         self._kept: dict[K, V] = {}
 
     def get(self, key: K, compute: Callable[[], V]) -> V:
-        if key in self._kept:
-            return self._kept[key]
+        kept = self._kept.get(key, _MISSING)  # one lookup: another thread may empty the memo meanwhile
+        if kept is not _MISSING:
+            return kept  # type: ignore[return-value]
         value = compute()
         if len(self._kept) >= self._size:
             self._kept.clear()
         self._kept[key] = value
         return value
+
+    def cache_clear(self) -> None:
+        self._kept.clear()

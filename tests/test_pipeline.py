@@ -89,3 +89,20 @@ def test_an_unchanged_corpus_runs_no_stage(built: tuple[Path, Path, Recorder]) -
     changed = build_dataset(corpus, out, BuildConfig(seed=3, version="v0.1.1"), map=again)
     assert changed.output == out / "v0.1.1" and again.runs  # another seed is another dataset
     assert read_manifest(out / "v0.1.1")["tables"] != read_manifest(out / "v0.1.0")["tables"]
+
+
+def test_a_large_build_empties_the_injectors_caches_after_assembly(
+    built: tuple[Path, Path, Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The release after assembly needs the memory more than the analyses of finished text (about 100 MB
+    in a 500-document build); a small build keeps them for the next build in the process."""
+    from flows import stages
+    from injectors import joint
+    from injectors.checking import _section_violations
+
+    (item,) = built[2].items["assemble"]
+    kept = stages.assemble(item)
+    assert _section_violations.cache_info().currsize > 0 and joint._LOST._kept
+    monkeypatch.setattr(stages, "FORGET_FROM", len(item.candidates))
+    assert stages.assemble(item) == kept
+    assert _section_violations.cache_info().currsize == 0 and not joint._LOST._kept
