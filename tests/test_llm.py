@@ -195,7 +195,7 @@ def test_no_template_and_no_valid_answer_is_flagged_not_shipped(
 def test_transport_failures_are_retried(
     battery: Document, context: InjectionContext, kind: str, reason: str
 ) -> None:
-    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=4.0), error_type="NMS-01", times=1)]
+    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=10.0), error_type="NMS-01", times=1)]
     timeout = 1.0 if kind == "hang" else 10.0  # short only where the hang must outlast it
     with ChatCompletionsServer(rules) as server:
         result, rewriter = run(battery, context, server, ("NMS-01",), timeout=timeout)
@@ -206,9 +206,9 @@ def test_transport_failures_are_retried(
     if kind == "rate_limit":  # Retry-After honoured
         first, second = server.requests[:2]
         assert second.started - first.started >= 0.38
-    if kind == "hang":  # the client gave up at its own timeout, long before the server's 4 s
-        first, second = server.requests[:2]
-        assert 0.95 <= second.started - first.started < 3.0
+    if kind == "hang":  # the client gave up at its own timeout, long before the server's 10 s (the margin
+        first, second = server.requests[:2]  # is for a busy CI machine; the server stops hanging at exit)
+        assert 0.95 <= second.started - first.started < 8.0
 
 
 def test_a_server_that_keeps_failing_leads_to_the_template(
