@@ -48,7 +48,7 @@ class AuditDocument:
 @dataclass(frozen=True)
 class Release:
     path: Path
-    documents: Sequence[AuditDocument]  # in doc_id order; see `StreamedDocuments`
+    documents: tuple[AuditDocument, ...] | StreamedDocuments  # in doc_id order
     instances: tuple[AuditInstance, ...]  # every document's, in the same order
 
 
@@ -83,7 +83,7 @@ def _read(path: Path, name: str, columns: Sequence[str] | None = None) -> Iterat
         raise AuditInputError(file, f"unreadable Parquet table ({exc.__class__.__name__})") from None
 
 
-class StreamedDocuments(Sequence[AuditDocument]):
+class StreamedDocuments:
     """A release's documents read from its tables again on every pass, one document at a time: an audit
     part never holds the corpus (its sections table is every text twice over), only what it keeps."""
 
@@ -96,9 +96,6 @@ class StreamedDocuments(Sequence[AuditDocument]):
 
     def __len__(self) -> int:
         return len(self._documents)
-
-    def __getitem__(self, index: int) -> AuditDocument:  # type: ignore[override]
-        return list(self)[index]
 
     def __iter__(self) -> Iterator[AuditDocument]:
         rows = _read(self._path, "sections")
