@@ -157,7 +157,7 @@ def assemble(item: AssembleInput) -> tuple[InjectionResult, ...]:
 
 
 # A build of this many documents empties the injectors' caches after assembly: in a 500-document build the
-# release's peak is then about 100 MB lower. A smaller build's caches are small, and the next build in the
+# release's peak was then about 80 MB lower. A smaller build's caches are small, and the next build in the
 # same process (a flow, a test) reads the same text again.
 FORGET_FROM = 50
 

@@ -94,7 +94,7 @@ def test_an_unchanged_corpus_runs_no_stage(built: tuple[Path, Path, Recorder]) -
 def test_a_large_build_empties_the_injectors_caches_after_assembly(
     built: tuple[Path, Path, Recorder], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The release after assembly needs the memory more than the analyses of finished text (about 100 MB
+    """The release after assembly needs the memory more than the analyses of finished text (about 80 MB
     in a 500-document build); a small build keeps them for the next build in the process."""
     from flows import stages
     from injectors import joint
