@@ -36,7 +36,7 @@ def test_concurrency_is_bounded_by_the_semaphore() -> None:
         elapsed = time.monotonic() - started
     assert all(not isinstance(a, Exception) for a in answers)
     assert server.max_in_flight == 3
-    assert 0.38 <= elapsed < 3.0  # 4 waves of 0.1 s (generous: CI machines are shared)
+    assert elapsed >= 0.38  # 4 waves of 0.1 s (an upper bound would not tell 3 at once from 1 at a time)
 
 
 def test_sync_facade_serves_many_threads_on_one_loop() -> None:
