@@ -7,13 +7,13 @@ edit), so nothing kept goes stale; the memo is emptied when full instead of grow
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
-_MISSING = object()
+_MISSING: Any = object()
 
 
 class ContentMemo(Generic[K, V]):
@@ -24,7 +24,7 @@ class ContentMemo(Generic[K, V]):
     def get(self, key: K, compute: Callable[[], V]) -> V:
         kept = self._kept.get(key, _MISSING)  # one lookup: another thread may empty the memo meanwhile
         if kept is not _MISSING:
-            return kept  # type: ignore[return-value]
+            return kept
         value = compute()
         if len(self._kept) >= self._size:
             self._kept.clear()

@@ -18,19 +18,14 @@ def forget_all(packages: tuple[str, ...] = ("injectors", "parsers")) -> int:
     """Empty every module-level cache of `packages` (anything of theirs with a `cache_clear`: `functools`
     caches, `ContentMemo`s); returns how many. A large build calls it once the last document is assembled:
     the release that follows needs the memory more than the analyses of text it has finished with."""
-    emptied: dict[int, object] = {}
+    emptied: set[int] = set()
     for name, module in list(sys.modules.items()):
         if module is None or not name.startswith(packages):
             continue
-        for value in list(vars(module).values()):
-            clear = getattr(value, "cache_clear", None)
-            owner = getattr(value, "__module__", None) or ""
-            if (
-                callable(clear)
-                and not isinstance(value, type)
-                and owner.startswith(packages)
-                and id(value) not in emptied
-            ):
-                clear()
-                emptied[id(value)] = value
+        for value in list(vars(module).values()):  # a cache imported into another module is seen twice
+            ours = (getattr(value, "__module__", None) or "").startswith(packages)
+            cache = ours and hasattr(value, "cache_clear") and not isinstance(value, type)
+            if cache and id(value) not in emptied:
+                value.cache_clear()
+                emptied.add(id(value))
     return len(emptied)
