@@ -1,5 +1,6 @@
-"""jieba's prefix dictionary is kept as a pickle in the user's cache folder, and segments exactly as jieba's
-own loading does; a damaged or unwritable cache only means loading it the slow way."""
+"""jieba's prefix dictionary and word-tag table are kept as pickles in the user's cache folder, and segment
+and tag exactly as jieba's own loading does (ours and jieba's global tagger); a damaged or unwritable cache
+only means loading them the slow way."""
 
 from __future__ import annotations
 
@@ -12,9 +13,12 @@ ROOT = Path(__file__).resolve().parents[1]
 SENTENCES = ["审批后方可实施", "安装时宜采用不锈钢紧固件", "数据接口应支持断点续传，可选用加密传输"]
 PROBE = f"""
 from injectors.language.words import tokenizer, words, tagged
-print(tokenizer().total, len(tokenizer().FREQ))
-for s in {SENTENCES!r}:
-    print("/".join(words(s)), " ".join(f for _, f in tagged(s, hmm=True)))
+ours = ["/".join(words(s)) + " " + " ".join(f for _, f in tagged(s, hmm=True)) for s in {SENTENCES!r}]
+import jieba.posseg  # imported by `tagged`, which gave its global tagger the word-tag table
+print(tokenizer().total, len(tokenizer().FREQ), len(jieba.posseg.dt.word_tag_tab))
+for s, line in zip({SENTENCES!r}, ours):
+    print(line)
+    print(" ".join(f"{{w}}/{{f}}" for w, f in jieba.posseg.cut(s)))
 """
 
 
@@ -28,16 +32,18 @@ def _run(cache: Path) -> str:
 
 def test_the_kept_dictionary_segments_as_jieba_does(tmp_path: Path) -> None:
     first = _run(tmp_path)  # builds the dictionary and keeps it
-    kept = list((tmp_path / "jieba").glob("prefix-*.pickle"))
-    assert len(kept) == 1 and kept[0].stat().st_size > 1_000_000
-    assert _run(tmp_path) == first  # read from the kept pickle
+    for table in ("prefix", "tags"):
+        kept = list((tmp_path / "jieba").glob(f"{table}-*.pickle"))
+        assert len(kept) == 1 and kept[0].stat().st_size > 1_000_000, table
+    assert _run(tmp_path) == first  # read from the kept pickles
     assert "审批/后/方可/实施" in first
+    assert "安装/v 时宜/n 采用/v" in first  # jieba's global tagger has its table too
 
 
 def test_a_damaged_or_unwritable_cache_loads_the_slow_way(tmp_path: Path) -> None:
     reference = _run(tmp_path / "fresh")
-    (kept,) = (tmp_path / "fresh" / "jieba").glob("prefix-*.pickle")
-    kept.write_bytes(b"\x80\x05 not a pickle")
+    for kept in (tmp_path / "fresh" / "jieba").glob("*.pickle"):
+        kept.write_bytes(b"\x80\x05 not a pickle")
     assert _run(tmp_path / "fresh") == reference
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
