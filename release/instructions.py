@@ -288,12 +288,15 @@ def _as_exemplar(example: Example) -> str:
     return f"{example.shown or example.prompt}\n答案："
 
 
-def _row(task: str, shot: str, example: Example, exemplar: Example | None) -> dict[str, Any]:
-    """A row; its query is exactly what lm-eval assembles from description, exemplar and prompt."""
+def _row(
+    task: str, shot: str, example: Example, exemplar: Example | None, instruction: str
+) -> dict[str, Any]:
+    """A row; its query is exactly what lm-eval assembles from description (`instruction`: the task's,
+    read once per task, not per row), exemplar and prompt."""
     shown = f"示例：\n{_as_exemplar(exemplar)}{exemplar.answer}\n\n" if exemplar is not None else ""
     return {
         "id": f"{task}_{shot}_{example.key}",
-        "query": f"{_instructions(task)}\n\n{shown}{example.prompt}\n答案：",
+        "query": f"{instruction}\n\n{shown}{example.prompt}\n答案：",
         "answer": example.answer,
         "text": example.text,
         "choices": list(example.choices),
@@ -309,11 +312,11 @@ def instruction_rows(results: Sequence[InjectionResult], task: str, shot: str) -
     """Rows of one task and shot; a one-shot row is left out when no other document has an exemplar."""
     if shot not in SHOTS:
         raise ValueError(f"unknown shot {shot!r}: expected one of {', '.join(SHOTS)}")
-    examples = task_examples(results, task)
+    examples, instruction = task_examples(results, task), _instructions(task)
     if shot == "zero_shot":
-        return [_row(task, shot, e, None) for e in examples]
+        return [_row(task, shot, e, None, instruction) for e in examples]
     return [
-        _row(task, shot, example, exemplar)
+        _row(task, shot, example, exemplar, instruction)
         for example, exemplar in zip(examples, exemplars(examples), strict=True)
         if exemplar is not None
     ]
@@ -350,6 +353,7 @@ class _ShotFiles:
 
     def __init__(self, out_dir: Path, task: str, shot: str) -> None:
         self.out_dir, self.task, self.shot = out_dir, task, shot
+        self.instruction = _instructions(task)
         self.stem = f"{task}_{shot}"
         self.rows = 0
         self._jsonl: BinaryIO | None = None
@@ -395,7 +399,7 @@ def write_instructions(results: Sequence[InjectionResult], out_dir: Path) -> lis
     for task in TASKS:
         zero, one = _ShotFiles(out_dir, task, "zero_shot"), _ShotFiles(out_dir, task, "one_shot")
         for example, exemplar in _with_exemplars(_zero_shot(examples_by_document(results, task), zero)):
-            one.add(_row(task, "one_shot", example, exemplar))
+            one.add(_row(task, "one_shot", example, exemplar, one.instruction))
         written += [f for f in (zero.close(), one.close()) if f is not None]
     lm_eval_tasks.write_support(out_dir, [f"gbtbench_review_{w.shot}" for w in written if w.task == "review"])
     (out_dir / "README.md").write_text(_readme(written), encoding="utf-8")
@@ -406,7 +410,7 @@ def _zero_shot(documents: Iterator[list[Example]], files: _ShotFiles) -> Iterato
     """Each document's examples, passed on after their zero-shot rows are written."""
     for examples in documents:
         for example in examples:
-            files.add(_row(files.task, "zero_shot", example, None))
+            files.add(_row(files.task, "zero_shot", example, None, files.instruction))
         yield examples
 
 
