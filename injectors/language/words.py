@@ -112,8 +112,8 @@ def _import_posseg() -> ModuleType:
     """`jieba.posseg`, whose import builds a global tagger that reads jieba's word-tag table from its text
     file, 349,000 lines (a third of `gbtbench inject`): that tagger gets the table from a pickle kept in
     the cache folder instead, the same table, loaded in less than half the time."""
-    if "jieba.posseg" in sys.modules:
-        return sys.modules["jieba.posseg"]
+    if "jieba.posseg" in sys.modules:  # imported by other code (which this waits for, if it still is)
+        return importlib.import_module("jieba.posseg")
     table = _load_kept("tags")
     if table is None:
         posseg = importlib.import_module("jieba.posseg")
@@ -134,10 +134,10 @@ def _pos() -> jieba.posseg.POSTokenizer:
     would), which is most of the tagger's start-up."""
     global _POS
     if _POS is None:
-        posseg = _import_posseg()
         mine = tokenizer()
-        with _SETUP:
+        with _SETUP:  # one thread imports: the global tagger's dictionary file is swapped meanwhile
             if _POS is None:
+                posseg = _import_posseg()
                 shared = posseg.dt
                 pos = posseg.POSTokenizer.__new__(posseg.POSTokenizer)
                 pos.tokenizer = mine
