@@ -48,3 +48,26 @@ def test_a_damaged_or_unwritable_cache_loads_the_slow_way(tmp_path: Path) -> Non
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
     assert _run(blocked) == reference  # the cache folder cannot be made: nothing is kept, nothing fails
+
+
+def test_a_global_dictionary_set_by_other_code_keeps_its_own_tags(tmp_path: Path) -> None:
+    """The kept table is jieba's main dictionary's: when other code in the process set another global
+    dictionary first, jieba's global tagger reads that one, and ours still tags with the main one."""
+    reference = _run(tmp_path)  # keeps both pickles
+    custom = tmp_path / "custom.txt"
+    custom.write_text("审批 10 v\n实施 10 v\n不锈钢 10 n\n", encoding="utf-8")
+    probe = f"""
+import jieba
+jieba.set_dictionary({str(custom)!r})
+from injectors.language.words import tagged
+ours = " ".join(f for _, f in tagged("安装时宜采用不锈钢紧固件", hmm=True))
+import jieba.posseg
+print(len(jieba.posseg.dt.word_tag_tab), ours)
+"""
+    env = {**os.environ, "GBTBENCH_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    size, ours = done.stdout.split(maxsplit=1)
+    assert int(size) == 3  # the custom file's three entries, not the kept main table
+    assert ours.strip() == reference.splitlines()[3].split(" ", 1)[1]  # ours: the main dictionary's tags

@@ -114,6 +114,8 @@ def _import_posseg() -> ModuleType:
     the cache folder instead, the same table, loaded in less than half the time."""
     if "jieba.posseg" in sys.modules:  # imported by other code (which this waits for, if it still is)
         return importlib.import_module("jieba.posseg")
+    if jieba.dt.dictionary != jieba.DEFAULT_DICT:  # other code set jieba's global dictionary: its own table
+        return importlib.import_module("jieba.posseg")
     table = _load_kept("tags")
     if table is None:
         posseg = importlib.import_module("jieba.posseg")
