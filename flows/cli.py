@@ -11,6 +11,7 @@ from typing import Annotated
 
 import typer
 
+from flows.arrow_memory import prefer_jemalloc
 from flows.audit_cli import audit
 from flows.build_command import build
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
@@ -20,6 +21,8 @@ from flows.llm_ticker import llm_ticker
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
+
+prefer_jemalloc()  # before any command imports pyarrow
 
 app = typer.Typer(
     add_completion=False,

@@ -1,0 +1,21 @@
+"""Arrow's memory pool for the command line: jemalloc on Linux, set before anything imports pyarrow.
+
+pyarrow's default pool here (mimalloc) kept more of what a release's tables had used: building a
+500-document release, the main process peaked about 90 MiB higher and the audit child 20–45 MiB higher
+than with jemalloc (a 500-document release's tree, 1,442 against 1,321 MiB; 100 documents, 1,035 against
+956). The choice is an environment variable, so the processes a command starts (build workers, the audit
+beside a release) use the same pool; a value the user set is kept.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+VARIABLE = "ARROW_DEFAULT_MEMORY_POOL"  # read by pyarrow when it is imported
+
+
+def prefer_jemalloc() -> None:
+    """Ask for jemalloc unless the user chose a pool; only on Linux, where pyarrow's wheels include it."""
+    if sys.platform.startswith("linux"):
+        os.environ.setdefault(VARIABLE, "jemalloc")
