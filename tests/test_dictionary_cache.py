@@ -22,10 +22,10 @@ for s, line in zip({SENTENCES!r}, ours):
 """
 
 
-def _run(cache: Path) -> str:
+def _run(cache: Path, probe: str = PROBE) -> str:
     env = {**os.environ, "GBTBENCH_CACHE_DIR": str(cache)}
     done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True
     )
     return done.stdout
 
@@ -64,10 +64,6 @@ ours = " ".join(f for _, f in tagged("安装时宜采用不锈钢紧固件", hmm
 import jieba.posseg
 print(len(jieba.posseg.dt.word_tag_tab), ours)
 """
-    env = {**os.environ, "GBTBENCH_CACHE_DIR": str(tmp_path)}
-    done = subprocess.run(
-        [sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True, check=True
-    )
-    size, ours = done.stdout.split(maxsplit=1)
+    size, ours = _run(tmp_path, probe).split(maxsplit=1)
     assert int(size) == 3  # the custom file's three entries, not the kept main table
     assert ours.strip() == reference.splitlines()[3].split(" ", 1)[1]  # ours: the main dictionary's tags

@@ -112,9 +112,9 @@ def _import_posseg() -> ModuleType:
     """`jieba.posseg`, whose import builds a global tagger that reads jieba's word-tag table from its text
     file, 349,000 lines (a third of `gbtbench inject`): that tagger gets the table from a pickle kept in
     the cache folder instead, the same table, loaded in less than half the time."""
-    if "jieba.posseg" in sys.modules:  # imported by other code (which this waits for, if it still is)
-        return importlib.import_module("jieba.posseg")
-    if jieba.dt.dictionary != jieba.DEFAULT_DICT:  # other code set jieba's global dictionary: its own table
+    # imported by other code (waited for, if it still is), or other code set jieba's global dictionary (its
+    # tagger reads that dictionary's own table): import as it is
+    if "jieba.posseg" in sys.modules or jieba.dt.dictionary != jieba.DEFAULT_DICT:
         return importlib.import_module("jieba.posseg")
     table = _load_kept("tags")
     if table is None:
