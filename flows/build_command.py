@@ -4,15 +4,17 @@ progress bar per stage."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import TaskID
 
 from flows.collector import build_finished
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
 from flows.console import err, progress_bar
 from flows.llm_options import LLMMode, LLMTypes, llm_settings
+
+if TYPE_CHECKING:
+    from rich.progress import TaskID
 
 
 def build(

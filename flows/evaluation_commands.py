@@ -11,14 +11,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
@@ -187,6 +179,15 @@ def _run_model(
     benchmark: Benchmark,
 ) -> tuple[list[tuple[DocumentPrediction, str | None]], dict[str, Any]]:
     """The model's answers through the project's client and cache, with a progress bar on a terminal."""
+    from rich.progress import (  # here, like the evaluation modules: not on every CLI call
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     from evaluation.runner import Progress as RunProgress
     from evaluation.runner import run_folder, run_model
     from injectors.llm.cache import LLMCache

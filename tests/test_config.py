@@ -7,8 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from injectors.llm.rewriter import supported_types
-from injectors.llm.settings import LLMSettings, api_key_from_env
+from injectors.llm.settings import LLMSettings, api_key_from_env, supported_types
 from injectors.planner import PlanConfig
 from release.config import BuildConfig
 

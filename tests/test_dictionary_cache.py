@@ -1,6 +1,6 @@
-"""jieba's prefix dictionary and word-tag table are kept as pickles in the user's cache folder, and segment
-and tag exactly as jieba's own loading does (ours and jieba's global tagger); a damaged or unwritable cache
-only means loading them the slow way."""
+"""jieba's prefix dictionary and word-tag table are kept as one pickle in the user's cache folder, equal to
+the tables jieba reads itself, and segment and tag exactly as jieba's own loading does (ours and jieba's
+global tagger); a damaged or unwritable cache only means loading them the slow way."""
 
 from __future__ import annotations
 
@@ -32,12 +32,27 @@ def _run(cache: Path, probe: str = PROBE) -> str:
 
 def test_the_kept_dictionary_segments_as_jieba_does(tmp_path: Path) -> None:
     first = _run(tmp_path)  # builds the dictionary and keeps it
-    for table in ("prefix", "tags"):
-        kept = list((tmp_path / "jieba").glob(f"{table}-*.pickle"))
-        assert len(kept) == 1 and kept[0].stat().st_size > 1_000_000, table
-    assert _run(tmp_path) == first  # read from the kept pickles
+    (kept,) = (tmp_path / "jieba").glob("*.pickle")
+    assert kept.name.startswith("dictionary-") and kept.stat().st_size > 1_000_000
+    assert _run(tmp_path) == first  # read from the kept pickle
     assert "审批/后/方可/实施" in first
     assert "安装/v 时宜/n 采用/v" in first  # jieba's global tagger has its table too
+
+
+def test_the_kept_tables_are_the_ones_jieba_reads(tmp_path: Path) -> None:
+    _run(tmp_path)  # keeps the pickle
+    probe = f"""
+import pickle, jieba, jieba.posseg
+(kept,) = __import__("pathlib").Path({str(tmp_path / "jieba")!r}).glob("*.pickle")
+freq, total, tags = pickle.loads(kept.read_bytes())
+own = jieba.Tokenizer()
+own.initialize()
+assert (freq, total) == (own.FREQ, own.total)
+assert tags == jieba.posseg.POSTokenizer(own).word_tag_tab
+print(len(freq), len(tags))
+"""
+    sizes = _run(tmp_path / "unused", probe).split()
+    assert int(sizes[1]) > 300_000 and int(sizes[0]) > int(sizes[1])  # the prefixes are in the first one
 
 
 def test_a_damaged_or_unwritable_cache_loads_the_slow_way(tmp_path: Path) -> None:

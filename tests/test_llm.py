@@ -22,7 +22,7 @@ from injectors.context import InjectionContext
 from injectors.edit import apply_replacements
 from injectors.llm.client import LLMClient
 from injectors.llm.config import LLMConfig
-from injectors.llm.rewriter import supported_types
+from injectors.llm.settings import supported_types
 from injectors.planner import slot_rng
 from injectors.registry import injectors
 from parsers.model import Document

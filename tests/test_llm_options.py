@@ -15,7 +15,8 @@ from llm_run import SENTINEL
 from servers.chat_completions import ChatCompletionsServer
 
 from injectors.llm.config import LLMConfig
-from injectors.llm.rewriter import open_rewriter, parse_llm_types, supported_types
+from injectors.llm.rewriter import open_rewriter
+from injectors.llm.settings import parse_llm_types, supported_types
 from parsers.model import Document
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ from flows.llm_ticker import llm_ticker, progress_line
 from injectors.context import InjectionContext
 from injectors.llm.cache import CachedCompletion, LLMCache
 from injectors.llm.circuit import CircuitBreaker, Deadline
-from injectors.llm.rewriter import supported_types
+from injectors.llm.settings import supported_types
 from parsers.model import Document
 
 ROOT = Path(__file__).resolve().parents[1]

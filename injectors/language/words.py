@@ -50,6 +50,7 @@ jieba.setLogLevel(logging.WARNING)
 
 _TOKENIZER: jieba.Tokenizer | None = None
 _POS: jieba.posseg.POSTokenizer | None = None
+_TAGS: dict[str, str] | None = None  # the main dictionary's word-tag table, read with the tokenizer's
 # the first use may come from several threads at once (a build's thread runner): one of them sets up, the
 # others wait; before, a thread could segment with a tokenizer still without the vocabulary (and the word
 # caches kept that for the process)
@@ -57,14 +58,14 @@ _SETUP = threading.Lock()
 
 
 def tokenizer() -> jieba.Tokenizer:
-    global _TOKENIZER
+    global _TOKENIZER, _TAGS
     if _TOKENIZER is None:
         with _SETUP:
             if _TOKENIZER is None:
                 ready = jieba.Tokenizer()
-                _initialize(ready)
+                tags = _initialize(ready)
                 ready.load_userdict(str(VOCABULARY))
-                _TOKENIZER = ready
+                _TAGS, _TOKENIZER = tags, ready
     return _TOKENIZER
 
 
@@ -95,58 +96,67 @@ def _keep(name: str, table: object) -> None:
         os.replace(partial, cached)
 
 
-def _initialize(tokenizer: jieba.Tokenizer) -> None:
-    """`tokenizer.initialize()`, from a pickle of its prefix dictionary where one was kept: jieba's own
-    cache (a marshal file) takes three times as long to load, and every process loads it (each build
-    worker, each command)."""
-    kept = _load_kept("prefix")
+def _initialize(tokenizer: jieba.Tokenizer) -> dict[str, str]:
+    """`tokenizer.initialize()`, from a pickle kept in the cache folder where there is one, and the main
+    dictionary's word-tag table (the POS tagger's). jieba's own cache (a marshal file) takes three times as
+    long to load as the pickle, its tag table (read by `import jieba.posseg`) is a 349,000-line text file,
+    and every process loads both (each build worker, each command). The two tables are one pickle, in which
+    they share their words: loading it takes a fifth less time than loading them apart."""
+    kept = _load_kept("dictionary")
     if kept is not None:
-        tokenizer.FREQ, tokenizer.total = kept
+        tokenizer.FREQ, tokenizer.total, tags = kept
         tokenizer.initialized = True
-        return
+        return tags
     tokenizer.initialize()
-    _keep("prefix", (tokenizer.FREQ, tokenizer.total))
+    tags = _read_tags(tokenizer)
+    words = {w: w for w in tokenizer.FREQ}  # every tagged word is in the prefix dictionary: one copy of each
+    _keep("dictionary", (tokenizer.FREQ, tokenizer.total, {words.get(w, w): t for w, t in tags.items()}))
+    return tags
 
 
-def _import_posseg() -> ModuleType:
+def _read_tags(tokenizer: jieba.Tokenizer) -> dict[str, str]:
+    """The word-tag table of the tokenizer's dictionary ("word frequency tag" lines), as
+    `jieba.posseg.POSTokenizer.load_word_tag` reads it."""
+    tags: dict[str, str] = {}
+    with tokenizer.get_dict_file() as handle:
+        for line in handle:
+            entry = line.strip().decode("utf-8")
+            if entry:
+                word, _, tag = entry.split(" ")
+                tags[word] = tag
+    return tags
+
+
+def _import_posseg(tags: dict[str, str]) -> ModuleType:
     """`jieba.posseg`, whose import builds a global tagger that reads jieba's word-tag table from its text
-    file, 349,000 lines (a third of `gbtbench inject`): that tagger gets the table from a pickle kept in
-    the cache folder instead, the same table, loaded in less than half the time."""
+    file (a third of `gbtbench inject`): that tagger gets a copy of `tags` (the main dictionary's, kept with
+    the prefix dictionary) instead, the same table."""
     # imported by other code (waited for, if it still is), or other code set jieba's global dictionary (its
     # tagger reads that dictionary's own table): import as it is
     if "jieba.posseg" in sys.modules or jieba.dt.dictionary != jieba.DEFAULT_DICT:
         return importlib.import_module("jieba.posseg")
-    table = _load_kept("tags")
-    if table is None:
-        posseg = importlib.import_module("jieba.posseg")
-        _keep("tags", posseg.dt.word_tag_tab)
-        return posseg
     jieba.dt.get_dict_file = lambda: io.BytesIO()  # what the tagger made at import reads: nothing
     try:
         posseg = importlib.import_module("jieba.posseg")
     finally:
         del jieba.dt.get_dict_file
-    posseg.dt.word_tag_tab = table
+    posseg.dt.word_tag_tab = dict(tags)
     return posseg
 
 
 def _pos() -> jieba.posseg.POSTokenizer:
-    """The POS tagger over our tokenizer, imported at first use. It takes a copy of the global tagger's
-    word-tag table (`_import_posseg`) instead of reading the same file again (`POSTokenizer(tokenizer)`
-    would), which is most of the tagger's start-up."""
+    """The POS tagger over our tokenizer, imported at first use, with the main dictionary's word-tag table
+    read with the tokenizer's (`_initialize`): `POSTokenizer(tokenizer)` would read the text file again."""
     global _POS
     if _POS is None:
         mine = tokenizer()
         with _SETUP:  # one thread imports: the global tagger's dictionary file is swapped meanwhile
             if _POS is None:
-                posseg = _import_posseg()
-                shared = posseg.dt
+                assert _TAGS is not None  # set with the tokenizer
+                posseg = _import_posseg(_TAGS)
                 pos = posseg.POSTokenizer.__new__(posseg.POSTokenizer)
                 pos.tokenizer = mine
-                if shared.tokenizer.dictionary == mine.dictionary:  # the same main dictionary: the same table
-                    pos.word_tag_tab = dict(shared.word_tag_tab)
-                else:  # a different main dictionary: read its own table
-                    pos.load_word_tag(mine.get_dict_file())
+                pos.word_tag_tab = _TAGS  # the tagger adds our vocabulary's tags at its first use
                 _POS = pos
     return _POS
 

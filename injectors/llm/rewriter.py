@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import hashlib
-import os
 import threading
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -29,48 +28,21 @@ from injectors.llm.config import LLMConfig
 from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
 from injectors.llm.health import stage_health
 from injectors.llm.prompts import ANSWER_SCHEMA, Prompt, PromptInput, PromptSpec, build_prompt
+from injectors.llm.settings import (
+    DEFAULT_MAX_ATTEMPTS,
+    default_cache_path,
+    parse_llm_mode,
+    parse_llm_types,
+)
 from injectors.llm.spec import llm_specs
 from injectors.taxonomy import by_id
 from parsers.model import Section
 
-LLM_MODES = ("none", "openai")
-DEFAULT_MAX_ATTEMPTS = 3
 _MERGE_GAP = 2  # diff pieces this close together become one replacement (a reviewer reads one change)
 
 
 def _prompts() -> dict[str, PromptSpec]:
     return {t: spec.prompt for t, spec in llm_specs().items()}
-
-
-def supported_types() -> tuple[str, ...]:
-    """The types an LLM may write: those whose module declares an LLM specification."""
-    return tuple(llm_specs())
-
-
-def parse_llm_mode(value: str) -> str:
-    """`--llm` / BuildConfig.llm: none (the offline default) or openai (any OpenAI-compatible endpoint)."""
-    mode = (value or "none").strip().lower()
-    if mode not in LLM_MODES:
-        raise ValueError(f"--llm must be one of {', '.join(LLM_MODES)}, not {value!r}")
-    return mode
-
-
-def parse_llm_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
-    """Which types the LLM rewrites ("SCP-03,NMS-01" or a list); empty means every type it supports."""
-    items = [t.strip() for t in value.split(",")] if isinstance(value, str) else list(value or ())
-    wanted = tuple(dict.fromkeys(t for t in items if t))
-    unsupported = [t for t in wanted if t not in _prompts()]
-    if unsupported:
-        raise ValueError(
-            f"no LLM prompt for {', '.join(unsupported)}: the LLM can rewrite {', '.join(supported_types())}"
-        )
-    return wanted or supported_types()
-
-
-def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
-    """GBTBENCH_LLM_CACHE, else outputs/llm-cache.sqlite (git-ignored, shared by all builds)."""
-    env = os.environ if env is None else env
-    return Path(env.get("GBTBENCH_LLM_CACHE") or Path("outputs") / "llm-cache.sqlite")
 
 
 @dataclass(frozen=True)
