@@ -15,7 +15,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from release.tables import canonical_json
+from release.tables import canonical_json, canonical_json_bytes
 
 PARQUET_OPTIONS: dict[str, Any] = {
     "compression": "zstd",
@@ -60,7 +60,7 @@ class ParquetRows:
         """Add one row (every column of the schema, no other); its canonical JSON, UTF-8."""
         if row.keys() != self._names:  # the hash reads the row as given: it must be the row stored
             raise ValueError(f"row columns {sorted(row)} are not the schema's {sorted(self._names)}")
-        line = canonical_json(row).encode()
+        line = canonical_json_bytes(row)
         self._digest.update(b"\n")
         self._digest.update(line)
         self._rows.append(row)
@@ -109,7 +109,7 @@ def _rows_digest(columns: Sequence[str]) -> Any:
 def _hash_rows(digest: Any, rows: Iterable[dict[str, Any]]) -> None:
     for row in rows:
         digest.update(b"\n")
-        digest.update(canonical_json(row).encode())
+        digest.update(canonical_json_bytes(row))
 
 
 def file_hash(path: Path) -> str:

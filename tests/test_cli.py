@@ -76,7 +76,9 @@ def test_an_offline_inject_loads_no_llm_client_and_no_progress_bars() -> None:
         "from flows.cli import main\n"
         "main()\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=False
+    )
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["instances"]
     assert result.stderr.strip().splitlines()[-1] == "[]"

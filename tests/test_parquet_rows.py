@@ -11,7 +11,7 @@ import pytest
 
 from release.instructions import INSTRUCTION_SCHEMA
 from release.parquet import STREAMED_ROW_GROUP, ParquetRows, parquet_hash, table_hash
-from release.tables import canonical_json
+from release.tables import canonical_json, canonical_json_bytes
 
 
 def _rows(n: int) -> list[dict[str, object]]:
@@ -66,3 +66,31 @@ def test_each_row_gives_back_the_json_its_hash_reads(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="exemplar"):  # a missing column would be hashed as absent
         writer.add(incomplete)
     writer.close()
+
+
+# values where a fast encoder could differ from the standard library's JSON: escapes, non-BMP text, line
+# separators, floats' shortest forms, integers at and beyond 64 bits, keys that are not strings, a tuple
+TRICKY: list[object] = [
+    {"z": '\x00\x1f\x7f"\\/\n\r\t\b\f', "a": "中文\u2028\u2029\ufeff😀", "m": ["", "—“”"], "n": None},
+    {
+        "gold": -1,
+        "big": 2**63 - 1,
+        "bigger": 2**64 - 1,
+        "beyond": 2**64,
+        "low": -(2**63),
+        "lower": -(2**63) - 1,
+    },
+    {"f": 1e16, "g": 1e-05, "h": 0.1, "i": 2.0, "j": float("inf")},
+    {1: "keys that are not strings", 2: "sort as numbers"},
+    {"t": ("a", 1, [True, None]), "nested": {"y": [{"x": "1"}], "x": 3}},
+]
+
+
+@pytest.mark.parametrize("value", TRICKY)
+def test_the_fast_json_is_the_canonical_json(value: object) -> None:
+    assert canonical_json_bytes(value) == canonical_json(value).encode()
+
+
+def test_text_that_is_not_utf8_fails_as_before() -> None:
+    with pytest.raises(UnicodeEncodeError):
+        canonical_json_bytes({"a": "\ud800"})
