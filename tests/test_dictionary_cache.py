@@ -82,3 +82,40 @@ print(len(jieba.posseg.dt.word_tag_tab), ours)
     size, ours = _run(tmp_path, probe).split(maxsplit=1)
     assert int(size) == 3  # the custom file's three entries, not the kept main table
     assert ours.strip() == reference.splitlines()[3].split(" ", 1)[1]  # ours: the main dictionary's tags
+
+
+def test_what_earlier_jiebas_kept_is_deleted_once_a_day_old(tmp_path: Path) -> None:
+    """Each reinstall of jieba keys a new 10 MB pickle, and earlier versions kept two others: writing a
+    pickle deletes those, unless another environment sharing the folder wrote them within a day."""
+    from injectors.language.words import STALE_AFTER_S, forget_stale
+
+    now = 2_000_000_000.0
+    folder = tmp_path / "jieba"
+    folder.mkdir()
+    ages = {
+        "dictionary-0.42.1-1-1.pickle": 0.0,  # the one just written (its age does not matter)
+        "dictionary-0.42.1-2-2.pickle": 2 * STALE_AFTER_S,  # an earlier jieba's
+        "dictionary-0.42.1-3-3.pickle": STALE_AFTER_S / 2,  # another environment's, written today
+        "prefix-0.42.1-2-2.pickle": 3 * STALE_AFTER_S,  # earlier versions of this code
+        "tags-0.42.1-2-2.pickle": 3 * STALE_AFTER_S,
+        "dictionary-0.42.1-4-4.pickle.77.partial": 2 * STALE_AFTER_S,  # a process stopped while writing
+        "notes.txt": 9 * STALE_AFTER_S,  # not ours
+    }
+    for name, age in ages.items():
+        (folder / name).write_bytes(b"x")
+        os.utime(folder / name, (now - age, now - age))
+    os.utime(folder / "dictionary-0.42.1-1-1.pickle", (now - 5 * STALE_AFTER_S,) * 2)
+    gone = forget_stale(folder / "dictionary-0.42.1-1-1.pickle", now)
+    left = sorted(p.name for p in folder.iterdir())
+    assert left == ["dictionary-0.42.1-1-1.pickle", "dictionary-0.42.1-3-3.pickle", "notes.txt"]
+    assert len(gone) == 4
+
+
+def test_keeping_the_dictionary_deletes_the_stale_pickles(tmp_path: Path) -> None:
+    stale = tmp_path / "jieba" / "prefix-0.42.1-9-9.pickle"
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"an earlier version's prefix table")
+    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    _run(tmp_path)
+    (kept,) = (tmp_path / "jieba").iterdir()
+    assert kept.name.startswith("dictionary-")

@@ -17,6 +17,7 @@ import os
 import pickle
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -94,6 +95,28 @@ def _keep(name: str, table: object) -> None:
         with open(partial, "wb") as handle:
             pickle.dump(table, handle, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(partial, cached)
+        forget_stale(cached, time.time())
+
+
+STALE_AFTER_S = 86_400.0  # another jieba (another environment sharing the cache folder) rewrote it today
+
+
+def forget_stale(kept: Path, now: float) -> list[Path]:
+    """Delete what earlier jiebas and earlier versions of this code kept beside `kept` (each reinstall of
+    jieba left another 10 MB pickle): other `dictionary-*` pickles, the `prefix-*` and `tags-*` pickles no
+    longer read, and partial files of stopped processes, unless written within `STALE_AFTER_S` (an
+    environment with another jieba that uses the same folder would otherwise delete and rewrite this one's
+    every time). Returns what was deleted."""
+    gone = []
+    for path in kept.parent.iterdir():
+        stale = path.name.startswith(("dictionary-", "prefix-", "tags-")) and path.name.endswith(
+            (".pickle", ".partial")
+        )
+        with contextlib.suppress(OSError):  # deleted by another process meanwhile, or not ours to delete
+            if stale and path != kept and now - path.stat().st_mtime > STALE_AFTER_S:
+                path.unlink()
+                gone.append(path)
+    return gone
 
 
 def _initialize(tokenizer: jieba.Tokenizer) -> dict[str, str]:
