@@ -93,7 +93,7 @@ def test_what_earlier_jiebas_kept_is_deleted_once_a_day_old(tmp_path: Path) -> N
     folder = tmp_path / "jieba"
     folder.mkdir()
     ages = {
-        "dictionary-0.42.1-1-1.pickle": 0.0,  # the one just written (its age does not matter)
+        "dictionary-0.42.1-1-1.pickle": 5 * STALE_AFTER_S,  # the one just written (its age does not matter)
         "dictionary-0.42.1-2-2.pickle": 2 * STALE_AFTER_S,  # an earlier jieba's
         "dictionary-0.42.1-3-3.pickle": STALE_AFTER_S / 2,  # another environment's, written today
         "prefix-0.42.1-2-2.pickle": 3 * STALE_AFTER_S,  # earlier versions of this code
@@ -104,7 +104,6 @@ def test_what_earlier_jiebas_kept_is_deleted_once_a_day_old(tmp_path: Path) -> N
     for name, age in ages.items():
         (folder / name).write_bytes(b"x")
         os.utime(folder / name, (now - age, now - age))
-    os.utime(folder / "dictionary-0.42.1-1-1.pickle", (now - 5 * STALE_AFTER_S,) * 2)
     gone = forget_stale(folder / "dictionary-0.42.1-1-1.pickle", now)
     left = sorted(p.name for p in folder.iterdir())
     assert left == ["dictionary-0.42.1-1-1.pickle", "dictionary-0.42.1-3-3.pickle", "notes.txt"]
