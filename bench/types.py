@@ -18,18 +18,11 @@ from collections import Counter
 from pathlib import Path
 
 from corpus.stdsource import gold_documents
+from injectors.balance import BALANCE, choose_balanced, deviation
 from injectors.base import Baseline
 from injectors.checking import lint
 from injectors.context import InjectionContext
-from injectors.planner import (
-    BALANCE,
-    PlanConfig,
-    candidate_instances,
-    choose_balanced,
-    deviation,
-    finalize,
-    inject_document,
-)
+from injectors.planner import PlanConfig, candidate_instances, finalize, inject_document
 from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
 from parsers import parse_file

@@ -16,17 +16,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from flows.fingerprint import combine
 from flows.llm import shared_rewriter
 from flows.work_cache import WorkCache
+from injectors.balance import BalancedChoice, choose_balanced
 from injectors.language.cache_sizes import forget_all
 from injectors.llm.settings import LLMSettings
-from injectors.planner import (
-    BalancedChoice,
-    Candidates,
-    InjectionResult,
-    PlanConfig,
-    candidate_instances,
-    choose_balanced,
-    finalize,
-)
+from injectors.planner import Candidates, InjectionResult, PlanConfig, candidate_instances, finalize
 from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
 from parsers.limits import DEFAULT_LIMITS, ParseLimits

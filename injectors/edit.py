@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Any
 
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.crossrefs import section_following
 from parsers.model import Document, Section
 
@@ -114,6 +116,11 @@ def rename_number(number: str, renames: Sequence[tuple[str, str]]) -> str:
 
 def rename_all(number: str, renames: Sequence[tuple[str, str]]) -> str:
     """A number after all renames: clause-level renames first, then chapter renames."""
+    return _rename_all(number, tuple(renames))
+
+
+@lru_cache(maxsize=LINE_CACHE)  # every section's number, each time the choice re-assembles a document
+def _rename_all(number: str, renames: tuple[tuple[str, str], ...]) -> str:
     deep = [r for r in renames if "." in r[0]]
     chapters = [r for r in renames if "." not in r[0]]
     return rename_number(rename_number(number, deep), chapters)

@@ -2,15 +2,15 @@
 
 Every random choice comes from a generator seeded by (build seed, doc_id, slot), so a document's
 errors depend only on the document, the configuration and the seed. Types are balanced across a corpus
-by passing the running `type_counts` from one document to the next (least-used applicable type first).
+by passing the running `type_counts` from one document to the next (least-used applicable type first);
+`injectors.balance` makes those passes over a corpus.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from injectors.added_wording import added_wording
 from injectors.base import Baseline, Rewriter, clashes
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
+from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, followed_renames, footprint, rename_all, replay
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
@@ -196,41 +197,49 @@ def choose(
         id(i): sum(1 for g in candidates.added_wording(i) if heard[(i.error_type, g)])
         for i in candidates.instances
     }
+    # what ranks a candidate among those of its type (its type's counts rank the types): the pool is kept
+    # in this order, so the first candidate of each type in it is the best of that type
+    within = {
+        id(i): (repeats[id(i)] > 0 and not lift[i.error_type], repeats[id(i)], rank[id(i)])
+        for i in candidates.instances
+    }
+    ordered = sorted(candidates.instances, key=lambda i: within[id(i)])
+
+    def key(i: ErrorInstance) -> tuple[Any, ...]:
+        t, (stock, repeated, n) = i.error_type, within[id(i)]
+        return (used[t], stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
+
     chosen: list[ErrorInstance] = []
     used: Counter[str] = Counter()
     rejected: set[int] = set()
-    document = candidates.document
-    prints = {id(i): footprint(i.edit) for i in candidates.instances}
+    conflicts = _conflicts(candidates)
     while True:
         picked = {id(i) for i in chosen}
-        pool = [i for i in candidates.instances if id(i) not in picked and id(i) not in rejected]
-        fresh = list(chosen)  # what the pool has not been compared with yet: all picks, then the last
+        pool = [i for i in ordered if id(i) not in picked and id(i) not in rejected]
+        fresh = {
+            rank[id(i)] for i in chosen
+        }  # what the pool has not been compared with yet: all picks, then the last
+        here: dict[str, list[str]] = {}  # location → the types chosen there
+        for i in chosen:
+            here.setdefault(i.location, []).append(i.error_type)
         while pool and len(chosen) < target:
             pool = [
                 i
                 for i in pool
-                if not any(clashes(prints[id(i)], prints[id(t)], document) for t in fresh)
-                and _room(i, chosen)
+                if conflicts[rank[id(i)]].isdisjoint(fresh) and _room(i.error_type, here.get(i.location, ()))
             ]
             if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
                 pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
             if not pool:
                 break
-            pick = min(
-                pool,
-                key=lambda i: (
-                    used[i.error_type],
-                    repeats[id(i)] > 0 and not lift[i.error_type],
-                    counts[i.error_type] + ahead[i.error_type] - lift[i.error_type],
-                    counts[i.error_type] - lift[i.error_type],
-                    tiebreak[i.error_type],
-                    repeats[id(i)],
-                    rank[id(i)],
-                ),
-            )
-            pool.remove(pick)
+            best: dict[str, ErrorInstance] = {}
+            for i in pool:
+                best.setdefault(i.error_type, i)
+            pick = min(best.values(), key=key)
+            pool = [i for i in pool if i is not pick]
             chosen.append(pick)
-            fresh = [pick]
+            here.setdefault(pick.location, []).append(pick.error_type)
+            fresh = {rank[id(pick)]}
             used[pick.error_type] += 1
             counts[pick.error_type] += 1
         lost = lost_in(candidates.document, sorted(chosen, key=lambda i: rank[id(i)]))  # as assembled
@@ -247,12 +256,33 @@ def choose(
 MAX_PER_SECTION = 3  # a two-sentence scope carrying six errors reads as a planted list, not a draft
 
 
-def _room(instance: ErrorInstance, chosen: list[ErrorInstance]) -> bool:
-    """Whether a section still takes this instance: one of each type, and at most `MAX_PER_SECTION`
-    (a scope may take several errors on separate spans, but the same sentence moved into it twice, or a
-    scope rewritten five ways, is no longer a document a drafter wrote)."""
-    here = [i for i in chosen if i.location == instance.location]
-    return len(here) < MAX_PER_SECTION and all(i.error_type != instance.error_type for i in here)
+# which candidates cannot go into one document with which (`base.clashes`, by position among the document's
+# candidates), by content address: the corpus-wide choice compares every candidate with every pick, pass
+# after pass
+_CONFLICTS: ContentMemo[tuple[str, ...], tuple[frozenset[int], ...]] = ContentMemo(1 << 12)
+
+
+def _conflicts(candidates: Candidates) -> tuple[frozenset[int], ...]:
+    return _CONFLICTS.get(tuple(i.instance_id for i in candidates.instances), lambda: _pairwise(candidates))
+
+
+def _pairwise(candidates: Candidates) -> tuple[frozenset[int], ...]:
+    prints, document = [footprint(i.edit) for i in candidates.instances], candidates.document
+    found: list[set[int]] = [set() for _ in prints]
+    for a, mine in enumerate(prints):
+        for b in range(a + 1, len(prints)):
+            if clashes(mine, prints[b], document):  # a symmetric relation
+                found[a].add(b)
+                found[b].add(a)
+    return tuple(frozenset(f) for f in found)
+
+
+def _room(error_type: str, here: Sequence[str]) -> bool:
+    """Whether a section where the types `here` are chosen still takes one of `error_type`: one of each
+    type, and at most `MAX_PER_SECTION` (a scope may take several errors on separate spans, but the same
+    sentence moved into it twice, or a scope rewritten five ways, is no longer a document a drafter
+    wrote)."""
+    return len(here) < MAX_PER_SECTION and error_type not in here
 
 
 def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionResult:
@@ -267,124 +297,6 @@ def finalize(candidates: Candidates, chosen: list[ErrorInstance]) -> InjectionRe
         stats=candidates.stats,
         flagged=candidates.flagged,
     )
-
-
-@dataclass(frozen=True)
-class BalancedChoice:
-    """The corpus-wide choice: each kept document's chosen errors, and the documents left out and why."""
-
-    chosen: dict[str, tuple[ErrorInstance, ...]]  # doc_id → its errors, for the documents that ship
-    dropped: dict[str, str]  # doc_id → reason (too little structure for the minimum number of errors)
-
-
-Adjust = Callable[[Candidates, list[ErrorInstance], Counter[str]], list[ErrorInstance]]
-
-
-BALANCE = 0.2  # every type's count within ±20% of the mean over the types (issue 9)
-
-
-def deviation(counts: Counter[str], types: Iterable[str]) -> float:
-    """The largest relative distance of a type's count from the mean count of `types`."""
-    values = [counts[t] for t in types]
-    mean = sum(values) / len(values) if values else 0
-    return max(abs(v - mean) / mean for v in values) if mean else 0.0
-
-
-def choose_balanced(
-    candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
-) -> BalancedChoice:
-    """Choose every document's errors in doc_id order, balancing the types across the corpus.
-
-    A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
-    not shipped short), and its types no longer count towards the balance. A type that ends more than
-    `BALANCE` below the mean (its candidates clashed with others, or were lost on assembly) is moved
-    forward by its shortfall in another pass. When one still stays behind (few documents offer it, and
-    it is already taken wherever offered, see `choose`), every document takes proportionally fewer
-    errors, never fewer than `min_errors`, which lowers the common types' share toward it; the largest
-    count that balances the corpus is kept. Where none does, the full counts are kept, unless a pass came
-    at least twice as close to balance; passes stop once they move away from it (each re-checks the whole
-    corpus). This is the one algorithm the build ships and the balance test runs.
-    """
-    ordered = sorted(candidates, key=lambda c: c.document.doc_id)
-    offered = sorted({i.error_type for c in ordered for i in c.instances})
-    plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
-    if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
-        return plain
-    best, best_deviation = plain, deviation(counts, offered)
-    plain_deviation = best_deviation
-    boost: Counter[str] = Counter()
-    for _ in range(BOOST_ROUNDS):
-        mean = sum(counts[t] for t in offered) / len(offered)
-        behind = {t: math.ceil(mean - counts[t]) for t in offered if counts[t] < (1 - BALANCE) * mean}
-        if not behind:
-            break
-        boost.update(behind)
-        choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, boost)
-        if deviation(counts, offered) <= BALANCE:
-            return choice
-        if deviation(counts, offered) >= best_deviation:
-            break  # moving the types behind forward no longer helps: each pass costs a re-check of the corpus
-        best, best_deviation = choice, deviation(counts, offered)
-    worse = 0
-    for step in range(1, STEPS + 1):
-        scale = 1 - step * (1 - config.min_errors / config.max_errors) / STEPS
-        choice, scaled = _choose_all(ordered, seed, config, adjust, scale, boost)
-        if deviation(scaled, offered) <= BALANCE:
-            return choice
-        if deviation(scaled, offered) < best_deviation:
-            best, best_deviation, worse = choice, deviation(scaled, offered), 0
-        elif (worse := worse + 1) >= GIVE_UP:
-            break  # fewer errors per document move the balance away from the goal
-    # nothing balances this corpus: the full counts, unless a pass came much closer (a small corpus moves a
-    # little between passes, and a rebuild after review keeps what it chose; a large one may halve its
-    # distance from balance)
-    return best if best_deviation <= plain_deviation / 2 else plain
-
-
-def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig) -> bool:
-    """Whether ±`BALANCE` can be met at all: every type offered by enough documents even when each takes
-    only `min_errors`, and room for every type (one document alone never is: it is chosen as is)."""
-    if len(ordered) * config.max_errors < len(offered) * 2:
-        return False
-    mean = len(ordered) * config.min_errors / len(offered)
-    reach = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
-    return all(reach[t] >= (1 - BALANCE) * mean for t in offered)
-
-
-BOOST_ROUNDS = 3  # passes that move the types left behind forward, before documents take fewer errors
-STEPS = 8  # scales tried between 1 and min/max errors when the full counts leave a type behind
-GIVE_UP = 2  # scales in a row that come no closer to balance than the best pass so far
-
-
-def _choose_all(
-    ordered: list[Candidates],
-    seed: int,
-    config: PlanConfig,
-    adjust: Adjust | None,
-    scale: float,
-    boost: Counter[str],
-) -> tuple[BalancedChoice, Counter[str]]:
-    """One pass over the documents (see `choose_balanced`), with the type counts it shipped."""
-    counts: Counter[str] = Counter()
-    chosen: dict[str, tuple[ErrorInstance, ...]] = {}
-    dropped: dict[str, str] = {}
-    said: Counter[tuple[str, tuple[str, ...]]] = Counter()
-    later = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
-    for c in ordered:
-        later.subtract({i.error_type for i in c.instances})
-        picked = choose(c, seed, config, counts, later, scale, said, boost)
-        if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
-            picked = adjust(c, picked, counts)
-        kept = kept_together(c.baseline.document, picked)  # what `finalize` will keep, without assembling
-        if len(kept) >= config.min_errors:
-            chosen[c.document.doc_id] = tuple(picked)
-            said.update((i.error_type, g) for i in picked for g in c.added_wording(i))
-        else:
-            dropped[c.document.doc_id] = (
-                f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"
-            )
-            counts.subtract(i.error_type for i in kept)
-    return BalancedChoice(chosen, dropped), counts
 
 
 def inject_document(

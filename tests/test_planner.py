@@ -16,19 +16,17 @@ from session_store import shared
 
 from flows.stages import AssembleInput, ChooseInput, assemble, choose
 from flows.work_cache import WorkCache
+from injectors.balance import BALANCE, choose_balanced, deviation
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import followed_renames, replay
 from injectors.planner import (
-    BALANCE,
     MAX_PER_SECTION,
     Candidates,
     InjectionResult,
     PlanConfig,
     added_wording,
     candidate_instances,
-    choose_balanced,
-    deviation,
     inject_document,
 )
 from injectors.planner import choose as choose_errors

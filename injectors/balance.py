@@ -1,0 +1,135 @@
+"""The corpus-wide choice: every document's errors, chosen in doc_id order so that the types balance.
+
+`choose` (in the planner) picks one document's errors given the counts so far; this module passes over the
+corpus with it, and again with the types left behind moved forward, or with fewer errors per document,
+until every type's count is within `BALANCE` of the mean (or no pass comes closer).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from injectors.instance import ErrorInstance
+from injectors.joint import kept_together
+from injectors.planner import Candidates, PlanConfig, choose
+
+
+@dataclass(frozen=True)
+class BalancedChoice:
+    """The corpus-wide choice: each kept document's chosen errors, and the documents left out and why."""
+
+    chosen: dict[str, tuple[ErrorInstance, ...]]  # doc_id → its errors, for the documents that ship
+    dropped: dict[str, str]  # doc_id → reason (too little structure for the minimum number of errors)
+
+
+Adjust = Callable[[Candidates, list[ErrorInstance], Counter[str]], list[ErrorInstance]]
+
+
+BALANCE = 0.2  # every type's count within ±20% of the mean over the types (issue 9)
+
+
+def deviation(counts: Counter[str], types: Iterable[str]) -> float:
+    """The largest relative distance of a type's count from the mean count of `types`."""
+    values = [counts[t] for t in types]
+    mean = sum(values) / len(values) if values else 0
+    return max(abs(v - mean) / mean for v in values) if mean else 0.0
+
+
+def choose_balanced(
+    candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
+) -> BalancedChoice:
+    """Choose every document's errors in doc_id order, balancing the types across the corpus.
+
+    A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
+    not shipped short), and its types no longer count towards the balance. A type that ends more than
+    `BALANCE` below the mean (its candidates clashed with others, or were lost on assembly) is moved
+    forward by its shortfall in another pass. When one still stays behind (few documents offer it, and
+    it is already taken wherever offered, see `choose`), every document takes proportionally fewer
+    errors, never fewer than `min_errors`, which lowers the common types' share toward it; the largest
+    count that balances the corpus is kept. Where none does, the full counts are kept, unless a pass came
+    at least twice as close to balance; passes stop once they move away from it (each re-checks the whole
+    corpus). This is the one algorithm the build ships and the balance test runs.
+    """
+    ordered = sorted(candidates, key=lambda c: c.document.doc_id)
+    offered = sorted({i.error_type for c in ordered for i in c.instances})
+    plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
+    if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
+        return plain
+    best, best_deviation = plain, deviation(counts, offered)
+    plain_deviation = best_deviation
+    boost: Counter[str] = Counter()
+    for _ in range(BOOST_ROUNDS):
+        mean = sum(counts[t] for t in offered) / len(offered)
+        behind = {t: math.ceil(mean - counts[t]) for t in offered if counts[t] < (1 - BALANCE) * mean}
+        if not behind:
+            break
+        boost.update(behind)
+        choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, boost)
+        if deviation(counts, offered) <= BALANCE:
+            return choice
+        if deviation(counts, offered) >= best_deviation:
+            break  # moving the types behind forward no longer helps: each pass costs a re-check of the corpus
+        best, best_deviation = choice, deviation(counts, offered)
+    worse = 0
+    for step in range(1, STEPS + 1):
+        scale = 1 - step * (1 - config.min_errors / config.max_errors) / STEPS
+        choice, scaled = _choose_all(ordered, seed, config, adjust, scale, boost)
+        if deviation(scaled, offered) <= BALANCE:
+            return choice
+        if deviation(scaled, offered) < best_deviation:
+            best, best_deviation, worse = choice, deviation(scaled, offered), 0
+        elif (worse := worse + 1) >= GIVE_UP:
+            break  # fewer errors per document move the balance away from the goal
+    # nothing balances this corpus: the full counts, unless a pass came much closer (a small corpus moves a
+    # little between passes, and a rebuild after review keeps what it chose; a large one may halve its
+    # distance from balance)
+    return best if best_deviation <= plain_deviation / 2 else plain
+
+
+def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig) -> bool:
+    """Whether ±`BALANCE` can be met at all: every type offered by enough documents even when each takes
+    only `min_errors`, and room for every type (one document alone never is: it is chosen as is)."""
+    if len(ordered) * config.max_errors < len(offered) * 2:
+        return False
+    mean = len(ordered) * config.min_errors / len(offered)
+    reach = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
+    return all(reach[t] >= (1 - BALANCE) * mean for t in offered)
+
+
+BOOST_ROUNDS = 3  # passes that move the types left behind forward, before documents take fewer errors
+STEPS = 8  # scales tried between 1 and min/max errors when the full counts leave a type behind
+GIVE_UP = 2  # scales in a row that come no closer to balance than the best pass so far
+
+
+def _choose_all(
+    ordered: list[Candidates],
+    seed: int,
+    config: PlanConfig,
+    adjust: Adjust | None,
+    scale: float,
+    boost: Counter[str],
+) -> tuple[BalancedChoice, Counter[str]]:
+    """One pass over the documents (see `choose_balanced`), with the type counts it shipped."""
+    counts: Counter[str] = Counter()
+    chosen: dict[str, tuple[ErrorInstance, ...]] = {}
+    dropped: dict[str, str] = {}
+    said: Counter[tuple[str, tuple[str, ...]]] = Counter()
+    later = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
+    for c in ordered:
+        later.subtract({i.error_type for i in c.instances})
+        picked = choose(c, seed, config, counts, later, scale, said, boost)
+        if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
+            picked = adjust(c, picked, counts)
+        kept = kept_together(c.baseline.document, picked)  # what `finalize` will keep, without assembling
+        if len(kept) >= config.min_errors:
+            chosen[c.document.doc_id] = tuple(picked)
+            said.update((i.error_type, g) for i in picked for g in c.added_wording(i))
+        else:
+            dropped[c.document.doc_id] = (
+                f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"
+            )
+            counts.subtract(i.error_type for i in kept)
+    return BalancedChoice(chosen, dropped), counts
