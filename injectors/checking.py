@@ -12,7 +12,7 @@ its corrupted document; the other sections' results come from the memo).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Collection, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
@@ -53,12 +53,20 @@ class SectionCheck:
     `[v for s in document.sections for v in section(facts(document), s)]`."""
 
     facts: Callable[[Document], Hashable]
-    section: Callable[[Any, Section], Iterable[Violation]]  # (what `facts` returned, a section)
+    # (what `facts` returned, a section) → the violations in that section, located at its number
+    section: Callable[[Any, Section], Iterable[Violation]]
 
     def __call__(self, document: Document) -> list[Violation]:
+        return self.at(document, None)
+
+    def at(self, document: Document, numbers: Collection[str] | None) -> list[Violation]:
+        """The violations in the sections numbered `numbers` (None: every section)."""
         facts = self.facts(document)
         read = _section_violations if _memo_on else _section_violations.__wrapped__
-        return [v for section in document.sections for v in read(self, facts, section)]
+        sections = (
+            document.sections if numbers is None else [s for s in document.sections if s.number in numbers]
+        )
+        return [v for section in sections for v in read(self, facts, section)]
 
 
 _memo_on = True
@@ -98,6 +106,22 @@ def lint(document: Document, types: Iterable[str] | None = None) -> list[Violati
             for check in definition.checks:
                 found.extend(check(document))
     return _ordered(document, found)
+
+
+def lint_at(document: Document, types: Iterable[str], locations: Collection[str]) -> list[Violation]:
+    """`lint`'s violations of `types` at `locations`, in no particular order (and maybe twice): what the joint check of a
+    document's picks asks, pass after pass, and a section-local check then reads only those sections."""
+    from injectors.registry import definitions
+
+    wanted, found = set(types), []
+    for definition in definitions():
+        if definition.error_type.id in wanted:
+            for check in definition.checks:
+                if isinstance(check, SectionCheck):
+                    found.extend(check.at(document, locations))
+                else:
+                    found.extend(v for v in check(document) if v.location in locations)
+    return found
 
 
 def lint_diff(original: Document, corrupted: Document, types: Iterable[str] | None = None) -> list[Violation]:

@@ -238,10 +238,10 @@ def clash(a: Footprint, b: Footprint) -> bool:
 
 def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     """All of a document's edits together; edits must not overlap (see `overlaps`)."""
-    for i, a in enumerate(edits):
-        for b in edits[i + 1 :]:
-            if overlaps(a, b):
-                raise EditConflict(f"two edits touch section {document.sections[a.target].number}")
+    prints = [footprint(e) for e in edits]  # `overlaps` on each pair, each edit's spans read once
+    for i, mine in enumerate(prints):
+        if any(clash(mine, other) for other in prints[i + 1 :]):
+            raise EditConflict(f"two edits touch section {document.sections[edits[i].target].number}")
     items: list[tuple[object, Section]] = list(enumerate(document.sections))
     by_target: dict[int, list[Replacement]] = {}
     for edit in edits:

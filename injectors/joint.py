@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from injectors.checking import Violation, lint, lint_diff
+from injectors.checking import Violation, lint_at, lint_diff
 from injectors.content_memo import ContentMemo
 from injectors.edit import Applied, Edit, apply_edits, rename_all
 from injectors.instance import ErrorInstance
@@ -160,8 +160,10 @@ def kept_together(original: Document, instances: Sequence[ErrorInstance]) -> lis
 
 def _failing(original: Document, instances: Sequence[ErrorInstance], applied: Applied) -> tuple[int, ...]:
     # `failure` reads the checker's output for the deterministic types alone: lint only those
+    # and only where those instances now stand
     deterministic = {i.error_type for i in instances if definition(i.error_type).error_type.deterministic}
-    found = lint(applied.document, deterministic) if deterministic else []
+    at = {loc for i, loc in zip(instances, applied.locations, strict=True) if i.error_type in deterministic}
+    found = lint_at(applied.document, deterministic, at) if deterministic else []
     by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}
     diff = lint_diff(original, applied.document, by_diff) if by_diff else []  # once per document
     return tuple(

@@ -4,7 +4,8 @@ For every type, every corpus standard (half as PDF, half as DOCX) and two real s
 absent), each of the first proposals an injector makes is verified twice: as the injectors do it
 (section-local checkers reuse their per-section results, text analyses come from their caches) and against a
 full lint computed from scratch (memos off, every text cache emptied first). Verdicts, side effects and the
-corrupted document's violations must be identical.
+corrupted document's violations must be identical, and `lint_at` (the joint check's lint of a few places)
+must find the full lint's violations there.
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from session_store import shared
 
 from injectors import checking
 from injectors.base import Baseline, Injector, Proposal, Verification
-from injectors.checking import SectionCheck, Violation, lint, unmemoised
+from injectors.checking import SectionCheck, Violation, lint, lint_at, unmemoised
 from injectors.context import InjectionContext
-from injectors.edit import apply_edits
+from injectors.edit import Applied, apply_edits
 from injectors.language import terms, words
 from injectors.planner import slot_rng
 from injectors.registry import definitions, injectors
@@ -106,8 +107,19 @@ def _compare(document: Document, context: InjectionContext) -> int:
             expected = _from_scratch(baseline, injector, proposal, SEED)
             got = _incremental(baseline, injector, proposal, SEED)
             assert got == expected, f"{document.source} {type_id} site {site.target}"
+            _compare_at(apply_edits(document, [proposal.edit]), got[1])
         compared += made
     return compared
+
+
+def _compare_at(applied: Applied, violations: list[Violation]) -> None:
+    """`lint_at` (what the joint check reads) is the full lint's violations at those places: where the
+    edit's target now stands, and a few other sections."""
+    sections = applied.document.sections
+    places = {*applied.locations, sections[0].number, sections[len(sections) // 2].number}
+    types = {d.error_type.id for d in definitions()}
+    expected = {v for v in violations if v.location in places}
+    assert set(lint_at(applied.document, types, places)) == expected, places
 
 
 @pytest.fixture(scope="module")
