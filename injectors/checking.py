@@ -109,8 +109,9 @@ def lint(document: Document, types: Iterable[str] | None = None) -> list[Violati
 
 
 def lint_at(document: Document, types: Iterable[str], locations: Collection[str]) -> list[Violation]:
-    """`lint`'s violations of `types` at `locations`, in no particular order (and maybe twice): what the joint check of a
-    document's picks asks, pass after pass, and a section-local check then reads only those sections."""
+    """`lint`'s violations of `types` at `locations`, in no particular order (and maybe twice): what the
+    joint check of a document's picks asks, pass after pass; a section-local check reads only those
+    sections."""
     from injectors.registry import definitions
 
     wanted, found = set(types), []

@@ -95,10 +95,15 @@ def definitions_in(package_names: tuple[str, ...]) -> tuple[TypeDefinition, ...]
 
 
 def definition(type_id: str) -> TypeDefinition:
-    for d in definitions():
-        if d.error_type.id == type_id:
-            return d
-    raise KeyError(f"unknown error type {type_id!r}")
+    found = _by_id(packages()).get(type_id)
+    if found is None:
+        raise KeyError(f"unknown error type {type_id!r}")
+    return found
+
+
+@functools.cache  # the joint check asks for each instance's definition, pass after pass
+def _by_id(packages: tuple[str, ...]) -> dict[str, TypeDefinition]:
+    return {d.error_type.id: d for d in _discover(packages)}
 
 
 def injectors() -> dict[str, Injector]:
