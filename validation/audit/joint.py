@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from injectors.checking import lint, lint_diff
+from injectors.checking import lint_at, lint_diff
 from injectors.edit import followed_renames
 from injectors.joint import failure
 from injectors.registry import definition
@@ -50,7 +50,8 @@ def _diff_detectable(error_type: str) -> bool:
 def check_document(document: AuditDocument) -> list[JointFailure]:
     final = document.corrupted
     types = {i.error_type for i in document.instances}
-    found = lint(final, types) if types else []
+    # `failure` reads the checkers' findings where the instances stand, and nowhere else
+    found = lint_at(final, types, {i.location for i in document.instances}) if types else []
     diff_types = sorted(t for t in types if _diff_detectable(t))
     diff = lint_diff(document.original, final, diff_types) if diff_types else []
     replayed = replay_document(document)
