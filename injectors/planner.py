@@ -216,9 +216,8 @@ def choose(
     while True:
         picked = {id(i) for i in chosen}
         pool = [i for i in ordered if id(i) not in picked and id(i) not in rejected]
-        fresh = {
-            rank[id(i)] for i in chosen
-        }  # what the pool has not been compared with yet: all picks, then the last
+        # what the pool has not been compared with yet (by rank): all picks, then the last
+        fresh = {rank[id(i)] for i in chosen}
         here: dict[str, list[str]] = {}  # location → the types chosen there
         for i in chosen:
             here.setdefault(i.location, []).append(i.error_type)
