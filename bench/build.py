@@ -14,6 +14,7 @@ shared, so CPU time (user+sys of the build and everything it waited for) is prin
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import shutil
@@ -35,6 +36,7 @@ GOAL_NOOP_RATIO = 0.05
 GOAL_RSS_BYTES = 2 * 1024**3
 FLAT_GROWTH = 1.10  # "flat from 100 to 500 documents": the largest corpus's peak within 10% of the smallest's
 GOAL_INJECT_S = 2.0
+VERSION = "v0.1.0"
 SIZES = (100, 250, 500)
 GBTBENCH = [sys.executable, "-m", "flows.cli"]
 
@@ -90,9 +92,18 @@ def run(args: list[str], env: dict[str, str]) -> Run:
 
 
 def build_args(corpus: Path, out: Path, runner: str, workers: int | None) -> list[str]:
-    args = [*GBTBENCH, "build", f"--corpus={corpus}", f"--out={out}", "--seed=0", "--version=v0.1.0"]
+    args = [*GBTBENCH, "build", f"--corpus={corpus}", f"--out={out}", "--seed=0", f"--version={VERSION}"]
     args.append(f"--task-runner={runner}")
     return [*args, f"--workers={workers}"] if workers else args
+
+
+def stage_line(release: Path) -> str:
+    """Where a build's time went, as its manifest records it (the single-process stages show here)."""
+    timings = json.loads((release / "manifest.json").read_text(encoding="utf-8")).get("timings", {})
+    stages = [f"{name} {seconds:.1f}" for name, seconds in timings.items() if isinstance(seconds, float)]
+    release_steps = timings.get("release", {})
+    steps = [f"{name} {seconds:.1f}" for name, seconds in release_steps.items() if name != "total"]
+    return f"stages (s): {', '.join(stages)}; release steps (s): {', '.join(steps)}"
 
 
 def _mib(n: int) -> str:
@@ -155,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
                 f"cold build, {size:>4} documents: {one.wall_s:7.1f} s wall, {one.cpu_s:7.1f} s CPU, "
                 f"{size / one.wall_s:5.2f} docs/s, peak RSS {_mib(one.peak_rss)} {goal}".rstrip()
             )
-            print(f"  {one.stderr.strip().splitlines()[-1] if one.stderr.strip() else ''}", flush=True)
+            print(f"  {one.stderr.strip().splitlines()[-1] if one.stderr.strip() else ''}")
+            print(f"  {stage_line(out / VERSION)}", flush=True)
         largest = sizes[-1]
         noop = run(
             build_args(work / f"corpus-{largest}", work / f"out-{largest}", options.task_runner, None), env
