@@ -97,6 +97,20 @@ def _ordered(document: Document, violations: Iterable[Violation]) -> list[Violat
 
 def lint(document: Document, types: Iterable[str] | None = None) -> list[Violation]:
     """All violations of the deterministic rules, in document order."""
+    return _ordered(document, _checked(document, types, None))
+
+
+def lint_at(document: Document, types: Iterable[str], locations: Collection[str]) -> list[Violation]:
+    """`lint`'s violations of `types` at `locations`, in no particular order (and maybe twice): what the
+    joint check of a document's picks asks, pass after pass; a section-local check reads only those
+    sections."""
+    return _checked(document, types, locations)
+
+
+def _checked(
+    document: Document, types: Iterable[str] | None, locations: Collection[str] | None
+) -> list[Violation]:
+    """What the checkers of `types` (None: all) find at `locations` (None: everywhere)."""
     from injectors.registry import definitions
 
     wanted = set(types) if types is not None else None
@@ -104,21 +118,9 @@ def lint(document: Document, types: Iterable[str] | None = None) -> list[Violati
     for definition in sorted(definitions(), key=lambda d: d.error_type.id):
         if wanted is None or definition.error_type.id in wanted:
             for check in definition.checks:
-                found.extend(check(document))
-    return _ordered(document, found)
-
-
-def lint_at(document: Document, types: Iterable[str], locations: Collection[str]) -> list[Violation]:
-    """`lint`'s violations of `types` at `locations`, in no particular order (and maybe twice): what the
-    joint check of a document's picks asks, pass after pass; a section-local check reads only those
-    sections."""
-    from injectors.registry import definitions
-
-    wanted, found = set(types), []
-    for definition in definitions():
-        if definition.error_type.id in wanted:
-            for check in definition.checks:
-                if isinstance(check, SectionCheck):
+                if locations is None:
+                    found.extend(check(document))
+                elif isinstance(check, SectionCheck):
                     found.extend(check.at(document, locations))
                 else:
                     found.extend(v for v in check(document) if v.location in locations)

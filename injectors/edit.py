@@ -190,17 +190,7 @@ def _renamed_numbers(edit: Edit) -> set[str]:
 
 def overlaps(a: Edit, b: Edit) -> bool:
     """Whether two edits cannot both be applied: shared spans, or renames that involve the same numbers."""
-    if _renamed_numbers(a) & _renamed_numbers(b):
-        return True
-    for pa, fa, sa, ea in claimed_spans(a):
-        for pb, fb, sb, eb in claimed_spans(b):
-            if pa != pb:
-                continue
-            if "*" in (fa, fb) or "number" in (fa, fb):
-                return True
-            if fa == fb and sa <= eb and sb <= ea:  # touching spans count: an insertion point inside another
-                return True
-    return False
+    return clash(footprint(a), footprint(b))
 
 
 @dataclass(frozen=True)
@@ -224,7 +214,8 @@ def footprint(edit: Edit) -> Footprint:
 
 
 def clash(a: Footprint, b: Footprint) -> bool:
-    """`overlaps`, on footprints."""
+    """`overlaps`, on footprints: the numbers renamed by both, a section one claims whole (or its number)
+    and the other touches, or touching spans of one field."""
     if a.numbers & b.numbers or a.whole & b.positions or b.whole & a.positions:
         return True
     shared = a.positions & b.positions

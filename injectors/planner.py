@@ -204,15 +204,15 @@ def choose(
         for i in candidates.instances
     }
     ordered = sorted(candidates.instances, key=lambda i: within[id(i)])
+    chosen: list[ErrorInstance] = []
+    used: Counter[str] = Counter()
+    rejected: set[int] = set()
+    conflicts = _conflicts(candidates)
 
     def key(i: ErrorInstance) -> tuple[Any, ...]:
         t, (stock, repeated, n) = i.error_type, within[id(i)]
         return (used[t], stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
 
-    chosen: list[ErrorInstance] = []
-    used: Counter[str] = Counter()
-    rejected: set[int] = set()
-    conflicts = _conflicts(candidates)
     while True:
         picked = {id(i) for i in chosen}
         pool = [i for i in ordered if id(i) not in picked and id(i) not in rejected]
