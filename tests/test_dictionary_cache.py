@@ -1,6 +1,6 @@
-"""jieba's prefix dictionary and word-tag table are kept as one pickle in the user's cache folder, equal to
-the tables jieba reads itself, and segment and tag exactly as jieba's own loading does (ours and jieba's
-global tagger); a damaged or unwritable cache only means loading them the slow way."""
+"""jieba's prefix dictionary and word-tag table (a `TagTable`) are kept as one pickle in the user's cache
+folder, equal to the tables jieba reads itself, and segment and tag exactly as jieba's own loading does
+(ours and jieba's global tagger); a damaged or unwritable cache only means loading them the slow way."""
 
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ def _run(cache: Path, probe: str = PROBE) -> str:
 def test_the_kept_dictionary_segments_as_jieba_does(tmp_path: Path) -> None:
     first = _run(tmp_path)  # builds the dictionary and keeps it
     (kept,) = (tmp_path / "jieba").glob("*.pickle")
-    assert kept.name.startswith("dictionary-") and kept.stat().st_size > 1_000_000
+    assert kept.name.startswith("lexicon-") and kept.stat().st_size > 1_000_000
     assert _run(tmp_path) == first  # read from the kept pickle
     assert "审批/后/方可/实施" in first
     assert "安装/v 时宜/n 采用/v" in first  # jieba's global tagger has its table too
@@ -93,28 +93,30 @@ def test_what_earlier_jiebas_kept_is_deleted_once_a_day_old(tmp_path: Path) -> N
     folder = tmp_path / "jieba"
     folder.mkdir()
     ages = {
-        "dictionary-0.42.1-1-1.pickle": 5 * STALE_AFTER_S,  # the one just written (its age does not matter)
-        "dictionary-0.42.1-2-2.pickle": 2 * STALE_AFTER_S,  # an earlier jieba's
-        "dictionary-0.42.1-3-3.pickle": STALE_AFTER_S / 2,  # another environment's, written today
-        "prefix-0.42.1-2-2.pickle": 3 * STALE_AFTER_S,  # earlier versions of this code
+        "lexicon-0.42.1-1-1.pickle": 5 * STALE_AFTER_S,  # the one just written (its age does not matter)
+        "lexicon-0.42.1-2-2.pickle": 2 * STALE_AFTER_S,  # an earlier jieba's
+        "lexicon-0.42.1-3-3.pickle": STALE_AFTER_S / 2,  # another environment's, written today
+        "dictionary-0.42.1-1-1.pickle": 2 * STALE_AFTER_S,  # earlier versions of this code
+        "prefix-0.42.1-2-2.pickle": 3 * STALE_AFTER_S,
         "tags-0.42.1-2-2.pickle": 3 * STALE_AFTER_S,
-        "dictionary-0.42.1-4-4.pickle.77.partial": 2 * STALE_AFTER_S,  # a process stopped while writing
+        "lexicon-0.42.1-4-4.pickle.77.partial": 2 * STALE_AFTER_S,  # a process stopped while writing
         "notes.txt": 9 * STALE_AFTER_S,  # not ours
     }
     for name, age in ages.items():
         (folder / name).write_bytes(b"x")
         os.utime(folder / name, (now - age, now - age))
-    gone = forget_stale(folder / "dictionary-0.42.1-1-1.pickle", now)
+    gone = forget_stale(folder / "lexicon-0.42.1-1-1.pickle", now)
     left = sorted(p.name for p in folder.iterdir())
-    assert left == ["dictionary-0.42.1-1-1.pickle", "dictionary-0.42.1-3-3.pickle", "notes.txt"]
-    assert len(gone) == 4
+    assert left == ["lexicon-0.42.1-1-1.pickle", "lexicon-0.42.1-3-3.pickle", "notes.txt"]
+    assert len(gone) == 5
 
 
 def test_keeping_the_dictionary_deletes_the_stale_pickles(tmp_path: Path) -> None:
-    stale = tmp_path / "jieba" / "prefix-0.42.1-9-9.pickle"
-    stale.parent.mkdir(parents=True)
-    stale.write_bytes(b"an earlier version's prefix table")
-    os.utime(stale, (1_000_000_000, 1_000_000_000))
+    (tmp_path / "jieba").mkdir()
+    for name in ("prefix-0.42.1-9-9.pickle", "dictionary-0.42.1-9-9.pickle"):  # earlier versions' tables
+        stale = tmp_path / "jieba" / name
+        stale.write_bytes(b"an earlier version's table")
+        os.utime(stale, (1_000_000_000, 1_000_000_000))
     _run(tmp_path)
     (kept,) = (tmp_path / "jieba").iterdir()
-    assert kept.name.startswith("dictionary-")
+    assert kept.name.startswith("lexicon-")

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from injectors.cache_folder import cache_dir
 from injectors.language.cache_sizes import LINE_CACHE
+from injectors.language.tag_table import TagTable
 
 if TYPE_CHECKING:
     import jieba.posseg
@@ -51,7 +52,7 @@ jieba.setLogLevel(logging.WARNING)
 
 _TOKENIZER: jieba.Tokenizer | None = None
 _POS: jieba.posseg.POSTokenizer | None = None
-_TAGS: dict[str, str] | None = None  # the main dictionary's word-tag table, read with the tokenizer's
+_TAGS: TagTable | None = None  # the main dictionary's word-tag table, read with the tokenizer's
 # the first use may come from several threads at once (a build's thread runner): one of them sets up, the
 # others wait; before, a thread could segment with a tokenizer still without the vocabulary (and the word
 # caches kept that for the process)
@@ -68,6 +69,10 @@ def tokenizer() -> jieba.Tokenizer:
                 ready.load_userdict(str(VOCABULARY))
                 _TAGS, _TOKENIZER = tags, ready
     return _TOKENIZER
+
+
+KEPT = "lexicon"  # the kept tables' file name; earlier versions of this code kept `dictionary-*`, `prefix-*`
+# and `tags-*` pickles
 
 
 def _kept_path(name: str) -> Path:
@@ -103,13 +108,13 @@ STALE_AFTER_S = 86_400.0  # another jieba (another environment sharing the cache
 
 def forget_stale(kept: Path, now: float) -> list[Path]:
     """Delete what earlier jiebas and earlier versions of this code kept beside `kept` (each reinstall of
-    jieba left another 10 MB pickle): other `dictionary-*` pickles, the `prefix-*` and `tags-*` pickles no
-    longer read, and partial files of stopped processes, unless written within `STALE_AFTER_S` (an
+    jieba left another 10 MB pickle): other `lexicon-*` pickles, the `dictionary-*`, `prefix-*` and `tags-*`
+    pickles no longer read, and partial files of stopped processes, unless written within `STALE_AFTER_S` (an
     environment with another jieba that uses the same folder would otherwise delete and rewrite this one's
     every time). Returns what was deleted."""
     gone = []
     for path in kept.parent.iterdir():
-        stale = path.name.startswith(("dictionary-", "prefix-", "tags-")) and path.name.endswith(
+        stale = path.name.startswith((f"{KEPT}-", "dictionary-", "prefix-", "tags-")) and path.name.endswith(
             (".pickle", ".partial")
         )
         with contextlib.suppress(OSError):  # deleted by another process meanwhile, or not ours to delete
@@ -119,21 +124,20 @@ def forget_stale(kept: Path, now: float) -> list[Path]:
     return gone
 
 
-def _initialize(tokenizer: jieba.Tokenizer) -> dict[str, str]:
+def _initialize(tokenizer: jieba.Tokenizer) -> TagTable:
     """`tokenizer.initialize()`, from a pickle kept in the cache folder where there is one, and the main
     dictionary's word-tag table (the POS tagger's). jieba's own cache (a marshal file) takes three times as
     long to load as the pickle, its tag table (read by `import jieba.posseg`) is a 349,000-line text file,
-    and every process loads both (each build worker, each command). The two tables are one pickle, in which
-    they share their words: loading it takes a fifth less time than loading them apart."""
-    kept = _load_kept("dictionary")
-    if kept is not None:
+    and every process loads both (each build worker, each command). The tag table is kept as a `TagTable`,
+    which loads at once where a dict of it took a third of the load."""
+    kept = _load_kept(KEPT)
+    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], TagTable):
         tokenizer.FREQ, tokenizer.total, tags = kept
         tokenizer.initialized = True
         return tags
     tokenizer.initialize()
-    tags = _read_tags(tokenizer)
-    words = {w: w for w in tokenizer.FREQ}  # every tagged word is in the prefix dictionary: one copy of each
-    _keep("dictionary", (tokenizer.FREQ, tokenizer.total, {words.get(w, w): t for w, t in tags.items()}))
+    tags = TagTable.from_dict(_read_tags(tokenizer))
+    _keep(KEPT, (tokenizer.FREQ, tokenizer.total, tags))
     return tags
 
 
@@ -150,7 +154,7 @@ def _read_tags(tokenizer: jieba.Tokenizer) -> dict[str, str]:
     return tags
 
 
-def _import_posseg(tags: dict[str, str]) -> ModuleType:
+def _import_posseg(tags: TagTable) -> ModuleType:
     """`jieba.posseg`, whose import builds a global tagger that reads jieba's word-tag table from its text
     file (a third of `gbtbench inject`): that tagger gets a copy of `tags` (the main dictionary's, kept with
     the prefix dictionary) instead, the same table."""
@@ -163,7 +167,7 @@ def _import_posseg(tags: dict[str, str]) -> ModuleType:
         posseg = importlib.import_module("jieba.posseg")
     finally:
         del jieba.dt.get_dict_file
-    posseg.dt.word_tag_tab = dict(tags)
+    posseg.dt.word_tag_tab = tags.copy()
     return posseg
 
 
