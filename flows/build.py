@@ -120,13 +120,16 @@ def run_build(
         flow_ = build.with_options(task_runner=_task_runner(task_runner, dask_address, workers))
         key = progress_callbacks.register(progress)
         try:
-            return flow_(inputs, config, progress_key=key)
+            # threads run the validation in this process, which can import GX beside the choice
+            return flow_(inputs, config, progress_key=key, warm_validation=task_runner == "thread")
         finally:
             progress_callbacks.unregister(key)
 
 
 @flow(name="gbtbench-build", validate_parameters=False, persist_result=False)
-def build(inputs: BuildInputs, config: BuildConfig, progress_key: str = "") -> BuildSummary:
+def build(
+    inputs: BuildInputs, config: BuildConfig, progress_key: str = "", warm_validation: bool = False
+) -> BuildSummary:
     """The stages of `flows.pipeline` as tasks; the release summary and type counts as artifacts."""
     summary = run_stages(
         inputs,
@@ -134,6 +137,7 @@ def build(inputs: BuildInputs, config: BuildConfig, progress_key: str = "") -> B
         map=prefect_map,
         progress=progress_callbacks.reporter(progress_key),
         logger=get_run_logger(),
+        warm_validation=warm_validation,
     )
     create_markdown_artifact(release_summary(summary), key="release-summary", description="gbtbench release")
     if summary.output is not None:

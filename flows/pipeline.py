@@ -49,6 +49,7 @@ from release.manifest import latest_fingerprint
 from release.parquet import file_hash
 from review.decisions import REVIEWS_NAME, ReviewDecisions, load_decisions
 from review.store import ReviewStoreError
+from validation import gx_process
 
 T = TypeVar("T")
 Map = Callable[[Stage[Any, Any], Sequence[Any]], Iterator[Any]]
@@ -155,8 +156,12 @@ def run_stages(
     map: Map = in_process,
     progress: Progress | None = None,
     logger: logging.Logger | logging.LoggerAdapter[Any] | None = None,
+    warm_validation: bool = False,
 ) -> BuildSummary:
-    """Every stage of a build whose inputs are known to have changed (see `prepare`)."""
+    """Every stage of a build whose inputs are known to have changed (see `prepare`).
+
+    `warm_validation`: `map` runs a stage of one item (choose, assemble, validate) in this process, so the
+    choice may start the validation's process, which imports GX meanwhile (`validation.gx_process`)."""
     report, say = progress or silent, logger or log
     started = step = time.perf_counter()
     timings: dict[str, float] = {}
@@ -234,30 +239,35 @@ def run_stages(
     lap("inject")
     say.info("inject: %d candidate errors in %d documents", found, len(candidates))
 
-    report("assemble", 0, 1)
-    decisions = inputs.decisions
-    choose_input = ChooseInput(str(work.root), candidates, config.seed, config.plan, decisions)
-    choice = _only(map(CHOOSE, [choose_input]))
-    for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
-        bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})
-    lap("choose")
-    chosen = sum(len(v) for v in choice.chosen.values())
-    n_chosen_docs, left_out = len(choice.chosen), len(choice.dropped)
-    say.info("choose: %d errors for %d documents, %d left out", chosen, n_chosen_docs, left_out)
-    results = _only(map(ASSEMBLE, [AssembleInput(str(work.root), candidates, choice, decisions)]))
-    report("assemble", 1, 1)
-    lap("assemble")
-    say.info("assemble: %d documents, %d errors", len(results), sum(len(r.instances) for r in results))
+    try:
+        report("assemble", 0, 1)
+        decisions = inputs.decisions
+        choose_input = ChooseInput(
+            str(work.root), candidates, config.seed, config.plan, decisions, warm_validation
+        )
+        choice = _only(map(CHOOSE, [choose_input]))
+        for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
+            bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})
+        lap("choose")
+        chosen = sum(len(v) for v in choice.chosen.values())
+        n_chosen_docs, left_out = len(choice.chosen), len(choice.dropped)
+        say.info("choose: %d errors for %d documents, %d left out", chosen, n_chosen_docs, left_out)
+        results = _only(map(ASSEMBLE, [AssembleInput(str(work.root), candidates, choice, decisions)]))
+        report("assemble", 1, 1)
+        lap("assemble")
+        say.info("assemble: %d documents, %d errors", len(results), sum(len(r.instances) for r in results))
 
-    report("write", 0, 1)
-    validated = _only(map(VALIDATE, [ValidateInput(results, config, str(inputs.out))]))
-    lap("validate")
-    outcome = validated.validation
-    say.info(
-        "validate: %d critical and %d other expectations failed",
-        len(outcome.critical_failures),
-        len(outcome.non_critical_failures),
-    )
+        report("write", 0, 1)
+        validated = _only(map(VALIDATE, [ValidateInput(results, config, str(inputs.out))]))
+        lap("validate")
+        outcome = validated.validation
+        say.info(
+            "validate: %d critical and %d other expectations failed",
+            len(outcome.critical_failures),
+            len(outcome.non_critical_failures),
+        )
+    finally:
+        gx_process.stop()  # the validation's process, when the choice started one that nothing used
     llm_stats = rewriter.summary() if rewriter is not None else None
     review = decisions.report(results) if decisions is not None else None
     fingerprint = inputs.fingerprint
@@ -291,15 +301,18 @@ def build_dataset(
     wait_s: float = 0.0,
     progress: Progress | None = None,
     logger: logging.Logger | None = None,
+    warm_validation: bool | None = None,
 ) -> BuildSummary:
     """Build `out/<config.version>/` from `corpus`, or say that nothing changed (`up_to_date`).
 
     The output folder is locked for the whole build: another build waits `wait_s` seconds for it, then
-    stops with OutputBusyError.
+    stops with OutputBusyError. `warm_validation` as in `run_stages` (default: when `map` is the default,
+    which runs everything here).
     """
     with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)
         with fewer_collections():
-            return run_stages(inputs, config, map=map, progress=progress, logger=logger)
+            warm = map is in_process if warm_validation is None else warm_validation
+            return run_stages(inputs, config, map=map, progress=progress, logger=logger, warm_validation=warm)

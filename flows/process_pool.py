@@ -116,7 +116,7 @@ def run_pool(
 ) -> BuildSummary:
     """The stages of a build whose inputs changed (see `flows.pipeline.prepare`) on a process pool."""
     with ProcessMap(inputs.out / ".cache" / "work" / code_version() / "results", workers) as pool:
-        return run_stages(inputs, config, map=pool, progress=progress)
+        return run_stages(inputs, config, map=pool, progress=progress, warm_validation=True)
 
 
 def build_on_pool(
@@ -145,6 +145,7 @@ def build_on_pool(
             reviews=reviews,
             wait_s=wait_s,
             progress=progress,
+            warm_validation=True,  # the pool runs a stage of one item here
         )
     finally:
         pool.close()

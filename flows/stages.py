@@ -26,6 +26,7 @@ from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 from release.config import BuildConfig
 from review.decisions import ReviewDecisions, card_section
+from validation import gx_process
 
 if TYPE_CHECKING:  # the release writer (GX, scikit-learn, matplotlib) is imported by the once-per-build
     # stages that use it, not by every worker that parses and injects
@@ -115,6 +116,9 @@ class ChooseInput:
     seed: int
     plan: PlanConfig
     decisions: ReviewDecisions | None = None  # human review: rejected instances are replaced
+    # the validation will run in this process: start its own (`validation.gx_process`) as the choice
+    # begins, once the workers of the per-document stages are gone and a core waits
+    warm_validation: bool = False
 
 
 def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
@@ -123,6 +127,8 @@ def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
 
 
 def choose(item: ChooseInput) -> BalancedChoice:
+    if item.warm_validation:
+        gx_process.start()
     adjust = item.decisions.replace_rejected if item.decisions is not None else None
     return choose_balanced(_candidates(item.work, item.candidates), item.seed, item.plan, adjust)
 

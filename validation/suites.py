@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import pyarrow as pa
 
+from validation import gx_process
 from validation.expectations import TRACE_COLUMNS, Check, document_checks, instance_checks
 from validation.traceability import Flag
 
@@ -95,8 +96,13 @@ class SuiteResult:
         }
 
 
-def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) -> pd.DataFrame:
-    """The instance table as GX sees it: provenance unpacked, traceability results as boolean columns."""
+# A table as GX sees it: plain rows and their columns, made into a pandas frame where GX runs (this process
+# or the validation process, `validation.gx_process`), so that only these few columns cross to it.
+Rows = tuple[list[dict[str, Any]], list[str]]
+
+
+def instance_rows(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) -> Rows:
+    """The instance table: provenance unpacked, traceability results as boolean columns."""
     rows = []
     for row in instances.select(
         ["instance_id", "doc_id", "dimension", "error_type", "description", "provenance"]
@@ -125,27 +131,28 @@ def instance_frame(instances: pa.Table, checks: Mapping[str, Sequence[Flag]]) ->
         "provenance_llm_complete",
         *(f"{c}_ok" for c in TRACE_COLUMNS),
     ]
-    import pandas as pd
-
-    return pd.DataFrame(rows, columns=columns)
+    return rows, columns
 
 
-def document_frame(documents: pa.Table) -> pd.DataFrame:
+def document_rows(documents: pa.Table) -> Rows:
     rows = documents.select(
         ["doc_id", "format", "drafting_rules", "n_errors", "original_text", "corrupted_text"]
     ).to_pylist()
     for row in rows:
         row["corrupted_differs"] = row.pop("original_text") != row.pop("corrupted_text")
-    columns = ["doc_id", "format", "drafting_rules", "n_errors", "corrupted_differs"]
+    return rows, ["doc_id", "format", "drafting_rules", "n_errors", "corrupted_differs"]
+
+
+def _frame(rows: Rows) -> pd.DataFrame:
     import pandas as pd
 
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows[0], columns=rows[1])
 
 
 _GX: Any = None
 
 
-def _import_gx() -> Any:
+def import_gx() -> Any:
     """Import GX once, with analytics off; the import is the slow part of a validation."""
     global _GX
     if _GX is None:
@@ -259,22 +266,44 @@ def validate_release(
     out_dir: Path | None = None,
     run_name: str = "gbtbench",
 ) -> SuiteResult:
-    """Run both suites; with `out_dir`, write results.json, gx_results.json and data_docs/ there."""
+    """Run both suites; with `out_dir`, write results.json, gx_results.json and data_docs/ there. In the
+    validation process when a build started one (`validation.gx_process`), else here."""
+    doc_ids = sorted(set(documents.column("doc_id").to_pylist()))
+    return gx_process.run(
+        _validate_rows,
+        document_rows(documents),
+        instance_rows(instances, checks),
+        doc_ids,
+        min_errors,
+        max_errors,
+        out_dir,
+        run_name,
+    )
+
+
+def _validate_rows(
+    documents: Rows,
+    instances: Rows,
+    doc_ids: list[str],
+    min_errors: int,
+    max_errors: int,
+    out_dir: Path | None,
+    run_name: str,
+) -> SuiteResult:
     seconds: dict[str, float] = {}
     start = time.perf_counter()
-    gx = _import_gx()
+    gx = import_gx()
     seconds["import"] = round(time.perf_counter() - start, 3)
     mark = time.perf_counter()
     docs_dir = None if out_dir is None else out_dir / "data_docs"
     context = _context(gx, docs_dir)
     seconds["context"] = round(time.perf_counter() - mark, 3)
     mark = time.perf_counter()
-    i_checks = instance_checks(sorted(set(documents.column("doc_id").to_pylist())))
     d_outcomes, d_raw = _run_table(
         gx,
         context,
         "documents",
-        document_frame(documents),
+        _frame(documents),
         document_checks(min_errors, max_errors),
         "doc_id",
         run_name,
@@ -284,8 +313,8 @@ def validate_release(
         gx,
         context,
         "instances",
-        instance_frame(instances, checks),
-        i_checks,
+        _frame(instances),
+        instance_checks(doc_ids),
         "instance_id",
         run_name,
         docs_dir is not None,

@@ -1,0 +1,69 @@
+"""The validation in its own process (started as a build's choice begins) decides what the validation in
+the caller decides, leaves the caller without GX, ends once used, and falls back to the caller when that
+process dies."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from release_data import injected
+
+from release.tables import build_tables
+from validation.suites import validate_release
+from validation.traceability import check_results
+
+TESTS = Path(__file__).resolve().parent
+PROBE = f"""
+import json, logging, sys
+sys.path.insert(0, {str(TESTS)!r})
+from release_data import injected
+from release.tables import build_tables
+from validation import gx_process
+from validation.suites import validate_release
+from validation.traceability import check_results
+
+logging.basicConfig(level=logging.WARNING, stream=sys.stdout, format="log: %(message)s")
+results = injected()
+checks = check_results(results)
+tables = build_tables(results, checks)
+
+def validate():
+    outcome = validate_release(tables.documents, tables.instances, checks, min_errors=10, max_errors=18)
+    return [o.to_dict() for o in outcome.outcomes]
+
+started = gx_process.start()
+beside = validate()
+report = {{"started": started, "gx_here": "great_expectations" in sys.modules, "beside": beside}}
+report["ended"] = gx_process._STARTED is None
+assert gx_process.start()  # GX still not imported here: a second process starts
+pool, _ = gx_process._STARTED
+pool.submit(int).result()  # its worker is up
+for worker in list(pool._processes.values()):
+    worker.kill()
+report["fallback"] = validate()
+report["gx_here_after_fallback"] = "great_expectations" in sys.modules
+print(json.dumps(report))
+"""
+
+
+def test_the_validation_process_decides_as_the_caller_would() -> None:
+    results = injected()
+    checks = check_results(results)
+    tables = build_tables(results, checks)
+    here = validate_release(tables.documents, tables.instances, checks, min_errors=10, max_errors=18)
+    expected = [o.to_dict() for o in here.outcomes]
+
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE], cwd=TESTS.parent, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    *logs, last = done.stdout.strip().splitlines()
+    report = json.loads(last)
+    assert report["started"] and report["ended"]
+    assert not report["gx_here"]  # the caller never imported GX
+    assert report["beside"] == expected
+    assert report["fallback"] == expected and report["gx_here_after_fallback"]
+    assert any("validation process stopped" in line for line in logs)

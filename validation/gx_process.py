@@ -1,0 +1,65 @@
+"""Great Expectations in a second process, started before the release's tables exist.
+
+Importing GX (pandas, scipy, altair, SQLAlchemy…) takes about six seconds of one core and 200 MB that a
+build would otherwise carry to its end. A build starts this process as its corpus-wide choice begins
+(`flows.stages.choose`: a stage of one process, once the workers are gone and a core waits), so the import
+is done by the time the tables are ready; the validation then runs there, and the process ends with it.
+Without a started process, or when it died, the validation runs in the caller, with the same result.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+log = logging.getLogger("gbtbench.validation")
+
+_STARTED: tuple[ProcessPoolExecutor, Future[Any]] | None = None
+
+
+def _warm_up() -> None:
+    from validation.suites import import_gx
+
+    import_gx()
+
+
+def start() -> bool:
+    """Start the process and its GX import, unless one is running, GX is already imported here (a test
+    session, a second build in one process: validating here is then immediate), or this process may not
+    have children (a daemonic worker). Returns whether it started."""
+    global _STARTED
+    daemonic = multiprocessing.current_process().daemon
+    if _STARTED is not None or "great_expectations" in sys.modules or daemonic:
+        return False
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    _STARTED = pool, pool.submit(_warm_up)
+    return True
+
+
+def stop() -> None:
+    """End the process (a build that stopped before validating, or that has validated)."""
+    global _STARTED
+    if _STARTED is not None:
+        pool, _ = _STARTED
+        _STARTED = None
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def run(step: Callable[..., T], *args: Any) -> T:
+    """`step(*args)` in the started process (which then ends), or here when there is none or it died."""
+    started = _STARTED
+    if started is not None:
+        pool, _ = started
+        try:
+            return pool.submit(step, *args).result()
+        except BrokenProcessPool:
+            log.warning("the validation process stopped: the release is validated here")
+        finally:
+            stop()
+    return step(*args)
