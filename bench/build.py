@@ -194,12 +194,16 @@ def main(argv: list[str] | None = None) -> int:
                 f"(goal ≤ {GOAL_COLD_S:.0f} s)"
             )
         document = sorted((ROOT / "corpus" / "pdf").glob("*.pdf"))[0]
-        injects = [run([*GBTBENCH, "inject", str(document), "--seed=0", "--json"], env) for _ in range(3)]
+        inject = [*GBTBENCH, "inject", str(document), "--seed=0", "--json"]
+        # one run not counted: after the builds, the page cache holds their gigabytes of output rather than
+        # the files a command reads (site-packages, the jieba pickle)
+        run(inject, env)
+        injects = [run(inject, env) for _ in range(3)]
         median = statistics.median(r.wall_s for r in injects)
         cpu = statistics.median(r.cpu_s for r in injects)
         print(
-            f"gbtbench inject {document.name}: median of 3 {median:.2f} s wall, {cpu:.2f} s CPU "
-            f"(goal ≤ {GOAL_INJECT_S:.0f} s: {_ok(median <= GOAL_INJECT_S)})"
+            f"gbtbench inject {document.name}: median of 3 after a warm-up {median:.2f} s wall, "
+            f"{cpu:.2f} s CPU (goal ≤ {GOAL_INJECT_S:.0f} s: {_ok(median <= GOAL_INJECT_S)})"
         )
     finally:
         if options.keep is None:
