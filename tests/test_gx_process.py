@@ -39,7 +39,7 @@ beside = validate()
 report = {{"started": started, "gx_here": "great_expectations" in sys.modules, "beside": beside}}
 report["ended"] = gx_process._STARTED is None
 assert gx_process.start()  # GX still not imported here: a second process starts
-pool, _ = gx_process._STARTED
+pool = gx_process._STARTED
 pool.submit(int).result()  # its worker is up
 for worker in list(pool._processes.values()):
     worker.kill()

@@ -13,14 +13,14 @@ import logging
 import multiprocessing
 import sys
 from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 log = logging.getLogger("gbtbench.validation")
 
-_STARTED: tuple[ProcessPoolExecutor, Future[Any]] | None = None
+_STARTED: ProcessPoolExecutor | None = None
 
 
 def _warm_up() -> None:
@@ -37,25 +37,23 @@ def start() -> bool:
     daemonic = multiprocessing.current_process().daemon
     if _STARTED is not None or "great_expectations" in sys.modules or daemonic:
         return False
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-    _STARTED = pool, pool.submit(_warm_up)
+    _STARTED = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    _STARTED.submit(_warm_up)
     return True
 
 
 def stop() -> None:
     """End the process (a build that stopped before validating, or that has validated)."""
     global _STARTED
-    if _STARTED is not None:
-        pool, _ = _STARTED
-        _STARTED = None
+    pool, _STARTED = _STARTED, None
+    if pool is not None:
         pool.shutdown(wait=False, cancel_futures=True)
 
 
 def run(step: Callable[..., T], *args: Any) -> T:
     """`step(*args)` in the started process (which then ends), or here when there is none or it died."""
-    started = _STARTED
-    if started is not None:
-        pool, _ = started
+    pool = _STARTED
+    if pool is not None:
         try:
             return pool.submit(step, *args).result()
         except BrokenProcessPool:

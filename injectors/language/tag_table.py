@@ -19,7 +19,8 @@ class TagTable:
         self._starts = starts  # where each word starts in `_words`, and one past the end
         self._codes = codes  # each word's flag, as an index into `_flags`
         self._flags = flags
-        self._front: dict[str, str | None] = {}  # words added, and words looked up (None: absent)
+        self._added: dict[str, str] = {}  # words added later, in front of the sorted ones
+        self._seen: dict[str, str | None] = {}  # sorted words looked up (None: absent)
 
     @classmethod
     def from_dict(cls, tags: Mapping[str, str]) -> TagTable:
@@ -34,15 +35,14 @@ class TagTable:
         return cls(words, starts, bytes(index[tags[w]] for w in ordered), flags)
 
     def __reduce__(self) -> tuple[type[TagTable], tuple[str, array[int], bytes, tuple[str, ...]]]:
-        added = {w: f for w, f in self._front.items() if f is not None}
-        if added:  # a table with words added is kept whole
-            return TagTable.from_dict({**dict(self.items()), **added}).__reduce__()
+        if self._added:  # a table with words added is kept whole
+            return TagTable.from_dict(dict(self.items())).__reduce__()
         return TagTable, (self._words, self._starts, self._codes, self._flags)
 
     def copy(self) -> TagTable:
         """Another table over the same words: what is added to one is not in the other."""
         twin = TagTable(self._words, self._starts, self._codes, self._flags)
-        twin._front.update((w, f) for w, f in self._front.items() if f is not None)
+        twin._added.update(self._added)
         return twin
 
     def _find(self, word: str) -> str | None:
@@ -59,10 +59,12 @@ class TagTable:
         return None
 
     def get(self, word: str, default: str | None = None) -> str | None:
-        try:
-            flag = self._front[word]
-        except KeyError:
-            flag = self._front[word] = self._find(word)
+        flag = self._added.get(word)
+        if flag is None:
+            try:
+                flag = self._seen[word]
+            except KeyError:
+                flag = self._seen[word] = self._find(word)
         return default if flag is None else flag
 
     def __getitem__(self, word: str) -> str:
@@ -75,21 +77,19 @@ class TagTable:
         return isinstance(word, str) and self.get(word) is not None
 
     def update(self, other: Mapping[str, str] | Iterable[tuple[str, str]]) -> None:
-        self._front.update(other.items() if isinstance(other, Mapping) else other)
+        self._added.update(other.items() if isinstance(other, Mapping) else other)
 
     def items(self) -> Iterator[tuple[str, str]]:
         """Every word and flag, the added ones last (a word added again shows its new flag)."""
-        added = {w: f for w, f in self._front.items() if f is not None}
         words, starts = self._words, self._starts
         for i in range(len(starts) - 1):
             word = words[starts[i] : starts[i + 1] - 1]
-            if word not in added:
+            if word not in self._added:
                 yield word, self._flags[self._codes[i]]
-        yield from added.items()
+        yield from self._added.items()
 
     def __len__(self) -> int:
-        added = (w for w, f in self._front.items() if f is not None)
-        return len(self._starts) - 1 + sum(1 for w in added if self._find(w) is None)
+        return len(self._starts) - 1 + sum(1 for w in self._added if self._find(w) is None)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, TagTable | Mapping):

@@ -131,7 +131,7 @@ def _initialize(tokenizer: jieba.Tokenizer) -> TagTable:
     and every process loads both (each build worker, each command). The tag table is kept as a `TagTable`,
     which loads at once where a dict of it took a third of the load."""
     kept = _load_kept(KEPT)
-    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], TagTable):
+    if kept is not None:
         tokenizer.FREQ, tokenizer.total, tags = kept
         tokenizer.initialized = True
         return tags
