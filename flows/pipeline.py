@@ -161,7 +161,8 @@ def run_stages(
     """Every stage of a build whose inputs are known to have changed (see `prepare`).
 
     `warm_validation`: `map` runs a stage of one item (choose, assemble, validate) in this process, so the
-    choice may start the validation's process, which imports GX meanwhile (`validation.gx_process`)."""
+    choice of a large corpus (`gx_process.WORTH_IT_FROM` documents) may start the validation's process,
+    which imports GX meanwhile (`validation.gx_process`)."""
     report, say = progress or silent, logger or log
     started = step = time.perf_counter()
     timings: dict[str, float] = {}
@@ -242,9 +243,8 @@ def run_stages(
     try:
         report("assemble", 0, 1)
         decisions = inputs.decisions
-        choose_input = ChooseInput(
-            str(work.root), candidates, config.seed, config.plan, decisions, warm_validation
-        )
+        beside = warm_validation and len(candidates) >= gx_process.WORTH_IT_FROM
+        choose_input = ChooseInput(str(work.root), candidates, config.seed, config.plan, decisions, beside)
         choice = _only(map(CHOOSE, [choose_input]))
         for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
             bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})

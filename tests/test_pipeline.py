@@ -54,7 +54,9 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Recorde
     write_corpus(corpus, 2)
     (corpus / "broken.pdf").write_bytes(b"%PDF-1.7\n")
     recorder = Recorder()
-    summary = build_dataset(corpus, out, BuildConfig(seed=2, version="v0.1.0"), map=recorder)
+    # as the default executor asks: the choice may start the validation's process (a small corpus: no)
+    config = BuildConfig(seed=2, version="v0.1.0")
+    summary = build_dataset(corpus, out, config, map=recorder, warm_validation=True)
     assert summary.output == out / "v0.1.0" and summary.documents == 2 and not summary.critical_failures
     assert [b["source"] for b in summary.bad_inputs] == ["broken.pdf"]
     return corpus, out, recorder
@@ -106,3 +108,23 @@ def test_a_large_build_empties_the_injectors_caches_after_assembly(
     monkeypatch.setattr(stages, "FORGET_FROM", len(item.candidates))
     assert stages.assemble(item) == kept
     assert _section_violations.cache_info().currsize == 0 and not joint._LOST._kept
+
+
+def test_only_a_large_build_validates_in_a_process_of_its_own(
+    built: tuple[Path, Path, Recorder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A small build's choice is too short to hide GX's import in a new process: it validates here (a test
+    session or a scheduled server then imports GX once, not once per build)."""
+    from validation import gx_process
+
+    corpus, out, recorder = built
+    (small,) = recorder.items["choose"]
+    assert len(small.candidates) < gx_process.WORTH_IT_FROM and not small.warm_validation
+    monkeypatch.setattr(gx_process, "WORTH_IT_FROM", len(small.candidates))
+    large = Recorder()
+    summary = build_dataset(
+        corpus, out, BuildConfig(seed=2, version="v0.2.0"), map=large, warm_validation=True, force=True
+    )
+    (choose,) = large.items["choose"]
+    assert choose.warm_validation and not summary.critical_failures
+    assert read_manifest(out / "v0.2.0")["tables"] == read_manifest(out / "v0.1.0")["tables"]

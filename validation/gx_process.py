@@ -5,6 +5,8 @@ build would otherwise carry to its end. A build starts this process as its corpu
 (`flows.stages.choose`: a stage of one process, once the workers are gone and a core waits), so the import
 is done by the time the tables are ready; the validation then runs there, and the process ends with it.
 Without a started process, or when it died, the validation runs in the caller, with the same result.
+A small build validates in the caller from the start: its choice is too short to hide the import, and a
+process that runs several builds (a test session, a scheduled server) then imports GX once, not per build.
 """
 
 from __future__ import annotations
@@ -21,6 +23,10 @@ T = TypeVar("T")
 log = logging.getLogger("gbtbench.validation")
 
 _STARTED: ProcessPoolExecutor | None = None
+
+# documents from which a build validates in a process of its own: below, the choice takes a second or two,
+# and the new process's import (six seconds) is waited for instead of overlapped
+WORTH_IT_FROM = 50
 
 
 def _warm_up() -> None:
