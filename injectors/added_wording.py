@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from injectors.language.novelty import document_ngrams, text_ngrams
+from injectors.language.novelty import document_wording
 from parsers.model import Document, Section
 
 
@@ -27,4 +27,5 @@ def added_wording(instance: Written, document: Document) -> frozenset[tuple[str,
     section = instance.corrupted_section
     if section is None:
         return frozenset()
-    return (text_ngrams(section.title or "") | text_ngrams(section.text)) - document_ngrams(document)
+    wording = document_wording(document)
+    return frozenset(wording.new(section.title or "") | wording.new(section.text))

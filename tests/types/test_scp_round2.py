@@ -15,7 +15,7 @@ import regex
 
 from injectors.base import Baseline
 from injectors.context import InjectionContext
-from injectors.language.novelty import document_ngrams, stock_ngrams, text_ngrams
+from injectors.language.novelty import document_wording, stock_ngrams
 from injectors.language.words import boundaries, words
 from injectors.registry import injectors
 from parsers.model import Document
@@ -49,7 +49,7 @@ def test_scp04_new_ngrams_carry_the_aspect_words_only() -> None:
     joining = {"要求", "和", "及", "以及", "与", "等", "的"}
     for instance in found:
         name = instance.description.split("涉及", 1)[1].split("，", 1)[0]
-        new = text_ngrams(instance.corrupted_section.text) - document_ngrams(document)
+        new = document_wording(document).new(instance.corrupted_section.text)
         assert new, instance.description
         for g in new:
             if not set(g) & set(words(name)):
