@@ -243,8 +243,10 @@ def run_stages(
     try:
         report("assemble", 0, 1)
         decisions = inputs.decisions
-        beside = warm_validation and len(candidates) >= gx_process.WORTH_IT_FROM
-        choose_input = ChooseInput(str(work.root), candidates, config.seed, config.plan, decisions, beside)
+        own_process = warm_validation and len(candidates) >= gx_process.WORTH_IT_FROM
+        choose_input = ChooseInput(
+            str(work.root), candidates, config.seed, config.plan, decisions, own_process
+        )
         choice = _only(map(CHOOSE, [choose_input]))
         for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
             bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})

@@ -37,11 +37,12 @@ def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
 
 
 def text_ngrams(text: str) -> frozenset[tuple[str, ...]]:
-    out: set[tuple[str, ...]] = set()
-    for line in text.splitlines():
-        if line.strip():
-            out |= line_ngrams(line)
-    return frozenset(out)
+    """Every n-gram of a text's lines (what `DocumentWording.new` is measured against)."""
+    return frozenset(g for line in _lines(text) for g in line_ngrams(line))
+
+
+def _lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
 
 
 class DocumentWording:
@@ -86,10 +87,6 @@ class DocumentWording:
                 return True
             at = self._starts[k + 1]  # the next line
         return False
-
-
-def _lines(text: str) -> list[str]:
-    return [line for line in text.splitlines() if line.strip()]
 
 
 @lru_cache(maxsize=16)
