@@ -92,6 +92,12 @@ _XU_AFTER = frozenset("知臾眉发根弥须的")
 
 
 VAGUE_WORDS = ("原则上", "尽量", "最好", "一般", "适当")
+_VAGUE = regex.compile("|".join(VAGUE_WORDS))
+_NONSTANDARD = regex.compile("|".join(NONSTANDARD_WORDS))
+_MODAL_VERB = regex.compile(r"不必|[应宜可]")
+_HAN = regex.compile(r"\p{Han}")
+_WORD_CHARACTER = regex.compile(r"[\p{Han}A-Za-z0-9]")
+_PURPOSE = regex.compile(r"确保|保证|使|令|以便|从而")  # 确保……不可更改: a property, not a prohibition
 
 
 YIBAN_NEXT = regex.compile(
@@ -176,7 +182,7 @@ def modal_verbs(text: str) -> tuple[Modal, ...]:
     应当 is not here: it is a non-standard form (see `nonstandard_modals`), as are 不可 and 不得.
     """
     out: list[Modal] = []
-    for m in regex.finditer(r"不必|[应宜可]", text):
+    for m in _MODAL_VERB.finditer(text):
         i = m.start()
         ch = m.group()
         neg = i > 0 and text[i - 1] == "不"
@@ -229,7 +235,7 @@ def _ke_is_modal(text: str, i: int) -> bool:
         return True
     if nxt in KE_COMPOUND_NEXT or rest.startswith(KE_COMPOUND_NEXT_WORDS):
         return False
-    if not nxt or not regex.match(r"[\p{Han}A-Za-z0-9]", nxt):
+    if not nxt or not _WORD_CHARACTER.match(nxt):
         return False  # 可 at the end of a clause: "……均可。" reads as a statement
     word = next_word(text, i + 1)
     follow = text[i + 1 + len(word) : i + 2 + len(word)]
@@ -287,7 +293,7 @@ def nonstandard_modals(text: str) -> tuple[Hit, ...]:
     """必须, 应当, 务必, 须, 不得, 不可, 禁止, 严禁 as modal verbs (callers filter 不得 by generation)."""
     out: list[Hit] = []
     modals = modal_verbs(text)
-    for m in regex.finditer("|".join(NONSTANDARD_WORDS), text):
+    for m in _NONSTANDARD.finditer(text):
         word, i, j = m.group(), m.start(), m.end()
         prev = text[i - 1] if i else ""
         nxt = text[j : j + 1]
@@ -299,7 +305,7 @@ def nonstandard_modals(text: str) -> tuple[Hit, ...]:
             if prev in _YING_BEFORE or nxt in _YING_DANG_NOUN:
                 continue
         elif word == "须":
-            if prev in _XU_BEFORE or nxt in _XU_AFTER or not regex.match(r"\p{Han}", nxt or " "):
+            if prev in _XU_BEFORE or nxt in _XU_AFTER or not _HAN.match(nxt or " "):
                 continue
         elif word == "不得":
             if prev in _BUDE_BEFORE or nxt in ("不", "已", "而", "要", "了"):
@@ -308,7 +314,7 @@ def nonstandard_modals(text: str) -> tuple[Hit, ...]:
             if not _buke_is_modal(text, i, j, modals):
                 continue
         elif word in ("禁止", "严禁"):
-            if not regex.match(r"\p{Han}", nxt or " ") or nxt in _JINZHI_NOUN:
+            if not _HAN.match(nxt or " ") or nxt in _JINZHI_NOUN:
                 continue
             a, _ = clause_span(text, i, j)
             if any(a <= mv.start < i for mv in modals) or text[a:i].endswith(("予以", "被", "要")):
@@ -323,14 +329,14 @@ def _buke_is_modal(text: str, i: int, j: int, modals: tuple[Modal, ...]) -> bool
     nxt = text[j : j + 1]
     if prev in _BUKE_BEFORE or prev == "非" or nxt in _BUKE_AFTER or nxt == "被":
         return False
-    if not regex.match(r"\p{Han}", nxt or " "):
+    if not _HAN.match(nxt or " "):
         return False
     word = next_word(text, j)
     follow = text[j + len(word) : j + len(word) + 1]
     if follow in ("的", "性", "和", "与", "及", "等", "、", "并", "且", "而"):
         return False
     a, _ = clause_span(text, i, j)
-    if regex.search(r"确保|保证|使|令|以便|从而", text[a:i]):
+    if _PURPOSE.search(text[a:i]):
         return False  # 确保……不可更改: a property, not a prohibition
     return not any(a <= mv.start < i for mv in modals)
 
@@ -354,14 +360,14 @@ def vague_words(text: str) -> tuple[Hit, ...]:
     out: list[Hit] = []
     modals = modal_verbs(text)
     strong = nonstandard_modals(text)
-    for m in regex.finditer("|".join(VAGUE_WORDS), text):
+    for m in _VAGUE.finditer(text):
         word, i, j = m.group(), m.start(), m.end()
         a, b = clause_span(text, i, j)
         if any(a <= x.start < b for x in modals) or any(a <= x.start < b for x in strong):
             continue
         rest = text[j:b]
         if word == "尽量":
-            ok = bool(rest) and regex.match(r"\p{Han}", rest[0]) is not None
+            ok = bool(rest) and _HAN.match(rest[0]) is not None
         elif word == "最好":
             ok = bool(rest) and rest[0] != "的" and next_word_tag(text, j)[1][:1] in ("v", "p", "d")
         elif word == "一般":

@@ -60,24 +60,33 @@ class DocumentWording:
         flat = ["".join(line.split()) for line in self.lines]  # one per line, whitespace dropped
         self._flat = "\n".join(flat)
         self._starts = list(itertools.accumulate((len(f) + 1 for f in flat), initial=0))  # line k's offset
-        self._known: dict[tuple[str, ...], bool] = {}
+        # the n-grams asked about so far, by answer (an edited line asks mostly what the line it edits
+        # asked before: set operations answer those without a call per n-gram)
+        self._used: set[tuple[str, ...]] = set()
+        self._unused: set[tuple[str, ...]] = set()
 
     def has(self, gram: tuple[str, ...]) -> bool:
         """Whether some line of the document has this n-gram (as `line_ngrams` reads it)."""
-        known = self._known.get(gram)
-        if known is None:
-            known = self._known[gram] = self._find(gram)
-        return known
+        if gram in self._used:
+            return True
+        if gram not in self._unused:
+            self._learn(gram)
+        return gram in self._used
 
     def new(self, text: str) -> set[tuple[str, ...]]:
         """The n-grams of `text` the document never uses (`text_ngrams(text)` less the document's)."""
-        return {
-            g
-            for line in _lines(text)
-            if line not in self._written
-            for g in line_ngrams(line)
-            if not self.has(g)
-        }
+        out: set[tuple[str, ...]] = set()
+        for line in _lines(text):
+            if line in self._written:
+                continue
+            grams = line_ngrams(line)
+            for gram in grams.difference(self._used, self._unused):
+                self._learn(gram)
+            out |= grams & self._unused
+        return out
+
+    def _learn(self, gram: tuple[str, ...]) -> None:
+        (self._used if self._find(gram) else self._unused).add(gram)
 
     def _find(self, gram: tuple[str, ...]) -> bool:
         joined, at = "".join(gram), 0

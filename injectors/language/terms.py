@@ -285,8 +285,8 @@ def repeated_term(entry: DefinedTerm) -> str | None:
         at += len(word)
     forms = [v for v in entry.variants if len(v) >= 2 and (len(v) >= 3 or v == compact_key(entry.term))]
     for form in forms:
-        for m in regex.finditer(regex.escape(form), text):
-            a, b = m.start(), m.end()
+        for a in _occurrences(text, form):
+            b = a + len(form)
             if not word_aligned(text, a, b):
                 continue
             if _noun_at(spans, a, before=True) or _noun_at(spans, b, before=False):
@@ -326,3 +326,11 @@ def definition_defects(entry: DefinedTerm) -> tuple[str, ...]:
     if repeated:
         out.append(f"第{entry.number}条术语“{entry.term}”的定义中重复了被定义的术语“{repeated}”")
     return tuple(out)
+
+
+def _occurrences(text: str, word: str) -> Iterator[int]:
+    """Where `word` starts in `text`, left to right, never overlapping (as a regex search would find it)."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + len(word))

@@ -283,7 +283,10 @@ def _heads_its_item(line: str, modal: Modal) -> bool:
     before = line[: modal.start]
     if before[-1:] in ("才", "方", "均", "都", "也", "亦", "即"):
         return False
-    return regex.search(r"保证|确保|使|以便|即|才|从而|是指|表示|意味", before) is None
+    return _NOT_HEADING.search(before) is None
+
+
+_NOT_HEADING = regex.compile(r"保证|确保|使|以便|即|才|从而|是指|表示|意味")
 
 
 def requirement_evidence(
@@ -329,6 +332,16 @@ _CONDITION_OPENER = r"(?:当|如|若|如果|如需|对于|对)"
 _CONDITION_CLOSER = r"(?:时|的情况下|后)[，,]"
 
 
+@lru_cache(maxsize=1024)
+def _condition_on(verb: str, thing: str) -> regex.Pattern[str]:
+    """A condition made of doing `verb` … `thing` ("设置防雷装置时，", "当采用…时，")."""
+    act = rf"{regex.escape(verb)}[^。；;，,\n]{{0,6}}?{regex.escape(thing)}"
+    return regex.compile(
+        rf"{_CONDITION_OPENER}[^。；;，,\n]{{0,8}}?{act}[^。；;，,\n]{{0,10}}?{_CONDITION_CLOSER}"
+        rf"|(?:^|[。；;\n]){act}[^。；;，,\n]{{0,10}}?{_CONDITION_CLOSER}"
+    )
+
+
 def presupposed_option(section: Section, line_offset: int, line: str, modal: Modal) -> list[Evidence]:
     """A later sentence of the same clause made conditional on doing what the modal only recommends or
     permits ("宜设置防雷装置。……设置防雷装置时，应……"): strengthened, the condition no longer selects."""
@@ -342,12 +355,9 @@ def presupposed_option(section: Section, line_offset: int, line: str, modal: Mod
     if regex.search(r"[、或]", line[modal.end : end]):
         return []  # "宜采用A、B或C。采用A时，……": the condition chooses among the options, still needed
     later = section.text[line_offset + end :]
-    act = rf"{regex.escape(verb)}[^。；;，,\n]{{0,6}}?{regex.escape(thing)}"
-    found = regex.search(
-        rf"{_CONDITION_OPENER}[^。；;，,\n]{{0,8}}?{act}[^。；;，,\n]{{0,10}}?{_CONDITION_CLOSER}"
-        rf"|(?:^|[。；;\n]){act}[^。；;，,\n]{{0,10}}?{_CONDITION_CLOSER}",
-        later,
-    )
+    if verb not in later or thing not in later:  # both are in any condition that repeats the act
+        return []
+    found = _condition_on(verb, thing).search(later)
     if found is None:
         return []
     words = found.group().lstrip("。；;\n").rstrip("，,")

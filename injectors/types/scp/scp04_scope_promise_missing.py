@@ -127,8 +127,11 @@ _JOINING_TEXT = """
 _JOINING = frozenset(_JOINING_TEXT.split())
 
 
+_LETTER = regex.compile(r"\p{Han}|[A-Za-z]")
+
+
 def _joining_only(grams: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    return {g for g in grams if all(w in _JOINING or not regex.search(r"\p{Han}|[A-Za-z]", w) for w in g)}
+    return {g for g in grams if all(w in _JOINING or not _LETTER.search(w) for w in g)}
 
 
 # The closing chapters of a product standard, in the order GB/T 1.1 lists them: a scope names its technical

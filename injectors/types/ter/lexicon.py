@@ -10,6 +10,8 @@ specific qualifier (not 综合/数据/相关/有关 …) on a noun of several ch
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import regex
 
 from injectors.language.terms import words
@@ -48,12 +50,19 @@ def term_like(term: str, common: frozenset[str] = frozenset()) -> bool:
     return not (parts[-1] in GENERIC_HEADS and len("".join(qualifier)) < 3)
 
 
+_ICS_SEPARATOR = regex.compile(r"[.\s]+")
+_SPACE = regex.compile(r"\s+")
+_CCS_TAIL = regex.compile(r"[\s/].*$")
+
+
+@lru_cache(maxsize=1024)  # every pair of documents in a corpus compares the same few codes
 def _ics(code: str) -> tuple[str, ...]:
-    return tuple(p for p in regex.split(r"[.\s]+", code.strip()) if p)
+    return tuple(p for p in _ICS_SEPARATOR.split(code.strip()) if p)
 
 
+@lru_cache(maxsize=1024)
 def _ccs(code: str) -> str:
-    return regex.sub(r"[\s/].*$", "", regex.sub(r"\s+", "", code.strip(), count=1)).upper()
+    return _CCS_TAIL.sub("", _SPACE.sub("", code.strip(), count=1)).upper()
 
 
 def same_lexicon(ics_a: str, ccs_a: str, ics_b: str, ccs_b: str) -> bool:
