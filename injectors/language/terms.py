@@ -186,6 +186,11 @@ def _compact_part(text: str) -> str:
     return compact_key(text)
 
 
+def compact_section(section: Section) -> str:
+    """A section's title and text as `document_text` has them (whitespace removed, joined by JOIN)."""
+    return _compact_part(section.title) + JOIN + _compact_part(section.text)
+
+
 # ---------------------------------------------------------------------------------------------------
 # Term occurrences in the body, word-aligned, longest term first.
 # ---------------------------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ MAX_CLAUSE_LEVELS = 5  # 条 may be subdivided down to the fifth level (5.1.1.1.
 
 
 @lru_cache(maxsize=1 << 14)  # every section number, read again by each candidate's lint
+@lru_cache(maxsize=4096)
 def number_key(number: str) -> Key | None:
     """ "5.2.1" → (5, 2, 1); "附录B" → ("B",); "B.2" → ("B", 2); 前言, 参考文献 … → None."""
     if _BODY_NUMBER.match(number):
@@ -82,9 +83,13 @@ class Numbered:
 
 
 def numbered_sections(document: Document) -> list[Numbered]:
+    return _numbered(document.sections)
+
+
+def _numbered(sections: Sequence[Section]) -> list[Numbered]:
     return [
         Numbered(i, key, s)
-        for i, s in enumerate(document.sections)
+        for i, s in enumerate(sections)
         if (key := number_key(s.number)) is not None and not is_term_entry(s)
     ]
 
@@ -108,7 +113,24 @@ def has_hanging_text(section: Section) -> bool:
 
 def numbering_violations(document: Document) -> list[Violation]:
     """Sequence, parent, duplicate, depth, lone sub-clause and 悬置段 checks over all numbered sections."""
-    items = numbered_sections(document)
+    found, parents = _outline_violations(tuple((s.number, s.kind) for s in document.sections))
+    out = list(found)
+    for position, first in parents:
+        s = document.sections[position]
+        if s.kind != "terms" and has_hanging_text(s):
+            message = f"“{s.number}”的标题与其第一个子条“{first}”之间有悬置段"
+            out.append(Violation(s.number, "STR-04", message))
+    return out
+
+
+@lru_cache(maxsize=1024)
+def _outline_violations(
+    outline: tuple[tuple[str, str], ...],
+) -> tuple[tuple[Violation, ...], tuple[tuple[int, str], ...]]:
+    """The checks that read only the sections' numbers and kinds (every candidate's lint asks them, and
+    most edits change neither), and the parents with the number of their first sub-clause (their 悬置段
+    depends on their text)."""
+    items = _numbered([Section(number, "", "", 0, kind) for number, kind in outline])
     out: list[Violation] = []
     seen: set[Key] = set()
     path: list[Key] = []
@@ -190,14 +212,8 @@ def numbering_violations(document: Document) -> list[Violation]:
                     f"“{key_number(parent)}”下只有一个子条“{only}”：只有一个条的层次不应设条",
                 )
             )
-    for item in items:
-        s = item.section
-        if item.key in children and s.kind != "terms" and has_hanging_text(s):
-            first = children[item.key][0].section.number
-            out.append(
-                Violation(s.number, "STR-04", f"“{s.number}”的标题与其第一个子条“{first}”之间有悬置段")
-            )
-    return out
+    parents = tuple((i.position, children[i.key][0].section.number) for i in items if i.key in children)
+    return tuple(out), parents
 
 
 def numbering_and_hierarchy(document: Document) -> list[Violation]:

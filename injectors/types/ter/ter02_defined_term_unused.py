@@ -13,13 +13,14 @@ from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.citations import find_cited
 from injectors.language.punctuation import match_style
 from injectors.language.terms import (
-    JOIN,
     DefinedTerm,
     abbreviations,
     compact_key,
+    compact_section,
     defined_terms,
     definition_defects,
     document_text,
@@ -78,31 +79,56 @@ _OPEN_BRACKET = regex.compile(r"[（(]")
 def term_aliases(document: Document, entry: DefinedTerm) -> tuple[str, ...]:
     """Other names under which a term is used: 简称…, an abbreviation after "；", its 缩略语 entry."""
     section = document.sections[entry.position]
-    out = [m.group("alias") for m in _ALIAS.finditer(section.text)]
-    m = _TITLE_ABBREVIATION.search(section.title)
+    named = _named(tuple(abbreviations(document).items()))
+    return _aliases(section.title, section.text, entry.variants, named)
+
+
+# Every lint of a candidate asks again for every entry's aliases and names, of mostly unchanged sections.
+@lru_cache(maxsize=LINE_CACHE)
+def _aliases(
+    title: str, text: str, variants: tuple[str, ...], named: tuple[tuple[str, str], ...]
+) -> tuple[str, ...]:
+    out = [m.group("alias") for m in _ALIAS.finditer(text)]
+    m = _TITLE_ABBREVIATION.search(title)
     if m:
         out.append(m.group("abbr"))
-    for abbr, full in abbreviations(document).items():
-        name = _OPEN_BRACKET.split(full, maxsplit=1)[0].strip()
-        if name and compact_key(name) in entry.variants:
-            out.append(abbr)
+    out.extend(abbr for abbr, name in named if name in variants)
     return tuple(dict.fromkeys(out))
+
+
+@lru_cache(maxsize=256)
+def _named(abbreviated: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """(abbreviation, the compact name it abbreviates) of a 缩略语 chapter's entries ("" when none)."""
+    out = []
+    for abbr, full in abbreviated:
+        name = _OPEN_BRACKET.split(full, maxsplit=1)[0].strip()
+        out.append((abbr, compact_key(name) if name else ""))
+    return tuple(out)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _names(variants: tuple[str, ...], aliases: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(n for n in (*variants, *(compact_key(a) for a in aliases)) if n)
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _latin_word(needle: str) -> regex.Pattern[str]:
+    return regex.compile(rf"(?<![A-Za-z]){regex.escape(needle)}(?![A-Za-z])")
 
 
 def _count(haystack: str, needle: str) -> int:
     """Occurrences; an ASCII needle (an abbreviation) must not be part of a longer Latin word."""
     if not needle.isascii():
         return haystack.count(needle)
-    return len(regex.findall(rf"(?<![A-Za-z]){regex.escape(needle)}(?![A-Za-z])", haystack))
+    return len(_latin_word(needle).findall(haystack))
 
 
 def term_is_used(document: Document, entry: DefinedTerm, whole: str | None = None) -> bool:
     """Used anywhere outside its own entry, under any of its forms or aliases (lenient on purpose)."""
     whole = document_text(document) if whole is None else whole
-    own_section = document.sections[entry.position]
-    own = compact_key(JOIN.join((own_section.title, own_section.text)))
-    names = [*entry.variants, *(compact_key(a) for a in term_aliases(document, entry))]
-    return any(_count(whole, name) > _count(own, name) for name in names if name)
+    own = compact_section(document.sections[entry.position])
+    names = _names(entry.variants, term_aliases(document, entry))
+    return any(_count(whole, name) > _count(own, name) for name in names)
 
 
 # ---------------------------------------------------------------------------------------------------
