@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 import regex
 
 from injectors.base import Site
 from injectors.checking import Violation
 from injectors.edit import Edit, Replacement
+from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.modals import Modal, lexicon, modal_verbs, next_word, sentence_span
 from injectors.language.patterns import CITATION
 from injectors.language.quotes import quote_after
@@ -37,15 +39,22 @@ class BodyModal:
 
 def body_modals(section: Section, informative: frozenset[str]) -> Iterator[BodyModal]:
     """Modal verbs of a normative section's provisions, outside sentences citing documents or annexes."""
+    return iter(_body_modals(section, informative))
+
+
+@lru_cache(maxsize=LINE_CACHE)  # every NMS type reads the document's modal verbs
+def _body_modals(section: Section, informative: frozenset[str]) -> tuple[BodyModal, ...]:
     if not is_normative_body(section, informative):
-        return
+        return ()
+    out = []
     for offset, line in body_lines(section):
         for modal in modal_verbs(line):
             if not word_aligned(line, modal.start, modal.end):
                 continue  # 可 of 方可, 应 of 应对: replacing it alone would break a word
             a, b = sentence_span(line, modal.start, modal.end)
             if not CITATION.search(line[a:b]) and not relative_clause(line, modal.end):
-                yield BodyModal(offset, line, modal)
+                out.append(BodyModal(offset, line, modal))
+    return tuple(out)
 
 
 _OBJECT_VERBS = frozenset(

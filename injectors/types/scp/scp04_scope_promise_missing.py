@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
+from functools import lru_cache
 
 import regex
 
@@ -151,9 +152,10 @@ def _after_the_closing_chapters(before: str, rest: str) -> bool:
     return previous.endswith(_CLOSING) and following
 
 
+@lru_cache(maxsize=64)  # the sites ask, then the proposal at the chosen site asks again
 def _fresh_items(
     document: Document, text: str, sentence: Sentence, verb_end: int
-) -> list[tuple[int, str, str, str]]:
+) -> tuple[tuple[int, str, str, str], ...]:
     """(offset, item, name, added) for each untreated aspect and place in the list after a scope verb
     where the name reads as itself and every new n-gram carries the aspect's or the document's own words
     (a joining phrase the document never writes, "要求及", would recur from one instance to the next)."""
@@ -179,7 +181,7 @@ def _fresh_items(
                     continue  # "要求及时钟同步": the name would not read as itself
                 if not _joining_only(stock_ngrams(line, document, words(name))):
                     fresh.append((offset, item, name, added))
-    return fresh
+    return tuple(fresh)
 
 
 class ScopePromiseMissing(Injector):
