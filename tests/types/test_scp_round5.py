@@ -188,7 +188,7 @@ def test_scp04_adds_nothing_to_the_parts_listed_after_baokuo() -> None:
     )
     document = standard(scope, EXCHANGE_BODY, "社区服务平台 通讯协议")
     assert {a.name for a in uncovered_aspects(document)}
-    assert _fresh_items(document, *_list_site(document)) == []
+    assert _fresh_items(document, *_list_site(document)) == ()
     aspects = scope.replace("数据格式。", "数据格式等方面。")
     document = standard(aspects, EXCHANGE_BODY, "社区服务平台 通讯协议")
     assert _fresh_items(document, *_list_site(document))
