@@ -124,12 +124,6 @@ def entry_sections(document: Document) -> list[tuple[int, Section]]:
     return out
 
 
-def _has_children(document: Document, position: int) -> bool:
-    number = document.sections[position].number
-    nxt = document.sections[position + 1] if position + 1 < len(document.sections) else None
-    return nxt is not None and nxt.number.startswith(number + ".")
-
-
 @lru_cache(maxsize=4096)
 def _is_term(term: str) -> bool:
     """A plausible term: has Chinese, is short, and is not a parser artifact or a group heading."""
@@ -143,9 +137,21 @@ def _is_term(term: str) -> bool:
 
 def defined_terms(document: Document) -> tuple[DefinedTerm, ...]:
     """The term entries whose title reads cleanly as "术语 english" (group headings and debris skipped)."""
+    entries = tuple(entry_sections(document))
+    if not entries:
+        return ()
+    after = entries[-1][0] + 1
+    return _defined_terms(entries, document.sections[after].number if after < len(document.sections) else "")
+
+
+@lru_cache(maxsize=256)  # every lint asks (TER's checkers), and most edits leave the terms chapter as it is
+def _defined_terms(entries: tuple[tuple[int, Section], ...], after: str) -> tuple[DefinedTerm, ...]:
+    """`defined_terms` of the entry sections (position, section), `after` the number of the section
+    that follows them ("" at the end of the document)."""
     out = []
-    for i, s in entry_sections(document):
-        if not s.title or _has_children(document, i):
+    numbers = [s.number for _, s in entries[1:]] + [after]
+    for (i, s), following in zip(entries, numbers, strict=True):
+        if not s.title or following.startswith(s.number + "."):  # a group heading: it has entries
             continue
         term, english = split_term(s.title)
         if not _is_term(term):
