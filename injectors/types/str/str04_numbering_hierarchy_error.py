@@ -123,7 +123,7 @@ def numbering_violations(document: Document) -> list[Violation]:
     return out
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)  # an outline is a few kilobytes; a document has few
 def _outline_violations(
     outline: tuple[tuple[str, str], ...],
 ) -> tuple[tuple[Violation, ...], tuple[tuple[int, str], ...]]:
