@@ -97,7 +97,7 @@ _NONSTANDARD = regex.compile("|".join(NONSTANDARD_WORDS))
 _MODAL_VERB = regex.compile(r"不必|[应宜可]")
 _HAN = regex.compile(r"\p{Han}")
 _WORD_CHARACTER = regex.compile(r"[\p{Han}A-Za-z0-9]")
-_PURPOSE = regex.compile(r"确保|保证|使|令|以便|从而")  # 确保……不可更改: a property, not a prohibition
+_PURPOSE = regex.compile(r"确保|保证|使|令|以便|从而")
 
 
 YIBAN_NEXT = regex.compile(

@@ -48,7 +48,6 @@ MAX_CLAUSE_LEVELS = 5  # 条 may be subdivided down to the fifth level (5.1.1.1.
 
 
 @lru_cache(maxsize=1 << 14)  # every section number, read again by each candidate's lint
-@lru_cache(maxsize=4096)
 def number_key(number: str) -> Key | None:
     """ "5.2.1" → (5, 2, 1); "附录B" → ("B",); "B.2" → ("B", 2); 前言, 参考文献 … → None."""
     if _BODY_NUMBER.match(number):
