@@ -11,6 +11,7 @@ from functools import lru_cache
 import regex
 
 from injectors.language.cache_sizes import LINE_CACHE
+from injectors.language.patterns import HAN
 from injectors.language.quotes import quote_after
 from injectors.language.words import first_tagged, tagged
 
@@ -95,7 +96,6 @@ VAGUE_WORDS = ("原则上", "尽量", "最好", "一般", "适当")
 _VAGUE = regex.compile("|".join(VAGUE_WORDS))
 _NONSTANDARD = regex.compile("|".join(NONSTANDARD_WORDS))
 _MODAL_VERB = regex.compile(r"不必|[应宜可]")
-_HAN = regex.compile(r"\p{Han}")
 _WORD_CHARACTER = regex.compile(r"[\p{Han}A-Za-z0-9]")
 _PURPOSE = regex.compile(r"确保|保证|使|令|以便|从而")
 
@@ -305,7 +305,7 @@ def nonstandard_modals(text: str) -> tuple[Hit, ...]:
             if prev in _YING_BEFORE or nxt in _YING_DANG_NOUN:
                 continue
         elif word == "须":
-            if prev in _XU_BEFORE or nxt in _XU_AFTER or not _HAN.match(nxt or " "):
+            if prev in _XU_BEFORE or nxt in _XU_AFTER or not HAN.match(nxt or " "):
                 continue
         elif word == "不得":
             if prev in _BUDE_BEFORE or nxt in ("不", "已", "而", "要", "了"):
@@ -314,7 +314,7 @@ def nonstandard_modals(text: str) -> tuple[Hit, ...]:
             if not _buke_is_modal(text, i, j, modals):
                 continue
         elif word in ("禁止", "严禁"):
-            if not _HAN.match(nxt or " ") or nxt in _JINZHI_NOUN:
+            if not HAN.match(nxt or " ") or nxt in _JINZHI_NOUN:
                 continue
             a, _ = clause_span(text, i, j)
             if any(a <= mv.start < i for mv in modals) or text[a:i].endswith(("予以", "被", "要")):
@@ -329,7 +329,7 @@ def _buke_is_modal(text: str, i: int, j: int, modals: tuple[Modal, ...]) -> bool
     nxt = text[j : j + 1]
     if prev in _BUKE_BEFORE or prev == "非" or nxt in _BUKE_AFTER or nxt == "被":
         return False
-    if not _HAN.match(nxt or " "):
+    if not HAN.match(nxt or " "):
         return False
     word = next_word(text, j)
     follow = text[j + len(word) : j + len(word) + 1]
@@ -367,7 +367,7 @@ def vague_words(text: str) -> tuple[Hit, ...]:
             continue
         rest = text[j:b]
         if word == "尽量":
-            ok = bool(rest) and _HAN.match(rest[0]) is not None
+            ok = bool(rest) and HAN.match(rest[0]) is not None
         elif word == "最好":
             ok = bool(rest) and rest[0] != "的" and next_word_tag(text, j)[1][:1] in ("v", "p", "d")
         elif word == "一般":

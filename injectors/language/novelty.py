@@ -65,14 +65,6 @@ class DocumentWording:
         self._used: set[tuple[str, ...]] = set()
         self._unused: set[tuple[str, ...]] = set()
 
-    def has(self, gram: tuple[str, ...]) -> bool:
-        """Whether some line of the document has this n-gram (as `line_ngrams` reads it)."""
-        if gram in self._used:
-            return True
-        if gram not in self._unused:
-            self._learn(gram)
-        return gram in self._used
-
     def new(self, text: str) -> set[tuple[str, ...]]:
         """The n-grams of `text` the document never uses (`text_ngrams(text)` less the document's)."""
         out: set[tuple[str, ...]] = set()

@@ -1,10 +1,12 @@
-"""Line and text patterns every dimension reads the same way: notes and examples, captions, cited standard
-numbers, and the refusals an LLM may write instead of an answer.
+"""Line and text patterns every dimension reads the same way: Chinese characters, notes and examples,
+captions, cited standard numbers, and the refusals an LLM may write instead of an answer.
 """
 
 from __future__ import annotations
 
 import regex
+
+HAN = regex.compile(r"\p{Han}")  # a Chinese character
 
 # A note or an example (条文的注、示例), the places where a provision must not stand.
 NOTE = regex.compile(r"^\s*注\s*[0-9０-９]*\s*[：:]")

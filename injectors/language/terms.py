@@ -15,6 +15,7 @@ import regex
 
 from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.modals import modal_cores
+from injectors.language.patterns import HAN
 from injectors.language.words import tagged, word_aligned, words
 from parsers.entries import definition_line, split_term
 from parsers.model import Document, Section
@@ -31,7 +32,6 @@ def modal_verbs(text: str) -> list[tuple[int, str]]:
 # ---------------------------------------------------------------------------------------------------
 # Term entries of chapter 3.
 # ---------------------------------------------------------------------------------------------------
-_HAN = regex.compile(r"\p{Han}")
 
 
 _SPACE = regex.compile(r"[\s\u3000]+")
@@ -128,7 +128,7 @@ def entry_sections(document: Document) -> list[tuple[int, Section]]:
 def _is_term(term: str) -> bool:
     """A plausible term: has Chinese, is short, and is not a parser artifact or a group heading."""
     return (
-        bool(_HAN.search(term))
+        bool(HAN.search(term))
         and 1 <= len(compact_key(term)) <= 24
         and not regex.search(r"[。；：，]", term)
         and not term.endswith("术语")

@@ -19,7 +19,7 @@ from typing import Any
 
 import regex
 
-from injectors.language.patterns import REFUSAL
+from injectors.language.patterns import HAN, REFUSAL
 from parsers.model import Document, Section
 
 
@@ -87,7 +87,6 @@ _HEADING_LINE = regex.compile(
 )
 _BRACKETED = regex.compile(r"【[^】\n]{0,40}】")
 _ENGLISH_RUN = regex.compile(r"(?:\b[A-Za-z][A-Za-z'\-]*\b[\s,.;:]+){5,}\b[A-Za-z][A-Za-z'\-]*\b")
-_HAN = regex.compile(r"\p{Han}")
 _LATIN = regex.compile(r"[A-Za-z]")
 _FENCE = regex.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", regex.S)
 
@@ -155,7 +154,7 @@ def _new_lines(before: str, after: str) -> list[str]:
 
 
 def _han_share(text: str) -> float:
-    han = len(_HAN.findall(text))
+    han = len(HAN.findall(text))
     letters = han + len(_LATIN.findall(text))
     return han / letters if letters else 1.0
 
@@ -251,11 +250,11 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
         )
 
     if _ENGLISH_RUN.search(added) or (
-        len(_HAN.findall(added)) + len(_LATIN.findall(added)) >= 8 and _han_share(added) < 0.5
+        len(HAN.findall(added)) + len(_LATIN.findall(added)) >= 8 and _han_share(added) < 0.5
     ):
         failures.append(failure("not_chinese", "改写的文字不是中文", "the rewritten text is not Chinese"))
     description = answer.description
-    if not 4 <= len(description) <= 300 or not _HAN.search(description) or _han_share(description) < 0.5:
+    if not 4 <= len(description) <= 300 or not HAN.search(description) or _han_share(description) < 0.5:
         failures.append(
             failure(
                 "description",

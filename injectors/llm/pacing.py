@@ -7,14 +7,12 @@ import email.utils
 import time
 from collections.abc import Mapping
 
-import regex
-
-_HAN = regex.compile(r"\p{Han}")
+from injectors.language.patterns import HAN
 
 
 def estimate_tokens(text: str) -> int:
     """A tokenizer-free estimate (one per Han character, one per four other characters) for the TPM bucket."""
-    han = len(_HAN.findall(text))
+    han = len(HAN.findall(text))
     return han + (len(text) - han + 3) // 4
 
 

@@ -17,7 +17,13 @@ from injectors.base import Baseline
 from injectors.context import InjectionContext
 from injectors.language.modals import modal_verbs
 from injectors.language.quotations import protected, protected_spans
-from injectors.types.nms.evidence import HEDGE, PRESUPPOSED, recommendation_evidence
+from injectors.types.nms.evidence import (
+    HEDGE,
+    PRESUPPOSED,
+    SIBLING,
+    recommendation_evidence,
+    sentence_siblings,
+)
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from injectors.types.ter.ter01_undefined_term_used import UndefinedTermUsed
 from parsers.model import Document, Section
@@ -123,6 +129,21 @@ def test_a_later_condition_on_the_option_is_evidence() -> None:
     # the condition chooses among listed options: strengthening the choice leaves it meaningful
     listed = "显示屏宜采用LED屏、LCD屏或投影屏。采用LED屏时，亮度应可调节。"
     assert evidence(listed, listed) == []
+    # a later condition on the same verb but another object does not presuppose this option
+    other = "显示屏宜设置语音播报。设置字幕时，字号应可调节。"
+    assert evidence(other, other) == []
+
+
+def test_parallel_clauses_are_siblings_unless_they_are_examples() -> None:
+    """ "屏体宜为灰色，面板宜为灰色" lists like provisions; after 如 the clauses only illustrate."""
+    for line, found in [
+        ("屏体宜为灰色，面板宜为灰色。", [(SIBLING, "面板宜为灰色")]),
+        ("屏体宜为灰色，如面板宜为灰色。", []),
+        ("界面宜简洁，按钮宜醒目、菜单宜分级。", [(SIBLING, "按钮宜醒目、菜单宜分级")] * 2),
+        ("界面宜简洁，如按钮宜醒目、菜单宜分级。", []),
+    ]:
+        modal = modal_verbs(line)[0]
+        assert [(e.kind, e.words) for e in sentence_siblings(line, modal, same_verb=False)] == found, line
 
 
 def test_nms02_is_skipped_where_only_a_preference_would_carry_it() -> None:

@@ -278,15 +278,15 @@ def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[E
     return out
 
 
+_NOT_HEADING = regex.compile(r"保证|确保|使|以便|即|才|从而|是指|表示|意味")
+
+
 def _heads_its_item(line: str, modal: Modal) -> bool:
     """The modal verb makes the item's provision: not "……才可发送", "保证客户可以……", "即用户可……"."""
     before = line[: modal.start]
     if before[-1:] in ("才", "方", "均", "都", "也", "亦", "即"):
         return False
     return _NOT_HEADING.search(before) is None
-
-
-_NOT_HEADING = regex.compile(r"保证|确保|使|以便|即|才|从而|是指|表示|意味")
 
 
 def requirement_evidence(

@@ -16,6 +16,7 @@ import regex
 
 from injectors.base import Injector, Proposal, Site
 from injectors.context import CorpusTerm, InjectionContext
+from injectors.language.patterns import HAN
 from injectors.language.terms import (
     BODY_KINDS,
     Occurrence,
@@ -33,13 +34,12 @@ from injectors.types.ter.lexicon import (
 from parsers.model import Document
 
 _PLAIN = regex.compile(r"[\p{Han}A-Za-z0-9]+")
-_HAN = regex.compile(r"\p{Han}")
 
 
 @lru_cache(maxsize=1 << 16)  # asked of every term of the corpus, for every document
 def clean_term(term: str) -> bool:
     """A term simple enough to write into another text: Chinese, no alternatives or brackets."""
-    return 2 <= len(term) <= 12 and _PLAIN.fullmatch(term) is not None and _HAN.search(term) is not None
+    return 2 <= len(term) <= 12 and _PLAIN.fullmatch(term) is not None and HAN.search(term) is not None
 
 
 def chapter_name(document: Document) -> str:
