@@ -5,9 +5,12 @@ folder, equal to the tables jieba reads itself, and segment and tag exactly as j
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SENTENCES = ["审批后方可实施", "安装时宜采用不锈钢紧固件", "数据接口应支持断点续传，可选用加密传输"]
@@ -30,20 +33,33 @@ def _run(cache: Path, probe: str = PROBE) -> str:
     return done.stdout
 
 
-def test_the_kept_dictionary_segments_as_jieba_does(tmp_path: Path) -> None:
-    first = _run(tmp_path)  # builds the dictionary and keeps it
-    (kept,) = (tmp_path / "jieba").glob("*.pickle")
-    assert kept.name.startswith("lexicon-") and kept.stat().st_size > 1_000_000
-    assert _run(tmp_path) == first  # read from the kept pickle
+@pytest.fixture(scope="module")
+def kept(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
+    """A cache folder where a first run built the dictionary the slow way and kept it, and that run's
+    output (segmenting and tagging as jieba's own loading does): the reference of every test here. Tests
+    that read the folder get a copy of it."""
+    folder = tmp_path_factory.mktemp("kept")
+    return folder, _run(folder)
+
+
+def _copy(kept: tuple[Path, str], to: Path) -> Path:
+    shutil.copytree(kept[0], to)
+    return to
+
+
+def test_the_kept_dictionary_segments_as_jieba_does(kept: tuple[Path, str], tmp_path: Path) -> None:
+    folder, first = kept  # built the dictionary and kept it
+    (pickle,) = (folder / "jieba").glob("*.pickle")
+    assert pickle.name.startswith("lexicon-") and pickle.stat().st_size > 1_000_000
+    assert _run(_copy(kept, tmp_path / "cache")) == first  # read from the kept pickle
     assert "审批/后/方可/实施" in first
     assert "安装/v 时宜/n 采用/v" in first  # jieba's global tagger has its table too
 
 
-def test_the_kept_tables_are_the_ones_jieba_reads(tmp_path: Path) -> None:
-    _run(tmp_path)  # keeps the pickle
+def test_the_kept_tables_are_the_ones_jieba_reads(kept: tuple[Path, str], tmp_path: Path) -> None:
     probe = f"""
 import pickle, jieba, jieba.posseg
-(kept,) = __import__("pathlib").Path({str(tmp_path / "jieba")!r}).glob("*.pickle")
+(kept,) = __import__("pathlib").Path({str(kept[0] / "jieba")!r}).glob("*.pickle")
 freq, total, tags = pickle.loads(kept.read_bytes())
 own = jieba.Tokenizer()
 own.initialize()
@@ -55,20 +71,22 @@ print(len(freq), len(tags))
     assert int(sizes[1]) > 300_000 and int(sizes[0]) > int(sizes[1])  # the prefixes are in the first one
 
 
-def test_a_damaged_or_unwritable_cache_loads_the_slow_way(tmp_path: Path) -> None:
-    reference = _run(tmp_path / "fresh")
-    for kept in (tmp_path / "fresh" / "jieba").glob("*.pickle"):
-        kept.write_bytes(b"\x80\x05 not a pickle")
-    assert _run(tmp_path / "fresh") == reference
+def test_a_damaged_or_unwritable_cache_loads_the_slow_way(kept: tuple[Path, str], tmp_path: Path) -> None:
+    damaged, reference = _copy(kept, tmp_path / "damaged"), kept[1]
+    for pickle in (damaged / "jieba").glob("*.pickle"):
+        pickle.write_bytes(b"\x80\x05 not a pickle")
+    assert _run(damaged) == reference
     blocked = tmp_path / "file-not-folder"
     blocked.write_text("")
     assert _run(blocked) == reference  # the cache folder cannot be made: nothing is kept, nothing fails
 
 
-def test_a_global_dictionary_set_by_other_code_keeps_its_own_tags(tmp_path: Path) -> None:
+def test_a_global_dictionary_set_by_other_code_keeps_its_own_tags(
+    kept: tuple[Path, str], tmp_path: Path
+) -> None:
     """The kept table is jieba's main dictionary's: when other code in the process set another global
     dictionary first, jieba's global tagger reads that one, and ours still tags with the main one."""
-    reference = _run(tmp_path)  # keeps both pickles
+    cache, reference = _copy(kept, tmp_path / "cache"), kept[1]
     custom = tmp_path / "custom.txt"
     custom.write_text("审批 10 v\n实施 10 v\n不锈钢 10 n\n", encoding="utf-8")
     probe = f"""
@@ -79,7 +97,7 @@ ours = " ".join(f for _, f in tagged("安装时宜采用不锈钢紧固件", hmm
 import jieba.posseg
 print(len(jieba.posseg.dt.word_tag_tab), ours)
 """
-    size, ours = _run(tmp_path, probe).split(maxsplit=1)
+    size, ours = _run(cache, probe).split(maxsplit=1)
     assert int(size) == 3  # the custom file's three entries, not the kept main table
     assert ours.strip() == reference.splitlines()[3].split(" ", 1)[1]  # ours: the main dictionary's tags
 
@@ -118,5 +136,5 @@ def test_keeping_the_dictionary_deletes_the_stale_pickles(tmp_path: Path) -> Non
         stale.write_bytes(b"an earlier version's table")
         os.utime(stale, (1_000_000_000, 1_000_000_000))
     _run(tmp_path)
-    (kept,) = (tmp_path / "jieba").iterdir()
-    assert kept.name.startswith("lexicon-")
+    (left,) = (tmp_path / "jieba").iterdir()
+    assert left.name.startswith("lexicon-")
