@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -188,3 +189,57 @@ def test_great_expectations_prints_no_progress_bars(
     captured = capfd.readouterr()
     assert "Calculating Metrics" not in captured.err + captured.out
     assert "%|" not in captured.err
+
+
+def _pages(site: Path) -> dict[str, str]:
+    """A Data Docs site's pages by path, with what differs from run to run (time stamps in paths and
+    pages, the random ids of page elements) made equal."""
+    stamp = re.compile(
+        r"\d{8}T\d{6}\.\d{6}Z|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?|'_run_time_sort': [\d.]+"
+        r"|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    )
+    return {
+        stamp.sub("T", str(p.relative_to(site))): stamp.sub("T", p.read_text(encoding="utf-8"))
+        for p in site.rglob("*.html")
+    }
+
+
+def test_data_docs_templates_are_compiled_once_per_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GX makes a jinja environment per page, and jinja compiled every template again for each: the Data
+    Docs views share their compiled templates, and render the pages GX's default views render."""
+    import jinja2
+
+    from validation.data_docs_view import TEMPLATES
+
+    TEMPLATES.clear()  # as in a process that has built no site yet
+    compiled: list[str | None] = []
+    compile_template = jinja2.Environment.compile
+
+    def counted(self: jinja2.Environment, source: str, name: str | None = None, *args: object) -> object:
+        compiled.append(name)
+        return compile_template(self, source, name, *args)
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counted)
+    results = injected()
+    checks = check_results(results)
+    tables = build_tables(results, checks)
+    sites = []
+    for run in ("first", "second"):
+        compiled.clear()
+        validate_release(
+            tables.documents, tables.instances, checks, min_errors=10, max_errors=18, out_dir=tmp_path / run
+        )
+        sites.append((tmp_path / run / "data_docs", len(compiled)))
+    (first, first_compiled), (second, second_compiled) = sites
+    assert first_compiled > 10 and second_compiled == 0
+    pages = _pages(first)
+    assert "index.html" in pages and any(p.startswith("validations/") for p in pages)
+    assert _pages(second) == pages
+    monkeypatch.setattr("validation.suites._view", lambda name: {"class_name": f"DefaultJinja{name}"})
+    TEMPLATES.clear()
+    validate_release(
+        tables.documents, tables.instances, checks, min_errors=10, max_errors=18, out_dir=tmp_path / "gx"
+    )
+    assert _pages(tmp_path / "gx" / "data_docs") == pages  # GX's own views, compiling as they always did

@@ -186,10 +186,22 @@ def _context(gx: Any, docs_dir: Path | None) -> Any:
                     "class_name": "TupleFilesystemStoreBackend",
                     "base_directory": str(docs_dir),
                 },
-                "site_index_builder": {"class_name": "DefaultSiteIndexBuilder"},
+                # GX's pages, with each template compiled once per process (`data_docs_view`)
+                "site_section_builders": {section: {"view": _view("PageView")} for section in _SECTIONS},
+                "site_index_builder": {
+                    "class_name": "DefaultSiteIndexBuilder",
+                    "view": _view("IndexPageView"),
+                },
             },
         )
     return context
+
+
+def _view(name: str) -> dict[str, str]:
+    return {"module_name": "validation.data_docs_view", "class_name": name}
+
+
+_SECTIONS = ("expectations", "validations", "profiling")  # a Data Docs site's sections (GX's defaults)
 
 
 def _expectation(gx: Any, check: Check) -> Any:
