@@ -1,7 +1,7 @@
 """The views that render a release's Data Docs: GX's own, with their templates compiled once per process.
 
 GX makes a new jinja `Environment` for every page of a Data Docs site, and jinja compiles each template
-again for each new environment: about half a second of every validation, and most of its Data Docs. The
+again for each new environment: a third of a second or more of every validation, most of its Data Docs. The
 environments are all configured alike (same loaders, escaping and extensions; filters are looked up when a
 page renders), so the compiled code of a template is the same in each: this view gives every environment
 it makes one in-memory bytecode cache, keyed by template and checked against the template's source. The
@@ -41,17 +41,19 @@ class CompiledTemplates(BytecodeCache):
 TEMPLATES = CompiledTemplates()
 
 
-class PageView(DefaultJinjaPageView):  # type: ignore[misc]  # GX is untyped
-    """A section's page (an expectation suite, a validation result), its templates read from `TEMPLATES`."""
+class _SharedTemplates:
+    """Mixed into a GX view: the jinja environment it makes reads compiled templates from `TEMPLATES`."""
+
+    env: Any
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.env.bytecode_cache = TEMPLATES
 
 
-class IndexPageView(DefaultJinjaIndexPageView):  # type: ignore[misc]
-    """The site's index page, its templates read from `TEMPLATES`."""
+class PageView(_SharedTemplates, DefaultJinjaPageView):  # type: ignore[misc]  # GX is untyped
+    """A section's page (an expectation suite, a validation result)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.env.bytecode_cache = TEMPLATES
+
+class IndexPageView(_SharedTemplates, DefaultJinjaIndexPageView):  # type: ignore[misc]
+    """The site's index page."""
