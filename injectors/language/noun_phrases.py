@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import regex
-
+from injectors.language.patterns import HAN_WORD
 from injectors.language.words import tagged
 
 # jieba flags of words that may form a compound noun; names of people, places and bodies excluded
@@ -24,7 +23,7 @@ def noun_phrases(text: str, min_chars: int = 4) -> tuple[str, ...]:
     out: list[str] = []
     run: list[tuple[str, str]] = []
     for word, flag in (*tagged(text), ("。", "x")):
-        if flag in _NOUNISH and regex.fullmatch(r"\p{Han}+", word):
+        if flag in _NOUNISH and HAN_WORD.fullmatch(word):
             run.append((word, flag))
             continue
         while run and (len(run[-1][0]) < 2 or not run[-1][1].startswith("n")):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import regex
 
 HAN = regex.compile(r"\p{Han}")  # a Chinese character
+HAN_WORD = regex.compile(r"\p{Han}+")  # with fullmatch: a word of Chinese characters only
 
 # A note or an example (条文的注、示例), the places where a provision must not stand.
 NOTE = regex.compile(r"^\s*注\s*[0-9０-９]*\s*[：:]")

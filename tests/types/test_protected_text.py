@@ -126,8 +126,9 @@ def test_a_later_condition_on_the_option_is_evidence() -> None:
     text = "显示屏宜设置语音播报。设置语音播报时，音量应可调节。"
     line = text
     assert evidence(text, line) == [(PRESUPPOSED, "设置语音播报时")]
-    # the condition chooses among listed options: strengthening the choice leaves it meaningful
-    listed = "显示屏宜采用LED屏、LCD屏或投影屏。采用LED屏时，亮度应可调节。"
+    # the condition chooses among listed options: strengthening the choice leaves it meaningful (options
+    # in Chinese: a Latin name such as LED is no object this evidence reads, and would not test this)
+    listed = "显示屏宜采用液晶屏、点阵屏或投影屏。采用液晶屏时，亮度应可调节。"
     assert evidence(listed, listed) == []
     # a later condition on the same verb but another object does not presuppose this option
     other = "显示屏宜设置语音播报。设置字幕时，字号应可调节。"

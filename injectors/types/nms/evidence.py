@@ -34,6 +34,7 @@ from injectors.language.modals import (
     next_word,
     sentence_span,
 )
+from injectors.language.patterns import HAN_WORD
 from injectors.language.quotes import shorten
 from parsers.model import Document, Section
 
@@ -328,6 +329,7 @@ def recommendation_evidence(
     return out + list_siblings(section, line_offset, force) + parallel
 
 
+_OPTIONS = regex.compile(r"[、或]")  # "A、B或C": options listed after the verb
 _CONDITION_OPENER = r"(?:当|如|若|如果|如需|对于|对)"
 _CONDITION_CLOSER = r"(?:时|的情况下|后)[，,]"
 
@@ -346,13 +348,13 @@ def presupposed_option(section: Section, line_offset: int, line: str, modal: Mod
     """A later sentence of the same clause made conditional on doing what the modal only recommends or
     permits ("宜设置防雷装置。……设置防雷装置时，应……"): strengthened, the condition no longer selects."""
     verb = next_word(line, modal.end)
-    if len(verb) < 2 or not regex.fullmatch(r"\p{Han}+", verb):
+    if len(verb) < 2 or not HAN_WORD.fullmatch(verb):
         return []
     thing = next_word(line, modal.end + len(verb))
-    if len(thing) < 2 or not regex.fullmatch(r"\p{Han}+", thing):
+    if len(thing) < 2 or not HAN_WORD.fullmatch(thing):
         return []
     _, end = sentence_span(line, modal.start, modal.end)
-    if regex.search(r"[、或]", line[modal.end : end]):
+    if _OPTIONS.search(line[modal.end : end]):
         return []  # "宜采用A、B或C。采用A时，……": the condition chooses among the options, still needed
     later = section.text[line_offset + end :]
     if verb not in later or thing not in later:  # both are in any condition that repeats the act

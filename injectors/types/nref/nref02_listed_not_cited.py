@@ -15,6 +15,7 @@ from injectors.checking import Violation
 from injectors.context import InjectionContext, field_of, same_field
 from injectors.edit import Edit
 from injectors.language.citations import Cited
+from injectors.language.patterns import HAN_WORD
 from injectors.language.punctuation import match_style
 from injectors.language.words import words as segment
 from injectors.registry import TypeDefinition
@@ -66,9 +67,7 @@ def _title_words(title: str) -> tuple[str, ...]:
     """Distinct content words of a standard title (Chinese, two characters or more, not generic)."""
     words = segment(title, hmm=True)
     return tuple(
-        dict.fromkeys(
-            w for w in words if len(w) >= 2 and regex.fullmatch(r"\p{Han}+", w) and not _GENERIC.match(w)
-        )
+        dict.fromkeys(w for w in words if len(w) >= 2 and HAN_WORD.fullmatch(w) and not _GENERIC.match(w))
     )
 
 
