@@ -15,18 +15,20 @@ from functools import lru_cache
 
 import regex
 
-from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.words import words
 from parsers.model import Document
 
 SIZES = (2, 3, 4)
+# An edited line's n-grams are asked for again by the document's other checks of the same edit, rarely by
+# another document (its lines differ): a few hundred lines, not a corpus's, at about 12 kB each.
+EDITED_LINES = 512
 _WORDLIKE = regex.compile(r"[\p{Han}A-Za-z]")
 
 
-@lru_cache(maxsize=LINE_CACHE)
+@lru_cache(maxsize=EDITED_LINES)
 def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
     """Word n-grams (n = 2–4) of one line, whitespace dropped, punctuation-or-digit-only n-grams skipped."""
-    tokens = [w for w in words(line) if w.strip()]
+    tokens = _tokens(line)
     wordlike = [_WORDLIKE.search(t) is not None for t in tokens]
     out = set()
     for n in SIZES:
@@ -34,6 +36,24 @@ def line_ngrams(line: str) -> frozenset[tuple[str, ...]]:
             if any(wordlike[i : i + n]):
                 out.add(tuple(tokens[i : i + n]))
     return frozenset(out)
+
+
+def _tokens(line: str) -> tuple[str, ...]:
+    return tuple(w for w in words(line) if w.strip())
+
+
+def _has_run(tokens: tuple[str, ...], gram: tuple[str, ...]) -> bool:
+    """Whether `gram` is consecutive words of `tokens`: for a word n-gram of another text, the same as
+    `gram in line_ngrams(line)` for the line of these tokens, without building the line's n-grams."""
+    at = 0
+    try:
+        while True:
+            at = tokens.index(gram[0], at)
+            if tokens[at : at + len(gram)] == gram:
+                return True
+            at += 1
+    except ValueError:
+        return False
 
 
 def text_ngrams(text: str) -> frozenset[tuple[str, ...]]:
@@ -52,7 +72,9 @@ class DocumentWording:
     a fifth of the audit; an edit's new n-grams are few. An n-gram's words joined are a substring of the
     line it comes from once that line's whitespace is dropped (whitespace is never inside a word, and is
     dropped between words), so only lines holding that substring are segmented, and a line the document
-    has as written brings nothing new at all."""
+    has as written brings nothing new at all. A line looked into keeps its words, not its n-grams: caching
+    every document line's n-grams was the largest part of a worker's growth (about 200 MB at 500 documents,
+    against a few MB of words)."""
 
     def __init__(self, document: Document) -> None:
         self.lines = [line for s in document.sections for t in (s.title or "", s.text) for line in _lines(t)]
@@ -64,6 +86,7 @@ class DocumentWording:
         # asked before: set operations answer those without a call per n-gram)
         self._used: set[tuple[str, ...]] = set()
         self._unused: set[tuple[str, ...]] = set()
+        self._line_tokens: dict[int, tuple[str, ...]] = {}  # the lines looked into so far
 
     def new(self, text: str) -> set[tuple[str, ...]]:
         """The n-grams of `text` the document never uses (`text_ngrams(text)` less the document's)."""
@@ -84,10 +107,16 @@ class DocumentWording:
         joined, at = "".join(gram), 0
         while (at := self._flat.find(joined, at)) >= 0:
             k = bisect.bisect_right(self._starts, at) - 1  # the line it is in
-            if gram in line_ngrams(self.lines[k]):
+            if _has_run(self._tokens_of(k), gram):
                 return True
             at = self._starts[k + 1]  # the next line
         return False
+
+    def _tokens_of(self, k: int) -> tuple[str, ...]:
+        found = self._line_tokens.get(k)
+        if found is None:
+            found = self._line_tokens[k] = _tokens(self.lines[k])
+        return found
 
 
 @lru_cache(maxsize=16)
