@@ -62,7 +62,7 @@ def _clear_caches() -> None:
         terms.term_variants,
         words.words,
         words.tagged,
-        words.boundaries,
+        words._edge_marks,
     ):
         cached.cache_clear()
 
