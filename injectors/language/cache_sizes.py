@@ -4,10 +4,10 @@ A build's worker reads the same lines again and again within a document (every c
 documents that share wording, so these analyses are cached; the caches are bounded so that a worker's memory
 levels off instead of growing with the corpus. At these sizes one process injecting 200 documents used no
 more CPU time than with caches four times larger. Smaller bounds flatten the memory sooner but cost CPU: at a
-quarter of these sizes, 45% more per document; emptying every cache after each document, 70% more. What an
-entry holds matters as much as how many there are: a line's words are kept, not its n-grams
-(`novelty.DocumentWording`), and its word edges as one byte per character (`words._edge_marks`), so that a
-500-document build's workers end at about 360 MB each (about 260 MB after 100 documents).
+quarter of these sizes, 45% more per document; emptying every cache after each document, about 75% more.
+What an entry holds matters as much as how many there are: a line's words are kept, not its n-grams
+(`novelty.DocumentWording`), and its word edges as one byte per character (`words._edge_marks`), so that
+a 500-document build's workers end at about 360 MB each (about 260 MB after 100 documents).
 """
 
 import sys

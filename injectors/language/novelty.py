@@ -73,8 +73,8 @@ class DocumentWording:
     line it comes from once that line's whitespace is dropped (whitespace is never inside a word, and is
     dropped between words), so only lines holding that substring are segmented, and a line the document
     has as written brings nothing new at all. A line looked into keeps its words, not its n-grams: caching
-    every document line's n-grams was the largest part of a worker's growth (about 200 MB at 500 documents,
-    against a few MB of words)."""
+    every document line's n-grams was the largest part of a worker's growth (88 MB after 80 documents, at
+    12 kB a line, against 17 MB for the same lines' words)."""
 
     def __init__(self, document: Document) -> None:
         self.lines = [line for s in document.sections for t in (s.title or "", s.text) for line in _lines(t)]

@@ -216,6 +216,9 @@ def tokens(text: str) -> Iterator[tuple[str, int]]:
         yield word, start
 
 
+_EDGE = re.compile(b"\x01")  # a word edge in `_edge_marks`
+
+
 @lru_cache(maxsize=LINE_CACHE)
 def _edge_marks(text: str) -> bytes:
     """One byte per offset of `text` and its end, 1 where a word starts or ends: cached for every line a
@@ -232,9 +235,6 @@ def _edge_marks(text: str) -> bytes:
 def boundaries(text: str) -> frozenset[int]:
     """Offsets where a word starts or ends: a span is word-aligned when both ends are in here."""
     return frozenset(m.start() for m in _EDGE.finditer(_edge_marks(text)))
-
-
-_EDGE = re.compile(b"\x01")
 
 
 def word_aligned(text: str, start: int, end: int) -> bool:
