@@ -240,4 +240,5 @@ def boundaries(text: str) -> frozenset[int]:
 def word_aligned(text: str, start: int, end: int) -> bool:
     """True when text[start:end] does not cut a word in two (so replacing it never splits a word)."""
     marks = _edge_marks(text)
-    return 0 <= start < len(marks) and 0 <= end < len(marks) and marks[start] == 1 == marks[end]
+    inside = 0 <= start < len(marks) and 0 <= end < len(marks)
+    return inside and bool(marks[start] and marks[end])
