@@ -39,6 +39,11 @@ def configure(root: Path) -> None:
     _root[:] = [root]
 
 
+def folder() -> Path | None:
+    """The configured store folder (for a subprocess that reads the session's values), or None."""
+    return _root[0] if _root else None
+
+
 @contextmanager
 def locked(name: str) -> Iterator[Path | None]:
     """Hold `name`'s lock (another worker computing it waits here); yields the store folder, or None."""

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import session_store
 from release_data import injected
 
 from release.tables import build_tables
@@ -18,7 +19,11 @@ from validation.traceability import check_results
 TESTS = Path(__file__).resolve().parent
 PROBE = f"""
 import json, logging, sys
+from pathlib import Path
 sys.path.insert(0, {str(TESTS)!r})
+import session_store
+if len(sys.argv) > 1:  # the session's store: the injected documents the caller validated, not injected again
+    session_store.configure(Path(sys.argv[1]))
 from release_data import injected
 from release.tables import build_tables
 from validation import gx_process
@@ -40,8 +45,9 @@ report = {{"started": started, "gx_here": "great_expectations" in sys.modules, "
 report["ended"] = gx_process._STARTED is None
 assert gx_process.start()  # GX still not imported here: a second process starts
 pool = gx_process._STARTED
-pool.submit(int).result()  # its worker is up
-for worker in list(pool._processes.values()):
+workers = list(pool._processes.values())
+assert workers  # started with the pool (spawn), and killed at once: it dies during its GX import
+for worker in workers:
     worker.kill()
 report["fallback"] = validate()
 report["gx_here_after_fallback"] = "great_expectations" in sys.modules
@@ -56,9 +62,9 @@ def test_the_validation_process_decides_as_the_caller_would() -> None:
     here = validate_release(tables.documents, tables.instances, checks, min_errors=10, max_errors=18)
     expected = [o.to_dict() for o in here.outcomes]
 
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE], cwd=TESTS.parent, capture_output=True, text=True, timeout=300
-    )
+    store = session_store.folder()  # where the caller's `injected()` is kept
+    command = [sys.executable, "-c", PROBE, *(() if store is None else (str(store),))]
+    done = subprocess.run(command, cwd=TESTS.parent, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     *logs, last = done.stdout.strip().splitlines()
     report = json.loads(last)
