@@ -36,9 +36,34 @@ def utils_module(folder: Path):
     return module
 
 
+# `python -m lm_eval` (its own command line, arguments and outputs), except that its task index holds the
+# --include_path tasks only: indexing the 14,000 tasks lm-eval bundles costs 10 s of CPU per run, and none of
+# them is run or read here (that no bundled task's file names the shipped tasks is checked below)
+LM_EVAL = """
+import lm_eval.tasks
+from lm_eval.__main__ import cli_evaluate
+
+bundled_too = lm_eval.tasks.TaskManager.__init__
+
+def include_path_only(self, *args, **kwargs):
+    bundled_too(self, *args, **{**kwargs, "include_defaults": False})
+
+lm_eval.tasks.TaskManager.__init__ = include_path_only
+cli_evaluate()
+"""
+
+
+def bundled_tasks_naming(word: str) -> list[Path]:
+    """The YAML files of the tasks lm-eval bundles that contain `word` (read as text, not indexed)."""
+    spec = importlib.util.find_spec("lm_eval")
+    assert spec is not None and spec.origin is not None
+    files = (Path(spec.origin).parent / "tasks").rglob("*.yaml")
+    return [p for p in files if word in p.read_text(encoding="utf-8", errors="replace")]
+
+
 def lm_eval(cwd: Path, include: Path, tasks: str, out: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "HF_HOME": str(out / "hf-home")}
-    command = [sys.executable, "-m", "lm_eval", "--model", "dummy", "--include_path", str(include)]
+    command = [sys.executable, "-c", LM_EVAL, "--model", "dummy", "--include_path", str(include)]
     command += ["--tasks", tasks, "--limit", "2", "--output_path", str(out), "--log_samples", *extra]
     return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=600)
 
@@ -61,6 +86,7 @@ def test_every_shipped_task_runs_from_another_directory(release_dir: Path, tmp_p
     instructions = release_dir / "instructions"
     tasks = sorted(p.stem for p in instructions.glob("gbtbench_*.yaml") if p.stem != "gbtbench_review")
     assert len(tasks) == 10
+    assert not bundled_tasks_naming("gbtbench")  # no bundled task, group or tag takes a shipped name
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     others = [t for t in tasks if not t.startswith("gbtbench_review_")]
