@@ -33,12 +33,21 @@ def _run(cache: Path, probe: str = PROBE) -> str:
     return done.stdout
 
 
+# what earlier versions of this code kept: the first run here, which keeps the dictionary, deletes them
+STALE = ("prefix-0.42.1-9-9.pickle", "dictionary-0.42.1-9-9.pickle")
+
+
 @pytest.fixture(scope="module")
 def kept(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """A cache folder where a first run built the dictionary the slow way and kept it, and that run's
     output (segmenting and tagging as jieba's own loading does): the reference of every test here. Tests
-    that read the folder get a copy of it."""
+    that read the folder get a copy of it. The folder held earlier versions' tables before that run."""
     folder = tmp_path_factory.mktemp("kept")
+    (folder / "jieba").mkdir()
+    for name in STALE:
+        stale = folder / "jieba" / name
+        stale.write_bytes(b"an earlier version's table")
+        os.utime(stale, (1_000_000_000, 1_000_000_000))
     return folder, _run(folder)
 
 
@@ -129,12 +138,7 @@ def test_what_earlier_jiebas_kept_is_deleted_once_a_day_old(tmp_path: Path) -> N
     assert len(gone) == 5
 
 
-def test_keeping_the_dictionary_deletes_the_stale_pickles(tmp_path: Path) -> None:
-    (tmp_path / "jieba").mkdir()
-    for name in ("prefix-0.42.1-9-9.pickle", "dictionary-0.42.1-9-9.pickle"):  # earlier versions' tables
-        stale = tmp_path / "jieba" / name
-        stale.write_bytes(b"an earlier version's table")
-        os.utime(stale, (1_000_000_000, 1_000_000_000))
-    _run(tmp_path)
-    (left,) = (tmp_path / "jieba").iterdir()
+def test_keeping_the_dictionary_deletes_the_stale_pickles(kept: tuple[Path, str]) -> None:
+    """The run that kept the dictionary (`kept`, in a folder holding earlier versions' tables: `STALE`)."""
+    (left,) = (kept[0] / "jieba").iterdir()
     assert left.name.startswith("lexicon-")
