@@ -9,8 +9,7 @@ second worker only a file read: its users are not grouped and spread over both w
 Order: xdist hands out groups (and single tests) in collection order, so a long group collected last keeps
 one worker busy while the other idles. The main process records every test's duration in pytest's cache;
 the next session starts the longest groups (and modules, for tests in no group) first: longest processing
-time first, which leaves the short ones to fill the gaps at the end (except that the longest block needing no
-Prefect server comes first, to run while the session's server starts). A fresh clone (CI) or a run with
+time first, which leaves the short ones to fill the gaps at the end. A fresh clone (CI) or a run with
 `-p no:cacheprovider` has no such record: there the committed `tests/durations.json` (each block's seconds
 in a full run) decides, and a block it does not know counts one second per test, or twenty if the test
 runs a build (uses the Prefect server). Refresh the file after a change that moves the suite's time:
@@ -128,18 +127,7 @@ def arrange(items: list[pytest.Item], durations: dict[str, float]) -> None:
     expected = expected_durations()
     cost = {block: _cost(block, members, durations, expected) for block, members in blocks.items()}
     order = sorted(blocks, key=lambda block: -cost[block])  # sorted() is stable: ties keep collection order
-    # the longest block that needs no Prefect server first: both workers run it while the session's server
-    # starts (seconds of database migrations), instead of waiting for the server in their first test
-    serverless = [block for block in order if not any(_uses_server(item) for item in blocks[block])]
-    if serverless:
-        order.remove(serverless[0])
-        order.insert(0, serverless[0])
     items[:] = [item for block in order for item in blocks[block]]
-
-
-def _uses_server(item: pytest.Item) -> bool:
-    info = getattr(item, "_fixtureinfo", None)
-    return info is not None and "prefect_api" in info.names_closure
 
 
 def _cost(
@@ -154,7 +142,8 @@ def _cost(
 def _duration(item: pytest.Item, durations: dict[str, float]) -> float:
     if item.nodeid in durations:
         return durations[item.nodeid]
-    return UNKNOWN_BUILD_S if _uses_server(item) else UNKNOWN_S
+    info = getattr(item, "_fixtureinfo", None)
+    return UNKNOWN_BUILD_S if info is not None and "prefect_api" in info.names_closure else UNKNOWN_S
 
 
 def recorded(config: pytest.Config) -> dict[str, float]:

@@ -123,15 +123,6 @@ def test_the_longest_blocks_start_first_and_groups_stay_together() -> None:
     ]
 
 
-def test_the_longest_block_without_the_prefect_server_starts_before_the_longer_ones_with_it() -> None:
-    """The session's Prefect server takes seconds to start: the workers first run what needs none."""
-    server = SimpleNamespace(names_closure=["prefect_api"], name2fixturedefs={})
-    items = [FakeItem("tests/a.py::plain"), FakeItem("tests/b.py::build"), FakeItem("tests/c.py::short")]
-    items[1]._fixtureinfo = server  # type: ignore[attr-defined]
-    arrange(items, {"tests/a.py::plain": 5.0, "tests/b.py::build": 30.0, "tests/c.py::short": 1.0})  # type: ignore[arg-type]
-    assert [i.nodeid for i in items] == ["tests/a.py::plain", "tests/b.py::build", "tests/c.py::short"]
-
-
 def test_without_a_record_the_committed_durations_decide(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
