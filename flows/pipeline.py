@@ -257,7 +257,7 @@ def run_stages(
         results = _only(map(ASSEMBLE, [AssembleInput(str(work.root), candidates, choice, decisions)]))
         report("assemble", 1, 1)
         lap("assemble")
-        say.info("assemble: %d documents, %d errors", len(results), sum(len(r.instances) for r in results))
+        say.info("assemble: %d documents, %d errors", len(results), sum(results.instances))
 
         report("write", 0, 1)
         validated = _only(map(VALIDATE, [ValidateInput(results, config, str(inputs.out))]))
@@ -284,7 +284,7 @@ def run_stages(
         output=written.path,
         fingerprint=inputs.fingerprint,
         documents=len(results),
-        instances=sum(len(r.instances) for r in results),
+        instances=sum(results.instances),
         bad_inputs=tuple(bad_inputs),
         critical_failures=tuple(written.critical_failures),
         timings=timings,

@@ -33,6 +33,13 @@ _BY_NAME = {s.name: s for s in stages.STAGES}
 ONCE_PER_BUILD = frozenset(s.name for s in (stages.CHOOSE, stages.ASSEMBLE, stages.VALIDATE, stages.WRITE))
 
 
+# Documents a worker takes on before it is replaced by a fresh one: a worker's caches of the corpus's
+# wording, and the memory Python keeps once it has used it, grow with every document it parses or injects
+# (from about 190 MB to 350 MB over 250 documents), so a long build's workers would grow with its corpus.
+# Replacing them costs an import (about a second) per wave of `workers * RECYCLE_AFTER` documents.
+RECYCLE_AFTER = 50
+
+
 def default_workers() -> int:
     """One worker per core this process may use."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -84,6 +91,13 @@ class ProcessMap:
             self.__enter__()
         return self(stage, items)
 
+    def _fresh_pool(self) -> Executor | None:
+        """The pool with new workers (the old ones are done with their wave)."""
+        self.close()
+        self._closed = False
+        self.__enter__()
+        return self._pool
+
     def close(self) -> None:
         """Stop the workers (each holds the dictionaries and lexicons of the injectors)."""
         self.__exit__(None, None, None)
@@ -99,9 +113,16 @@ class ProcessMap:
                     else stage.run(item)
                 )
             return
-        futures = [self._pool.submit(run_cached, stage.name, item, str(self.results)) for item in items]
-        for future in as_completed(futures):
-            yield future.result()
+        wave = self.workers * RECYCLE_AFTER
+        for start in range(0, len(items), wave):
+            pool = self._fresh_pool() if start else self._pool  # see RECYCLE_AFTER
+            assert pool is not None
+            futures = [
+                pool.submit(run_cached, stage.name, item, str(self.results))
+                for item in items[start : start + wave]
+            ]
+            for future in as_completed(futures):
+                yield future.result()
 
 
 def _uses_a_model(items: Sequence[Any]) -> bool:

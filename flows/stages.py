@@ -8,7 +8,7 @@ cacheable stages have content-addressed keys (file hash, configuration, seed, co
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -25,6 +25,7 @@ from parsers.errors import ParseError
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 from release.config import BuildConfig
+from release.stored_results import StoredResults
 from review.decisions import ReviewDecisions, card_section
 from validation import gx_process
 
@@ -141,18 +142,22 @@ class AssembleInput:
     decisions: ReviewDecisions | None = None  # human review: fixed descriptions, types and locations
 
 
-def assemble(item: AssembleInput) -> tuple[InjectionResult, ...]:
-    """Each kept document with its chosen errors applied together, in doc_id order (one document's
-    candidates read at a time)."""
-    cache, chosen, results = WorkCache(Path(item.work)), item.choice.chosen, []
-    for key in item.candidates:
-        candidates = cache.candidates(key)
-        if candidates.document.doc_id in chosen:
-            result = finalize(candidates, list(chosen[candidates.document.doc_id]))
-            results.append(item.decisions.with_fixes(result) if item.decisions is not None else result)
+def assemble(item: AssembleInput) -> StoredResults:
+    """Each kept document with its chosen errors applied together, stored in the work cache as it is done
+    (one document's candidates read, and one result held, at a time); the release reads them back."""
+    cache, chosen = WorkCache(Path(item.work)), item.choice.chosen
+
+    def assembled() -> Iterator[InjectionResult]:
+        for key in item.candidates:
+            candidates = cache.candidates(key)
+            if candidates.document.doc_id in chosen:
+                result = finalize(candidates, list(chosen[candidates.document.doc_id]))
+                yield item.decisions.with_fixes(result) if item.decisions is not None else result
+
+    stored = StoredResults.write(cache.root / "assembled", assembled())
     if len(item.candidates) >= FORGET_FROM:
         forget_all()  # the release needs the memory more than the analyses of text that is finished with
-    return tuple(results)
+    return stored
 
 
 # A build of this many documents empties the injectors' caches after assembly: in a 500-document build the
@@ -163,7 +168,7 @@ FORGET_FROM = 50
 
 @dataclass(frozen=True)
 class ValidateInput:
-    results: tuple[InjectionResult, ...]
+    results: StoredResults
     config: BuildConfig
     out: str
 
@@ -224,7 +229,7 @@ def _named(name: str) -> Callable[[Any], str]:
 PARSE: Stage[ParseInput, ParsedFile] = Stage("parse", parse, _parse_label, _parse_key)
 INJECT: Stage[InjectInput, Injected] = Stage("inject", inject, _inject_label, _inject_key)
 CHOOSE: Stage[ChooseInput, BalancedChoice] = Stage("choose", choose, _named("choose"))
-ASSEMBLE: Stage[AssembleInput, tuple[InjectionResult, ...]] = Stage("assemble", assemble, _named("assemble"))
+ASSEMBLE: Stage[AssembleInput, StoredResults] = Stage("assemble", assemble, _named("assemble"))
 VALIDATE: Stage[ValidateInput, ValidatedRelease] = Stage("validate", validate, _named("validate"))
 WRITE: Stage[WriteInput, WrittenRelease] = Stage("write", write, _named("write"))
 STAGES: Sequence[Stage[Any, Any]] = (PARSE, INJECT, CHOOSE, ASSEMBLE, VALIDATE, WRITE)

@@ -70,20 +70,25 @@ def package_versions() -> dict[str, str]:
 def release_counts(
     results: Sequence[InjectionResult], tables: ReleaseTables, queue: pa.Table
 ) -> dict[str, Any]:
-    types = Counter(tables.instances.column("error_type").to_pylist())
-    dims = Counter(tables.instances.column("dimension").to_pylist())
-    generators = Counter(tables.instances.column("generator").to_pylist())
+    instances = tables.instances
+    types = Counter(instances.column("error_type").to_pylist())
+    dims = Counter(instances.column("dimension").to_pylist())
+    generators = Counter(instances.column("generator").to_pylist())
     reasons = Counter(queue.column("reason").to_pylist())
     skipped: dict[str, Counter[str]] = {}
-    for r in results:
+    documents = sections = pre_existing = 0
+    for r in results:  # one pass: a large build's results are read from disk one at a time
+        documents += 1
+        sections += len(r.original.sections)
+        pre_existing += len(r.pre_existing)
         for error_type, reason in r.skipped.items():
             skipped.setdefault(error_type, Counter())[reason] += 1
-    flagged = sum(1 for f in tables.instances.column("flags").to_pylist() if f)
+    flagged = sum(1 for f in instances.column("flags").to_pylist() if f)
     return {
-        "documents": tables.documents.num_rows,
-        "sections": sum(len(r.original.sections) for r in results),
-        "instances": tables.instances.num_rows,
-        "pre_existing": sum(len(r.pre_existing) for r in results),
+        "documents": documents,
+        "sections": sections,
+        "instances": instances.num_rows,
+        "pre_existing": pre_existing,
         "flagged": flagged,
         "review_queue": {reason: reasons.get(reason, 0) for reason in ("flagged", "sample", "llm_rejected")},
         "by_type": {t: types.get(t, 0) for t in type_ids()},

@@ -13,7 +13,6 @@ import hashlib
 import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 import pyarrow as pa
@@ -21,7 +20,7 @@ import pyarrow as pa
 from injectors.instance import FlaggedCandidate
 from injectors.planner import InjectionResult
 from injectors.taxonomy import by_id
-from release.tables import FLAG_STRUCT, ReleaseTables, canonical_json, instances_table
+from release.tables import FLAG_STRUCT, ReleaseTables, canonical_json, instance_rows
 from validation.suites import SuiteResult
 from validation.traceability import Flag, merge_flags
 
@@ -140,6 +139,6 @@ def release_review_queue(
     seed: int,
 ) -> tuple[ReleaseTables, pa.Table]:
     """The review step of a release: instances carry their final flags, and the queue is drawn from them."""
-    tables = replace(tables, instances=instances_table(results, final_flags(checks, validation)))
+    tables = tables.rewritten("instances", instance_rows(results, final_flags(checks, validation)))
     rejected = [c for r in results for c in getattr(r, "flagged", ()) or ()]
     return tables, review_queue(tables.instances, fraction=fraction, seed=seed, rejected=rejected)

@@ -21,9 +21,11 @@ Tables and their row order:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import PurePath
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePath
 from typing import Any
 
 import orjson
@@ -33,6 +35,7 @@ from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult
 from parsers.model import Document
 from parsers.render import render_text
+from release.stored_results import StoredResults
 from release.structs import (
     EDIT_STRUCT,
     GOLD_LIST,
@@ -148,8 +151,11 @@ def source_name(document: Document) -> str:
     return PurePath(document.source).name if document.source else ""
 
 
-def ordered_results(results: Iterable[InjectionResult]) -> list[InjectionResult]:
-    """By doc_id (stable for equal ids), so the input order of files never shows in a table."""
+def ordered_results(results: Iterable[InjectionResult]) -> Iterable[InjectionResult]:
+    """By doc_id (stable for equal ids), so the input order of files never shows in a table. Results kept
+    on disk are stored in that order and read one at a time, so they are passed on as they are."""
+    if isinstance(results, StoredResults):
+        return results
     return sorted(results, key=lambda r: r.original.doc_id)
 
 
@@ -179,137 +185,227 @@ def gold_entries(result: InjectionResult) -> list[dict[str, str]]:
 def from_rows(rows: Iterable[dict[str, Any]], schema: pa.Schema, batch: int = 1024) -> pa.Table:
     """A table from rows converted `batch` at a time: a large release's rows (every section's text, the
     documents' full texts) never all exist as Python dicts at once."""
-    batches, pending = [], []
-    for row in rows:
-        pending.append(row)
-        if len(pending) == batch:
-            batches.append(pa.RecordBatch.from_pylist(pending, schema=schema))
-            pending = []
-    if pending or not batches:
-        batches.append(pa.RecordBatch.from_pylist(pending, schema=schema))
+    batches: list[pa.RecordBatch] = []
+    rows_in = _Batches(schema, batches.append, batch)
+    rows_in.extend(rows)
+    rows_in.close()
     return pa.Table.from_batches(batches, schema=schema)
 
 
+class _Batches:
+    """Rows to record batches of `batch` rows, each handed to `emit` (one empty batch when no row came)."""
+
+    def __init__(self, schema: pa.Schema, emit: Callable[[pa.RecordBatch], Any], batch: int = 1024) -> None:
+        self.schema, self.emit, self.batch = schema, emit, batch
+        self._pending: list[dict[str, Any]] = []
+        self._made = False
+
+    def extend(self, rows: Iterable[dict[str, Any]]) -> None:
+        for row in rows:
+            self._pending.append(row)
+            if len(self._pending) == self.batch:
+                self._flush()
+
+    def _flush(self) -> None:
+        self.emit(pa.RecordBatch.from_pylist(self._pending, schema=self.schema))
+        self._pending, self._made = [], True
+
+    def close(self) -> None:
+        if self._pending or not self._made:
+            self._flush()
+
+
 def documents_table(results: Iterable[InjectionResult]) -> pa.Table:
-    rows = (
-        {
-            "doc_id": r.original.doc_id,
-            "standard_id": r.original.standard_id,
-            "title": r.original.title,
-            "source": source_name(r.original),
-            "format": r.original.format,
-            "drafting_rules": r.original.drafting_rules,
-            "original_text": render_text(r.original),
-            "corrupted_text": render_text(r.corrupted),
-            "n_sections": len(r.original.sections),
-            "n_errors": len(r.instances),
-        }
-        for r in ordered_results(results)
-    )
-    return from_rows(rows, DOCUMENTS_SCHEMA)
+    return from_rows((_document_row(r) for r in ordered_results(results)), DOCUMENTS_SCHEMA)
+
+
+def _document_row(r: InjectionResult) -> dict[str, Any]:
+    return {
+        "doc_id": r.original.doc_id,
+        "standard_id": r.original.standard_id,
+        "title": r.original.title,
+        "source": source_name(r.original),
+        "format": r.original.format,
+        "drafting_rules": r.original.drafting_rules,
+        "original_text": render_text(r.original),
+        "corrupted_text": render_text(r.corrupted),
+        "n_sections": len(r.original.sections),
+        "n_errors": len(r.instances),
+    }
 
 
 def sections_table(results: Iterable[InjectionResult]) -> pa.Table:
-    return from_rows(_section_rows(results), SECTIONS_SCHEMA)
+    rows = (row for r in ordered_results(results) for row in _section_rows(r))
+    return from_rows(rows, SECTIONS_SCHEMA)
 
 
-def _section_rows(results: Iterable[InjectionResult]) -> Iterator[dict[str, Any]]:
-    for r in ordered_results(results):
-        for variant, document in (("original", r.original), ("corrupted", r.corrupted)):
-            for position, section in enumerate(document.sections):
-                row = section_row(section)
-                assert row is not None
-                yield {"doc_id": document.doc_id, "variant": variant, "position": position, **row}
+def _section_rows(r: InjectionResult) -> Iterator[dict[str, Any]]:
+    for variant, document in (("original", r.original), ("corrupted", r.corrupted)):
+        for position, section in enumerate(document.sections):
+            row = section_row(section)
+            assert row is not None
+            yield {"doc_id": document.doc_id, "variant": variant, "position": position, **row}
 
 
 def instances_table(
     results: Iterable[InjectionResult], flags: Mapping[str, Sequence[Flag]] | None = None
 ) -> pa.Table:
-    return from_rows(_instance_rows(results, flags or {}), INSTANCES_SCHEMA)
+    return from_rows(instance_rows(results, flags or {}), INSTANCES_SCHEMA)
 
 
-def _instance_rows(
+def instance_rows(
     results: Iterable[InjectionResult], flags: Mapping[str, Sequence[Flag]]
 ) -> Iterator[dict[str, Any]]:
+    """The instances table's rows, in its order."""
     for r in ordered_results(results):
-        for i in ordered_instances(r):
-            provenance = provenance_row(i.provenance)
-            yield (
-                {
-                    "instance_id": i.instance_id,
-                    "doc_id": i.doc_id,
-                    "dimension": i.dimension,
-                    "error_type": i.error_type,
-                    "location": i.location,
-                    "original_section": section_row(i.original_section),
-                    "corrupted_section": section_row(i.corrupted_section),
-                    "edit": edit_row(i.edit),
-                    "description": i.description,
-                    "provenance": provenance,
-                    "generator": str(provenance.get("generator", "")),
-                    "flags": [f.to_dict() for f in instance_flags(i, flags)],
-                }
-            )
+        yield from _instance_rows(r, flags)
+
+
+def _instance_rows(r: InjectionResult, flags: Mapping[str, Sequence[Flag]]) -> Iterator[dict[str, Any]]:
+    for i in ordered_instances(r):
+        provenance = provenance_row(i.provenance)
+        yield (
+            {
+                "instance_id": i.instance_id,
+                "doc_id": i.doc_id,
+                "dimension": i.dimension,
+                "error_type": i.error_type,
+                "location": i.location,
+                "original_section": section_row(i.original_section),
+                "corrupted_section": section_row(i.corrupted_section),
+                "edit": edit_row(i.edit),
+                "description": i.description,
+                "provenance": provenance,
+                "generator": str(provenance.get("generator", "")),
+                "flags": [f.to_dict() for f in instance_flags(i, flags)],
+            }
+        )
 
 
 def items_table(results: Iterable[InjectionResult]) -> pa.Table:
-    rows = (
-        {
-            "doc_id": r.original.doc_id,
-            "standard_id": r.original.standard_id,
-            "title": r.original.title,
-            "text": render_text(r.corrupted),
-            "gold": gold_entries(r),
-            "n_errors": len(r.instances),
-            "pre_existing": [v.to_dict() for v in r.pre_existing],
-        }
-        for r in ordered_results(results)
-    )
-    return from_rows(rows, ITEMS_SCHEMA)
+    return from_rows((_item_row(r) for r in ordered_results(results)), ITEMS_SCHEMA)
+
+
+def _item_row(r: InjectionResult) -> dict[str, Any]:
+    return {
+        "doc_id": r.original.doc_id,
+        "standard_id": r.original.standard_id,
+        "title": r.original.title,
+        "text": render_text(r.corrupted),
+        "gold": gold_entries(r),
+        "n_errors": len(r.instances),
+        "pre_existing": [v.to_dict() for v in r.pre_existing],
+    }
 
 
 def pre_existing_table(results: Iterable[InjectionResult]) -> pa.Table:
     """One row per document, so the table (and its Hub config) is never empty even when nothing was found."""
-    rows = (
-        {
-            "doc_id": r.original.doc_id,
-            "standard_id": r.original.standard_id,
-            "n_violations": len(r.pre_existing),
-            "violations": [v.to_dict() for v in r.pre_existing],
-        }
-        for r in ordered_results(results)
-    )
-    return from_rows(rows, PRE_EXISTING_SCHEMA)
+    return from_rows((_pre_existing_row(r) for r in ordered_results(results)), PRE_EXISTING_SCHEMA)
+
+
+def _pre_existing_row(r: InjectionResult) -> dict[str, Any]:
+    return {
+        "doc_id": r.original.doc_id,
+        "standard_id": r.original.standard_id,
+        "n_violations": len(r.pre_existing),
+        "violations": [v.to_dict() for v in r.pre_existing],
+    }
+
+
+SCHEMAS: dict[str, pa.Schema] = {
+    "documents": DOCUMENTS_SCHEMA,
+    "sections": SECTIONS_SCHEMA,
+    "instances": INSTANCES_SCHEMA,
+    "items": ITEMS_SCHEMA,
+    "pre_existing": PRE_EXISTING_SCHEMA,
+}
+
+
+class _ArrowFile(_Batches):
+    """An Arrow IPC file written as `from_rows` cuts a table in memory."""
+
+    def __init__(self, path: Path, schema: pa.Schema) -> None:
+        self._writer = pa.ipc.new_file(str(path), schema)
+        super().__init__(schema, self._writer.write_batch)
+
+    def close(self) -> None:
+        super().close()
+        self._writer.close()
 
 
 @dataclass(frozen=True)
 class ReleaseTables:
-    """The five tables every release has; the review queue is derived from `instances` later."""
+    """The five tables every release has, as Arrow files in `folder` (`files`: table name → file name).
 
-    documents: pa.Table
-    sections: pa.Table
-    instances: pa.Table
-    items: pa.Table
-    pre_existing: pa.Table
+    Each read maps its file into memory (no copy, nothing decoded) and is let go with the table: a large
+    release's tables are never all held at once, and what was read leaves the process's memory when its
+    reader is done. The review queue is derived from `instances` later."""
+
+    folder: Path
+    files: tuple[tuple[str, str], ...] = tuple((name, f"{name}.arrow") for name in SCHEMAS)
+    # the folder's owner when the caller gave none: removed once no table set refers to it
+    scratch: tempfile.TemporaryDirectory[str] | None = field(default=None, compare=False, repr=False)
+
+    def table(self, name: str) -> pa.Table:
+        with pa.memory_map(str(self.folder / dict(self.files)[name])) as source:
+            return pa.ipc.open_file(source).read_all()
+
+    @property
+    def documents(self) -> pa.Table:
+        return self.table("documents")
+
+    @property
+    def sections(self) -> pa.Table:
+        return self.table("sections")
+
+    @property
+    def instances(self) -> pa.Table:
+        return self.table("instances")
+
+    @property
+    def items(self) -> pa.Table:
+        return self.table("items")
+
+    @property
+    def pre_existing(self) -> pa.Table:
+        return self.table("pre_existing")
 
     def as_dict(self) -> dict[str, pa.Table]:
-        return {
-            "documents": self.documents,
-            "sections": self.sections,
-            "instances": self.instances,
-            "items": self.items,
-            "pre_existing": self.pre_existing,
-        }
+        return {name: self.table(name) for name, _ in self.files}
+
+    def rewritten(self, name: str, rows: Iterable[dict[str, Any]]) -> ReleaseTables:
+        """These tables with `name` written anew from `rows` (to a new file: a table read earlier stays
+        as it was)."""
+        handle, path = tempfile.mkstemp(dir=self.folder, prefix=f"{name}.", suffix=".arrow")
+        os.close(handle)
+        file = Path(path).name
+        out = _ArrowFile(self.folder / file, SCHEMAS[name])
+        out.extend(rows)
+        out.close()
+        return replace(self, files=tuple((n, file if n == name else f) for n, f in self.files))
 
 
 def build_tables(
-    results: Sequence[InjectionResult], flags: Mapping[str, Sequence[Flag]] | None = None
+    results: Iterable[InjectionResult],
+    flags: Mapping[str, Sequence[Flag]] | None = None,
+    folder: Path | None = None,
 ) -> ReleaseTables:
-    """All tables of a release from the build's results and the flags its checks raised."""
-    return ReleaseTables(
-        documents=documents_table(results),
-        sections=sections_table(results),
-        instances=instances_table(results, flags),
-        items=items_table(results),
-        pre_existing=pre_existing_table(results),
-    )
+    """All tables of a release from the build's results and the flags its checks raised, in one pass
+    over the results, written to Arrow files in `folder` (created; a release's scratch space), or in a
+    temporary folder of their own."""
+    scratch = None
+    if folder is None:
+        scratch = tempfile.TemporaryDirectory(prefix="gbtbench-tables-")
+        folder = Path(scratch.name)
+    folder.mkdir(parents=True, exist_ok=True)
+    files = {name: _ArrowFile(folder / f"{name}.arrow", schema) for name, schema in SCHEMAS.items()}
+    found = flags or {}
+    for r in ordered_results(results):
+        files["documents"].extend([_document_row(r)])
+        files["sections"].extend(_section_rows(r))
+        files["instances"].extend(_instance_rows(r, found))
+        files["items"].extend([_item_row(r)])
+        files["pre_existing"].extend([_pre_existing_row(r)])
+    for file in files.values():
+        file.close()
+    return ReleaseTables(folder, scratch=scratch)

@@ -50,6 +50,7 @@ from release.manifest import (
 )
 from release.parquet import PARQUET_OPTIONS, file_hash, table_hash, write_parquet, write_tables
 from release.review_queue import release_review_queue
+from release.stored_results import StoredResults
 from release.tables import ReleaseTables, build_tables
 from release.versions import (
     LATEST_NAME,
@@ -67,6 +68,9 @@ from validation.audit import audit_and_write, render_markdown
 from validation.suites import SuiteResult, validate_release
 from validation.traceability import Flag, check_results
 
+# the tables as Arrow files while the release is written (`release.tables.ReleaseTables`), removed before
+# the release is renamed into place
+SCRATCH = ".tables"
 TABLE_NAMES = ("documents", "sections", "instances", "items", "pre_existing", "review_queue")
 # documents from which the audit runs in a second process: below, starting it (about a second of imports)
 # costs more than auditing here
@@ -126,7 +130,7 @@ class ValidatedRelease:
     staging: Path
     out_root: Path
     config: BuildConfig
-    results: tuple[InjectionResult, ...]
+    results: Sequence[InjectionResult]  # a StoredResults in a build: read from disk, pass by pass
     checks: Mapping[str, Sequence[Flag]]
     tables: ReleaseTables
     validation: SuiteResult
@@ -160,7 +164,8 @@ def validate_release_contents(
     ValueError) when there is nothing to release.
     """
     check_version(config.version)
-    results = tuple(results)
+    if not isinstance(results, StoredResults):  # kept on disk: read one document at a time, pass by pass
+        results = tuple(results)
     if not results:
         raise EmptyReleaseError("no document was injected: nothing to release (see the bad inputs)")
     out_root = Path(out_root).resolve()
@@ -170,7 +175,7 @@ def validate_release_contents(
         with _step(seconds, "traceability"):
             checks = check_results(results)
         with _step(seconds, "tables"):
-            tables = build_tables(results, checks)
+            tables = build_tables(results, checks, staging / SCRATCH)
         with _step(seconds, "validation"):
             validation = validate_release(
                 tables.documents,
@@ -237,6 +242,7 @@ def write_validated(
                 baselines=baselines,
             )
         counts = release_counts(v.results, tables, queue)
+        shutil.rmtree(root / SCRATCH)  # the tables are read for the last time
         total = sum(v.seconds.values()) + time.perf_counter() - start
         manifest = build_manifest(
             config,

@@ -141,10 +141,9 @@ class ReviewDecisions:
 
     def report(self, results: Iterable[InjectionResult]) -> dict[str, Any]:
         """The review facts for the manifest: counts from the reviews and what this build did with them."""
-        results = list(results)
         rejected = self.rejected
         fixes = {s for s, v in self.verdicts.items() if v.outcome == "fix"}
-        shipped = {signature(i) for r in results for i in r.instances}
+        shipped = {signature(i) for r in results for i in r.instances}  # one pass: read from disk
         rejected_per_doc = Counter(doc for doc, _ in rejected)
         new_per_doc = Counter(s[0] for s in shipped if s not in self.reviewed_signatures)
         replaced = sum(min(n, new_per_doc[doc]) for doc, n in rejected_per_doc.items())
