@@ -161,8 +161,8 @@ def run_stages(
     """Every stage of a build whose inputs are known to have changed (see `prepare`).
 
     `warm_validation`: `map` runs a stage of one item (choose, assemble, validate) in this process, so the
-    choice of a large corpus (`gx_process.WORTH_IT_FROM` documents) may start the validation's process,
-    which imports GX meanwhile (`validation.gx_process`)."""
+    validation of a large corpus (`gx_process.WORTH_IT_FROM` documents) may start GX's own process, which
+    imports GX while the tables are built (`validation.gx_process`)."""
     report, say = progress or silent, logger or log
     started = step = time.perf_counter()
     timings: dict[str, float] = {}
@@ -243,10 +243,7 @@ def run_stages(
     try:
         report("assemble", 0, 1)
         decisions = inputs.decisions
-        own_process = warm_validation and len(candidates) >= gx_process.WORTH_IT_FROM
-        choose_input = ChooseInput(
-            str(work.root), candidates, config.seed, config.plan, decisions, own_process
-        )
+        choose_input = ChooseInput(str(work.root), candidates, config.seed, config.plan, decisions)
         choice = _only(map(CHOOSE, [choose_input]))
         for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
             bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})
@@ -260,7 +257,9 @@ def run_stages(
         say.info("assemble: %d documents, %d errors", len(results), sum(results.instances))
 
         report("write", 0, 1)
-        validated = _only(map(VALIDATE, [ValidateInput(results, config, str(inputs.out))]))
+        own_process = warm_validation and len(results) >= gx_process.WORTH_IT_FROM
+        validate_input = ValidateInput(results, config, str(inputs.out), own_process)
+        validated = _only(map(VALIDATE, [validate_input]))
         lap("validate")
         outcome = validated.validation
         say.info(
@@ -269,7 +268,7 @@ def run_stages(
             len(outcome.non_critical_failures),
         )
     finally:
-        gx_process.stop()  # the validation's process, when the choice started one that nothing used
+        gx_process.stop()  # GX's process, when the validation started one and stopped before using it
     llm_stats = rewriter.summary() if rewriter is not None else None
     review = decisions.report(results) if decisions is not None else None
     fingerprint = inputs.fingerprint

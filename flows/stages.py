@@ -24,6 +24,7 @@ from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
+from release.beside import beside
 from release.config import BuildConfig
 from release.stored_results import StoredResults
 from review.decisions import ReviewDecisions, card_section
@@ -117,9 +118,6 @@ class ChooseInput:
     seed: int
     plan: PlanConfig
     decisions: ReviewDecisions | None = None  # human review: rejected instances are replaced
-    # the validation will run in this process: start its own (`validation.gx_process`) as the choice
-    # begins, once the workers of the per-document stages are gone and a core waits
-    warm_validation: bool = False
 
 
 def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
@@ -128,10 +126,21 @@ def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
 
 
 def choose(item: ChooseInput) -> BalancedChoice:
-    if item.warm_validation:
-        gx_process.start()
+    """The corpus-wide choice; for a large corpus in a process of its own (`release.beside`), which ends
+    with it: reading every document's candidates leaves a process holding the memory it took for them
+    (about 180 MB at 500 documents), which the rest of the build would carry to its end."""
+    with beside(_choose, item, worth_it=len(item.candidates) >= APART_FROM) as choosing:
+        return choosing.result()
+
+
+def _choose(item: ChooseInput) -> BalancedChoice:
     adjust = item.decisions.replace_rejected if item.decisions is not None else None
     return choose_balanced(_candidates(item.work, item.candidates), item.seed, item.plan, adjust)
+
+
+# documents from which the choice and the assembly run in a process of their own: below, starting one
+# (about a second of imports) costs more than the memory it gives back
+APART_FROM = 50
 
 
 @dataclass(frozen=True)
@@ -144,7 +153,14 @@ class AssembleInput:
 
 def assemble(item: AssembleInput) -> StoredResults:
     """Each kept document with its chosen errors applied together, stored in the work cache as it is done
-    (one document's candidates read, and one result held, at a time); the release reads them back."""
+    (one document's candidates read, and one result held, at a time); the release reads them back. For a
+    large corpus in a process of its own, as the choice: the linter's dictionaries and its caches of the
+    corpus's text end with it."""
+    with beside(_assemble, item, worth_it=len(item.candidates) >= APART_FROM) as assembling:
+        return assembling.result()
+
+
+def _assemble(item: AssembleInput) -> StoredResults:
     cache, chosen = WorkCache(Path(item.work)), item.choice.chosen
 
     def assembled() -> Iterator[InjectionResult]:
@@ -171,11 +187,16 @@ class ValidateInput:
     results: StoredResults
     config: BuildConfig
     out: str
+    # the validation runs in this process: start GX's own (`validation.gx_process`) first, so that its import
+    # overlaps the tables
+    warm_validation: bool = False
 
 
 def validate(item: ValidateInput) -> ValidatedRelease:
     from release.writer import validate_release_contents
 
+    if item.warm_validation:
+        gx_process.start()
     return validate_release_contents(item.results, item.config, Path(item.out))
 
 

@@ -54,7 +54,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Recorde
     write_corpus(corpus, 2)
     (corpus / "broken.pdf").write_bytes(b"%PDF-1.7\n")
     recorder = Recorder()
-    # as the default executor asks: the choice may start the validation's process (a small corpus: no)
+    # as the default executor asks: the validation may start GX's own process (a small corpus: no)
     config = BuildConfig(seed=2, version="v0.1.0")
     summary = build_dataset(corpus, out, config, map=recorder, warm_validation=True)
     assert summary.output == out / "v0.1.0" and summary.documents == 2 and not summary.critical_failures
@@ -113,18 +113,18 @@ def test_a_large_build_empties_the_injectors_caches_after_assembly(
 def test_only_a_large_build_validates_in_a_process_of_its_own(
     built: tuple[Path, Path, Recorder], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A small build's choice is too short to hide GX's import in a new process: it validates here (a test
+    """A small build's tables are too quick to hide GX's import in a new process: it validates here (a test
     session or a scheduled server then imports GX once, not once per build)."""
     from validation import gx_process
 
     corpus, out, recorder = built
-    (small,) = recorder.items["choose"]
-    assert len(small.candidates) < gx_process.WORTH_IT_FROM and not small.warm_validation
-    monkeypatch.setattr(gx_process, "WORTH_IT_FROM", len(small.candidates))
+    (small,) = recorder.items["validate"]
+    assert len(small.results) < gx_process.WORTH_IT_FROM and not small.warm_validation
+    monkeypatch.setattr(gx_process, "WORTH_IT_FROM", len(small.results))
     large = Recorder()
     summary = build_dataset(
         corpus, out, BuildConfig(seed=2, version="v0.2.0"), map=large, warm_validation=True, force=True
     )
-    (choose,) = large.items["choose"]
-    assert choose.warm_validation and not summary.critical_failures
+    (validate,) = large.items["validate"]
+    assert validate.warm_validation and not summary.critical_failures
     assert read_manifest(out / "v0.2.0")["tables"] == read_manifest(out / "v0.1.0")["tables"]

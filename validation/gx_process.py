@@ -1,13 +1,12 @@
 """Great Expectations in a second process, started before the release's tables exist.
 
 Importing GX (pandas, scipy, altair, SQLAlchemy…) takes about six seconds of one core and 200 MB that a
-build would otherwise carry to its end. A build starts this process as its corpus-wide choice begins
-(`flows.stages.choose`: a stage of one process, once the workers are gone and a core waits), so the import
-is done by the time the tables are ready; the validation then runs there, and the process ends with it.
-Without a started process, or when it died, the validation runs in the caller, with the same result.
-A small build validates in the caller from the start: its choice is too short to hide the import, and a
-process that runs several builds (a test session, a scheduled server) then imports GX once, not per build.
-"""
+build would otherwise carry to its end. A large build starts this process as its validation begins
+(`flows.stages.validate`), so the import overlaps the traceability checks and the tables on the other
+core; the validation then runs there, and the process ends with it. Without a started process, or when it
+died, the validation runs in the caller, with the same result. A small build validates in the caller from
+the start: its tables are too quick to hide the import, and a process that runs several builds (a test
+session, a scheduled server) then imports GX once, not per build."""
 
 from __future__ import annotations
 
@@ -24,7 +23,7 @@ log = logging.getLogger("gbtbench.validation")
 
 _STARTED: ProcessPoolExecutor | None = None
 
-# documents from which a build validates in a process of its own: below, the choice takes a second or two,
+# documents from which a build validates in a process of its own: below, its tables take a second or less,
 # and the new process's import (six seconds) is waited for instead of overlapped
 WORTH_IT_FROM = 50
 
