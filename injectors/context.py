@@ -56,6 +56,35 @@ class CorpusScope:
 
 
 @dataclass(frozen=True)
+class ContextPart:
+    """What one document adds to the context, and where it goes in it."""
+
+    order: tuple[str, str, str]  # (standard id, title, doc_id)
+    references: tuple[CorpusReference, ...]
+    terms: tuple[CorpusTerm, ...]
+    scopes: tuple[CorpusScope, ...]
+    bibliography: tuple[CorpusReference, ...]
+
+    @classmethod
+    def of(cls, doc: Document) -> ContextPart:
+        ics, ccs = doc.cover.ics, doc.cover.ccs
+        return cls(
+            (doc.standard_id, doc.title, doc.doc_id),
+            tuple(CorpusReference(doc.doc_id, ics, e, ccs) for e in normative_references(doc)),
+            tuple(CorpusTerm(doc.doc_id, e, field_of(ics, ccs), ics, ccs) for e in term_entries(doc)),
+            tuple(
+                CorpusScope(doc.doc_id, s.text) for s in doc.sections if s.kind == "scope" and s.level == 1
+            ),
+            tuple(
+                CorpusReference(doc.doc_id, ics, e, ccs)
+                for s in doc.sections
+                if s.kind == "bibliography"
+                for e in reference_entries(s)
+            ),
+        )
+
+
+@dataclass(frozen=True)
 class InjectionContext:
     references: tuple[CorpusReference, ...] = ()
     terms: tuple[CorpusTerm, ...] = ()
@@ -69,23 +98,19 @@ class InjectionContext:
     def from_documents(cls, documents: Iterable[Document]) -> InjectionContext:
         """Collected in (standard id, title) order: independent of the order files were read, and of
         edits elsewhere in a document, which change its doc_id but not its place here."""
-        references: list[CorpusReference] = []
-        terms: list[CorpusTerm] = []
-        scopes: list[CorpusScope] = []
-        bibliography: list[CorpusReference] = []
-        for doc in sorted(documents, key=lambda d: (d.standard_id, d.title, d.doc_id)):
-            ics, ccs = doc.cover.ics, doc.cover.ccs
-            references.extend(CorpusReference(doc.doc_id, ics, e, ccs) for e in normative_references(doc))
-            terms.extend(CorpusTerm(doc.doc_id, e, field_of(ics, ccs), ics, ccs) for e in term_entries(doc))
-            scopes.extend(
-                CorpusScope(doc.doc_id, s.text) for s in doc.sections if s.kind == "scope" and s.level == 1
-            )
-            for s in doc.sections:
-                if s.kind == "bibliography":
-                    bibliography.extend(
-                        CorpusReference(doc.doc_id, ics, e, ccs) for e in reference_entries(s)
-                    )
-        return cls(tuple(references), tuple(terms), tuple(scopes), tuple(bibliography))
+        return cls.from_parts(ContextPart.of(doc) for doc in documents)
+
+    @classmethod
+    def from_parts(cls, parts: Iterable[ContextPart]) -> InjectionContext:
+        """As `from_documents`, from each document's part (a build takes it as each document is parsed,
+        and keeps no document)."""
+        ordered = sorted(parts, key=lambda p: p.order)
+        return cls(
+            tuple(r for p in ordered for r in p.references),
+            tuple(t for p in ordered for t in p.terms),
+            tuple(c for p in ordered for c in p.scopes),
+            tuple(r for p in ordered for r in p.bibliography),
+        )
 
     def references_for(self, document: Document) -> tuple[CorpusReference, ...]:
         """Real reference numbers listed by other documents, those of the same field first: an injector

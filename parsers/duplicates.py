@@ -10,8 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from parsers.model import Document
+from typing import Protocol, TypeVar
 
 _SPACE = re.compile(r"\s+")
 _DASHES = re.compile(r"[—–\-－]+")
@@ -30,19 +29,29 @@ class Duplicate:
         return f"duplicate of {self.first} (same {self.same}); the first copy is used"
 
 
-def standard_key(document: Document) -> str | None:
+class Identified(Protocol):
+    """What the check reads of a document (a build passes a small record of each, not the document)."""
+
+    @property
+    def doc_id(self) -> str: ...
+    @property
+    def standard_id(self) -> str: ...
+
+
+D = TypeVar("D", bound=Identified)
+
+
+def standard_key(document: Identified) -> str | None:
     """The id with its version ("GB/T 37947.4—2024"), spacing and dash style folded; None when unknown."""
     sid = _DASHES.sub("-", _SPACE.sub("", document.standard_id or "")).upper()
     return sid or None
 
 
-def split_duplicates(
-    named: Sequence[tuple[str, Document]],
-) -> tuple[list[tuple[str, Document]], list[Duplicate]]:
+def split_duplicates(named: Sequence[tuple[str, D]]) -> tuple[list[tuple[str, D]], list[Duplicate]]:
     """(kept, duplicates): documents in the given order, each kept unless an earlier one is the same."""
     by_content: dict[str, str] = {}
     by_id: dict[str, str] = {}
-    kept: list[tuple[str, Document]] = []
+    kept: list[tuple[str, D]] = []
     duplicates: list[Duplicate] = []
     for name, document in named:
         key = standard_key(document)
@@ -59,4 +68,4 @@ def split_duplicates(
     return kept, duplicates
 
 
-__all__ = ["Duplicate", "split_duplicates", "standard_key"]
+__all__ = ["Duplicate", "Identified", "split_duplicates", "standard_key"]
