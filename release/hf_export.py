@@ -6,6 +6,7 @@ card's configs points at (copied from the release, so the bytes are the ones the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,6 +16,7 @@ from release.instructions import InstructionFiles
 from release.tables import ReleaseTables
 
 HF_FOLDER = "hf"
+DATASET_DICT_JSON = "dataset_dict.json"  # what `datasets.load_from_disk` reads the splits from
 
 
 @contextmanager
@@ -32,17 +34,23 @@ def _quiet_datasets() -> Iterator[None]:
 
 
 def save_dataset_dict(hf_dir: Path, tables: ReleaseTables) -> None:
-    """The public tables as one DatasetDict keyed by table name."""
+    """The public tables as one DatasetDict keyed by table name (`load_from_disk(hf_dir)`).
+
+    Saved a table at a time, as `DatasetDict.save_to_disk` lays it out (a folder per split and
+    `dataset_dict.json`), so that each table is let go once written: all of a large release's tables at
+    once were 200 MB more at their peak."""
     import datasets
     from datasets.table import InMemoryTable
 
-    splits = {
-        name: datasets.Dataset(InMemoryTable(table.replace_schema_metadata(None)))
-        for name, table in tables.as_dict().items()
-    }
+    hf_dir.mkdir(parents=True, exist_ok=True)
     with _quiet_datasets():
-        # One shard per table: datasets writes no shard at all for an empty table, and then cannot load it.
-        datasets.DatasetDict(splits).save_to_disk(str(hf_dir), num_shards={name: 1 for name in splits})
+        for name, _ in tables.files:
+            split = datasets.Dataset(InMemoryTable(tables.table(name).replace_schema_metadata(None)))
+            # One shard: datasets writes no shard at all for an empty table, and then cannot load it.
+            split.save_to_disk(str(hf_dir / name), num_shards=1)
+            del split
+    splits = [name for name, _ in tables.files]
+    (hf_dir / DATASET_DICT_JSON).write_text(json.dumps({"splits": splits}), encoding="utf-8")
 
 
 def export_hf(root: Path, tables: ReleaseTables, written: Sequence[InstructionFiles]) -> HubLayout:

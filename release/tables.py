@@ -182,21 +182,32 @@ def gold_entries(result: InjectionResult) -> list[dict[str, str]]:
     ]
 
 
-def from_rows(rows: Iterable[dict[str, Any]], schema: pa.Schema, batch: int = 1024) -> pa.Table:
-    """A table from rows converted `batch` at a time: a large release's rows (every section's text, the
-    documents' full texts) never all exist as Python dicts at once."""
+# Rows per record batch: a batch's rows exist as Python objects until it is converted. A row of `documents`
+# or `items` carries a whole document's text (twice in `documents`), so those are cut every 64 documents; a
+# row of the others is a section or an instance.
+WHOLE_DOCUMENT_ROWS = 64
+ROWS = 1024
+
+
+def batch_rows(schema: pa.Schema) -> int:
+    return WHOLE_DOCUMENT_ROWS if schema in (DOCUMENTS_SCHEMA, ITEMS_SCHEMA) else ROWS
+
+
+def from_rows(rows: Iterable[dict[str, Any]], schema: pa.Schema) -> pa.Table:
+    """A table from rows converted a batch at a time (`batch_rows`): a large release's rows (every
+    section's text, the documents' full texts) never all exist as Python dicts at once."""
     batches: list[pa.RecordBatch] = []
-    rows_in = _Batches(schema, batches.append, batch)
+    rows_in = _Batches(schema, batches.append)
     rows_in.extend(rows)
     rows_in.close()
     return pa.Table.from_batches(batches, schema=schema)
 
 
 class _Batches:
-    """Rows to record batches of `batch` rows, each handed to `emit` (one empty batch when no row came)."""
+    """Rows to record batches (`batch_rows`), each handed to `emit` (one empty batch when no row came)."""
 
-    def __init__(self, schema: pa.Schema, emit: Callable[[pa.RecordBatch], Any], batch: int = 1024) -> None:
-        self.schema, self.emit, self.batch = schema, emit, batch
+    def __init__(self, schema: pa.Schema, emit: Callable[[pa.RecordBatch], Any]) -> None:
+        self.schema, self.emit, self.batch = schema, emit, batch_rows(schema)
         self._pending: list[dict[str, Any]] = []
         self._made = False
 
