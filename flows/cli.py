@@ -20,11 +20,13 @@ from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
 from flows.console import err, progress_bar
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
+from flows.malloc_settings import fix_mmap_threshold
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
 
 prefer_jemalloc()  # before any command imports pyarrow
+fix_mmap_threshold()  # before any command starts a process
 
 app = typer.Typer(
     add_completion=False,

@@ -275,6 +275,7 @@ def run_stages(
         n_chosen_docs, left_out = len(choice.chosen), len(choice.dropped)
         say.info("choose: %d errors for %d documents, %d left out", chosen, n_chosen_docs, left_out)
         results = _only(map(ASSEMBLE, [AssembleInput(str(work.root), candidates, choice, decisions)]))
+        del choice  # every chosen error with its sections (50 MB at 500 documents): the results hold them now
         report("assemble", 1, 1)
         lap("assemble")
         say.info("assemble: %d documents, %d errors", len(results), sum(results.instances))
