@@ -1,13 +1,14 @@
-"""One step of a release in a second process, while this one does another.
+"""One step of a build in a second process, while this one does another or waits.
 
 Writing the instruction sets and auditing the release are independent and each takes a fifth of a large
 build; a build's release otherwise runs on one core while the other waits. The child is spawned (it starts
 clean, with no copy of this process's memory) and gets its inputs pickled: the build gives it the audit,
-whose inputs are a folder and a seed and whose caches end with it. Where there can be no child, or
-one would cost more than it saves, the step runs here instead, with the same result: for a small release,
-in a daemonic process (a Dask worker may not have children), or when the child dies or cannot start (a
-script without an `if __name__ == "__main__"` guard cannot be spawned from).
-"""
+whose inputs are a folder and a seed and whose caches end with it. The build's choice and assembly run in
+such a child too, for their memory alone (`flows.stages`): what a step held leaves with its process.
+Where there can be no child, or one would cost more than it saves, the step runs here instead, with the
+same result: for a small release, in a daemonic process (a Dask worker may not have children), or when
+the child dies or cannot start (a script without an `if __name__ == "__main__"` guard cannot be spawned
+from)."""
 
 from __future__ import annotations
 
