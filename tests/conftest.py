@@ -74,6 +74,7 @@ def prefect_api(session_folder: Path) -> Iterator[str]:
         if prefect_server.running(folder) is None:  # not launched early (see pytest_sessionstart)
             prefect_server.launch(folder, owner=_session_owner())
         url = prefect_server.wait_ready(folder)
+        prefect_server.keep_template(folder)  # no test has used the server yet: the lock is held
     with (
         temporary_settings(updates={PREFECT_API_URL: url}),
         # as prefect_test_harness does: code in a context copied earlier sees the server too

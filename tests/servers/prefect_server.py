@@ -6,6 +6,11 @@ one (the same uvicorn app and temporary SQLite database the harness uses) and re
 folder; the others read it. The server runs under a small watchdog process that stops it when the session's
 main pytest process ends, however it ends, so no server outlives the session; `stop` ends it at once.
 
+A new database costs the server's start about seven seconds of CPU (Prefect's migrations, one by one): the
+first session on a machine keeps a copy of its database as it was when the server first answered, before
+any test used it (`keep_template`, in the user's gbtbench cache folder, one per Prefect version), and later
+sessions start from a copy of that (migrated, and nothing else in it but what the server writes at start).
+
 Run as `python prefect_server.py OWNER_PID PORT [APP APP_DIR]` (the database in
 PREFECT_SERVER_DATABASE_CONNECTION_URL): the watchdog. APP is the uvicorn app factory, Prefect's by default;
 the watchdog's own test gives a small stand-in (servers/health_app.py).
@@ -16,17 +21,59 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
+from importlib.metadata import version
 from pathlib import Path
 
 import httpx
 
 RECORD = "prefect-server.json"
 PREFECT_APP = "prefect.server.api.server:create_app"
+DATABASE = "prefect-test.db"  # in the session folder
+
+
+def template() -> Path:
+    """Where a migrated database for this Prefect version is kept between sessions (see keep_template)."""
+    from injectors.cache_folder import cache_dir
+
+    return cache_dir() / "tests" / f"prefect-{version('prefect')}.db"
+
+
+def keep_template(folder: Path) -> None:
+    """Keep a copy of the session's database as the template of later sessions, unless there is one: call
+    it once the server answers and before any test uses it (only the session's first call may copy).
+    SQLite's backup API copies a consistent database while the server may still write; a folder that
+    cannot be written only costs the next session its migrations."""
+    tried = folder / "prefect-template.tried"  # the session's first caller decides; later ones return
+    if tried.exists():
+        return
+    tried.touch()
+    kept = template()
+    if kept.exists():
+        return
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=kept.parent, prefix=f".{kept.name}.", suffix=".tmp")
+        os.close(fd)
+        try:
+            with (
+                contextlib.closing(sqlite3.connect(folder / DATABASE)) as source,
+                contextlib.closing(sqlite3.connect(tmp)) as copy,
+            ):
+                source.backup(copy)
+            os.replace(tmp, kept)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    except (OSError, sqlite3.Error):
+        pass
 
 
 def _free_port() -> int:
@@ -56,7 +103,10 @@ def launch(
 
         env = {**os.environ, **get_current_settings().to_environment_variables(exclude_unset=True)}
     port = _free_port()
-    database = "sqlite+aiosqlite:///" + str(folder / "prefect-test.db")
+    if app is None and not (folder / DATABASE).exists():
+        with contextlib.suppress(OSError):  # no template yet: the server migrates a new database
+            shutil.copyfile(template(), folder / DATABASE)
+    database = "sqlite+aiosqlite:///" + str(folder / DATABASE)
     env = {
         **env,
         "PREFECT_UI_ENABLED": "0",
