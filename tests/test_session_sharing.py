@@ -197,3 +197,43 @@ def test_the_prefect_server_stops_when_the_session_that_owns_it_ends(tmp_path: P
         pytest.fail("the server outlived its session")
     prefect_server.stop(tmp_path)  # the record goes; the watchdog is already gone
     assert prefect_server.running(tmp_path) is None
+
+
+def test_the_prefect_database_template_is_kept_once_and_copied_into_a_new_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first session keeps its server's database (as it was before any test) as the template; a later
+    session's server starts from a copy of it; the session's later callers never replace it (the server
+    has been used by then)."""
+    import sqlite3
+
+    monkeypatch.setenv("GBTBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    first, later = tmp_path / "first", tmp_path / "later"
+    first.mkdir()
+    later.mkdir()
+    with sqlite3.connect(first / prefect_server.DATABASE) as db:
+        db.execute("CREATE TABLE alembic_version (version_num TEXT)")
+        db.execute("INSERT INTO alembic_version VALUES ('migrated')")
+    prefect_server.keep_template(first)
+    template = prefect_server.template()
+    assert template.parent == tmp_path / "cache" / "tests" and template.is_file()
+    with sqlite3.connect(first / prefect_server.DATABASE) as db:
+        db.execute("INSERT INTO alembic_version VALUES ('used by a test')")
+    prefect_server.keep_template(first)  # a later caller of the same session: too late to copy
+    template.unlink()
+    prefect_server.keep_template(first)
+    assert not template.exists()
+    prefect_server.keep_template(later)  # no database (the server never started): nothing is kept
+    assert not template.exists()
+    (later / "prefect-template.tried").unlink()
+    with sqlite3.connect(later / prefect_server.DATABASE) as db:
+        db.execute("CREATE TABLE alembic_version (version_num TEXT)")
+        db.execute("INSERT INTO alembic_version VALUES ('migrated')")
+    prefect_server.keep_template(later)  # no template: this session's (unused) database becomes it
+    assert template.exists()
+    copied = later / "copied"
+    copied.mkdir()
+    monkeypatch.setattr(prefect_server.subprocess, "Popen", lambda *a, **k: SimpleNamespace(pid=0))
+    prefect_server.launch(copied, owner=0)
+    with sqlite3.connect(copied / prefect_server.DATABASE) as db:
+        assert db.execute("SELECT version_num FROM alembic_version").fetchall() == [("migrated",)]

@@ -56,7 +56,7 @@ def keep_template(folder: Path) -> None:
         return
     tried.touch()
     kept = template()
-    if kept.exists():
+    if kept.exists() or not _migrated(folder / DATABASE):
         return
     try:
         kept.parent.mkdir(parents=True, exist_ok=True)
@@ -74,6 +74,17 @@ def keep_template(folder: Path) -> None:
                 os.unlink(tmp)
     except (OSError, sqlite3.Error):
         pass
+
+
+def _migrated(database: Path) -> bool:
+    """Whether `database` exists and records the migration it is at (as Prefect's migrations leave it)."""
+    if not database.is_file():
+        return False
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{database}?mode=ro", uri=True)) as db:
+            return bool(db.execute("SELECT version_num FROM alembic_version").fetchall())
+    except sqlite3.Error:
+        return False
 
 
 def _free_port() -> int:
