@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import logging
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +18,27 @@ from servers import prefect_server
 
 from corpus.stdsource import gold_document
 from parsers.model import Document
+
+
+def _end_worker_at_once() -> None:
+    """An xdist worker whose session ended normally exits without freeing its objects one by one: its
+    heap (GX, Prefect, datasets, the parsed and injected documents) took the interpreter's finalisation
+    seconds, which the main process waited for before the session could end. This runs last of the exit
+    handlers (registered first); logs and streams are flushed first. Not when the multiprocessing exit
+    handler was registered earlier (it would then be skipped)."""
+    if not _WORKER_DONE or _EARLIER_MULTIPROCESSING:
+        return
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(OSError, ValueError):
+            stream.flush()
+    os._exit(0)
+
+
+_WORKER_DONE: list[bool] = []  # set by this worker's pytest_unconfigure
+_EARLIER_MULTIPROCESSING = "multiprocessing.util" in sys.modules
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    atexit.register(_end_worker_at_once)
 
 ROOT = Path(__file__).resolve().parents[1]
 REAL = ROOT.parent / "shared" / "corpus-real"
@@ -137,6 +162,13 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         os.environ.update(saved)
     with session_store.locked("prefect-server"):
         prefect_server.launch(folder, owner=os.getpid(), env=env)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """A worker's session ended normally: it may exit at once (see _end_worker_at_once)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        _WORKER_DONE.append(True)
 
 
 @pytest.hookimpl(trylast=True)  # after the session's fixtures are torn down (their logs drained)

@@ -220,16 +220,15 @@ def _watch(owner: int, port: int, app: str = PREFECT_APP, app_dir: str | None = 
             "on",
         ]
     )
-    stopping: list[int] = []
-    signal.signal(signal.SIGTERM, lambda signum, frame: stopping.append(signum))
-    while not stopping and _alive(owner) and server.poll() is None:
-        time.sleep(0.5)
-    server.terminate()
-    try:
-        server.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait()
+    # `stop` (SIGTERM) ends the wait at once; the owner's end is seen within half a second
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})
+    while _alive(owner) and server.poll() is None:
+        if signal.sigtimedwait({signal.SIGTERM}, 0.5) is not None:
+            break
+    # killed, not shut down in order (a second or more after a session's use): its database is the
+    # session's temporary one, and it starts no processes of its own
+    server.kill()
+    server.wait()
     # the server is no child of the session's processes: its CPU time is written here (the log)
     used = os.times()
     print(
