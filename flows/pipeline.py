@@ -204,7 +204,6 @@ def run_stages(
         else:
             parsed.append(ParsedDocument.of(one.path, one.document, work))
         report("parse", done, len(items))
-        del one
     parsed.sort(key=lambda p: p.path)
     kept, duplicates = split_duplicates([(_relative(p.path, inputs.corpus), p) for p in parsed])
     documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)

@@ -170,7 +170,7 @@ def _assemble(item: AssembleInput) -> StoredResults:
                 result = finalize(candidates, list(chosen[candidates.document.doc_id]))
                 yield item.decisions.with_fixes(result) if item.decisions is not None else result
 
-    stored = StoredResults.write(cache.root / "assembled", assembled())
+    stored = cache.put_results(assembled())
     if len(item.candidates) >= FORGET_FROM:
         forget_all()  # the release needs the memory more than the analyses of text that is finished with
     return stored

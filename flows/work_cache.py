@@ -12,13 +12,17 @@ import hashlib
 import os
 import pickle
 import tempfile
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from injectors.context import InjectionContext
-from injectors.planner import Candidates
+from injectors.planner import Candidates, InjectionResult
 from parsers.model import Document
+from release.stored_results import StoredResults
+
+ASSEMBLED = "assembled"  # the folder of assembled documents (release.stored_results)
 
 
 def store(path: Path, value: Any) -> None:
@@ -75,6 +79,15 @@ class WorkCache:
     def put_candidates(self, candidates: Candidates) -> str:
         """One document's candidates, so that the once-per-build stages receive keys, not the corpus."""
         return self._put_by_content("candidates", candidates)
+
+    def put_results(self, results: Iterable[InjectionResult]) -> StoredResults:
+        """Each assembled document as it comes (the caller's iterable may make them one at a time), read
+        back in doc_id order by the release."""
+        stored = sorted(
+            (r.original.doc_id, self._put_by_content(ASSEMBLED, r), len(r.instances)) for r in results
+        )
+        keys, counts = tuple(k for _, k, _ in stored), tuple(n for _, _, n in stored)
+        return StoredResults(str(self.root / ASSEMBLED), keys, counts)
 
     def _put_by_content(self, kind: str, value: Any) -> str:
         """Pickled once: the bytes are both the content address and what is written."""

@@ -48,7 +48,6 @@ def save_dataset_dict(hf_dir: Path, tables: ReleaseTables) -> None:
             split = datasets.Dataset(InMemoryTable(tables.table(name).replace_schema_metadata(None)))
             # One shard: datasets writes no shard at all for an empty table, and then cannot load it.
             split.save_to_disk(str(hf_dir / name), num_shards=1)
-            del split
     splits = [name for name, _ in tables.files]
     (hf_dir / DATASET_DICT_JSON).write_text(json.dumps({"splits": splits}), encoding="utf-8")
 

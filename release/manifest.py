@@ -76,16 +76,15 @@ def release_counts(
     generators = Counter(instances.column("generator").to_pylist())
     reasons = Counter(queue.column("reason").to_pylist())
     skipped: dict[str, Counter[str]] = {}
-    documents = sections = pre_existing = 0
+    sections = pre_existing = 0
     for r in results:  # one pass: a large build's results are read from disk one at a time
-        documents += 1
         sections += len(r.original.sections)
         pre_existing += len(r.pre_existing)
         for error_type, reason in r.skipped.items():
             skipped.setdefault(error_type, Counter())[reason] += 1
     flagged = sum(1 for f in instances.column("flags").to_pylist() if f)
     return {
-        "documents": documents,
+        "documents": len(results),
         "sections": sections,
         "instances": instances.num_rows,
         "pre_existing": pre_existing,

@@ -3,16 +3,13 @@
 The release passes over the corpus several times (traceability, tables, review queue, instruction sets,
 counts). Holding every assembled document for all of them made a build's memory grow with its corpus; a
 `StoredResults` is a folder and keys in doc_id order, small enough to be a task parameter, and each pass
-reads one document at a time. Keys are content addresses: a stored file never changes meaning.
+reads one document at a time. The build's work cache writes them (`flows.work_cache.WorkCache.put_results`).
 """
 
 from __future__ import annotations
 
-import hashlib
-import os
 import pickle
-import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import overload
@@ -22,21 +19,11 @@ from injectors.planner import InjectionResult
 
 @dataclass(frozen=True)
 class StoredResults(Sequence[InjectionResult]):
-    """Assembled documents in doc_id order, read from `folder` as they are iterated."""
+    """Assembled documents in doc_id order, read from `folder` (`<key>.pickle`) as they are iterated."""
 
     folder: str
     keys: tuple[str, ...]
     instances: tuple[int, ...]  # errors per document, for counts that need no pass over the documents
-
-    @classmethod
-    def write(cls, folder: Path, results: Iterable[InjectionResult]) -> StoredResults:
-        """Store each result as it comes (the caller's iterable may produce them one at a time)."""
-        folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        stored = sorted(
-            ((r.original.doc_id, _put(folder, r), len(r.instances)) for r in results), key=lambda s: s[0]
-        )
-        return cls(str(folder), tuple(k for _, k, _ in stored), tuple(n for _, _, n in stored))
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -58,15 +45,3 @@ class StoredResults(Sequence[InjectionResult]):
             value = pickle.load(handle)  # the build's own file, written by `write`
         assert isinstance(value, InjectionResult)
         return value
-
-
-def _put(folder: Path, result: InjectionResult) -> str:
-    data = pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL)
-    key = hashlib.sha256(data).hexdigest()[:16]
-    path = folder / f"{key}.pickle"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    return key

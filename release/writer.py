@@ -50,7 +50,6 @@ from release.manifest import (
 )
 from release.parquet import PARQUET_OPTIONS, file_hash, table_hash, write_parquet, write_tables
 from release.review_queue import release_review_queue
-from release.stored_results import StoredResults
 from release.tables import ReleaseTables, build_tables
 from release.versions import (
     LATEST_NAME,
@@ -164,8 +163,6 @@ def validate_release_contents(
     ValueError) when there is nothing to release.
     """
     check_version(config.version)
-    if not isinstance(results, StoredResults):  # kept on disk: read one document at a time, pass by pass
-        results = tuple(results)
     if not results:
         raise EmptyReleaseError("no document was injected: nothing to release (see the bad inputs)")
     out_root = Path(out_root).resolve()

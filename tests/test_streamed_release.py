@@ -22,7 +22,6 @@ from injectors.context import ContextPart, InjectionContext
 from injectors.planner import PlanConfig, candidate_instances
 from parsers.limits import DEFAULT_LIMITS
 from release.parquet import file_hash
-from release.stored_results import StoredResults
 from release.tables import (
     build_tables,
     documents_table,
@@ -38,7 +37,7 @@ from validation.traceability import Flag, check_results
 
 def test_stored_results_come_back_in_doc_id_order_one_at_a_time(tmp_path: Path) -> None:
     results = injected()
-    stored = StoredResults.write(tmp_path, reversed(results))
+    stored = WorkCache(tmp_path).put_results(reversed(results))
     by_id = sorted(results, key=lambda r: r.original.doc_id)
     assert len(stored) == len(results) and list(stored) == by_id
     assert stored[1] == by_id[1] and stored[-1] == by_id[-1] and stored[:2] == by_id[:2]
@@ -48,13 +47,13 @@ def test_stored_results_come_back_in_doc_id_order_one_at_a_time(tmp_path: Path) 
     # a task parameter: the folder and the keys, not the documents
     small = pickle.dumps(stored)
     assert len(small) < 1000 and by_id[0].original.sections[1].text.encode() not in small
-    assert StoredResults.write(tmp_path, results).keys == stored.keys  # content addresses
+    assert WorkCache(tmp_path).put_results(results).keys == stored.keys  # content addresses
 
 
 def test_one_pass_writes_the_tables_the_per_table_builders_make(tmp_path: Path) -> None:
     results = injected()
     checks = check_results(results)
-    stored = StoredResults.write(tmp_path / "results", results)
+    stored = WorkCache(tmp_path / "work").put_results(results)
     tables = build_tables(stored, checks, tmp_path / "tables")
     expected = {
         "documents": documents_table(results),
