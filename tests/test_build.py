@@ -212,13 +212,14 @@ def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
     reference_build: tuple[Path, dict[str, object]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`--dask-address`: the tasks run on the two worker processes of a cluster started beforehand (as the
-    scale issue asks), against the session's Prefect server, and the tables are the default build's."""
+    """`--dask-address`: the tasks run on a cluster started beforehand (as the scale issue asks), in its
+    worker process (one, with two threads: a second process would cost its imports again), against the
+    session's Prefect server, and the tables are the default build's."""
     from distributed import LocalCluster
 
     corpus, reference = reference_build
     monkeypatch.setenv("PREFECT_API_URL", prefect_api)  # the workers report their task runs here too
-    with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, processes=True, threads_per_worker=2, dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
         tables = cli_build(
