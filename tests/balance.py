@@ -1,13 +1,13 @@
-"""How the suite's tests are split between pytest-xdist workers (`--dist loadgroup`), so that both finish
+"""How the suite's tests are split between pytest-xdist workers (`--dist loadgroup`), so that they finish
 together and no expensive fixture is computed twice.
 
 Grouping: the tests of a module that share one of its module- or session-scoped fixtures (a build, a
 browser, a Hub) form one group and run on one worker, so that the fixture is set up once. A fixture whose
 value every worker reads from the session store (`session_store`, marked with `across_workers`) costs a
-second worker only a file read: its users are not grouped and spread over both workers.
+second worker only a file read: its users are not grouped and spread over the workers.
 
 Order: xdist hands out groups (and single tests) in collection order, so a long group collected last keeps
-one worker busy while the other idles. The main process records every test's duration in pytest's cache;
+one worker busy while the others idle. The main process records every test's duration in pytest's cache;
 the next session starts the longest groups (and modules, for tests in no group) first: longest processing
 time first, which leaves the short ones to fill the gaps at the end. A fresh clone (CI) or a run with
 `-p no:cacheprovider` has no such record: there the committed `tests/durations.json` (each block's seconds

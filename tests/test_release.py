@@ -7,7 +7,6 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-import datasets
 import pyarrow.parquet as pq
 import pytest
 import yaml
@@ -200,6 +199,8 @@ def test_next_version_raises_the_patch_of_the_highest_release(tmp_path: Path) ->
 
 
 def test_hf_folder_loads_and_its_card_declares_existing_files(release_root: Path, tmp_path: Path) -> None:
+    import datasets  # here, not at collection: a worker that runs no test of it never imports it
+
     hf = release_root / CONFIG.version / "hf"
     loaded = datasets.load_from_disk(str(hf))
     assert set(loaded) == {"documents", "sections", "instances", "items", "pre_existing"}
