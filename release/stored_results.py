@@ -42,6 +42,6 @@ class StoredResults(Sequence[InjectionResult]):
 
     def _read(self, key: str) -> InjectionResult:
         with open(Path(self.folder) / f"{key}.pickle", "rb") as handle:
-            value = pickle.load(handle)  # the build's own file, written by `write`
+            value = pickle.load(handle)  # the build's own file, written by `WorkCache.put_results`
         assert isinstance(value, InjectionResult)
         return value

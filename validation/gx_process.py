@@ -1,6 +1,6 @@
 """Great Expectations in a second process, started before the release's tables exist.
 
-Importing GX (pandas, scipy, altair, SQLAlchemy…) takes about six seconds of one core and 200 MB that a
+Importing GX (pandas, altair, SQLAlchemy…) takes about three seconds of one core and 200 MB that a
 build would otherwise carry to its end. A large build starts this process as its validation begins
 (`flows.stages.validate`), so the import overlaps the traceability checks and the tables on the other
 core; the validation then runs there, and the process ends with it. Without a started process, or when it
@@ -24,7 +24,7 @@ log = logging.getLogger("gbtbench.validation")
 _STARTED: ProcessPoolExecutor | None = None
 
 # documents from which a build validates in a process of its own: below, its tables take a second or less,
-# and the new process's import (six seconds) is waited for instead of overlapped
+# and the new process's import (seconds) is waited for instead of overlapped
 WORTH_IT_FROM = 50
 
 

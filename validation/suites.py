@@ -15,8 +15,11 @@ GX is imported lazily: its import costs seconds, and most callers of this packag
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import json
 import os
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -176,10 +179,6 @@ def _load_on_first_use(name: str) -> None:
     """Bind submodule `name` to a module that runs when one of its attributes is first read (the standard
     library's LazyLoader). GX reads it as `from package import module`, which finds the attribute set on
     the package here and leaves it unloaded. A module already imported, or absent, is left alone."""
-    import importlib
-    import importlib.util
-    import sys
-
     package, _, attribute = name.rpartition(".")
     if name in sys.modules:
         return
