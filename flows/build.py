@@ -10,6 +10,7 @@ scope changed, the documents whose templates draw on them).
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -86,8 +87,26 @@ def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> An
     if kind == "dask":
         from prefect_dask import DaskTaskRunner
 
-        return DaskTaskRunner(address=dask_address) if dask_address else DaskTaskRunner()
+        if dask_address:
+            check_scheduler(dask_address)
+            return DaskTaskRunner(address=dask_address)
+        return DaskTaskRunner()
     raise ValueError(f"unknown task runner {kind!r}: expected thread, process or dask")
+
+
+SCHEDULER_TIMEOUT_S = 10.0
+
+
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
+    """A Dask scheduler that cannot be reached is a plain ValueError naming it, within seconds, before the
+    flow starts (Dask itself would wait 30 s and fail with a traceback from deep inside the flow)."""
+    from distributed.comm import get_address_host_port
+
+    try:
+        host, port = get_address_host_port(address)
+        socket.create_connection((host, port), timeout=timeout).close()
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
 def run_build(

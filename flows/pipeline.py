@@ -48,6 +48,7 @@ from release.config import BuildConfig
 from release.lock import output_lock
 from release.manifest import latest_fingerprint
 from release.parquet import file_hash
+from release.versions import check_version, refuse_existing
 from review.decisions import REVIEWS_NAME, ReviewDecisions, load_decisions
 from review.store import ReviewStoreError
 from validation import gx_process
@@ -137,7 +138,9 @@ def prepare(
     already has these inputs.
 
     A missing or empty corpus, a malformed GBTBENCH_PARSE_* or an unreadable review database is a
-    ValueError with a plain message (checked before any executor starts).
+    ValueError with a plain message, and a version that exists already (or names no folder) is refused,
+    before any executor starts: a build never works for minutes to fail at its last step. The write stage
+    checks the version again (another build may have written it meanwhile).
     """
     corpus, out = Path(corpus).resolve(), Path(out).resolve()
     if not corpus.is_dir():
@@ -150,6 +153,9 @@ def prepare(
     digests = tuple(file_hash(p) for p in files)
     fingerprint = build_fingerprint(files, digests, config, decisions)
     up_to_date = not force and latest_fingerprint(out) == fingerprint
+    if not up_to_date:
+        check_version(config.version)
+        refuse_existing(out / config.version)
     return BuildInputs(corpus, out, files, digests, fingerprint, up_to_date, decisions)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -106,13 +107,17 @@ def test_one_changed_file_reprocesses_that_document_only(tmp_path: Path, counted
     assert len(counted) == 3  # only the changed document was injected again
 
 
-def test_an_existing_version_is_never_overwritten(tmp_path: Path) -> None:
+def test_an_existing_version_is_never_overwritten(tmp_path: Path, counted: list[str]) -> None:
+    """…and the build that would overwrite it stops before any stage runs, not at its last step."""
     corpus = tmp_path / "corpus"
     write_corpus(corpus, count=1)
     out = tmp_path / "out"
     run_build(corpus, out, BuildConfig(seed=1, version="v2.0.0"))
-    with pytest.raises(FileExistsError):
+    written = read_manifest(out / "v2.0.0")
+    with pytest.raises(FileExistsError, match="never overwritten"):
         run_build(corpus, out, BuildConfig(seed=2, version="v2.0.0"))
+    assert len(counted) == 1  # the refused build injected nothing
+    assert read_manifest(out / "v2.0.0") == written
 
 
 def cli_build(corpus: Path, out: Path, api: str, *options: str) -> dict[str, object]:
@@ -212,27 +217,47 @@ def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
     reference_build: tuple[Path, dict[str, object]],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`--dask-address`: the tasks run on a cluster started beforehand (as the scale issue asks), in its
-    worker process (one, with two threads: a second process would cost its imports again), against the
-    session's Prefect server, and the tables are the default build's."""
+    """A Dask scheduler's address (`--dask-address`): the tasks run on a cluster started beforehand (as the
+    scale issue asks), in its worker process (one, with two threads: a second process would cost its
+    imports again), against the session's Prefect server, and the tables are the default build's. The
+    flow runs here (the command line's way to it: the next test)."""
     from distributed import LocalCluster
 
     corpus, reference = reference_build
+    licence, third_party = data_license(corpus)
+    config = BuildConfig(seed=9, version="v0.1.0", license=licence, third_party_corpus=third_party)
     monkeypatch.setenv("PREFECT_API_URL", prefect_api)  # the workers report their task runs here too
     with LocalCluster(n_workers=1, processes=True, threads_per_worker=2, dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
-        tables = cli_build(
-            corpus,
-            tmp_path / "dask",
-            prefect_api,
-            "--seed=9",
-            "--task-runner=dask",
-            f"--dask-address={address}",
-        )
+        summary = run_build(corpus, tmp_path / "dask", config, task_runner="dask", dask_address=address)
         ran = {prefix for prefix in cluster.scheduler.task_prefixes}
-    assert tables == reference
-    assert ran  # the work reached this cluster's scheduler, not a cluster of the build's own
+    assert summary.output is not None and read_manifest(summary.output)["tables"] == reference
+    stages_here = {"parse_task", "inject_task", "validate_task", "write_task"}
+    assert stages_here <= ran  # on this cluster, not on one of the build's own
+
+
+def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path: Path) -> None:
+    """`gbtbench build --dask-address` names the scheduler it cannot reach, at once and before any stage
+    runs (Dask alone waits 30 s and fails with a traceback)."""
+    with socket.socket() as closed:  # a port nothing listens on any more
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus, count=1)
+    address = f"tcp://127.0.0.1:{port}"
+    args = ["--out", str(tmp_path / "out"), "--task-runner=dask", f"--dask-address={address}"]
+    result = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "build", "--corpus", str(corpus), *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert result.returncode == 1
+    assert f"ERROR: cannot reach the Dask scheduler at {address}" in result.stderr
+    assert "Traceback" not in result.stderr and not list((tmp_path / "out").glob("v*"))
 
 
 def test_a_failed_build_resumes_from_its_cached_tasks(
