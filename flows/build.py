@@ -77,6 +77,21 @@ def prefect_map(stage: Stage[Any, Any], items: Sequence[Any]) -> Iterator[Any]:
         yield future.result()
 
 
+SCHEDULER_TIMEOUT_S = 10.0
+
+
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
+    """A Dask scheduler that cannot be reached is a plain ValueError naming it, within seconds, before the
+    flow starts (Dask itself would wait 30 s and fail with a traceback from deep inside the flow)."""
+    from distributed.comm import get_address_host_port
+
+    try:
+        host, port = get_address_host_port(address)
+        socket.create_connection((host, port), timeout=timeout).close()
+    except (ValueError, OSError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
 def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> Any:
     if kind == "thread":
         return ThreadPoolTaskRunner(max_workers=workers)
@@ -92,21 +107,6 @@ def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> An
             return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner()
     raise ValueError(f"unknown task runner {kind!r}: expected thread, process or dask")
-
-
-SCHEDULER_TIMEOUT_S = 10.0
-
-
-def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT_S) -> None:
-    """A Dask scheduler that cannot be reached is a plain ValueError naming it, within seconds, before the
-    flow starts (Dask itself would wait 30 s and fail with a traceback from deep inside the flow)."""
-    from distributed.comm import get_address_host_port
-
-    try:
-        host, port = get_address_host_port(address)
-        socket.create_connection((host, port), timeout=timeout).close()
-    except (ValueError, OSError) as exc:
-        raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
 def run_build(

@@ -142,6 +142,12 @@ RELATIVE_BUILD = [
 ]
 
 
+def reference_config(corpus: Path) -> BuildConfig:
+    """The configuration the reference build's command line gives (`--seed=9`, the first version)."""
+    licence, third_party = data_license(corpus)
+    return BuildConfig(seed=9, version="v0.1.0", license=licence, third_party_corpus=third_party)
+
+
 @pytest.fixture(scope="module")
 def reference_build(
     tmp_path_factory: pytest.TempPathFactory, prefect_api: str
@@ -200,9 +206,7 @@ def test_cold_builds_with_other_task_runners_and_paths_give_the_same_tables(
         )
         == reference
     )
-    licence, third_party = data_license(corpus)
-    config = BuildConfig(seed=9, version="v0.1.0", license=licence, third_party_corpus=third_party)
-    summary = run_build(corpus, tmp_path / "thread", config, task_runner="thread")
+    summary = run_build(corpus, tmp_path / "thread", reference_config(corpus), task_runner="thread")
     assert summary.output is not None and read_manifest(summary.output)["tables"] == reference
     env = cli_env(prefect_api)
     again = subprocess.run(
@@ -224,12 +228,11 @@ def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
     from distributed import LocalCluster
 
     corpus, reference = reference_build
-    licence, third_party = data_license(corpus)
-    config = BuildConfig(seed=9, version="v0.1.0", license=licence, third_party_corpus=third_party)
     monkeypatch.setenv("PREFECT_API_URL", prefect_api)  # the workers report their task runs here too
     with LocalCluster(n_workers=1, processes=True, threads_per_worker=2, dashboard_address=None) as cluster:
         address = cluster.scheduler_address
         assert address.startswith("tcp://127.0.0.1:")
+        config = reference_config(corpus)
         summary = run_build(corpus, tmp_path / "dask", config, task_runner="dask", dask_address=address)
         ran = {prefix for prefix in cluster.scheduler.task_prefixes}
     assert summary.output is not None and read_manifest(summary.output)["tables"] == reference
