@@ -98,3 +98,21 @@ def test_docs_links_resolve() -> None:
     for page in [ROOT / "README.md", *DOCS.glob("*.md")]:
         for target in re.findall(r"\]\(([^)#:]+)\)", page.read_text(encoding="utf-8")):
             assert (page.parent / target).exists(), f"{page.name} links to missing {target}"
+
+
+def test_the_readme_s_python_snippets_run_as_written(tmp_path: Path) -> None:
+    """A user pastes a snippet from the README: it must run as it stands, imports included, from a folder
+    holding the corpus (the snippets use the paths `make build` uses)."""
+    import subprocess
+    import sys
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    snippets = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    assert snippets, "the README shows no Python snippet"
+    (tmp_path / "corpus").symlink_to(ROOT / "corpus")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for snippet in snippets:
+        result = subprocess.run(
+            [sys.executable, "-c", snippet], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+        )
+        assert result.returncode == 0, f"README snippet failed:\n{snippet}\n{result.stderr[-2000:]}"
