@@ -113,6 +113,11 @@ def test_the_readme_s_python_snippets_run_as_written(tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     for snippet in snippets:
         result = subprocess.run(
-            [sys.executable, "-c", snippet], cwd=tmp_path, env=env, capture_output=True, text=True, check=False
+            [sys.executable, "-c", snippet],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert result.returncode == 0, f"README snippet failed:\n{snippet}\n{result.stderr[-2000:]}"
