@@ -15,6 +15,7 @@ Chinese) and exact match, so that the three can be compared.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -211,10 +212,22 @@ def _instance_key(row_id: str) -> str:
     return re.sub(r"^correction_(?:zero|one)_shot_", "", row_id)
 
 
+@functools.lru_cache(maxsize=4)
+def release_cases(release_dir: Path) -> Mapping[str, _Case]:
+    """A release's correction cases, read once per process (lm-eval scores its rows one at a time)."""
+    return _cases(release_dir)
+
+
+def verify_row(release_dir: Path | str, row_id: str, answer: str) -> CorrectionScore:
+    """One correction row (by its id) of the release in `release_dir`; KeyError for an unknown row."""
+    case = release_cases(Path(release_dir).resolve())[_instance_key(row_id)]
+    return verify(case.document, case.index, answer, case.reference)
+
+
 def score_corrections(release_dir: Path | str, answers: Mapping[str, str]) -> dict[str, Any]:
     """Verified, fixed, clean, exact-match and chrF figures over the answered correction rows, overall and
     by type; `answers` maps a row id or instance id to the model's text. Rows not answered are counted."""
-    cases = _cases(Path(release_dir))
+    cases = release_cases(Path(release_dir).resolve())
     unknown = sorted(k for k in answers if _instance_key(k) not in cases)
     scored = [
         verify(cases[key].document, cases[key].index, text, cases[key].reference)
