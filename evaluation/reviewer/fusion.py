@@ -10,11 +10,12 @@ A reader can follow each step:
 2. Group by (location, type). A group's score combines its sources' beliefs as independent evidence
    (noisy-or: 1 − Π(1 − weight × confidence)), one term per agent family, so agreement between families
    raises the score and an agent repeating itself does not.
-3. Refine: a group at a section and a group of the same type at one of its subsections are one finding, kept
-   at the subsection (the more precise place). Neighbouring types: a group below the threshold whose
-   location holds a kept group of another type of the same dimension is read as the same finding seen from
-   another angle and lends its sources to it; otherwise groups of sibling types at one place that each fall
-   short but together pass are kept once, as the best-scored type.
+3. Refine: an LLM agents' group at a section and a group of the same type at one of its subsections are one
+   finding, kept at the subsection (the more precise place); a scanner's location is exact and stays.
+   Neighbouring types: a group below the threshold whose location holds a kept group of another type of
+   the same dimension is read as the same finding seen from another angle and lends its sources to it;
+   otherwise groups of sibling types at one place that each fall short but together pass are kept once,
+   as the best-scored type.
 4. Keep the groups at or above the threshold, in document order.
 """
 
@@ -95,6 +96,8 @@ def _parents(number: str) -> Iterable[str]:
 def place(raw: str | None, document: Document) -> str | None:
     """A section number of `document` for a location as a model wrote it, None when none fits."""
     numbers = {s.number for s in document.sections}
+    if raw is not None and str(raw).strip() in numbers:
+        return str(raw).strip()
     normal = normalise_location(raw)
     if not normal:
         return None
@@ -124,7 +127,9 @@ def normalise(candidates: Iterable[Candidate], document: Document) -> tuple[list
         if kind is None:
             dropped["unknown_type"] += 1
             continue
-        location = place(candidate.location, document)
+        # a scanner's location is the checker's own: exact, even for an element the document lacks
+        scanned = candidate.family == "rules" and candidate.location
+        location = candidate.location if scanned else place(candidate.location, document)
         if location is None:
             dropped["unknown_location"] += 1
             continue
@@ -155,14 +160,13 @@ def fuse(candidates: Iterable[Candidate], document: Document, threshold: float =
     for item in placed:
         groups[(item.location, item.error_type.id)].append(item)
 
-    # Refine locations: a section's group joins the group of the same type at one of its subsections.
+    # Refine locations: an agent's group at a section joins the group of the same type at one of its
+    # subsections. A scanner's location is exact (two numbering errors may sit at 5 and 5.1), never moved.
     for key in sorted(groups, key=lambda k: -len(k[0])):
         location, type_id = key
-        if key not in groups:
+        if key not in groups or any(m.candidate.family == "rules" for m in groups[key]):
             continue
-        finer = [
-            k for k in groups if k[1] == type_id and k != key and _is_under(k[0], location) and k in groups
-        ]
+        finer = [k for k in groups if k[1] == type_id and k != key and _is_under(k[0], location)]
         if finer:
             target = max(finer, key=lambda k: _belief(groups[k]))
             groups[target].extend(groups.pop(key))
