@@ -130,6 +130,8 @@ def run_reviewer(
     done = 0
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
         futures = [pool.submit(one, call) for call in calls]
+        # the scanners' CPU work overlaps the agents' waits on the endpoint
+        scanned = {d.doc_id: scanner_candidates(d) for d in documents} if "rules" in families else {}
         for future in as_completed(futures):
             call, answer = future.result()
             counted = usage[call.doc_id][call.family]
@@ -154,9 +156,8 @@ def run_reviewer(
 
     out = []
     for document in documents:
-        found = candidates[document.doc_id]
+        found = [*candidates[document.doc_id], *scanned.get(document.doc_id, ())]
         if "rules" in families:
-            found = [*found, *scanner_candidates(document)]
             usage[document.doc_id]["rules"]  # the scanners' row in the report, with no requests
         fused = fuse(found, document, threshold)
         failed = sum(u.failed for u in usage[document.doc_id].values())
