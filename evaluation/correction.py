@@ -27,6 +27,7 @@ from typing import Any
 from injectors.checking import Violation, lint, lint_at, lint_diff
 from injectors.edit import followed_renames
 from injectors.joint import failure
+from injectors.llm.client import ChatRequest
 from injectors.registry import definition
 from parsers.model import Section
 from parsers.numbering import parse_heading
@@ -326,3 +327,28 @@ def correction_lines(scores: Mapping[str, Any]) -> list[str]:
             f"chrF {row['chrf']:.3f}"
         )
     return lines
+
+
+PROMPT_ID = "gbtbench-correction@1"
+
+
+def correction_requests(
+    release_dir: Path, shots: str, limit: int | None = None
+) -> tuple[list[dict[str, Any]], list[ChatRequest]]:
+    """The release's correction rows for 0 or 1 shot and one chat request per row (its query, as lm-eval
+    shows it)."""
+    shot = {"0": "zero_shot", "1": "one_shot"}.get(str(shots))
+    if shot is None:
+        raise CorrectionInputError(f"--shots must be 0 or 1, not {shots!r}")
+    path = Path(release_dir) / "instructions" / f"correction_{shot}.jsonl"
+    if not path.is_file():
+        raise CorrectionInputError(f"{release_dir}: no correction task ({path.name} missing)")
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = rows if limit is None else rows[:limit]
+    requests = [
+        ChatRequest(
+            messages=({"role": "user", "content": row["query"]},), prompt_id=f"{PROMPT_ID}:{shot}", seed=0
+        )
+        for row in rows
+    ]
+    return rows, requests

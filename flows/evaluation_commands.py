@@ -65,6 +65,14 @@ def score_command(
         str, typer.Option("--protocol", help="Headline protocol: gbtbench or reference (both are reported).")
     ] = "gbtbench",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.", min=0)] = 0,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            help="review: error lists; correction: corrected sections, verified by each type's checker.",
+            metavar="review|correction",
+        ),
+    ] = "review",
 ) -> None:
     """Score predictions on a release under the reference protocol and ours."""
     import numpy as np
@@ -74,6 +82,11 @@ def score_command(
     from evaluation.report import CHART_NAME, render_report, write_chart
     from evaluation.score import PROTOCOLS, score
 
+    if task == "correction":
+        _score_corrections(release_dir, predictions, as_json, out)
+        return
+    if task != "review":
+        raise _fail(ValueError(f"--task must be review or correction, not {task!r}"))
     if protocol not in PROTOCOLS:
         raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
@@ -92,6 +105,38 @@ def score_command(
         (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
         write_chart(scores, out / CHART_NAME, f"{predictions.name} on {benchmark.version}")
         (out / "report.md").write_text(render_report(scores, title=f"{predictions.name}"), encoding="utf-8")
+
+
+def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out: Path | None) -> None:
+    """`score --task correction`: verified correction, chrF and exact match of a corrections file."""
+    from evaluation.correction import (
+        CorrectionInputError,
+        correction_lines,
+        read_corrections,
+        score_corrections,
+    )
+
+    try:
+        scores = score_corrections(release_dir, read_corrections(answers_file))
+    except CorrectionInputError as exc:
+        raise _fail(exc) from None
+    _print_corrections(scores, as_json)
+    if not scores["answered"]:
+        raise _fail(ValueError(f"{answers_file}: no answer matches a correction row of {release_dir}"))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        report = "\n".join(["# Correction", "", *(f"    {line}" for line in correction_lines(scores))])
+        (out / "report.md").write_text(report + "\n", encoding="utf-8")
+
+
+def _print_corrections(scores: dict, as_json: bool) -> None:
+    from evaluation.correction import correction_lines
+
+    if as_json:
+        print(json.dumps(scores, ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(correction_lines(scores)))
 
 
 def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
@@ -144,6 +189,14 @@ def evaluate_command(
         float,
         typer.Option("--threshold", help="The reviewer keeps a fused finding scoring at least this.", min=0),
     ] = 0.5,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            help="review: find the errors; correction: rewrite each corrupted section (verified).",
+            metavar="review|correction",
+        ),
+    ] = "review",
 ) -> None:
     """Run a model (or a baseline) on a release's review task, then score it under both protocols."""
     import numpy as np
@@ -152,6 +205,15 @@ def evaluate_command(
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.runner import review_prompts, run_folder, write_run
 
+    if task == "correction":
+        if model is None or baseline is not None or method != "single":
+            raise _fail(
+                ValueError("--task correction runs a model: give --model NAME (no baseline, no reviewer)")
+            )
+        _evaluate_corrections(release_dir, model, base_url, shots, concurrency, limit, out, llm_cache)
+        return
+    if task != "review":
+        raise _fail(ValueError(f"--task must be review or correction, not {task!r}"))
     if method not in ("single", "reviewer"):
         raise _fail(ValueError(f"--method must be single or reviewer, not {method!r}"))
     if method == "reviewer":
@@ -377,4 +439,71 @@ def _evaluate_reviewer(
     print(f"results in {folder}")
     if scores["input"]["failed"]["count"]:
         err.print("some calls failed for good: run the same command again to retry only those", markup=False)
+        raise typer.Exit(1)
+
+
+def _evaluate_corrections(
+    release_dir: Path,
+    model: str,
+    base_url: str | None,
+    shots: str,
+    concurrency: int,
+    limit: int | None,
+    out: Path,
+    llm_cache: Path | None,
+) -> None:
+    """`evaluate --task correction`: the model rewrites each corrupted section; each answer is verified."""
+    from evaluation.correction import (
+        CorrectionInputError,
+        correction_lines,
+        correction_requests,
+        score_corrections,
+    )
+    from evaluation.runner import run_folder
+
+    try:
+        rows, requests = correction_requests(release_dir, shots, limit)
+    except CorrectionInputError as exc:
+        raise _fail(exc) from None
+    version = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8")).get("version", "")
+    version = str(version or release_dir.resolve().name)
+    cache_path = llm_cache or run_folder(out, model, version) / "llm-cache.sqlite"
+    with _llm_client(model, base_url, concurrency, cache_path) as client:
+        answers = client.complete_many(requests)
+        counts = client.stats.to_dict()
+    _llm_summary(model, f"{len(rows)} corrections", counts)
+    outputs = {}
+    lines = []
+    for row, answer in zip(rows, answers, strict=True):
+        record: dict[str, Any] = {"id": row["id"], "doc_id": row["doc_id"]}
+        if isinstance(answer, Exception):
+            record["error"] = str(getattr(answer, "reason", answer))
+        else:
+            outputs[row["id"]] = record["output"] = answer.content
+        lines.append(json.dumps(record, ensure_ascii=False))
+    folder = run_folder(out, f"{model}-correction", version)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if not outputs:
+        raise _fail(
+            ValueError(f"no correction was answered: nothing to score (see {folder / 'predictions.jsonl'})"),
+            1,
+        )
+    scores = score_corrections(release_dir, outputs)
+    scores["run"] = {"model": model, "shots": int(shots), "llm": counts}
+    (folder / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    report = "\n".join(
+        [
+            f"# {model}: correction on gbtbench {version}",
+            "",
+            *(f"    {line}" for line in correction_lines(scores)),
+        ]
+    )
+    (folder / "report.md").write_text(report + "\n", encoding="utf-8")
+    _print_corrections(scores, False)
+    print(f"results in {folder}")
+    if len(outputs) < len(rows):
+        err.print(
+            f"{len(rows) - len(outputs)} calls failed for good: run the same command again", markup=False
+        )
         raise typer.Exit(1)

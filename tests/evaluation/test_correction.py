@@ -7,10 +7,14 @@ valid rewording passes where exact match fails, and a correction that adds anoth
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from release_fixture import release_dir  # noqa: F401  (fixture)
+from servers.review import ReviewServer
 
 from evaluation.correction import answer_section, score_corrections
 from parsers.model import Section
@@ -101,3 +105,43 @@ def test_the_answer_s_first_line_is_read_as_the_parser_reads_headings() -> None:
     assert (inline.number, inline.title, inline.text) == ("5.2.1", "", "响应时间应不大于2 s。")
     body_only = answer_section(target, "响应时间应不大于2 s。")
     assert (body_only.number, body_only.title, body_only.text) == ("5.4", "性能", "响应时间应不大于2 s。")
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GBTBENCH_LLM_", "OPENAI_"))}
+    env.update(GBTBENCH_LLM_API_KEY="sk-test", GBTBENCH_LLM_MAX_RETRIES="1")
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *args], capture_output=True, text=True, env=env, check=False
+    )
+
+
+def test_score_and_evaluate_report_verified_corrections(release_dir: Path, rows, tmp_path: Path) -> None:
+    answers = tmp_path / "answers.jsonl"
+    lines = [{"id": r["id"], "output": r["answer"]} for r in rows[:6]]
+    lines += [{"id": r["id"], "output": r["text"]} for r in rows[6:10]]
+    answers.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines), encoding="utf-8")
+    scored = _cli("score", str(release_dir), str(answers), "--task", "correction", "--json")
+    assert scored.returncode == 0, scored.stderr
+    figures = json.loads(scored.stdout)
+    assert figures["answered"] == 10 and figures["missing"] == len(rows) - 10
+    assert figures["overall"]["exact_match"] == pytest.approx(0.6)
+    assert sum(i["verified"] for i in figures["items"]) <= 6
+    # a file answering nothing of this release is refused, not scored as 0%
+    stranger = tmp_path / "stranger.jsonl"
+    stranger.write_text(json.dumps({"id": "correction_zero_shot_ffff", "output": "x"}), encoding="utf-8")
+    refused = _cli("score", str(release_dir), str(stranger), "--task", "correction")
+    assert refused.returncode == 2 and "no answer matches a correction row" in refused.stderr
+
+    by_query = {r["query"]: r["answer"] for r in rows}
+    with ReviewServer(lambda prompt: by_query.get(prompt, "")) as server:
+        done = _cli(
+            "evaluate", str(release_dir), "--task", "correction", "--model", "fixer",
+            "--base-url", server.base_url, "--out", str(tmp_path / "runs"), "--limit", "8",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert server.requests == 8
+    folder = tmp_path / "runs" / "fixer-correction" / "v0.0.9"
+    result = json.loads((folder / "scores.json").read_text(encoding="utf-8"))
+    assert result["answered"] == 8 and result["overall"]["exact_match"] == 1.0
+    assert result["overall"]["verified"] >= 7 / 8
+    assert "verified" in (folder / "report.md").read_text(encoding="utf-8")
