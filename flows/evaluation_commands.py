@@ -372,7 +372,7 @@ def _evaluate_reviewer(
 
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.reviewer.agents import LLM_FAMILIES, PROMPT_VERSION, AgentsError, parse_families
-    from evaluation.reviewer.run import run_reviewer, usage_table, usage_totals
+    from evaluation.reviewer.run import run_reviewer, usage_by_document, usage_table, usage_totals
     from evaluation.runner import run_folder, write_run
 
     try:
@@ -421,8 +421,14 @@ def _evaluate_reviewer(
         reviewed = review(None, lambda *_: None)
     meta["usage"] = usage_totals(reviewed)
     folder = run_folder(out, label, benchmark.version)
-    appendix = "## Reviewer agents\n\nRequests and tokens per document, by agent family.\n\n" + usage_table(
-        reviewed
+    appendix = "\n\n".join(
+        [
+            "## Reviewer agents",
+            "Requests and tokens per document, by agent family (mean over the documents):",
+            usage_table(reviewed),
+            "Each document:",
+            usage_by_document(reviewed),
+        ]
     )
     scores = write_run(
         folder,

@@ -205,3 +205,19 @@ def usage_table(reviewed: Sequence[Reviewed]) -> str:
             f"| {t['failed']} | {t['unparsable']} |"
         )
     return "\n".join(lines)
+
+
+def usage_by_document(reviewed: Sequence[Reviewed]) -> str:
+    """Markdown: per document, each family's requests and prompt tokens."""
+    families = [f for f in ("direct", "dimension", "type", "rules") if any(f in r.usage for r in reviewed)]
+    lines = [
+        "| document | " + " | ".join(f"{f} requests / prompt tokens" for f in families) + " |",
+        "|---|" + "---|" * len(families),
+    ]
+    for r in reviewed:
+        cells = []
+        for family in families:
+            u = r.usage.get(family)
+            cells.append("–" if u is None else f"{u.requests} / {u.prompt_tokens:,}")
+        lines.append(f"| {r.prediction.doc_id} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
