@@ -175,6 +175,37 @@ def process_review(doc: dict, results: list[str]) -> dict[str, Any]:
     }
 
 
+_VERIFIER_MISSING = (
+    "gbtbench is not installed here: `verified` is NaN (install gbtbench to verify corrections)"
+)
+
+
+def process_correction(doc: dict, results: list[str]) -> dict[str, Any]:
+    """Per correction row: exact match, chrF against the original section (sacrebleu, which lm-eval
+    installs) and `verified`, the error type's own checker run on the document with the section replaced
+    (gbtbench's evaluation.correction, on the release this file sits in; NaN, said once, without gbtbench)."""
+    from sacrebleu.metrics import CHRF
+
+    answer = results[0] if results else ""
+    plain = "\n".join(line.strip() for line in answer.strip().splitlines() if line.strip())
+    reference = "\n".join(line.strip() for line in doc["answer"].strip().splitlines() if line.strip())
+    out = {
+        "exact_match": float(plain == reference),
+        "chrf": CHRF().sentence_score(plain, [reference]).score / 100.0,
+    }
+    try:
+        from evaluation.correction import verify_row
+    except ImportError:
+        global _VERIFIER_MISSING
+        if _VERIFIER_MISSING:
+            print(_VERIFIER_MISSING)
+            _VERIFIER_MISSING = ""
+        out["verified"] = math.nan
+        return out
+    out["verified"] = float(verify_row(HERE.parent, str(doc["id"]), answer).verified)
+    return out
+
+
 def pooled(items: list[Any]) -> float:
     """Σ numerators ÷ Σ denominators over scored documents (diagnosis recall, CMCS weighted by gold)."""
     pairs = [i for i in items if i is not None]

@@ -127,18 +127,25 @@ def write_run(
     title: str,
     rng: np.random.Generator,
     meta: dict[str, Any],
+    rows: Sequence[dict[str, Any]] | None = None,
+    appendix: str = "",
 ) -> dict[str, Any]:
-    """predictions.jsonl, scores.json (unrounded, with `meta`), report.md and the chart; returns scores."""
-    lines = []
-    for prediction, raw in results:
-        row = prediction.to_dict()
-        if raw is not None:
-            row["raw_output"] = raw
-        lines.append(json.dumps(row, ensure_ascii=False))
+    """predictions.jsonl, scores.json (unrounded, with `meta`), report.md and the chart; returns scores.
+    `rows` replace the predictions.jsonl rows made from `results` (a method that records more per
+    document, such as the reviewer's provenance); `appendix` ends report.md."""
+    if rows is None:
+        rows = []
+        for prediction, raw in results:
+            row = prediction.to_dict()
+            if raw is not None:
+                row["raw_output"] = raw
+            rows.append(row)
+    lines = [json.dumps(row, ensure_ascii=False) for row in rows]
     _write_atomic(folder / "predictions.jsonl", "\n".join(lines) + ("\n" if lines else ""))
     scores = score(benchmark, [p for p, _ in results], rng)
     scores["run"] = meta
     _write_atomic(folder / "scores.json", json.dumps(scores, ensure_ascii=False, indent=1) + "\n")
     write_chart(scores, folder / CHART_NAME, title)
-    _write_atomic(folder / "report.md", render_report(scores, title=title))
+    report = render_report(scores, title=title)
+    _write_atomic(folder / "report.md", f"{report.rstrip()}\n\n{appendix.strip()}\n" if appendix else report)
     return scores

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -16,6 +18,7 @@ if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command
     from evaluation.benchmark import Benchmark
     from evaluation.predictions import DocumentPrediction
     from evaluation.runner import ReviewPrompt
+    from injectors.llm.client import LLMClient
 
 err = Console(stderr=True, soft_wrap=True)
 
@@ -62,6 +65,14 @@ def score_command(
         str, typer.Option("--protocol", help="Headline protocol: gbtbench or reference (both are reported).")
     ] = "gbtbench",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.", min=0)] = 0,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            help="review: error lists; correction: corrected sections, verified by each type's checker.",
+            metavar="review|correction",
+        ),
+    ] = "review",
 ) -> None:
     """Score predictions on a release under the reference protocol and ours."""
     import numpy as np
@@ -71,6 +82,11 @@ def score_command(
     from evaluation.report import CHART_NAME, render_report, write_chart
     from evaluation.score import PROTOCOLS, score
 
+    if task == "correction":
+        _score_corrections(release_dir, predictions, as_json, out)
+        return
+    if task != "review":
+        raise _fail(ValueError(f"--task must be review or correction, not {task!r}"))
     if protocol not in PROTOCOLS:
         raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
@@ -89,6 +105,38 @@ def score_command(
         (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
         write_chart(scores, out / CHART_NAME, f"{predictions.name} on {benchmark.version}")
         (out / "report.md").write_text(render_report(scores, title=f"{predictions.name}"), encoding="utf-8")
+
+
+def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out: Path | None) -> None:
+    """`score --task correction`: verified correction, chrF and exact match of a corrections file."""
+    from evaluation.correction import (
+        CorrectionInputError,
+        correction_lines,
+        read_corrections,
+        score_corrections,
+    )
+
+    try:
+        scores = score_corrections(release_dir, read_corrections(answers_file))
+    except CorrectionInputError as exc:
+        raise _fail(exc) from None
+    _print_corrections(scores, as_json)
+    if not scores["answered"]:
+        raise _fail(ValueError(f"{answers_file}: no answer matches a correction row of {release_dir}"))
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
+        report = "\n".join(["# Correction", "", *(f"    {line}" for line in correction_lines(scores))])
+        (out / "report.md").write_text(report + "\n", encoding="utf-8")
+
+
+def _print_corrections(scores: dict, as_json: bool) -> None:
+    from evaluation.correction import correction_lines
+
+    if as_json:
+        print(json.dumps(scores, ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(correction_lines(scores)))
 
 
 def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
@@ -121,6 +169,34 @@ def evaluate_command(
     seed: Annotated[
         int, typer.Option("--seed", help="Seed of the random baseline and the intervals.", min=0)
     ] = 0,
+    method: Annotated[
+        str,
+        typer.Option(
+            "--method",
+            help="single: one review prompt per document; reviewer: the multi-agent reviewer.",
+            metavar="single|reviewer",
+        ),
+    ] = "single",
+    agents: Annotated[
+        str,
+        typer.Option(
+            "--agents",
+            help="The reviewer's agent families (comma-separated): direct, dimension, type, rules.",
+            metavar="FAMILIES",
+        ),
+    ] = "direct,dimension,type,rules",
+    threshold: Annotated[
+        float,
+        typer.Option("--threshold", help="The reviewer keeps a fused finding scoring at least this.", min=0),
+    ] = 0.5,
+    task: Annotated[
+        str,
+        typer.Option(
+            "--task",
+            help="review: find the errors; correction: rewrite each corrupted section (verified).",
+            metavar="review|correction",
+        ),
+    ] = "review",
 ) -> None:
     """Run a model (or a baseline) on a release's review task, then score it under both protocols."""
     import numpy as np
@@ -129,8 +205,26 @@ def evaluate_command(
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.runner import review_prompts, run_folder, write_run
 
+    if task == "correction":
+        if model is None or baseline is not None or method != "single":
+            raise _fail(
+                ValueError("--task correction runs a model: give --model NAME (no baseline, no reviewer)")
+            )
+        _evaluate_corrections(release_dir, model, base_url, shots, concurrency, limit, out, llm_cache)
+        return
+    if task != "review":
+        raise _fail(ValueError(f"--task must be review or correction, not {task!r}"))
+    if method not in ("single", "reviewer"):
+        raise _fail(ValueError(f"--method must be single or reviewer, not {method!r}"))
+    if method == "reviewer":
+        if baseline is not None:
+            raise _fail(ValueError("--method reviewer runs agents, not a baseline: leave out --baseline"))
+        _evaluate_reviewer(
+            release_dir, model, base_url, agents, threshold, concurrency, limit, out, llm_cache, seed
+        )
+        return
     if (model is None) == (baseline is None):
-        raise _fail(ValueError("give either --model NAME or --baseline linter|random|empty"))
+        raise _fail(ValueError(f"give either --model NAME or --baseline {'|'.join(BASELINES)}"))
     try:
         benchmark = load_benchmark(release_dir, with_documents=baseline is not None)
     except ReleaseError as exc:
@@ -168,28 +262,9 @@ def evaluate_command(
         raise typer.Exit(1)
 
 
-def _run_model(
-    model: str,
-    base_url: str | None,
-    prompts: list[ReviewPrompt],
-    shots: str,
-    concurrency: int,
-    llm_cache: Path | None,
-    out: Path,
-    benchmark: Benchmark,
-) -> tuple[list[tuple[DocumentPrediction, str | None]], dict[str, Any]]:
-    """The model's answers through the project's client and cache, with a progress bar on a terminal."""
-    from rich.progress import (  # here, like the evaluation modules: not on every CLI call
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    from evaluation.runner import Progress as RunProgress
-    from evaluation.runner import run_folder, run_model
+@contextmanager
+def _llm_client(model: str, base_url: str | None, concurrency: int, cache_path: Path) -> Iterator[LLMClient]:
+    """The project's client and cache for an evaluation, with our defaults unless GBTBENCH_LLM_* sets them."""
     from injectors.llm.cache import LLMCache
     from injectors.llm.client import LLMClient
     from injectors.llm.config import LLMConfig, LLMConfigError
@@ -207,7 +282,22 @@ def _run_model(
         )
     except LLMConfigError as exc:
         raise _fail(exc) from None
-    cache_path = llm_cache or run_folder(out, model, benchmark.version) / "llm-cache.sqlite"
+    with LLMCache(cache_path) as cache, LLMClient(config, cache) as client:
+        yield client
+
+
+@contextmanager
+def _progress_bar(description: str, total: int) -> Iterator[Callable[..., None]]:
+    """A progress bar on a terminal (nothing otherwise); yields update(done, tokens text[, total])."""
+    from rich.progress import (  # here, like the evaluation modules: not on every CLI call
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     columns = (
         TextColumn("[progress.description]{task.description}"),
         BarColumn(),
@@ -217,31 +307,209 @@ def _run_model(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    with (
-        LLMCache(cache_path) as cache,
-        LLMClient(config, cache) as client,
-        Progress(*columns, console=err, disable=not err.is_terminal) as bar,
-    ):
-        task = bar.add_task(f"reviewing with {model}", total=len(prompts), tokens="")
+    with Progress(*columns, console=err, disable=not err.is_terminal) as bar:
+        task = bar.add_task(description, total=total, tokens="")
+        yield lambda done, tokens, total=None: bar.update(task, completed=done, tokens=tokens, total=total)
 
-        def on_progress(p: RunProgress) -> None:
-            bar.update(
-                task,
-                completed=p.done,
-                tokens=f"{p.prompt_tokens} tokens in, {p.completion_tokens} out, {p.cached} cached",
-            )
 
-        results = run_model(prompts, client, shots=shots, concurrency=concurrency, on_progress=on_progress)
-        counts = client.stats.to_dict()
+def _llm_summary(model: str, what: str, counts: dict[str, Any]) -> None:
     c, f = counts["counts"], counts["failures"]
     line = (
-        f"LLM {model}: {len(prompts)} documents, {c.get('cache_hits', 0)} cache hits, "
+        f"LLM {model}: {what}, {c.get('cache_hits', 0)} cache hits, "
         f"{c.get('requests', 0)} requests, {c.get('prompt_tokens', 0)} tokens in, "
         f"{c.get('completion_tokens', 0)} out"
     )
     if f:
         line += "; failures: " + ", ".join(f"{k} {v}" for k, v in f.items())
     err.print(line, markup=False)
+
+
+def _run_model(
+    model: str,
+    base_url: str | None,
+    prompts: list[ReviewPrompt],
+    shots: str,
+    concurrency: int,
+    llm_cache: Path | None,
+    out: Path,
+    benchmark: Benchmark,
+) -> tuple[list[tuple[DocumentPrediction, str | None]], dict[str, Any]]:
+    """The model's answers through the project's client and cache, with a progress bar on a terminal."""
+    from evaluation.runner import Progress as RunProgress
+    from evaluation.runner import run_folder, run_model
+
+    cache_path = llm_cache or run_folder(out, model, benchmark.version) / "llm-cache.sqlite"
+    with (
+        _llm_client(model, base_url, concurrency, cache_path) as client,
+        _progress_bar(f"reviewing with {model}", len(prompts)) as update,
+    ):
+
+        def on_progress(p: RunProgress) -> None:
+            update(p.done, f"{p.prompt_tokens} tokens in, {p.completion_tokens} out, {p.cached} cached")
+
+        results = run_model(prompts, client, shots=shots, concurrency=concurrency, on_progress=on_progress)
+        counts = client.stats.to_dict()
+    _llm_summary(model, f"{len(prompts)} documents", counts)
     meta = {"model": model, "shots": int(shots), "prompt_id": "gbtbench-review@1", "llm": counts}
     print(f"cache {cache_path}", file=sys.stderr)
     return results, meta
+
+
+def _evaluate_reviewer(
+    release_dir: Path,
+    model: str | None,
+    base_url: str | None,
+    agents: str,
+    threshold: float,
+    concurrency: int,
+    limit: int | None,
+    out: Path,
+    llm_cache: Path | None,
+    seed: int,
+) -> None:
+    """`evaluate --method reviewer`: the multi-agent reviewer on every document, fused, then scored."""
+    import numpy as np
+
+    from evaluation.benchmark import ReleaseError, load_benchmark
+    from evaluation.reviewer.agents import LLM_FAMILIES, PROMPT_VERSION, AgentsError, parse_families
+    from evaluation.reviewer.run import run_reviewer, usage_by_document, usage_table, usage_totals
+    from evaluation.runner import run_folder, write_run
+
+    try:
+        families = parse_families(agents)
+        benchmark = load_benchmark(release_dir, with_documents=True)
+    except (AgentsError, ReleaseError) as exc:
+        raise _fail(exc) from None
+    if limit is not None:
+        benchmark = replace(benchmark, items=benchmark.items[:limit])
+    uses_llm = any(f in LLM_FAMILIES for f in families)
+    if uses_llm and model is None:
+        raise _fail(ValueError(f"--agents {','.join(families)} includes LLM agents: give --model NAME"))
+    label = f"{model or 'rules'}-reviewer-{'-'.join(families)}"
+    meta: dict[str, Any] = {
+        "method": "reviewer",
+        "agents": list(families),
+        "threshold": threshold,
+        "prompt_version": PROMPT_VERSION,
+        "seed": seed,
+    }
+
+    def review(client: LLMClient | None, update: Callable[..., None]) -> list[Any]:
+        return run_reviewer(
+            benchmark.items,
+            client,
+            families,
+            threshold=threshold,
+            concurrency=concurrency,
+            seed=seed,
+            on_progress=lambda p: update(p.done, "agent calls", p.total),
+        )
+
+    if uses_llm:
+        assert model is not None
+        cache_path = llm_cache or run_folder(out, model, benchmark.version) / "llm-cache.sqlite"
+        with (
+            _llm_client(model, base_url, concurrency, cache_path) as client,
+            _progress_bar(f"reviewer agents with {model}", 0) as update,
+        ):
+            reviewed = review(client, update)
+            counts = client.stats.to_dict()
+        _llm_summary(model, f"{len(benchmark.items)} documents, reviewer agents {','.join(families)}", counts)
+        meta.update(model=model, llm=counts)
+        print(f"cache {cache_path}", file=sys.stderr)
+    else:
+        reviewed = review(None, lambda *_: None)
+    meta["usage"] = usage_totals(reviewed)
+    folder = run_folder(out, label, benchmark.version)
+    appendix = "\n\n".join(
+        [
+            "## Reviewer agents",
+            "Requests and tokens per document, by agent family (mean over the documents):",
+            usage_table(reviewed),
+            "Each document:",
+            usage_by_document(reviewed),
+        ]
+    )
+    scores = write_run(
+        folder,
+        benchmark,
+        [(r.prediction, None) for r in reviewed],
+        title=f"{label} on gbtbench {benchmark.version}",
+        rng=np.random.default_rng(seed),
+        meta=meta,
+        rows=[r.row() for r in reviewed],
+        appendix=appendix,
+    )
+    _print_scores(scores, "gbtbench")
+    _report_input(scores)
+    print(f"results in {folder}")
+    if scores["input"]["failed"]["count"]:
+        err.print("some calls failed for good: run the same command again to retry only those", markup=False)
+        raise typer.Exit(1)
+
+
+def _evaluate_corrections(
+    release_dir: Path,
+    model: str,
+    base_url: str | None,
+    shots: str,
+    concurrency: int,
+    limit: int | None,
+    out: Path,
+    llm_cache: Path | None,
+) -> None:
+    """`evaluate --task correction`: the model rewrites each corrupted section; each answer is verified."""
+    from evaluation.correction import (
+        CorrectionInputError,
+        correction_lines,
+        correction_requests,
+        score_corrections,
+    )
+    from evaluation.runner import run_folder
+
+    try:
+        rows, requests = correction_requests(release_dir, shots, limit)
+    except CorrectionInputError as exc:
+        raise _fail(exc) from None
+    version = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8")).get("version", "")
+    version = str(version or release_dir.resolve().name)
+    cache_path = llm_cache or run_folder(out, model, version) / "llm-cache.sqlite"
+    with _llm_client(model, base_url, concurrency, cache_path) as client:
+        answers = client.complete_many(requests)
+        counts = client.stats.to_dict()
+    _llm_summary(model, f"{len(rows)} corrections", counts)
+    outputs = {}
+    lines = []
+    for row, answer in zip(rows, answers, strict=True):
+        record: dict[str, Any] = {"id": row["id"], "doc_id": row["doc_id"]}
+        if isinstance(answer, Exception):
+            record["error"] = str(getattr(answer, "reason", answer))
+        else:
+            outputs[row["id"]] = record["output"] = answer.content
+        lines.append(json.dumps(record, ensure_ascii=False))
+    folder = run_folder(out, f"{model}-correction", version)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if not outputs:
+        raise _fail(
+            ValueError(f"no correction was answered: nothing to score (see {folder / 'predictions.jsonl'})"),
+            1,
+        )
+    scores = score_corrections(release_dir, outputs)
+    scores["run"] = {"model": model, "shots": int(shots), "llm": counts}
+    (folder / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
+    report = "\n".join(
+        [
+            f"# {model}: correction on gbtbench {version}",
+            "",
+            *(f"    {line}" for line in correction_lines(scores)),
+        ]
+    )
+    (folder / "report.md").write_text(report + "\n", encoding="utf-8")
+    _print_corrections(scores, False)
+    print(f"results in {folder}")
+    if len(outputs) < len(rows):
+        err.print(
+            f"{len(rows) - len(outputs)} calls failed for good: run the same command again", markup=False
+        )
+        raise typer.Exit(1)

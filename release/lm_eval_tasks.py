@@ -28,6 +28,10 @@ REVIEW_METRICS = {
 }
 
 
+# the correction task: the type's checker on the corrected document, closeness to the original, exact match
+CORRECTION_METRICS = ("verified", "chrf", "exact_match")
+
+
 @dataclass(frozen=True)
 class Function:
     """A `!function module.name` reference, resolved by lm-eval relative to the YAML's folder."""
@@ -112,6 +116,12 @@ def task_config(
             config["metric_list"] = [
                 {"metric": name, "aggregation": Function(f"utils.{how}"), "higher_is_better": True}
                 for name, how in REVIEW_METRICS.items()
+            ]
+        elif task == "correction":
+            config["process_results"] = Function("utils.process_correction")
+            config["metric_list"] = [
+                {"metric": name, "aggregation": "mean", "higher_is_better": True}
+                for name in CORRECTION_METRICS
             ]
         else:
             config["metric_list"] = [

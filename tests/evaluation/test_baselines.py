@@ -54,9 +54,23 @@ def test_the_card_shows_the_baseline_table(release_dir: Path) -> None:
     card = (release_dir / "hf" / "README.md").read_text(encoding="utf-8")
     section = card.split("## Baselines", 1)[1].split("\n## ", 1)[0]
     rows = {line.split(" | ")[0].strip("| "): line for line in section.splitlines() if line.startswith("| ")}
-    assert {"baseline", "linter", "random", "empty"} <= set(rows)
+    assert {"baseline", "linter", "random", "empty", "reviewer (rules only)"} <= set(rows)
     assert (
         rows["empty"].count("0.0%") == 7 and " – " in rows["empty"]
     )  # 5 dimensions, recall, F1; no precision
     linter = rows["linter"].split(" | ")
     assert linter[1].endswith("%") and float(linter[1].rstrip("%")) > 50  # structure is rule-solvable
+
+
+def test_the_reviewer_s_scanners_find_what_the_linter_finds(release_dir: Path) -> None:
+    """reviewer-rules: the linter's findings through the reviewer's fusion: one prediction per (location,
+    type), at the checker's own location, pre-existing ones included (the scorer holds them neutral)."""
+    benchmark = load_benchmark(release_dir, with_documents=True)
+    found = run_baseline("reviewer-rules", benchmark, np.random.default_rng(0))
+    for item, prediction in zip(benchmark.items, found, strict=True):
+        assert item.document is not None
+        scanned = {(v.location, v.error_type) for v in lint(item.document)}
+        predicted = [(p.location, p.error_type) for p in prediction.predictions or ()]
+        assert sorted(predicted) == sorted(scanned)
+    with pytest.raises(BaselineError, match="needs the corrupted sections"):
+        run_baseline("reviewer-rules", load_benchmark(release_dir), np.random.default_rng(0))

@@ -103,6 +103,9 @@ def test_every_shipped_task_runs_from_another_directory(release_dir: Path, tmp_p
         figures = results["results"][f"gbtbench_review_{shot}"]
         for metric in ("diagnosis_recall", "dmtr_1", "dmtr_5", "dmtr_10", "cmcs"):
             assert figures[f"{metric},none"] == 0.0  # the dummy model answers "lol": nothing found
+        corrected = results["results"][f"gbtbench_correction_{shot}"]
+        assert corrected["verified,none"] == 0.0 and corrected["exact_match,none"] == 0.0
+        assert 0.0 <= corrected["chrf,none"] < 0.2
     assert "diagnosis_recall,none" in results["results"]["gbtbench_review"]
     # lm-eval's samples are a predictions file for `gbtbench score`
     sample_file = next((tmp_path / "out").rglob("samples_gbtbench_review_zero_shot_*.jsonl"))
@@ -197,3 +200,18 @@ def test_the_review_metrics_are_the_reference_protocol(release_dir: Path) -> Non
     assert utils.pooled([d["cmcs"] for d in per_doc]) == pytest.approx(expected["cmcs"])
     for k in (1, 5, 10):
         assert utils.mean([d[f"dmtr_{k}"] for d in per_doc]) == pytest.approx(expected["dmtr"][f"H{k}"])
+
+
+def test_the_correction_metrics_run_the_type_s_checker(release_dir: Path) -> None:
+    """utils.process_correction as lm-eval calls it: the original section verifies, a no-op does not."""
+    utils = utils_module(release_dir / "instructions")
+    path = release_dir / "instructions" / "correction_zero_shot.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    gold = [utils.process_correction(row, [row["answer"]]) for row in rows]
+    noop = [utils.process_correction(row, [row["text"]]) for row in rows]
+    assert all(g["exact_match"] == 1.0 and g["chrf"] == pytest.approx(1.0) for g in gold)
+    assert sum(g["verified"] for g in gold) >= len(rows) - 2  # a multi-section renumbering cannot verify
+    assert sum(n["verified"] for n in noop) == 0.0
+    assert all(n["exact_match"] == 0.0 for n in noop)
+    # chrF ignores spaces, so an error that is a space (a citation's form) leaves it at 1
+    assert sum(n["chrf"] < 1.0 for n in noop) > len(rows) // 2
