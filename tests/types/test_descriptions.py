@@ -63,11 +63,9 @@ def test_the_cited_clause_is_of_the_declared_edition(
     assert mine, kind.id
     for document, instance in mine:
         rule = instance.description.rsplit("依据：", 1)[1]
-        assert rule == kind.rule_for(document.drafting_rules), (document.source, instance.description)
-        if document.drafting_rules == EDITIONS[0] and kind.rule_2009:
-            assert rule == kind.rule_2009, (document.source, rule)  # the 2009 clause, not 2020's
-        elif document.drafting_rules == EDITIONS[1]:
-            assert rule == kind.rule and rule.startswith(EDITIONS[1]), (document.source, rule)
+        assert rule in kind.rules_for(document.drafting_rules), (document.source, instance.description)
+        if document.drafting_rules in EDITIONS:  # the declared edition's clause, never the other's
+            assert rule.startswith(document.drafting_rules + " "), (document.source, rule)
 
 
 def _texts(document: Document, instance: ErrorInstance) -> Iterator[str]:

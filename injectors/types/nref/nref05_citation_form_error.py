@@ -23,10 +23,13 @@ ERROR_TYPE = ErrorType(
     "引用形式错误",
     "Citation form error",
     "GB/T 1.1—2020 9.5",
-    "",
+    # 规范性引用文件: an entry carries its year as the text cites it (dated or undated), an em dash before it
+    "GB/T 1.1—2009 6.2.3",
     "R",
     "D",
     (),
+    # the lead-in of the list is the list's clause in 2020 (a 2009 document's own lead-in is no error)
+    forms=(("引导语", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),),
 )
 
 
@@ -201,6 +204,7 @@ class CitationFormError(Injector):
                     "改为GB/T 1.1—2020的引导语"
                     "“下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。……”"
                 ),
+                form="引导语",
             )
         use = detail
         c = use.cited
