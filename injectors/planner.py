@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-
 from injectors.added_wording import added_wording
 from injectors.base import Baseline, Rewriter, clashes
 from injectors.checking import Violation

@@ -11,14 +11,21 @@ import random
 from pathlib import Path
 
 import pytest
+from sample_standard import SAMPLE
 
-from injectors.base import Baseline
+from injectors.base import Baseline, Site
 from injectors.context import InjectionContext
+from injectors.edit import apply_edits
+from injectors.final_descriptions import QUOTE, finalized, renumbered
 from injectors.instance import ErrorInstance
+from injectors.joint import kept_together
+from injectors.planner import Candidates, finalize
 from injectors.registry import definition, definitions
 from injectors.taxonomy import EDITION_2009, EDITION_2020, ErrorType
+from injectors.types.nref.analysis import list_items
 from parsers.model import Document
 from parsers.text import parse_text
+from tests.types.nref_documents import standard
 
 LEAD_2009 = (
     "下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件，仅注日期的版本适用于本文件。"
@@ -97,3 +104,161 @@ def test_a_2009_document_s_citation_form_error_cites_the_2009_list_clause() -> N
     assert made and {cited(i) for i in made} == {"GB/T 1.1—2009 6.2.3"}
     spec = definition("NREF-05").error_type
     assert spec.rule_for(EDITION_2020, "引导语") == "GB/T 1.1—2020 8.6"
+
+
+# --- NREF-04: the fix is the order the affected entries belong in ----------------------------------------
+IN_ORDER = ["GB/T 3100", "GB/T 4208", "GB/T 9969", "GB/T 13384", "QX/T 52"]
+GAUGE_LIST = "\n".join(
+    f"{n}　{t}"
+    for n, t in zip(
+        IN_ORDER,
+        (
+            "国际单位制及其应用",
+            "外壳防护等级",
+            "工业产品使用说明书",
+            "机电产品包装通用技术条件",
+            "地面气象观测规范",
+        ),
+        strict=True,
+    )
+)
+GAUGE_BODY = (
+    "5 要求\n5.1 外壳\n传感器外壳应符合GB/T 4208的规定，计量单位应符合GB/T 3100的规定。\n"
+    "5.2 说明\n说明书应按GB/T 9969编写，观测应按QX/T 52进行，包装应符合GB/T 13384的规定。"
+)
+
+
+def gauge() -> Document:
+    return standard(GAUGE_LIST, GAUGE_BODY)
+
+
+def verified(document: Document, type_id: str, site: Site) -> ErrorInstance:
+    injector = definition(type_id).injector()
+    context = InjectionContext.from_documents([document])
+    proposal = injector.propose(document, site, random.Random(0), context)
+    assert proposal is not None
+    instance = injector.verify(Baseline(document), proposal, 0).instance
+    assert instance is not None
+    return instance
+
+
+def swapped(document: Document, pair: tuple[int, int]) -> ErrorInstance:
+    injector = definition("NREF-04").injector()
+    context = InjectionContext.from_documents([document])
+    (site,) = [s for s in injector.sites(document, context) if s.detail == pair]
+    return verified(document, "NREF-04", site)
+
+
+def fix_quotes(description: str) -> list[str]:
+    return QUOTE.findall(description.split("；修改建议：")[1].split("；依据：")[0])
+
+
+def listed(document: Document) -> list[str]:
+    section = document.section("2")
+    assert section is not None
+    return [section.text[i.cited.start : i.cited.end].strip() for i in list_items(section)]
+
+
+@pytest.mark.parametrize("pair", [(0, 1), (0, 2), (0, 4), (1, 3)])
+def test_nref04_s_fix_puts_the_list_back_in_order(pair: tuple[int, int]) -> None:
+    document = gauge()
+    assert listed(document) == IN_ORDER
+    instance = swapped(document, pair)
+    written = listed(apply_edits(document, [instance.edit]).document)
+    told = fix_quotes(instance.description)
+    i, j = pair
+    if j - i == 1:  # neighbours: "将Y移至X之前" is the whole fix
+        assert "移至" in instance.description
+    else:  # across other entries: each entry between is named, in the order it belongs in
+        assert "移至" not in instance.description and len(told) == j - i + 1
+    assert written[:i] + told + written[j + 1 :] == IN_ORDER
+
+
+def test_nref04_s_description_reads_the_list_as_the_other_errors_left_it() -> None:
+    """An entry between the swapped two, removed by an NREF-01 of the same document, is not named."""
+    document = gauge()
+    order = swapped(document, (0, 4))
+    nref01 = definition("NREF-01").injector()
+    context = InjectionContext.from_documents([document])
+    (removal,) = [s for s in nref01.sites(document, context) if s.detail == 2]  # GB/T 9969
+    removed = verified(document, "NREF-01", removal)
+    result = finalize(Candidates(document, Baseline(document), (order, removed), {}, {}), [order, removed])
+    (final,) = [i for i in result.instances if i.error_type == "NREF-04"]
+    assert fix_quotes(final.description) == ["GB/T 3100", "GB/T 4208", "GB/T 13384", "QX/T 52"]
+    assert "GB/T 9969" not in final.description
+
+
+# --- a description holds on the final document ----------------------------------------------------------
+def _by_hand(
+    document: Document, type_id: str, number: str, old: str, new: str, description: str
+) -> ErrorInstance:
+    """An instance whose edit replaces `old` in section `number` (types judged by their premise)."""
+    from injectors.edit import Edit, Replacement, replay
+    from injectors.instance import InjectionProvenance, instance_id
+
+    position = next(k for k, s in enumerate(document.sections) if s.number == number)
+    section = document.sections[position]
+    edit = Edit("modify", position, (Replacement("text", section.text.index(old), old, new),))
+    return ErrorInstance(
+        instance_id(document.doc_id, type_id, number, 0, edit),
+        document.doc_id,
+        type_id,
+        number,
+        section,
+        replay(edit, section),
+        edit,
+        description,
+        InjectionProvenance("rule", "1", 0),
+    )
+
+
+def test_a_description_quoting_a_sentence_another_error_changed_no_longer_holds() -> None:
+    """SCP-03's rationale quotes the scope; the same document's SCP-05 rewrites that scope sentence."""
+    document = parse(SAMPLE, "sample.txt")
+    outsider = _by_hand(
+        document,
+        "SCP-03",
+        "5.2.2",
+        "控制系统宜采用PLC。",
+        "控制系统及厨房排风设备宜采用PLC。",
+        "错误：第5.2.2条把范围之外的“厨房排风设备”纳入了规定"
+        "（范围写明“本文件适用于日处理量不大于2 t的处理设备”）；"
+        "修改建议：删去“及厨房排风设备”；依据：GB/T 1.1—2020 8.5",
+    )
+    widened = _by_hand(
+        document,
+        "SCP-05",
+        "1",
+        "本文件适用于日处理量不大于2 t的处理设备。",
+        "本文件适用于处理设备。",
+        "错误：第1章“范围”删去了限定语“日处理量不大于2 t的”，适用界限模糊；"
+        "修改建议：恢复限定语；依据：GB/T 1.1—2020 8.5",
+    )
+    assert kept_together(document, [outsider]) == [outsider]  # alone, it holds
+    assert kept_together(document, [outsider, widened]) == [widened]  # together, its quote is gone
+    _, why = finalized(document, [outsider, widened], apply_edits(document, [outsider.edit, widened.edit]))
+    assert why[0] is not None and "本文件适用于日处理量" in why[0] and why[1] is None
+
+
+def test_quotes_of_what_the_instance_itself_replaced_hold() -> None:
+    """ "原为…" quotes the text this error took out: in no final document, and no staleness."""
+    document = parse(SAMPLE, "sample.txt")
+    own = _by_hand(
+        document,
+        "SCP-05",
+        "1",
+        "本文件适用于日处理量不大于2 t的处理设备。",
+        "本文件适用于处理设备。",
+        "错误：第1章“范围”删去了限定语“日处理量不大于2 t的”，原为“本文件适用于日处理量不大于2 t的处理设备”；"
+        "修改建议：恢复限定语；依据：GB/T 1.1—2020 8.5",
+    )
+    _, why = finalized(document, [own], apply_edits(document, [own.edit]))
+    assert why == [None]
+
+
+def test_a_quoted_heading_follows_the_renumbering() -> None:
+    document = parse(SAMPLE, "sample.txt")
+    told = "错误：第5.1.2条（“5.2 防护”所述）与“5 个字节”；修改建议：见第5.2条；依据：GB/T 1.1—2020 8.5"
+    moved = renumbered(told, [("5.2", "5.3")], document)
+    assert "“5.3 防护”" in moved and "第5.3条" in moved
+    assert "“5 个字节”" in moved  # a quantity, not a heading of the document
