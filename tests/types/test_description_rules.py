@@ -19,9 +19,11 @@ from injectors.edit import apply_edits
 from injectors.final_descriptions import QUOTE, finalized, renumbered
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
+from injectors.language.modals import modal_verbs
 from injectors.planner import Candidates, finalize
 from injectors.registry import definition, definitions
 from injectors.taxonomy import EDITION_2009, EDITION_2020, ErrorType
+from injectors.types.nms.evidence import sentence_siblings
 from injectors.types.nref.analysis import list_items
 from parsers.model import Document
 from parsers.text import parse_text
@@ -262,3 +264,27 @@ def test_a_quoted_heading_follows_the_renumbering() -> None:
     moved = renumbered(told, [("5.2", "5.3")], document)
     assert "“5.3 防护”" in moved and "第5.3条" in moved
     assert "“5 个字节”" in moved  # a quantity, not a heading of the document
+
+
+# --- NMS-01/02: evidence is quoted as the corrupted document reads ----------------------------------------
+def test_a_sibling_in_the_same_phrase_is_quoted_without_the_changed_modal() -> None:
+    line = "设备宜采用交流供电或宜采用直流供电。"
+    first, second = modal_verbs(line)
+    assert [e.words for e in sentence_siblings(line, second)] == ["设备宜采用交流供电"]
+    assert [e.words for e in sentence_siblings(line, first)] == ["宜采用直流供电"]
+
+
+def test_nms02_s_sibling_evidence_stands_in_the_corrupted_text() -> None:
+    text = MONITOR_2009.replace(
+        "4.2 标志\n",
+        "4.2 供电\n监测仪宜采用交流供电或宜采用太阳能供电，电池宜采用锂电池或宜采用铅酸电池。\n4.3 标志\n",
+    )
+    document = parse(text)
+    made = [i for i in instances(document, "NMS-02", seeds=12) if "并列的" in i.description]
+    assert made
+    for instance in made:
+        corrupted = instance.corrupted_section
+        assert corrupted is not None
+        sibling = instance.description.split("并列的“", 1)[1].split("”", 1)[0]
+        assert sibling.removesuffix("……") in corrupted.text, instance.description
+        assert "应" not in sibling, instance.description  # the changed verb is not the evidence
