@@ -22,6 +22,7 @@ import regex
 
 from injectors.edit import Applied, apply_edits, footprint, rename_all
 from injectors.instance import ErrorInstance, describe
+from injectors.language.quotes import aligned
 from injectors.registry import definition
 from parsers.model import Document, Section
 
@@ -90,6 +91,41 @@ def stale_quotes(description: str, *texts: str) -> list[str]:
     return out
 
 
+def clipped_quotes(description: str, texts: Sequence[str], whole: frozenset[str] = frozenset()) -> list[str]:
+    """Quotes of the error part that `texts` hold only as a cut through a word or a standard number
+    (`whole`: words the edit itself put in or took out, whole by construction: a quote may begin or end
+    with them)."""
+    error = description.split("；修改建议：", 1)[0]
+    out = []
+    for quote in QUOTE.findall(error):
+        if quote.strip() in whole or _NUMBER_ONLY.fullmatch(quote.strip()):
+            continue
+        pieces = [p.strip() for p in _ELLIPSIS.split(quote) if p.strip()]
+        found = [[p for text in texts for p in _places(piece, text)] for piece in pieces]
+        if all(found) and not all(any(_whole(p, whole) for p in places) for places in found):
+            out.append(quote)
+    return out
+
+
+def _whole(place: tuple[str, int, int], words: frozenset[str]) -> bool:
+    line, start, end = place
+    loose = [start for w in words if w and line.startswith(w, start)]
+    loose += [end for w in words if w and line.endswith(w, 0, end)]
+    return aligned(line, start, end, tuple(loose))
+
+
+def _places(piece: str, text: str, most: int = 20) -> list[tuple[str, int, int]]:
+    """Where `piece` stands in `text`: (its line, start, end), at most `most` of them."""
+    out = []
+    at = text.find(piece)
+    while at >= 0 and len(out) < most:
+        a = text.rfind("\n", 0, at) + 1
+        b = text.find("\n", at + len(piece))
+        out.append((text[a : b if b >= 0 else len(text)], at - a, at - a + len(piece)))
+        at = text.find(piece, at + 1)
+    return out
+
+
 def _in_order(pieces: Sequence[str], text: str) -> bool:
     at = 0
     for piece in pieces:
@@ -125,7 +161,12 @@ def finalized(
                 number = rest.numbers.get(original.sections[instance.edit.target].number)
                 own = rest.document.section(number) if number is not None else None
             stale = stale_quotes(description, whole, section_texts(own))
-        why.append(
-            f"its description quotes “{stale[0]}”, which the document no longer says" if stale else None
-        )
+        own_words = frozenset(t.strip() for r in instance.edit.replacements for t in (r.old, r.new))
+        cut = clipped_quotes(description, (whole, section_texts(instance.original_section)), own_words)
+        if stale:
+            why.append(f"its description quotes “{stale[0]}”, which the document no longer says")
+        elif cut:
+            why.append(f"its description quotes “{cut[0]}”, cut through a word or a standard number")
+        else:
+            why.append(None)
     return out, why

@@ -16,15 +16,17 @@ from sample_standard import SAMPLE
 from injectors.base import Baseline, Site
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
-from injectors.final_descriptions import QUOTE, finalized, renumbered
+from injectors.final_descriptions import QUOTE, clipped_quotes, finalized, renumbered
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
 from injectors.language.modals import modal_verbs
+from injectors.language.quotes import aligned, quote_after, shorten
 from injectors.planner import Candidates, finalize
 from injectors.registry import definition, definitions
 from injectors.taxonomy import EDITION_2009, EDITION_2020, ErrorType
 from injectors.types.nms.evidence import sentence_siblings
 from injectors.types.nref.analysis import list_items
+from injectors.types.nref.editing import snippet as nref_snippet
 from parsers.model import Document
 from parsers.text import parse_text
 from tests.types.nref_documents import standard
@@ -288,3 +290,42 @@ def test_nms02_s_sibling_evidence_stands_in_the_corrupted_text() -> None:
         sibling = instance.description.split("并列的“", 1)[1].split("”", 1)[0]
         assert sibling.removesuffix("……") in corrupted.text, instance.description
         assert "应" not in sibling, instance.description  # the changed verb is not the evidence
+
+
+# --- quotes begin and end on words, never inside a standard number ----------------------------------------
+LINE = "本部分给出了示例椭圆曲线公钥密码算法的签名流程，签名服务应符合GB/T 30001 —2014的规定。"
+
+
+def test_a_shortened_quote_never_splits_a_word_jieba_only_guesses() -> None:
+    cut = shorten(LINE, 13)
+    assert cut.endswith("……") and not cut.removesuffix("……").endswith("公")  # 公钥 stays whole
+    assert LINE.startswith(cut.removesuffix("……"))
+
+
+def test_a_quote_never_ends_inside_a_standard_number() -> None:
+    at = LINE.index("应符合")
+    quoted = quote_after(LINE, at, at + 3, 12)
+    assert quoted.endswith("—2014"), quoted  # not "GB/T 30001 —"
+    assert not shorten(LINE[at:], 16).removesuffix("……").endswith(("—", "30001"))
+    start = LINE.index("GB/T")
+    assert not aligned(LINE, at, start + len("GB/T 30001 —"))
+    assert aligned(LINE, at, start + len("GB/T 30001 —2014"))
+
+
+def test_a_reference_snippet_starts_on_a_whole_standard_number() -> None:
+    text = (
+        "术语和定义：GB/T 40001—2019、GB/T 40002—2019、GB/T 40003、GB/T 40004—2017、GB/T 40005—2014"
+        "界定的以及下列术语和定义适用于本文件。"
+    )
+    at = text.index("GB/T 40004")
+    quoted = nref_snippet(text, at, at + len("GB/T 40004—2017"))
+    assert quoted.startswith("…GB/T 4000") and "GB/T 40004—2017" in quoted, quoted  # not "…40002—2019"
+
+
+def test_the_final_check_refuses_a_quote_cut_through_a_standard_number() -> None:
+    told = "错误：第5章（“…30001 —2014的规定”）引用了该文件；修改建议：列出；依据：GB/T 1.1—2020 8.6"
+    assert clipped_quotes(told, [LINE]) == ["…30001 —2014的规定"]
+    whole = (
+        "错误：第5章（“应符合GB/T 30001 —2014的规定”）引用了该文件；修改建议：列出；依据：GB/T 1.1—2020 8.6"
+    )
+    assert clipped_quotes(whole, [LINE]) == []

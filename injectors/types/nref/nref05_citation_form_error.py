@@ -181,11 +181,12 @@ class CitationFormError(Injector):
             c: Cited = detail
             assert c.sep_start is not None and c.year_end is not None and c.year is not None
             wrong = text[c.start : c.sep_start] + "-" + c.year
+            right = text[c.start : c.year_end].strip()  # as the document writes it ("GB/T19713—2005")
             edit = Edit("modify", site.target, (Replacement("text", c.sep_start, c.sep, "-"),))
             return Proposal(
                 edit,
-                error=f"{where}将注日期引用“{c.citation}”写成“{wrong.strip()}”，年号前误用连字符“-”",
-                fix=f"改为“{c.citation}”，年号前使用一字线“—”",
+                error=f"{where}将注日期引用“{right}”写成“{wrong.strip()}”，年号前误用连字符“-”",
+                fix=f"改为“{right}”，年号前使用一字线“—”",
             )
         if kind == "lead-in":
             m = LEAD_IN_2020_FULL.search(text)
