@@ -116,7 +116,7 @@ def _whole(place: tuple[str, int, int], words: frozenset[str]) -> bool:
 
 def _places(piece: str, text: str, most: int = 20) -> list[tuple[str, int, int]]:
     """Where `piece` stands in `text`: (its line, start, end), at most `most` of them."""
-    out = []
+    out: list[tuple[str, int, int]] = []
     at = text.find(piece)
     while at >= 0 and len(out) < most:
         a = text.rfind("\n", 0, at) + 1
