@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import regex
 
-from injectors.edit import Applied, apply_edits, footprint, rename_all
+from injectors.edit import Applied, Edit, apply_edits, footprint, rename_all
 from injectors.instance import ErrorInstance, describe
 from injectors.language.quotes import aligned
 from injectors.registry import definition
@@ -136,6 +136,22 @@ def _in_order(pieces: Sequence[str], text: str) -> bool:
     return True
 
 
+def misquoted(
+    description: str, whole: str, edit: Edit, own: Section | None, original: Section | None
+) -> str | None:
+    """Why a description does not hold on a final document whose text is `whole` (None: it holds): a
+    quote neither there nor in `own` (what the instance's section said without this instance), or one cut
+    through a word or a standard number there or in `original` (its section before the edit)."""
+    stale = stale_quotes(description, whole, section_texts(own))
+    if stale:
+        return f"its description quotes “{stale[0]}”, which the document no longer says"
+    own_words = frozenset(t.strip() for r in edit.replacements for t in (r.old, r.new))
+    cut = clipped_quotes(description, (whole, section_texts(original)), own_words)
+    if cut:
+        return f"its description quotes “{cut[0]}”, cut through a word or a standard number"
+    return None
+
+
 def finalized(
     original: Document, instances: Sequence[ErrorInstance], applied: Applied
 ) -> tuple[list[ErrorInstance], list[str | None]]:
@@ -160,13 +176,7 @@ def finalized(
                 rest = apply_edits(original, [i.edit for j, i in enumerate(instances) if j != k])
                 number = rest.numbers.get(original.sections[instance.edit.target].number)
                 own = rest.document.section(number) if number is not None else None
-            stale = stale_quotes(description, whole, section_texts(own))
-        own_words = frozenset(t.strip() for r in instance.edit.replacements for t in (r.old, r.new))
-        cut = clipped_quotes(description, (whole, section_texts(instance.original_section)), own_words)
-        if stale:
-            why.append(f"its description quotes “{stale[0]}”, which the document no longer says")
-        elif cut:
-            why.append(f"its description quotes “{cut[0]}”, cut through a word or a standard number")
         else:
-            why.append(None)
+            own = instance.original_section
+        why.append(misquoted(description, whole, instance.edit, own, instance.original_section))
     return out, why

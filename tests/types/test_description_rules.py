@@ -329,3 +329,49 @@ def test_the_final_check_refuses_a_quote_cut_through_a_standard_number() -> None
         "错误：第5章（“应符合GB/T 30001 —2014的规定”）引用了该文件；修改建议：列出；依据：GB/T 1.1—2020 8.6"
     )
     assert clipped_quotes(whole, [LINE]) == []
+
+
+def test_the_audit_reports_a_description_the_released_document_no_longer_bears_out() -> None:
+    from validation.audit.joint import check_document
+    from validation.audit.release import AuditDocument, AuditInstance
+
+    document = parse(SAMPLE, "sample.txt")
+    outsider = _by_hand(
+        document,
+        "SCP-03",
+        "5.2.2",
+        "控制系统宜采用PLC。",
+        "控制系统及厨房排风设备宜采用PLC。",
+        "错误：第5.2.2条把范围之外的“厨房排风设备”纳入了规定"
+        "（范围写明“本文件适用于日处理量不大于2 t的处理设备”）；"
+        "修改建议：删去“及厨房排风设备”；依据：GB/T 1.1—2020 8.5",
+    )
+    widened = _by_hand(
+        document,
+        "SCP-05",
+        "1",
+        "本文件适用于日处理量不大于2 t的处理设备。",
+        "本文件适用于处理设备。",
+        "错误：第1章“范围”删去了限定语“日处理量不大于2 t的”；修改建议：恢复限定语；依据：GB/T 1.1—2020 8.5",
+    )
+
+    def audited(*instances: ErrorInstance) -> list[str]:
+        final = apply_edits(document, [i.edit for i in instances]).document
+        read = tuple(
+            AuditInstance(
+                i.instance_id,
+                i.doc_id,
+                i.error_type,
+                i.location,
+                i.original_section,
+                i.corrupted_section,
+                i.edit,
+                i.description,
+            )
+            for i in instances
+        )
+        return [f.error_type + ": " + f.reason for f in check_document(AuditDocument(document, final, read))]
+
+    assert audited(outsider) == []
+    (reason,) = audited(outsider, widened)
+    assert reason.startswith("SCP-03: its description quotes")
