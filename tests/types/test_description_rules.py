@@ -20,7 +20,7 @@ from injectors.final_descriptions import QUOTE, clipped_quotes, finalized, renum
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
 from injectors.language.modals import modal_verbs
-from injectors.language.quotes import aligned, quote_after, shorten
+from injectors.language.quotes import aligned, opening, quote_after, shorten
 from injectors.planner import Candidates, finalize
 from injectors.registry import definition, definitions
 from injectors.taxonomy import EDITION_2009, EDITION_2020, ErrorType
@@ -375,3 +375,9 @@ def test_the_audit_reports_a_description_the_released_document_no_longer_bears_o
     assert audited(outsider) == []
     (reason,) = audited(outsider, widened)
     assert reason.startswith("SCP-03: its description quotes")
+
+
+def test_a_definition_s_opening_keeps_its_number_whole() -> None:
+    assert opening("北京时间08:00:00至20:00:00的时段。", 6) == "北京时间08:00:00……"
+    assert opening("按GB/T 30001—2014规定的方法。", 6) == "按GB/T 30001—2014……"
+    assert opening("简短定义。", 6) == "简短定义。"  # whole: no ellipsis

@@ -186,7 +186,7 @@ class CitationFormError(Injector):
             return Proposal(
                 edit,
                 error=f"{where}将注日期引用“{right}”写成“{wrong.strip()}”，年号前误用连字符“-”",
-                fix=f"改为“{right}”，年号前使用一字线“—”",
+                fix=f"改为“{c.citation}”，年号前使用一字线“—”",
             )
         if kind == "lead-in":
             m = LEAD_IN_2020_FULL.search(text)
