@@ -91,13 +91,13 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
 
 
 def opening(text: str, limit: int) -> str:
-    """The first whole words of `text`, about `limit` characters (more when its first word, number or
-    standard number is longer), followed by "……" when it was cut: "北京时间00:00……", never "北京时间00……"."""
+    """The first whole words of `text`, at least `limit` characters (to the end of the word, number or
+    standard number that reaches it), followed by "……" when it was cut: "北京时间00:00……", never
+    "北京时间00……"."""
     text = regex.sub(r"\s*\n\s*", "", text.strip())
     if len(text) <= limit:
         return text
-    edges = [e for e in quote_edges(text) if 0 < e <= limit]
-    cut = max(edges) if edges else _word_end(text, limit)
+    cut = _word_end(text, limit)
     for a, b in sorted(_kept_whole(text)):
         if a < cut < b:
             cut = b  # the head grows to the end of a number rather than cut it

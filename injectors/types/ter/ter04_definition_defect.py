@@ -99,7 +99,7 @@ class DefinitionDefect(TerminologyInjector):
             variants.append("provision")
         variant = rng.choice(variants)
         definition = entry.definition
-        head = opening(definition, 8)  # whole words and numbers, "……" when cut
+        head = opening(definition, 5)  # whole words and numbers, "……" when cut
         if variant == "opener":
             opener = rng.choice(OPENERS)
             return Proposal(
