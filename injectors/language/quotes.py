@@ -75,6 +75,9 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
         return text[start:stop]
     cut = max([e for e in quote_edges(text) if end <= e <= end + after] or [end])
     cut = max(cut, _word_end(text, cut)) if cut < stop else stop
+    number = _MEASURE.match(text, cut + len(text[cut:stop]) - len(text[cut:stop].lstrip(" ")))
+    if number is not None and number.group() and number.start() < end + after:
+        cut = number.end()  # "应不小于 1.2mm": a value the window reaches is quoted whole
     if text[:cut].rstrip(" ")[-1:].isdigit():
         unit = _UNIT_AFTER.match(text, cut)  # "不应大于100 ms", not "不应大于100 "
         cut = unit.end() if unit is not None else cut

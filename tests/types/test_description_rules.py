@@ -381,3 +381,9 @@ def test_a_definition_s_opening_keeps_its_number_whole() -> None:
     assert opening("北京时间08:00:00至20:00:00的时段。", 6) == "北京时间08:00:00……"
     assert opening("按GB/T 30001—2014规定的方法。", 6) == "按GB/T 30001—2014……"
     assert opening("简短定义。", 6) == "简短定义。"  # whole: no ellipsis
+
+
+def test_a_value_the_quote_reaches_is_quoted_whole() -> None:
+    line = "插槽的深度应不小于 1.2mm，宽度应与卡匹配。"
+    at = line.index("应不")
+    assert quote_after(line, at, at + 1, 8) == "应不小于 1.2mm"
