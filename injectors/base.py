@@ -67,6 +67,7 @@ class Proposal:
     fix: str  # how to correct it
     generator: str = "rule"
     llm: LLMTrace | None = None  # set when an LLM wrote the edit or was tried before a template fallback
+    form: str = ""  # the form of the error, where it breaks a clause of its own (`ErrorType.forms`)
 
 
 @dataclass
@@ -137,9 +138,9 @@ class Injector(ABC):
     def spec(self) -> ErrorType:
         return by_id()[self.error_type]
 
-    def rule(self, document: Document) -> str:
+    def rule(self, document: Document, form: str = "") -> str:
         """The clause a description cites: the declared edition's (a type may read an undeclared one)."""
-        return self.spec.rule_for(document.drafting_rules)
+        return self.spec.rule_for(document.drafting_rules, form)
 
     # --- what a concrete injector writes ------------------------------------------------------
     @abstractmethod
@@ -259,7 +260,7 @@ class Injector(ABC):
             original_section=original,
             corrupted_section=applied.sections[0],
             edit=proposal.edit,
-            description=describe(proposal.error, proposal.fix, self.rule(document)),
+            description=describe(proposal.error, proposal.fix, self.rule(document, proposal.form)),
             provenance=InjectionProvenance(
                 proposal.generator,
                 self.version,

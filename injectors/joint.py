@@ -7,7 +7,9 @@ clause or repair what it broke. On the final corrupted document
   the original) does;
 - any other type's premise still stands: by default its location exists and still carries the text the
   instance wrote (a scope error also needs a scope); a type declares its own in its definition
-  (`TypeDefinition.premise`, e.g. TER-03: the term it is about is still defined).
+  (`TypeDefinition.premise`, e.g. TER-03: the term it is about is still defined);
+- its description, rendered on the final document, quotes only what that document says or what the
+  instance itself replaced (`injectors.final_descriptions`).
 
 The planner re-checks every chosen instance with `failure` and replaces the ones that no longer hold; the
 audit's joint-validity check calls the same function, so there is one definition.
@@ -22,6 +24,7 @@ from typing import Protocol
 from injectors.checking import Violation, lint_at, lint_diff
 from injectors.content_memo import ContentMemo
 from injectors.edit import Applied, Edit, apply_edits, rename_all
+from injectors.final_descriptions import finalized
 from injectors.instance import ErrorInstance
 from injectors.language.crossrefs import follow_renames
 from injectors.language.terms import compact_key, defined_terms
@@ -166,12 +169,14 @@ def _failing(original: Document, instances: Sequence[ErrorInstance], applied: Ap
     found = lint_at(applied.document, deterministic, at) if deterministic else []
     by_diff = {t for t in (i.error_type for i in instances) if reads_diff(t)}
     diff = lint_diff(original, applied.document, by_diff) if by_diff else []  # once per document
+    _, stale = finalized(original, instances, applied)  # a description must hold as well as the error
     return tuple(
         k
         for k, (instance, location, section) in enumerate(
             zip(instances, applied.locations, applied.sections, strict=True)
         )
-        if failure(
+        if stale[k]
+        or failure(
             replace(instance, location=location),
             original,
             applied.document,

@@ -14,15 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-import regex
-
 from injectors.added_wording import added_wording
 from injectors.base import Baseline, Rewriter, clashes
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
-from injectors.edit import apply_edits, followed_renames, footprint, rename_all, replay
+from injectors.edit import apply_edits, followed_renames, footprint, replay
+from injectors.final_descriptions import finalized
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.joint import kept_together, lost_in
 from injectors.registry import injectors
@@ -316,24 +315,16 @@ def inject_document(
     return finalize(candidates, choose(candidates, seed, config, type_counts))
 
 
-_QUOTED_NUMBER = regex.compile(r"(?<=第|“)(\d+(?:\.\d+)*|[A-Z](?:\.\d+)+)(?=条|章|”)")
-
-
-def _renumber_description(description: str, renames: list[tuple[str, str]]) -> str:
-    """Section numbers quoted in a description follow the renumbering that other errors made."""
-    if not renames:
-        return description
-    return _QUOTED_NUMBER.sub(lambda m: rename_all(m.group(1), renames), description)
-
-
 def _assemble(
     baseline: Baseline, instances: list[ErrorInstance]
 ) -> tuple[Document, list[ErrorInstance], tuple[Violation, ...]]:
-    """Apply all edits together; drop any instance that no longer holds on the combined document."""
+    """Apply all edits together; drop any instance that no longer holds on the combined document; the
+    descriptions are rendered on it (`injectors.final_descriptions`)."""
     kept = kept_together(baseline.document, instances)
     applied = apply_edits(baseline.document, [i.edit for i in kept])
+    described, _ = finalized(baseline.document, kept, applied)
     final = []
-    for instance, location in zip(kept, applied.locations, strict=True):
+    for instance, location, told in zip(kept, applied.locations, described, strict=True):
         others = [r for i in kept if i is not instance for r in i.edit.renames]
         followed = followed_renames(i.edit for i in kept if i is not instance)
         final.append(
@@ -347,7 +338,7 @@ def _assemble(
                 original_section=instance.original_section,
                 corrupted_section=replay(instance.edit, instance.original_section, others, followed),
                 edit=instance.edit,
-                description=_renumber_description(instance.description, others),
+                description=told.description,
                 provenance=instance.provenance,
             )
         )

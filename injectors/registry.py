@@ -48,6 +48,9 @@ class TypeDefinition:
     # why an instance no longer holds on its final document, None when it does (injectors.joint); only
     # for types that are not checker-detectable; default: its location still carries its text
     premise: Callable[..., str | None] | None = None
+    # (error, fix) rendered from the assembled document, for a type whose description reads text other
+    # errors may change (`injectors.final_descriptions`); None keeps the description written at injection
+    redescribe: Callable[..., tuple[str, str] | None] | None = None
 
     def __post_init__(self) -> None:
         if getattr(self.injector, "error_type", None) != self.error_type.id:

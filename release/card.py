@@ -177,7 +177,7 @@ def render_card(
         else ""
     )
     excluded = "\n".join(f"- {t} {by_id()[t].name_zh}: {why}." for t, why in CORRECTION_EXCLUDED.items())
-    type_rows = [(t.id, t.dimension, t.name_zh, t.rule, t.rule_2009 or "—") for t in types()]
+    type_rows = [(t.id, t.dimension, t.name_zh, t.rule, t.rule_2009) for t in types()]
     plan = config.plan
     body = f"""
 # gbtbench {version}

@@ -62,8 +62,11 @@ def check_result(result: InjectionResult, config: PlanConfig = DEFAULT) -> None:
             assert (instance.location, instance.error_type) in found, instance.description
         assert instance.description.startswith("错误：") and "；修改建议：" in instance.description
         # the declared edition's clause (STR-05 reads an undeclared one from its annex markers)
-        rule = injectors()[instance.error_type].rule(result.original)
-        assert instance.description.endswith("；依据：" + rule)
+        injector = injectors()[instance.error_type]
+        forms = ("", *(form for form, *_ in injector.spec.forms))
+        assert instance.description.rsplit("；依据：", 1)[1] in {
+            injector.rule(result.original, f) for f in forms
+        }
         assert instance.provenance.generator in ("rule", "rule-template", "llm")
     # every violation of the original is listed as pre-existing (in the corrupted numbering) unless the
     # section it sits in was removed; none is counted as injected

@@ -1,14 +1,16 @@
 """Quoting the document in a description or a message: whole words only, never past the clause.
 
 A reviewer reads "应符合ITU-T G.711的规定" as a quote, "应符合ITU-" as a slip; every excerpt a description
-shows therefore starts and ends on a word boundary (jieba words, Latin and number runs kept whole).
+shows therefore starts and ends on a word boundary (jieba words, a word jieba only guesses, Latin and number
+runs and standard numbers kept whole: never "GB/T 31168 —").
 """
 
 from __future__ import annotations
 
 import regex
 
-from injectors.language.words import boundaries
+from injectors.language.citations import find_cited
+from injectors.language.words import boundaries, quote_edges
 
 CLAUSE_END = "，,；;。！？!?：:\n"
 _RUN = regex.compile(
@@ -34,8 +36,34 @@ def _word_end(text: str, at: int) -> int:
     for run in _RUN.finditer(text):
         if run.start() < at < run.end():
             return run.end()
-    edges = [e for e in boundaries(text) if e >= at]
+    edges = [e for e in quote_edges(text) if e >= at]
     return min(edges) if edges else len(text)
+
+
+def _kept_whole(text: str) -> list[tuple[int, int]]:
+    """Spans no quote may end inside: Latin and number runs, and standard numbers as written (a PDF's
+    "GB/T 31168 —2014" included)."""
+    return [(r.start(), r.end()) for r in _RUN.finditer(text)] + [(c.start, c.end) for c in find_cited(text)]
+
+
+def aligned(line: str, start: int, end: int, loose: tuple[int, ...] = ()) -> bool:
+    """Both ends of line[start:end] on a word edge (jieba's exact cut) or next to punctuation or a space,
+    never inside a Latin or number run or a standard number; `loose` ends pass as they are (the edge of
+    the words an edit put in)."""
+    edges = boundaries(line)
+    spans = _kept_whole(line)
+
+    def ok(at: int) -> bool:
+        if at in (0, len(line), *loose):
+            return True
+        if any(a < at < b for a, b in spans):
+            return False
+        return at in edges or bool(_EDGE.match(line[at - 1]) or _EDGE.match(line[at]))
+
+    return ok(start) and ok(end)
+
+
+_EDGE = regex.compile(r"[\p{P}\p{Z}\s]")
 
 
 def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
@@ -45,8 +73,11 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
         stop += 1
     if end + after >= stop:
         return text[start:stop]
-    cut = max([e for e in boundaries(text) if end <= e <= end + after] or [end])
+    cut = max([e for e in quote_edges(text) if end <= e <= end + after] or [end])
     cut = max(cut, _word_end(text, cut)) if cut < stop else stop
+    number = _MEASURE.match(text, cut + len(text[cut:stop]) - len(text[cut:stop].lstrip(" ")))
+    if number is not None and number.group() and number.start() < end + after:
+        cut = number.end()  # "应不小于 1.2mm": a value the window reaches is quoted whole
     if text[:cut].rstrip(" ")[-1:].isdigit():
         unit = _UNIT_AFTER.match(text, cut)  # "不应大于100 ms", not "不应大于100 "
         cut = unit.end() if unit is not None else cut
@@ -56,7 +87,24 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
     for measure in _MEASURE.finditer(text):
         if measure.start() < cut < measure.end():
             cut = measure.end()  # "宜为10 ℃/min", not "宜为10 ℃/"
+    for a, b in _kept_whole(text):
+        if a < cut < b:
+            cut = b  # "应符合GB/T 31168—2014", not "应符合GB/T 31168—"
     return text[start : min(cut, stop)].rstrip(" ")
+
+
+def opening(text: str, limit: int) -> str:
+    """The first whole words of `text`, at least `limit` characters (to the end of the word, number or
+    standard number that reaches it), followed by "……" when it was cut: "北京时间00:00……", never
+    "北京时间00……"."""
+    text = regex.sub(r"\s*\n\s*", "", text.strip())
+    if len(text) <= limit:
+        return text
+    cut = _word_end(text, limit)
+    for a, b in sorted(_kept_whole(text)):
+        if a < cut < b:
+            cut = b  # the head grows to the end of a number rather than cut it
+    return text if cut >= len(text) else text[:cut].rstrip("，,、；;：: ") + "……"
 
 
 def shorten(text: str, limit: int) -> str:
@@ -64,8 +112,8 @@ def shorten(text: str, limit: int) -> str:
     text = regex.sub(r"\s*\n\s*", "", text.strip())
     if len(text) <= limit:
         return text
-    cut = max([e for e in boundaries(text) if 0 < e <= limit] or [limit])
-    for run in _RUN.finditer(text):
-        if run.start() < cut < run.end():
-            cut = run.start() or run.end()
+    cut = max([e for e in quote_edges(text) if 0 < e <= limit] or [limit])
+    for a, b in sorted(_kept_whole(text)):
+        if a < cut < b:
+            cut = a or b
     return text[:cut].rstrip("，,、；;：: ") + "……"

@@ -237,6 +237,18 @@ def boundaries(text: str) -> frozenset[int]:
     return frozenset(m.start() for m in _EDGE.finditer(_edge_marks(text)))
 
 
+@lru_cache(maxsize=LINE_CACHE)
+def quote_edges(text: str) -> frozenset[int]:
+    """Offsets where a quote may begin or end: word edges of both jieba's exact cut and its guess of words
+    missing from the dictionary (HMM), so that such a word ("公钥", cut 公/钥 exactly) is never split."""
+    guessed = {0}
+    at = 0
+    for w in words(text, hmm=True):
+        at += len(w)
+        guessed.add(at)
+    return boundaries(text) & frozenset(guessed)
+
+
 def word_aligned(text: str, start: int, end: int) -> bool:
     """True when text[start:end] does not cut a word in two (so replacing it never splits a word)."""
     marks = _edge_marks(text)

@@ -233,7 +233,8 @@ def test_injected_instances_are_correct(
         made += 1
         assert instance.error_type == injector.error_type and instance.dimension == "NMS"
         assert instance.description.startswith("错误：") and "修改建议：" in instance.description
-        assert "“" in instance.description and spec.rule_for(doc.drafting_rules) in instance.description
+        cited = instance.description.rsplit("依据：", 1)[1]
+        assert "“" in instance.description and cited in spec.rules_for(doc.drafting_rules)
         # the edit replays exactly on the original section, at the section it names
         original = doc.sections[instance.edit.target]
         assert instance.original_section == original

@@ -56,9 +56,9 @@ def names_the_change(instance: ErrorInstance) -> bool:
     or in the corrupted one but not in both (for a swap: the two exchanged entries)."""
     assert instance.original_section is not None and instance.corrupted_section is not None
     quoted = _quoted(instance.description.split("；修改建议：")[0])
-    if instance.error_type == "NREF-04":
+    if instance.error_type == "NREF-04":  # the two exchanged entries, then (across others) the list between
         swapped = [r.old for r in instance.edit.replacements]
-        return len(quoted) == 2 and all(any(entry.startswith(q) for entry in swapped) for q in quoted)
+        return len(quoted) >= 2 and all(any(entry.startswith(q) for entry in swapped) for q in quoted[:2])
     # the planner renumbers "第5章" and "“5.2”" when other errors renumber this document: quotations of the
     # text and clauses of other documents must not take that form
     assert not any(regex.search(r"第\d+(?:\.\d+)*[条章]|^[\dA-Z](?:\.\d+)*$", q) for q in quoted), quoted

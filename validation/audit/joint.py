@@ -2,7 +2,8 @@
 
 The judgement is `injectors.joint.failure`, the one the planner re-checks its chosen instances with: the
 checker (D), the diff checker (D∆) or the type's premise (the term, clause or section it is about still
-exists with the text it wrote).
+exists with the text it wrote); and, as the planner's assembly does, its description quotes only what the
+final document says (`injectors.final_descriptions.misquoted`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 
 from injectors.checking import lint_at, lint_diff
 from injectors.edit import followed_renames
+from injectors.final_descriptions import document_text, misquoted
 from injectors.joint import failure
 from injectors.registry import definition
 from validation.audit.release import AuditDocument, Release
@@ -56,6 +58,7 @@ def check_document(document: AuditDocument) -> list[JointFailure]:
     diff = lint_diff(document.original, final, diff_types) if diff_types else []
     replayed = replay_document(document)
     renames = followed_renames(i.edit for i in document.instances)
+    whole = document_text(final)
     failures = []
     for n, instance in enumerate(document.instances):
         section = replayed.section_of(n) if replayed.ok else final.section(instance.location)
@@ -63,6 +66,9 @@ def check_document(document: AuditDocument) -> list[JointFailure]:
             reason = failure(instance, document.original, final, found, section, renames, diff)
         except KeyError:
             reason = f"unknown error type {instance.error_type}"
+        if not reason and instance.description:
+            own = instance.original_section
+            reason = misquoted(instance.description, whole, instance.edit, own, own)
         if reason:
             failures.append(
                 JointFailure(

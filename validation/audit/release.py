@@ -36,6 +36,7 @@ class AuditInstance:
     original_section: Section | None
     corrupted_section: Section | None
     edit: Edit
+    description: str = ""
 
 
 @dataclass(frozen=True)
@@ -178,6 +179,7 @@ def _instances(path: Path) -> dict[str, list[AuditInstance]]:
                 original_section=_section(row["original_section"]),
                 corrupted_section=_section(row["corrupted_section"]),
                 edit=edit,
+                description=row.get("description") or "",
             )
         )
     return per_doc

@@ -151,15 +151,20 @@ def _line_at(text: str, at: int) -> str:
     return text[a : b if b >= 0 else len(text)]
 
 
-def _excerpt(line: str, at: int, end: int) -> str:
-    """The comma-delimited phrase of `line` around [at, end), whole words, shortened when long."""
+def _excerpt(line: str, at: int, end: int, avoid: Modal | None = None) -> str:
+    """The comma-delimited phrase of `line` around [at, end), whole words, shortened when long; never
+    holding `avoid` (the modal verb an error changes: its sibling is quoted as the corrupted text reads,
+    not "并列的“可采用A或可采用B”" where the first 可 became 应)."""
     a = at
     while a > 0 and line[a - 1] not in "，,；;。：:|":
         a -= 1
     b = end
     while b < len(line) and line[b] not in "，,；;。|":
         b += 1
-    phrase = line[a:b].strip()
+    if avoid is not None and a <= avoid.start < b:
+        a, b = (max(a, avoid.end), b) if avoid.start < at else (a, min(b, avoid.start))
+        a = max(a, at) if avoid.start < at else a
+    phrase = line[a:b].strip().rstrip("或和及与、并且而也还")
     return phrase if len(phrase) <= 30 else shorten(phrase, 30)
 
 
@@ -275,7 +280,7 @@ def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[E
         if other.start < a or other.start == modal.start or other.word != modal.word:
             continue
         if modal.negative or not same_verb or next_word(line, other.end) == nxt:
-            out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end), "同一句"))
+            out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end, avoid=modal), "同一句"))
     return out
 
 

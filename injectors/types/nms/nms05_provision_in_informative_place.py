@@ -60,10 +60,16 @@ ERROR_TYPE = ErrorType(
     "条款位于非条款位置",
     "Provision in a non-provision place",
     "GB/T 1.1—2020 9.2",
-    "",
+    "GB/T 1.1—2009 6.5.1",  # 条文的注和示例: informative, they hold no requirement
     "R+L",
     "D",
     (),
+    # each informative place has its own clause: the foreword's, the informative annex's, the definition's
+    forms=(
+        ("前言", "GB/T 1.1—2020 8.3", "GB/T 1.1—2009 6.1.3"),
+        ("资料性附录", "GB/T 1.1—2020 9.2", "GB/T 1.1—2009 6.4.1"),
+        ("定义", "GB/T 1.1—2020 8.7", "GB/T 1.1—2009 6.3.2"),
+    ),
 )
 
 
@@ -278,6 +284,7 @@ class ProvisionInInformativePlace(Injector):
             edit,
             f"{host}中写入了{_KIND[modal]}型条款“{new_words}”（原为陈述“{old_words}”），{where}不应包含条款",
             fix,
+            form=where,
         )
 
 

@@ -15,7 +15,7 @@ import regex
 
 from injectors.base import Site
 from injectors.edit import Replacement, apply_replacements
-from injectors.language.citations import Cited, parse_number
+from injectors.language.citations import Cited, find_cited, parse_number
 from injectors.types.nref.analysis import Analysis, ListItem, analyse, list_items, order_problem
 from parsers.model import Document, Section
 
@@ -34,6 +34,11 @@ def snippet(text: str, start: int, end: int, width: int = 14) -> str:
         left -= 1  # do not start inside "GB/T 31167—2014"
     while right < len(text) and text[right] not in stops and regex.match(r"[\w/.—\-:]", text[right]):
         right += 1
+    for other in find_cited(text):  # nor inside a standard number written with a space ("GB/T 22239—2019")
+        if other.start < left < other.end:
+            left = other.start
+        if other.start < right < other.end:
+            right = other.end
     if right < len(text) and (partial := regex.search(r"[、，,和及]?\s*[A-Z][A-Z/]*$", text[left:right])):
         right = left + partial.start()  # nor end on a code whose number was cut off ("…、GB/T")
     head = "…" if left > 0 and text[left - 1] not in stops else ""

@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.edit import Edit, Replacement, replay
+from injectors.instance import ErrorInstance
+from injectors.language.citations import find_cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.nref.analysis import analyse, order_problem, place_name
+from injectors.types.nref.analysis import analyse, list_items, order_problem, place_name
 from injectors.types.nref.editing import list_section
-from parsers.model import Document
+from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NREF-04",
@@ -100,17 +102,62 @@ class ReferenceListOutOfOrder(Injector):
                 Replacement("text", second.start, text_j, text_i),
             ),
         )
-        # the numbers as the list writes them, so that the quotes match the text a reviewer sees
-        moved_up = section.text[second.cited.start : second.cited.end].strip()
-        moved_down = section.text[first.cited.start : first.cited.end].strip()
-        return Proposal(
-            edit,
-            error=(
-                f"{place_name(section.number)}规范性引用文件清单中“{moved_up}”被排在“{moved_down}”之前，"
-                f"不符合{ORDER_RULE}的规则"
-            ),
-            fix=f"将“{moved_down}”移至“{moved_up}”之前",
-        )
+        corrupted = replay(edit, section)
+        assert corrupted is not None
+        told = order_told(section, corrupted, edit)
+        if told is None:
+            return None
+        return Proposal(edit, *told)
 
 
-DEFINITION = TypeDefinition(ERROR_TYPE, ReferenceListOutOfOrder, checks=(list_out_of_order,))
+def _written(section: Section) -> list[str]:
+    """The list's numbers as the list writes them, so that the quotes match the text a reviewer sees."""
+    return [section.text[i.cited.start : i.cited.end].strip() for i in list_items(section)]
+
+
+def _moved(edit: Edit) -> tuple[str, str] | None:
+    """The numbers of the entry the edit moved up and of the one it moved down."""
+    found = [list(find_cited(r.new)) for r in edit.replacements[:2]]
+    if len(found) < 2 or not all(found):
+        return None
+    (up, *_), (down, *_) = found
+    a, b = edit.replacements[0].new, edit.replacements[1].new
+    return a[up.start : up.end].strip(), b[down.start : down.end].strip()
+
+
+def order_told(original: Section, final: Section, edit: Edit) -> tuple[str, str] | None:
+    """(error, fix) as the list finally reads: the entries from the one moved up to the one moved down,
+    and the order they belong in (their order in the original list, which was in order). "Move X before
+    Y" is right only for neighbours; a swap across other entries leaves them between, out of order."""
+    moved = _moved(edit)
+    before, now = _written(original), _written(final)
+    if moved is None or not set(moved) <= set(now):
+        return None
+    up, down = moved
+    p, q = now.index(up), now.index(down)
+    affected = [w for w in now[p : q + 1] if w in before]  # an entry another error added is its own
+    right = sorted(affected, key=before.index)
+    if p > q or right == affected:
+        return None
+    where = f"{place_name(final.number)}规范性引用文件清单中“{up}”被排在“{down}”之前"
+    if len(affected) == 2:
+        return f"{where}，不符合{ORDER_RULE}的规则", f"将“{down}”移至“{up}”之前"
+    listed = "".join(f"“{w}”" for w in affected)
+    ordered = "".join(f"“{w}”" for w in right)
+    return (
+        f"{where}（现依次为{listed}），不符合{ORDER_RULE}的规则",
+        f"将这{len(affected)}项文件调整为{ordered}的顺序",
+    )
+
+
+def told_finally(instance: ErrorInstance, original: Document, final: Document) -> tuple[str, str] | None:
+    """The description on the assembled document: its list as the other errors left it."""
+    section = final.section(instance.location)
+    if section is None or instance.original_section is None:
+        return None
+    return order_told(instance.original_section, section, instance.edit)
+
+
+DEFINITION = TypeDefinition(
+    ERROR_TYPE, ReferenceListOutOfOrder, checks=(list_out_of_order,), redescribe=told_finally
+)

@@ -23,10 +23,13 @@ ERROR_TYPE = ErrorType(
     "引用形式错误",
     "Citation form error",
     "GB/T 1.1—2020 9.5",
-    "",
+    # 规范性引用文件: an entry carries its year as the text cites it (dated or undated), an em dash before it
+    "GB/T 1.1—2009 6.2.3",
     "R",
     "D",
     (),
+    # the lead-in of the list is the list's clause in 2020 (a 2009 document's own lead-in is no error)
+    forms=(("引导语", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),),
 )
 
 
@@ -178,10 +181,11 @@ class CitationFormError(Injector):
             c: Cited = detail
             assert c.sep_start is not None and c.year_end is not None and c.year is not None
             wrong = text[c.start : c.sep_start] + "-" + c.year
+            right = text[c.start : c.year_end].strip()  # as the document writes it ("GB/T19713—2005")
             edit = Edit("modify", site.target, (Replacement("text", c.sep_start, c.sep, "-"),))
             return Proposal(
                 edit,
-                error=f"{where}将注日期引用“{c.citation}”写成“{wrong.strip()}”，年号前误用连字符“-”",
+                error=f"{where}将注日期引用“{right}”写成“{wrong.strip()}”，年号前误用连字符“-”",
                 fix=f"改为“{c.citation}”，年号前使用一字线“—”",
             )
         if kind == "lead-in":
@@ -201,6 +205,7 @@ class CitationFormError(Injector):
                     "改为GB/T 1.1—2020的引导语"
                     "“下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。……”"
                 ),
+                form="引导语",
             )
         use = detail
         c = use.cited

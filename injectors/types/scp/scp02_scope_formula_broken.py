@@ -207,7 +207,7 @@ class ScopeFormulaBroken(Injector):
             return Proposal(
                 edit,
                 error=f"{scope_name(section)}将“规定了{content}”写成了“{new}”，"
-                "范围应直接陈述文件规定了哪些内容，“对……作了规定”不是范围的规范表述",
+                f"范围应直接陈述文件规定了哪些内容，“对……{verb}规定”不是范围的规范表述",
                 fix=f"改回“规定了{content}”",
                 generator="rule",
             )

@@ -248,12 +248,12 @@ class AnnexError(Injector):
 
     error_type = ERROR_TYPE.id
 
-    def rule(self, document: Document) -> str:
+    def rule(self, document: Document, form: str = "") -> str:
         """A document that declares no edition but marks its annexes "（规范性附录）/（资料性附录）" is
         drafted under GB/T 1.1—2009 (2020 writes "（规范性）/（资料性）"): cite that edition's clause."""
         if document.drafting_rules not in EDITIONS and marks_2009_annexes(document):
             return ERROR_TYPE.rule_2009
-        return super().rule(document)
+        return super().rule(document, form)
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

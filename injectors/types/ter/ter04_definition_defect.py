@@ -11,7 +11,8 @@ from injectors.base import Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
-from injectors.language.terms import defined_terms, definition_defects, first_sentence, words
+from injectors.language.quotes import opening
+from injectors.language.terms import defined_terms, definition_defects, first_sentence
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -98,23 +99,19 @@ class DefinitionDefect(TerminologyInjector):
             variants.append("provision")
         variant = rng.choice(variants)
         definition = entry.definition
-        head = ""
-        for word in words(definition):
-            if len(head) >= 5:
-                break
-            head += word
+        head = opening(definition, 5)  # whole words and numbers, "……" when cut
         if variant == "opener":
             opener = rng.choice(OPENERS)
             return Proposal(
                 Edit("modify", site.target, (Replacement("text", start, "", opener),)),
-                error=f"术语“{entry.term}”的定义以“{opener}”开头（“{opener}{head}……”），不能直接替换术语",
+                error=f"术语“{entry.term}”的定义以“{opener}”开头（“{opener}{head}”），不能直接替换术语",
                 fix=f"删去定义开头的“{opener}”",
             )
         if variant == "term-first":
             added = rng.choice(TERM_FIRST).format(entry.term)
             return Proposal(
                 Edit("modify", site.target, (Replacement("text", start, "", added),)),
-                error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}……”），定义中重复了术语",
+                error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}”），定义中重复了术语",
                 fix=f"删去定义开头的“{added}”，使定义能直接替换术语",
             )
         if variant == "provision":
