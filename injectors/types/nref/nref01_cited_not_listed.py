@@ -13,7 +13,7 @@ from injectors.language.citations import Cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import ListItem, analyse, place_name
-from injectors.types.nref.editing import list_section, snippet
+from injectors.types.nref.editing import list_reason, list_section, snippet
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -77,6 +77,10 @@ def _removal(section: Section, items: Sequence[ListItem], k: int) -> Replacement
     return Replacement("text", start, text[start : item.end], "")
 
 
+# The kind of document an entry is (`Cited.category`): what an instance's form records.
+CATEGORY_FORMS = ("国家标准", "行业标准", "地方标准", "团体标准", "国际标准", "其他文件")
+
+
 class NormativeReferenceUnlisted(Injector):
     """NREF-01: delete from the chapter 2 list an entry that the body cites normatively.
 
@@ -86,6 +90,10 @@ class NormativeReferenceUnlisted(Injector):
     """
 
     error_type = ERROR_TYPE.id
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        a = analyse(document)
+        return list_reason(document, a, bool(cited_but_not_listed(document)), "no_normatively_cited_entry")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)
@@ -112,6 +120,7 @@ class NormativeReferenceUnlisted(Injector):
                 "规范性引用了该文件"
             ),
             fix=f"在{place_name(section.number)}中按顺序列出“{item.text(section)}”",
+            form=CATEGORY_FORMS[item.cited.category],
         )
 
 

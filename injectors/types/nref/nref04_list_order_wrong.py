@@ -12,7 +12,7 @@ from injectors.edit import Edit, Replacement
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import analyse, order_problem, place_name
-from injectors.types.nref.editing import list_section
+from injectors.types.nref.editing import list_reason, list_section
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -70,6 +70,12 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        a = analyse(document)
+        if len(a.items) == 1:
+            return "one_entry"
+        return list_reason(document, a, bool(list_out_of_order(document)), "no_swap_breaks_order")
+
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)
         if a.list_target is None or len(a.items) < 2 or list_out_of_order(document):
@@ -110,6 +116,7 @@ class ReferenceListOutOfOrder(Injector):
                 f"不符合{ORDER_RULE}的规则"
             ),
             fix=f"将“{moved_down}”移至“{moved_up}”之前",
+            form="categories" if first.cited.category != second.cited.category else "numbers",
         )
 
 

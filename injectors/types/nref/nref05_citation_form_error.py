@@ -133,6 +133,11 @@ class CitationFormError(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No dated citation in the Chinese form, no normative citation to cite a clause of, no 2020
+        lead-in, or every place that has one already shows a form error."""
+        return "no_citation"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)
         dirty = _bad_locations(citation_form(document))
@@ -183,6 +188,7 @@ class CitationFormError(Injector):
                 edit,
                 error=f"{where}将注日期引用“{c.citation}”写成“{wrong.strip()}”，年号前误用连字符“-”",
                 fix=f"改为“{c.citation}”，年号前使用一字线“—”",
+                form="dash",
             )
         if kind == "lead-in":
             m = LEAD_IN_2020_FULL.search(text)
@@ -201,6 +207,7 @@ class CitationFormError(Injector):
                     "改为GB/T 1.1—2020的引导语"
                     "“下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。……”"
                 ),
+                form="lead-in",
             )
         use = detail
         c = use.cited
@@ -213,6 +220,7 @@ class CitationFormError(Injector):
                 edit,
                 error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
                 fix=f"引用具体章条、图表时应注日期，改为“{text[c.start : use.specific_end]}”",
+                form="undate",
             )
         clause = f"{rng.randint(4, 8)}.{rng.randint(1, 4)}"
         specific = rng.choice([clause, clause, f"表{rng.randint(1, 3)}"])
@@ -224,6 +232,7 @@ class CitationFormError(Injector):
             edit,
             error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
             fix=f"引用具体章条、图表时应注日期（写为“{c.ident}—××××中{specific}”），或改为引用整个文件",
+            form="specific",
         )
 
 

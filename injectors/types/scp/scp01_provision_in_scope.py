@@ -194,6 +194,13 @@ class ProvisionInScope(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No scope chapter; a scope that already holds a provision (a new one would not be told from it);
+        or a scope that names no object of its own to require anything of."""
+        if scope_chapter(document) is None:
+            return "no_scope"
+        return "provision_already_in_scope" if provision_in_scope(document) else "no_scope_object"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
         if found is None or provision_in_scope(document) or not scope_material(document).objects:

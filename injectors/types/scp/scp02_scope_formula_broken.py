@@ -191,6 +191,12 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""
+        if scope_chapter(document) is None:
+            return "no_scope"
+        return "formula_already_broken" if scope_formula(document) else "no_formula_sentence"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
         if found is None or scope_formula(document):

@@ -269,8 +269,9 @@ class ScopeBoundaryVague(Injector):
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No qualifier that the title, the scope or the body still shows (a dropped one would go
-        unnoticed), no exclusion list to extend and no exclusion wording of the document's own."""
-        return "no_visible_boundary"
+        unnoticed, or one that a defined term or an exclusion still bounds), and no object a body clause
+        regulates to exclude."""
+        return "no_scope" if scope_chapter(document) is None else "no_visible_boundary"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
