@@ -77,10 +77,6 @@ def _removal(section: Section, items: Sequence[ListItem], k: int) -> Replacement
     return Replacement("text", start, text[start : item.end], "")
 
 
-# The kind of document an entry is (`Cited.category`): what an instance's form records.
-CATEGORY_FORMS = ("国家标准", "行业标准", "地方标准", "团体标准", "国际标准", "其他文件")
-
-
 class NormativeReferenceUnlisted(Injector):
     """NREF-01: delete from the chapter 2 list an entry that the body cites normatively.
 
@@ -120,7 +116,6 @@ class NormativeReferenceUnlisted(Injector):
                 "规范性引用了该文件"
             ),
             fix=f"在{place_name(section.number)}中按顺序列出“{item.text(section)}”",
-            form=CATEGORY_FORMS[item.cited.category],
         )
 
 

@@ -22,7 +22,6 @@ from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, ListItem, analyse, excluded, place_name
 from injectors.types.nref.editing import Candidate, inserted_entry, list_reason, parsed
-from injectors.types.nref.nref01_cited_not_listed import CATEGORY_FORMS
 from parsers.entries import ReferenceEntry
 from parsers.model import Document
 
@@ -203,7 +202,6 @@ class UncitedReferenceListed(Injector):
             Edit("modify", site.target, (replacement,)),
             error=f"{place_name(section.number)}规范性引用文件清单中列出了“{entry}”，但正文中没有任何条款引用该文件",
             fix=f"删除“{entry}”，或在需要引用该文件的条款中规范性地引用它",
-            form=CATEGORY_FORMS[site.detail.cited.category],
         )
 
 
