@@ -204,3 +204,28 @@ def test_nref_skip_reasons_name_the_list_state() -> None:
     no_list = standard(POST_SCOPE)
     assert injectors()["NREF-01"].no_site_reason(no_list, context) == "no_reference_list"
     assert injectors()["SCP-04"].no_site_reason(no_list, context) in ("no_untreated_aspect", "no_scope_list")
+
+
+def test_nref05_takes_the_hyphen_no_more_often_than_its_other_forms() -> None:
+    """Every dated citation is a hyphen site: five of them beside one undated normative citation gave the
+    hyphen to nearly every instance; now it offers as many sites as the other form, spread through the
+    document."""
+    listed = "\n".join(
+        (
+            "GB/T 2423.1—2008　电工电子产品环境试验　第2部分：试验方法　试验A：低温",
+            "GB/T 2423.2—2008　电工电子产品环境试验　第2部分：试验方法　试验B：高温",
+            "GB/T 4208　外壳防护等级（IP代码）",
+        )
+    )
+    body = (
+        "传感器应按GB/T 2423.1—2008进行低温试验。传感器应按GB/T 2423.2—2008进行高温试验。\n"
+        "低温试验的持续时间见GB/T 2423.1—2008。高温试验的持续时间见GB/T 2423.2—2008。\n"
+        "外壳防护等级应符合GB 4208的规定。"
+    ).replace("GB 4208", "GB/T 4208")
+    document = nref_documents.standard(listed, body)
+    injector = injectors()["NREF-05"]
+    sites = list(injector.sites(document, InjectionContext()))
+    kinds = Counter(s.detail[0] for s in sites)
+    assert kinds["specific"] >= 1 and kinds["dash"] == max(n for k, n in kinds.items() if k != "dash")
+    forms = Counter(i.provenance.form for i in instances("NREF-05", document, seeds=30))
+    assert forms["dash"] <= 0.6 * sum(forms.values()) and len(forms) >= 2, forms

@@ -140,14 +140,15 @@ class CitationFormError(Injector):
         return "no_citation"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
-        """Every site of every form, except that a dated citation (the hyphen form) offers no more sites
-        than the most frequent other form does, at least two, spread through the document: every dated
-        citation is a site, and the hyphen would otherwise be nearly every instance's form."""
+        """Every site of every form, except that where another form has sites, a dated citation (the
+        hyphen form) offers no more sites than the most frequent other form does, spread through the
+        document: every dated citation is a site, and the hyphen would otherwise be nearly every
+        instance's form."""
         found = list(self._every_site(document))
         kinds = Counter(site.detail[0] for site in found)
         others = max((n for kind, n in kinds.items() if kind != "dash"), default=0)
         dashes = [k for k, site in enumerate(found) if site.detail[0] == "dash"]
-        keep = max(others, 2)
+        keep = others
         if not others or len(dashes) <= keep:
             yield from found
             return
