@@ -38,7 +38,8 @@ from injectors.types.scp.analysis import (
     statement_sentences,
 )
 from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
-from injectors.types.scp.scp03_body_exceeds_scope import referred_objects
+from injectors.types.scp.kinds import same_kind
+from injectors.types.scp.scp03_body_exceeds_scope import referred_objects, scope_objects
 from parsers.entries import split_term
 from parsers.model import Document, Section
 
@@ -322,7 +323,9 @@ class ScopeBoundaryVague(Injector):
             options = [
                 (at, match_style(f.format(word=word, also=also, obj=obj), text), f) for f in _SENTENCE_FORMS
             ]
-            if text[at - 1 : at] in "。.":  # inside the boundary statement itself: "……（X除外）。"
+            # inside the boundary statement itself ("……（X除外）。"), only for a thing of the kind the
+            # boundary names: "……的机构，操作系统不在此列" excludes nothing the sentence listed
+            if text[at - 1 : at] in "。." and any(same_kind(obj, o) for o in scope_objects(text)):
                 options += [(at - 1, match_style(f.format(obj=obj), text), f) for f in _INNER_FORMS]
             for offset, added, form in options:
                 line = text[line_start:offset] + added + text[offset:line_end]
