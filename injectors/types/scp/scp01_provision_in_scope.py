@@ -156,6 +156,10 @@ def scope_material(document: Document) -> ScopeMaterial:
     )
 
 
+# Activities an organisation carries out on an object ("从事记录仪制造的单位"), not what the object does (通信).
+_WORK = frozenset("设计 制造 生产 安装 检验 检测 研制 开发 建设 运营 运维 维护 测试 验收 施工 集成 改造".split())
+
+
 def _joined(items: tuple[str, ...]) -> str:
     """ "设计、制造和检验": how a drafter lists two or three items."""
     items = items[:3]
@@ -174,7 +178,8 @@ def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]
         if acts:
             out.append(("符合", f"{obj}的{_joined(acts)}应符合{word}的规定。"))
             out.append(("执行", f"{obj}在{_joined(acts)}过程中，应按照{word}的规定执行。"))
-            out.append(("遵守", f"从事{obj}{acts[0]}的单位应遵守{word}。"))
+            if acts[0] in _WORK:
+                out.append(("遵守", f"从事{obj}{acts[0]}的单位应遵守{word}。"))
         if material.requirements:
             out.append(("满足", f"{obj}应满足{word}规定的{_joined(material.requirements[:2])}。"))
         if material.methods:
