@@ -156,8 +156,13 @@ def scope_material(document: Document) -> ScopeMaterial:
     )
 
 
-# Activities an organisation carries out on an object ("从事记录仪制造的单位"), not what the object does (通信).
-_WORK = frozenset("设计 制造 生产 安装 检验 检测 研制 开发 建设 运营 运维 维护 测试 验收 施工 集成 改造".split())
+# Activities an organisation carries out on an object ("从事记录仪制造的单位"), not what it does (通信).
+_WORK_TEXT = """
+    设计 制造 生产 安装 检验 检测 研制 开发 建设 运营 运维 维护 测试 验收 施工 集成 改造
+    """
+
+
+_WORK = frozenset(_WORK_TEXT.split())
 
 
 def _joined(items: tuple[str, ...]) -> str:
