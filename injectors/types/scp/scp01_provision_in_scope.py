@@ -258,10 +258,11 @@ def _scp01(case: RewriteCase, answer: Answer) -> Failure | None:
 LLM = LLMSpec(
     prompt=PromptSpec(
         ERROR_TYPE.id,
-        "1",
+        "2",
         no_material,
         lambda m: (
-            "在范围中加入一句要求型条款（含“应”的句子，例如把正文的一项要求写进范围），使范围中含有要求。"
+            "在范围中加入一句起草者可能误写进范围的要求型条款（含“应”的句子，例如要求范围所述对象符合本文件，"
+            "不照抄正文的句子），使范围中含有要求。"
         ),
         works_without_template=True,
     ),
