@@ -46,20 +46,25 @@ def choose_balanced(
     A document that keeps fewer than `min_errors` once its errors are assembled is dropped (reported,
     not shipped short), and its types no longer count towards the balance. A type that ends more than
     `BALANCE` below the mean (its candidates clashed with others, or were lost on assembly) is moved
-    forward by its shortfall in another pass. When one still stays behind (few documents offer it, and
-    it is already taken wherever offered, see `choose`), every document takes proportionally fewer
-    errors, never fewer than `min_errors`, which lowers the common types' share toward it; the largest
-    count that balances the corpus is kept. Where none does, the full counts are kept, unless a pass came
-    at least twice as close to balance; passes stop once they move away from it (each re-checks the whole
-    corpus). This is the one algorithm the build ships and the balance test runs.
+    forward by its shortfall in another pass, or, where that overshoots, one step per pass. When one still
+    stays behind (few documents offer it, and it is already taken wherever offered, see `choose`), every
+    document takes proportionally fewer errors, never fewer than `min_errors`, which lowers the common
+    types' share toward it; the largest count that balances the corpus is kept. Where none does, the full
+    counts are kept, unless a pass came at least twice as close to balance; passes stop once they move away
+    from it (each re-checks the whole corpus). Where some type is offered by too few documents for any
+    choice to balance (`_reachable`), the closest choice is made instead (`_closest`). This is the one
+    algorithm the build ships and the balance test runs.
     """
     ordered = sorted(candidates, key=lambda c: c.document.doc_id)
     offered = sorted({i.error_type for c in ordered for i in c.instances})
     plain, counts = _choose_all(ordered, seed, config, adjust, 1.0, Counter())
-    if not offered or deviation(counts, offered) <= BALANCE or not _reachable(ordered, offered, config):
+    if not offered or deviation(counts, offered) <= BALANCE:
         return plain
+    if not _reachable(ordered, offered, config):
+        return _closest(ordered, seed, config, adjust, plain, counts, offered)
     best, best_deviation = plain, deviation(counts, offered)
     plain_deviation = best_deviation
+    first = counts
     boost: Counter[str] = Counter()
     for _ in range(BOOST_ROUNDS):
         mean = sum(counts[t] for t in offered) / len(offered)
@@ -73,10 +78,25 @@ def choose_balanced(
         if deviation(counts, offered) >= best_deviation:
             break  # moving the types behind forward no longer helps: each pass costs a re-check of the corpus
         best, best_deviation = choice, deviation(counts, offered)
+    # a type lifted by its whole shortfall may take every offer and end above the band (one whose
+    # candidates repeat the wording of earlier documents', held back at full lift): one step at a time
+    counts, steps = first, Counter[str]()
+    for _ in range(BOOST_ROUNDS):
+        mean = sum(counts[t] for t in offered) / len(offered)
+        behind = {t: 1 for t in offered if counts[t] < (1 - BALANCE) * mean}
+        if not behind:
+            break
+        steps.update(behind)
+        choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, steps)
+        if deviation(counts, offered) <= BALANCE:
+            return choice
+        if deviation(counts, offered) < best_deviation:  # a step may first lift one type past another
+            best, best_deviation = choice, deviation(counts, offered)
+    lift = steps or boost  # what the scaled passes keep moved forward: the finer lift where there is one
     worse = 0
     for step in range(1, STEPS + 1):
         scale = 1 - step * (1 - config.min_errors / config.max_errors) / STEPS
-        choice, scaled = _choose_all(ordered, seed, config, adjust, scale, boost)
+        choice, scaled = _choose_all(ordered, seed, config, adjust, scale, lift)
         if deviation(scaled, offered) <= BALANCE:
             return choice
         if deviation(scaled, offered) < best_deviation:
@@ -99,6 +119,50 @@ def _reachable(ordered: list[Candidates], offered: list[str], config: PlanConfig
     return all(reach[t] >= (1 - BALANCE) * mean for t in offered)
 
 
+def _closest(
+    ordered: list[Candidates],
+    seed: int,
+    config: PlanConfig,
+    adjust: Adjust | None,
+    plain: BalancedChoice,
+    counts: Counter[str],
+    offered: list[str],
+) -> BalancedChoice:
+    """The choice closest to balance where no choice reaches it (some type is offered by too few documents
+    to come within `BALANCE` of any mean the corpus can have): each pass moves the types left behind
+    forward (a second instance in a document where it has two) and caps every type at `BALANCE` above the
+    last pass's mean, so that the common types stop taking the rarer ones' share; the mean falls with the
+    caps, toward what the scarce types can reach. The pass that ships every document it can, with the
+    fewest types outside ±`BALANCE`, then the smallest deviation of the others, is kept."""
+    best, best_score = plain, _score(plain, counts, offered)
+    boost: Counter[str] = Counter()
+    # the documents with the fewest types first: they take what they offer, and the caps then fall on the
+    # documents that can take something else instead
+    ordered = sorted(ordered, key=lambda c: (len({i.error_type for i in c.instances}), c.document.doc_id))
+    for _ in range(CLOSEST_ROUNDS):
+        mean = sum(counts[t] for t in offered) / len(offered)
+        boost.update({t: 1 for t in offered if counts[t] < (1 - BALANCE) * mean})
+        cap = {t: max(1, math.floor((1 + BALANCE) * mean)) for t in offered}
+        choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, boost, cap)
+        score = _score(choice, counts, offered)
+        if score < best_score:
+            best, best_score = choice, score
+    return BalancedChoice(dict(sorted(best.chosen.items())), dict(sorted(best.dropped.items())))
+
+
+def _score(choice: BalancedChoice, counts: Counter[str], offered: list[str]) -> tuple[int, int, float]:
+    """(documents dropped, types outside ±`BALANCE` of the mean, largest deviation of the types within):
+    smaller is closer to balance."""
+    mean = sum(counts[t] for t in offered) / len(offered)
+    if not mean:
+        return len(choice.dropped), 0, 0.0
+    distance = {t: abs(counts[t] - mean) / mean for t in offered}
+    outside = [t for t in offered if distance[t] > BALANCE]
+    return len(choice.dropped), len(outside), max((d for d in distance.values() if d <= BALANCE), default=0.0)
+
+
+CLOSEST_ROUNDS = 8  # capped passes where no choice balances the corpus: the mean settles within a few
+
 BOOST_ROUNDS = 3  # passes that move the types left behind forward, before documents take fewer errors
 STEPS = 8  # scales tried between 1 and min/max errors when the full counts leave a type behind
 GIVE_UP = 2  # scales in a row that come no closer to balance than the best pass so far
@@ -111,6 +175,7 @@ def _choose_all(
     adjust: Adjust | None,
     scale: float,
     boost: Counter[str],
+    cap: dict[str, int] | None = None,
 ) -> tuple[BalancedChoice, Counter[str]]:
     """One pass over the documents (see `choose_balanced`), with the type counts it shipped."""
     counts: Counter[str] = Counter()
@@ -120,7 +185,7 @@ def _choose_all(
     later = Counter(t for c in ordered for t in {i.error_type for i in c.instances})
     for c in ordered:
         later.subtract({i.error_type for i in c.instances})
-        picked = choose(c, seed, config, counts, later, scale, said, boost)
+        picked = choose(c, seed, config, counts, later, scale, said, boost, cap)
         if adjust is not None:  # e.g. human review: rejected instances swapped for other candidates
             picked = adjust(c, picked, counts)
         kept = kept_together(c.baseline.document, picked)  # what `finalize` will keep, without assembling

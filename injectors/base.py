@@ -67,7 +67,10 @@ class Proposal:
     fix: str  # how to correct it
     generator: str = "rule"
     llm: LLMTrace | None = None  # set when an LLM wrote the edit or was tried before a template fallback
-    form: str = ""  # the form of the error, where it breaks a clause of its own (`ErrorType.forms`)
+    # which of the type's forms this edit takes (the element deleted, the verb used, the prefix added): it is
+    # recorded in the instance's provenance, and where a form breaks a clause of its own (`ErrorType.forms`)
+    # the description cites that clause; "" where a type has one form
+    form: str = ""
 
 
 @dataclass
@@ -265,6 +268,7 @@ class Injector(ABC):
                 proposal.generator,
                 self.version,
                 seed,
+                form=proposal.form,
                 **(proposal.llm.provenance_fields() if proposal.llm is not None else {}),
             ),
         )

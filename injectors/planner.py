@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -165,6 +165,7 @@ def choose(
     scale: float = 1.0,
     said: Counter[tuple[str, tuple[str, ...]]] | None = None,
     boost: Counter[str] | None = None,
+    cap: Mapping[str, int] | None = None,
 ) -> list[ErrorInstance]:
     """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used.
 
@@ -176,7 +177,11 @@ def choose(
     its type already added (`said`, see `added_wording`: the audit's stock n-grams) goes after every
     candidate that repeats nothing, and past `min_errors` is not taken at all, unless its type was left
     behind (`boost`): a document takes fewer errors rather than stock wording. A type in
-    `boost` (left behind by an earlier pass of `choose_balanced`) counts as that many fewer.
+    `boost` (left behind by an earlier pass of `choose_balanced`) counts as that many fewer. With a `cap`
+    (the passes over a corpus where some type can never reach the mean, see `choose_balanced`), a type
+    left behind may take a second instance in a document (at another section) before the types it has
+    none of yet, and a type that has reached its cap in the corpus is not taken past `min_errors`: a
+    document takes fewer errors rather than more of a type already over its share.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
     the final document (its term deleted by another's chapter removal, its clause moved) is dropped and
@@ -208,9 +213,12 @@ def choose(
     rejected: set[int] = set()
     conflicts = _conflicts(candidates)
 
+    ceiling = cap if cap is not None else {}
+
     def key(i: ErrorInstance) -> tuple[Any, ...]:
         t, (stock, repeated, n) = i.error_type, within[id(i)]
-        return (used[t], stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
+        again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
+        return (again, stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
 
     while True:
         picked = {id(i) for i in chosen}
@@ -218,6 +226,7 @@ def choose(
         # what the pool has not been compared with yet (by rank): all picks, then the last
         fresh = {rank[id(i)] for i in chosen}
         here: dict[str, list[str]] = {}  # location → the types chosen there
+        spread: Counter[str] = Counter(_chapter(i) for i in chosen)  # chapter → errors chosen in it
         for i in chosen:
             here.setdefault(i.location, []).append(i.error_type)
         while pool and len(chosen) < target:
@@ -228,15 +237,29 @@ def choose(
             ]
             if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
                 pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
+                # nor a type over its share of the corpus
+                pool = [
+                    i
+                    for i in pool
+                    if i.error_type not in ceiling or counts[i.error_type] < ceiling[i.error_type]
+                ]
             if not pool:
                 break
+            # of a type's candidates, the one in a chapter this document has fewest errors in yet (never
+            # one with stock wording before one without): a type's errors spread through the body
             best: dict[str, ErrorInstance] = {}
             for i in pool:
-                best.setdefault(i.error_type, i)
+                other = best.get(i.error_type)
+                if other is None or (within[id(i)][0], spread[_chapter(i)]) < (
+                    within[id(other)][0],
+                    spread[_chapter(other)],
+                ):
+                    best[i.error_type] = i
             pick = min(best.values(), key=key)
             pool = [i for i in pool if i is not pick]
             chosen.append(pick)
             here.setdefault(pick.location, []).append(pick.error_type)
+            spread[_chapter(pick)] += 1
             fresh = {rank[id(pick)]}
             used[pick.error_type] += 1
             counts[pick.error_type] += 1
@@ -249,6 +272,11 @@ def choose(
             used[instance.error_type] -= 1
             counts[instance.error_type] -= 1
     return sorted(chosen, key=lambda i: rank[id(i)])
+
+
+def _chapter(instance: ErrorInstance) -> str:
+    """The top-level part of an instance's location ("5" for 5.2.1, "A" for A.3, "前言")."""
+    return instance.location.split(".", 1)[0]
 
 
 MAX_PER_SECTION = 3  # a two-sentence scope carrying six errors reads as a planted list, not a draft

@@ -16,7 +16,7 @@ from session_store import shared
 
 from flows.stages import AssembleInput, ChooseInput, assemble, choose
 from flows.work_cache import WorkCache
-from injectors.balance import BALANCE, choose_balanced, deviation
+from injectors.balance import BALANCE, _choose_all, choose_balanced, deviation
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import followed_renames, replay
@@ -240,3 +240,69 @@ def test_a_type_repeats_no_wording_another_document_added(
 
 def choose_one(candidates: Candidates, config: PlanConfig, said: Counter) -> list:
     return choose_errors(candidates, 0, config, said=said)
+
+
+def test_a_type_too_few_documents_offer_still_leaves_the_rest_balanced(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """SCP-03 left to one document: no choice can bring it within ±20% of any mean, and the full counts
+    leave several types outside; the closest choice caps every type above the mean and moves the types
+    behind forward, so that fewer types end outside the band, every document still ships, and the scarce
+    type is taken where it is offered."""
+    ordered = sorted(corpus_candidates[0], key=lambda c: c.document.doc_id)
+    keep = next(c.document.doc_id for c in ordered if any(i.error_type == "SCP-03" for i in c.instances))
+    thin = [
+        c
+        if c.document.doc_id == keep
+        else replace(c, instances=tuple(i for i in c.instances if i.error_type != "SCP-03"))
+        for c in ordered
+    ]
+
+    def outside(counts: Counter[str]) -> list[str]:
+        mean = sum(counts[t] for t in TYPE_IDS) / len(TYPE_IDS)
+        return [t for t in TYPE_IDS if abs(counts[t] - mean) > BALANCE * mean]
+
+    _, plain = _choose_all(thin, 0, DEFAULT, None, 1.0, Counter())  # the full counts, one pass
+    choice = choose_balanced(thin, 0, DEFAULT)
+    counts = Counter(i.error_type for picked in choice.chosen.values() for i in picked)
+    assert not choice.dropped and len(choice.chosen) == len(thin)
+    assert all(DEFAULT.min_errors <= len(v) <= DEFAULT.max_errors for v in choice.chosen.values())
+    assert counts["SCP-03"] >= 1
+    assert len(outside(counts)) < len(outside(plain)), (outside(counts), outside(plain))
+    assert list(choice.chosen) == sorted(choice.chosen)  # in doc_id order, whatever order chose them
+
+
+def test_of_a_types_two_candidates_the_one_in_a_chapter_with_fewer_errors_is_taken(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """A type's errors spread through the body: where one of its candidates shares a chapter with an error
+    already chosen in the document and the other does not, the other is taken."""
+    checked = 0
+    for c in corpus_candidates[0]:
+        by_type: dict[str, list] = {}
+        for i in c.instances:
+            by_type.setdefault(i.error_type, []).append(i)
+        for error_type, pair in by_type.items():
+            chapters = [i.location.split(".")[0] for i in pair]
+            if len(pair) != 2 or chapters[0] == chapters[1] or not chapters[0][:1].isdigit():
+                continue
+            first = next(
+                (
+                    i
+                    for i in c.instances
+                    if i.error_type != error_type
+                    and i.location.split(".")[0] == chapters[0]
+                    and i.location not in {p.location for p in pair}
+                ),
+                None,
+            )
+            if first is None:
+                continue
+            config = PlanConfig(types=(first.error_type, error_type), min_errors=2, max_errors=2)
+            alone = Candidates(c.document, c.baseline, (first, *pair), {}, {})
+            picked = choose_errors(alone, 0, config, Counter({error_type: 100}))  # `first` goes first
+            if len(picked) != 2 or first not in picked:
+                continue  # a clash or a loss on assembly: nothing to compare
+            assert pair[1] in picked and pair[0] not in picked, (c.document.doc_id, error_type)
+            checked += 1
+    assert checked >= 3

@@ -107,7 +107,7 @@ def test_a_2009_document_s_citation_form_error_cites_the_2009_list_clause() -> N
     made = instances(parse(MONITOR_2009), "NREF-05")
     assert made and {cited(i) for i in made} == {"GB/T 1.1—2009 6.2.3"}
     spec = definition("NREF-05").error_type
-    assert spec.rule_for(EDITION_2020, "引导语") == "GB/T 1.1—2020 8.6"
+    assert spec.rule_for(EDITION_2020, "lead-in") == "GB/T 1.1—2020 8.6"
 
 
 # --- NREF-04: the fix is the order the affected entries belong in ----------------------------------------

@@ -189,26 +189,28 @@ def test_scp05_exclusions_land_in_several_places() -> None:
 # --- SCP-01 / SCP-02: no stock opener, no single verb ----------------------------------------------------
 
 
-def test_scp01_borrowed_requirement_has_no_lead_in_the_document_never_wrote() -> None:
-    """A lead-in ("此外，", "使用本文件时，") only where the document itself writes that wording: otherwise
-    it is the same few words in every instance of the release (issue 9, second round: "。此外，" 33%)."""
-    document = standard(CABINET_SCOPE, CABINET_BODY)
-    found = instances("SCP-01", document, seeds=20)
-    assert len(found) >= 10
-    body = "".join(s.text for s in document.sections if s.kind == "clause")
-    for instance in found:
-        assert added_text(instance) in body  # a real body requirement, moved as it stands
-    assert len({added_text(i) for i in found}) >= 3
-    # a document that writes "使用本文件时，" itself may get it as a lead-in; "此外，" never (issue 9, round
-    # four: a moved "其中，…" pointed at neighbours it no longer had), even where the document writes it
+def test_scp01_writes_a_scope_provision_not_a_copy_of_a_body_sentence() -> None:
+    """A requirement slipped into the scope is one a drafter writes there, about the document as a whole
+    and its own object ("……的设计、制造和检验应符合本文件的规定。"), in several forms; never a body
+    sentence moved as it stands (a duplicate-sentence finder would solve the type)."""
     scope = CABINET_SCOPE.replace(
-        "试验方法。", "试验方法。使用本文件时，参照产品的使用说明。此外，本文件给出了检验规则。"
+        "本文件适用于住宅小区内设置的社区共享工具柜。",
+        "本文件适用于住宅小区内设置的社区共享工具柜的设计、制造和检验。",
     )
-    written = standard(scope, CABINET_BODY)
-    leads = {
-        added_text(i).split("，")[0] for i in instances("SCP-01", written, seeds=30) if "，" in added_text(i)
-    }
-    assert "使用本文件时" in leads and "此外" not in leads
+    document = standard(scope, CABINET_BODY)
+    found = instances("SCP-01", document, seeds=40)
+    assert len(found) >= 30
+    body = [s.text for s in document.sections if s.kind == "clause"]
+    for instance in found:
+        added = added_text(instance)
+        assert "应" in added and added.endswith("。")
+        assert not any(added in text for text in body), added
+        assert "共享工具柜" in added  # the scope's own object, not one from elsewhere
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 4, forms
+    assert max(forms.values()) <= 0.4 * len(found), forms
+    assert any("设计、制造和检验" in added_text(i) for i in found)  # the activities the boundary names
+    assert any("试验方法" in added_text(i) for i in found)  # the body's own method chapter
 
 
 def test_scp02_uses_more_than_one_nonstandard_verb() -> None:

@@ -9,6 +9,7 @@ annexes carry the 2009 markers.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from pathlib import Path
 
 import regex
@@ -73,14 +74,19 @@ def test_scp03_skips_a_scope_that_puts_nothing_outside() -> None:
     assert instances("SCP-03", document, seeds=6) == []
 
 
-def test_scp05_writes_no_exclusion_wording_the_document_lacks() -> None:
-    """Round four: "。本文件不……" written into scopes that never word an exclusion was the same n-gram in a
-    third of a release's instances; such a document gets no new exclusion sentence (the type is skipped
-    there unless a qualifier can go), one that already excludes gets the object as a new list item."""
+def test_scp05_varies_the_exclusion_wording_a_document_lacks() -> None:
+    """A scope that never words an exclusion still offers one (a type real scopes never offered vanished
+    from releases of real standards), in varied forms so that no one phrase ("。本文件不……") marks the
+    type; one that already excludes gets the object as a new list item."""
     scope = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求。\n本文件适用于社区共享工具柜。"
     body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
     document = standard(scope, body)
-    assert [i for i in instances("SCP-05", document, seeds=12) if added_text(i)] == []
+    found = [i for i in instances("SCP-05", document, seeds=24) if added_text(i)]
+    assert found
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 4 and max(forms.values()) <= 0.4 * len(found), forms
+    for instance in found:
+        assert "照明装置" in added_text(instance) and "4.4" in instance.description
     excluding = standard(scope + "\n本文件不适用于快递自提柜。", body)
     found = [i for i in instances("SCP-05", excluding, seeds=12) if added_text(i)]
     assert found

@@ -47,6 +47,14 @@ def snippet(text: str, start: int, end: int, width: int = 14) -> str:
     return text[start:end] if _RENUMBERED.search(quoted) else quoted
 
 
+def list_reason(document: Document, a: Analysis, already: bool, otherwise: str) -> str:
+    """Why an NREF type has no site: no reference list (or an empty one), the list already shows this
+    type's error (a new one at the same place could not be told from it), or `otherwise`."""
+    if a.list_target is None or not a.items:
+        return "no_reference_list"
+    return "already_in_original" if already else otherwise
+
+
 def list_section(document: Document, a: Analysis) -> Section:
     assert a.list_target is not None
     return document.sections[a.list_target]

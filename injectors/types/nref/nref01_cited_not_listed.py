@@ -13,7 +13,7 @@ from injectors.language.citations import Cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import ListItem, analyse, place_name
-from injectors.types.nref.editing import list_section, snippet
+from injectors.types.nref.editing import list_reason, list_section, snippet
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -86,6 +86,10 @@ class NormativeReferenceUnlisted(Injector):
     """
 
     error_type = ERROR_TYPE.id
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        a = analyse(document)
+        return list_reason(document, a, bool(cited_but_not_listed(document)), "no_normatively_cited_entry")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)

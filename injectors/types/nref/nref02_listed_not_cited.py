@@ -21,7 +21,7 @@ from injectors.language.words import words as segment
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, ListItem, analyse, excluded, place_name
-from injectors.types.nref.editing import Candidate, inserted_entry, parsed
+from injectors.types.nref.editing import Candidate, inserted_entry, list_reason, parsed
 from parsers.entries import ReferenceEntry
 from parsers.model import Document
 
@@ -179,6 +179,10 @@ class UncitedReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        a = analyse(document)
+        return list_reason(document, a, bool(listed_but_not_cited(document)), "no_fitting_reference")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)

@@ -14,7 +14,7 @@ from injectors.language.citations import Cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
-from injectors.types.nref.editing import Candidate, inserted_entry, parsed, snippet
+from injectors.types.nref.editing import Candidate, inserted_entry, list_reason, parsed, snippet
 from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
@@ -105,6 +105,11 @@ class InformativeReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        a = analyse(document)
+        already = bool(informative_listed_as_normative(document))
+        return list_reason(document, a, already, "no_informative_citation")
+
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)
         if a.list_target is None or not a.items or informative_listed_as_normative(document):
@@ -132,7 +137,8 @@ class InformativeReferenceListed(Injector):
                 f"而正文仅在{candidate.source}中资料性提及该文件"
             )
             fix = f"从{place_name(section.number)}中删除“{entry}”，将其列入参考文献"
-        return Proposal(Edit("modify", site.target, (replacement,)), error=error, fix=fix)
+        form = "参考文献" if candidate.source == "参考文献" else "资料性引用"
+        return Proposal(Edit("modify", site.target, (replacement,)), error=error, fix=fix, form=form)
 
 
 DEFINITION = TypeDefinition(ERROR_TYPE, InformativeReferenceListed, checks=(informative_listed_as_normative,))

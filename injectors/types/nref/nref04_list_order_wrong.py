@@ -14,7 +14,7 @@ from injectors.language.citations import find_cited
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import analyse, list_items, order_problem, place_name
-from injectors.types.nref.editing import list_section
+from injectors.types.nref.editing import list_reason, list_section
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -72,6 +72,12 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        a = analyse(document)
+        if len(a.items) == 1:
+            return "one_entry"
+        return list_reason(document, a, bool(list_out_of_order(document)), "no_swap_breaks_order")
+
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
         a = analyse(document)
         if a.list_target is None or len(a.items) < 2 or list_out_of_order(document):
@@ -107,7 +113,8 @@ class ReferenceListOutOfOrder(Injector):
         told = order_told(section, corrupted, edit)
         if told is None:
             return None
-        return Proposal(edit, *told)
+        form = "categories" if first.cited.category != second.cited.category else "numbers"
+        return Proposal(edit, *told, form=form)
 
 
 def _written(section: Section) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable, Iterator
 
 import regex
@@ -29,7 +30,7 @@ ERROR_TYPE = ErrorType(
     "D",
     (),
     # the lead-in of the list is the list's clause in 2020 (a 2009 document's own lead-in is no error)
-    forms=(("引导语", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),),
+    forms=(("lead-in", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),),
 )
 
 
@@ -136,7 +137,28 @@ class CitationFormError(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No dated citation in the Chinese form, no normative citation to cite a clause of, no 2020
+        lead-in, or every place that has one already shows a form error."""
+        return "no_citation"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
+        """Every site of every form, except that where another form has sites, a dated citation (the
+        hyphen form) offers no more sites than the most frequent other form does, spread through the
+        document: every dated citation is a site, and the hyphen would otherwise be nearly every
+        instance's form."""
+        found = list(self._every_site(document))
+        kinds = Counter(site.detail[0] for site in found)
+        others = max((n for kind, n in kinds.items() if kind != "dash"), default=0)
+        dashes = [k for k, site in enumerate(found) if site.detail[0] == "dash"]
+        keep = others
+        if not others or len(dashes) <= keep:
+            yield from found
+            return
+        kept = {dashes[i * len(dashes) // keep] for i in range(keep)}
+        yield from (site for k, site in enumerate(found) if site.detail[0] != "dash" or k in kept)
+
+    def _every_site(self, document: Document) -> Iterator[Site]:
         a = analyse(document)
         dirty = _bad_locations(citation_form(document))
         if a.list_target is not None:
@@ -187,6 +209,7 @@ class CitationFormError(Injector):
                 edit,
                 error=f"{where}将注日期引用“{right}”写成“{wrong.strip()}”，年号前误用连字符“-”",
                 fix=f"改为“{c.citation}”，年号前使用一字线“—”",
+                form="dash",
             )
         if kind == "lead-in":
             m = LEAD_IN_2020_FULL.search(text)
@@ -205,7 +228,7 @@ class CitationFormError(Injector):
                     "改为GB/T 1.1—2020的引导语"
                     "“下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。……”"
                 ),
-                form="引导语",
+                form="lead-in",
             )
         use = detail
         c = use.cited
@@ -218,6 +241,7 @@ class CitationFormError(Injector):
                 edit,
                 error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
                 fix=f"引用具体章条、图表时应注日期，改为“{text[c.start : use.specific_end]}”",
+                form="undate",
             )
         clause = f"{rng.randint(4, 8)}.{rng.randint(1, 4)}"
         specific = rng.choice([clause, clause, f"表{rng.randint(1, 3)}"])
@@ -229,6 +253,7 @@ class CitationFormError(Injector):
             edit,
             error=f"{where}“{written}”引用了不注日期文件“{c.ident}”中的具体章条或图表",
             fix=f"引用具体章条、图表时应注日期（写为“{c.ident}—××××中{specific}”），或改为引用整个文件",
+            form="specific",
         )
 
 

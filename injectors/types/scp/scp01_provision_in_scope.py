@@ -13,11 +13,10 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
-from injectors.language.connectives import without_leading_connective
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.quotes import shorten
-from injectors.language.sentences import CLAUSE_SPLIT, provisions, sentences
+from injectors.language.sentences import CLAUSE_SPLIT, provisions
 from injectors.language.words import words
 from injectors.llm.constraints import (
     Answer,
@@ -35,8 +34,9 @@ from injectors.llm.prompts import (
 from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
-from injectors.types.scp.analysis import scope_chapter, self_reference, statement_sentences
-from injectors.types.scp.editing import body_sections, cite, is_plain, paragraph_spans, scope_name
+from injectors.types.scp.analysis import APPLICABILITY, scope_chapter, self_reference, statement_sentences
+from injectors.types.scp.editing import ACT, ALL_HAN, body_sections, paragraph_spans, scope_name
+from injectors.types.scp.scp03_body_exceeds_scope import scope_objects
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -88,25 +88,6 @@ def provision_in_scope(document: Document) -> list[Violation]:
     return out
 
 
-# Words a borrowed sentence must not carry into its new place (other checkers' words, cross references).
-_BORROW_BANNED = regex.compile(
-    r"GB|ISO|IEC|[A-Z]{2}/T|表|图|附录|公式|本章|本条|本文件|本标准|本部分|下列|以下|如下|见|第|\d+\.\d+|："
-    r"|必须|须|不得|禁止|严禁|务必|应当|应该|尽量|尽可能|一般|适当|原则上|最好"
-    r"|[“”\"'（）()]"
-)
-
-
-_SUBJECT = regex.compile(r"^[\p{Han}A-Za-z0-9]{2,14}$")
-
-
-_VAGUE_SUBJECT = regex.compile(
-    r"^(?:其|该|此|这|上述|前述|所述|各|每|上|下|同|对|在|当|若|如)|[还也则亦又才就]$"
-)
-
-
-_WHEN_SUBJECT = regex.compile(r"[时后前中内]$")  # "线缆穿越电池区时应……": it already says when
-
-
 def _statement_paragraph_ends(text: str) -> list[int]:
     """Ends of scope paragraphs that close a statement sentence (insertion points for a new sentence)."""
     out = []
@@ -117,68 +98,123 @@ def _statement_paragraph_ends(text: str) -> list[int]:
     return out
 
 
-_LONGEST_BORROWED = 60  # a longer requirement would not pass for a scope sentence
+# "（以下简称终端）": the short name a scope gives its object, the name its own provisions use.
+_SHORT_NAME = regex.compile(r"[（(]以下简称[“\"]?([\p{Han}A-Za-z]{2,10})[”\"]?[）)]")
+
+
+_OBJECT_NOISE = regex.compile(r"[（(][^）)]*[）)]|^(?:各类|各种|各级|相关|所有)")
+
+
+# "……的设计、制造和检验" closing an 适用于 clause: the activities the boundary names (whole words only).
+_ACTIVITY_LIST = regex.compile(rf"的((?:{ACT})(?:(?:[、和及与]|以及)(?:{ACT}))*)(?:等)?(?:工作|活动)?$")
+
+
+# Words after which a scope object is a phrase about the document, not a thing ("……上", "编制和开发等").
+_NOT_AN_OBJECT = regex.compile(rf"(?:等|上|中|化|方面|内容|工作|(?:{ACT}))$")
 
 
 @dataclass(frozen=True)
-class BorrowedRequirement:
-    """A short body requirement "X应Y。" that can be restated elsewhere."""
+class ScopeMaterial:
+    """What a drafter has at hand when a requirement slips into the scope: the scope's own objects, the
+    activities its boundary names, and the body chapters' titles of requirements and test methods."""
 
-    clause: str
-    text: str
-    subject: str
+    objects: tuple[str, ...]
+    activities: tuple[str, ...]
+    requirements: tuple[str, ...]  # body chapter titles ending with 要求 ("功能要求")
+    methods: tuple[str, ...]  # body chapter titles ending with 方法 ("试验方法")
 
 
 @functools.lru_cache(maxsize=16)
-def borrowable_requirements(document: Document) -> tuple[BorrowedRequirement, ...]:
-    """Body sentences with one 应, a plain noun subject and nothing that ties them to their place."""
-    out = []
-    for _, section in body_sections(document):
-        for start, end in paragraph_spans(section.text):
-            line = section.text[start:end]
-            if not is_plain(line):
-                continue
-            for sentence in sentences(line):
-                text = without_leading_connective(sentence.text)  # "同时，X应……": 同时 stays behind
-                if (
-                    not text.endswith("。")
-                    or not 8 <= len(text) <= _LONGEST_BORROWED
-                    or _BORROW_BANNED.search(text)
-                ):
-                    continue
-                found = provisions(text)
-                if len(found) != 1 or found[0].word != "应":
-                    continue
-                subject = text[: found[0].start]
-                if _SUBJECT.match(subject) and not _VAGUE_SUBJECT.search(subject):
-                    out.append(BorrowedRequirement(section.number, text, subject))
-    return tuple(out)
+def scope_material(document: Document) -> ScopeMaterial:
+    found = scope_chapter(document)
+    text = found[1].text if found else ""
+    objects = [m.group(1) for m in _SHORT_NAME.finditer(text)]
+    for obj in scope_objects(text):
+        obj = _OBJECT_NOISE.sub("", obj)
+        if 2 <= len(obj) <= 16 and ALL_HAN.match(obj) and not _NOT_AN_OBJECT.search(obj):
+            objects.append(obj)
+    activities: list[str] = []
+    for sentence in statement_sentences(text):
+        m = APPLICABILITY.search(sentence.text)
+        if m:
+            clause = regex.split(r"[，。；]", sentence.text[m.end() :], maxsplit=1)[0]
+            tail = _ACTIVITY_LIST.search(clause)
+            if tail:
+                activities += [a for a in regex.split(r"以及|[、和及与]", tail.group(1)) if a]
+    titles = [s.title.strip() for _, s in body_sections(document) if s.level == 1 and s.title]
+    requirements = [t for t in titles if t.endswith("要求") and 4 <= len(t) <= 10 and ALL_HAN.match(t)]
+    methods = [
+        t
+        for t in titles
+        if t.endswith("方法") and regex.search("试验|检验|测试|检测", t) and len(t) <= 8 and ALL_HAN.match(t)
+    ]
+    return ScopeMaterial(
+        tuple(dict.fromkeys(objects)),
+        tuple(dict.fromkeys(activities)),
+        tuple(dict.fromkeys(requirements)),
+        tuple(dict.fromkeys(methods)),
+    )
 
 
-# Lead-ins a drafter writes before a requirement that has slipped into the scope; most often none at all.
-_SCOPE_PREFIXES = (
-    *("",) * 8,
-    "使用{w}时，",
-    "按{w}实施时，",
-    "在{w}的适用范围内，",
-    "执行{w}时，",
-    "采用{w}时，",
-)  # no connective (其中/此外/为此 …): in the scope it would point at neighbours the sentence never had
+# Activities an organisation carries out on an object ("从事记录仪制造的单位"), not what it does (通信).
+_WORK_TEXT = """
+    设计 制造 生产 安装 检验 检测 研制 开发 建设 运营 运维 维护 测试 验收 施工 集成 改造
+    """
+
+
+_WORK = frozenset(_WORK_TEXT.split())
+
+
+def _joined(items: tuple[str, ...]) -> str:
+    """ "设计、制造和检验": how a drafter lists two or three items."""
+    items = items[:3]
+    return items[0] if len(items) == 1 else "、".join(items[:-1]) + "和" + items[-1]
+
+
+def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]]:
+    """(form, sentence) for each provision a drafter plausibly writes into a scope with this material: that
+    the object, or those who work on it, shall follow the document ("记录仪的设计、制造和检验应符合本标准的
+    规定。", "从事服务器研制的单位应遵守本标准。"), meet its requirement chapters or be tested by its
+    method chapters. None copies a body sentence: each speaks of the document as a whole."""
+    out: list[tuple[str, str]] = []
+    acts = material.activities
+    for obj in material.objects[:2]:
+        out.append(("符合", f"{obj}应符合{word}的规定。"))
+        if acts:
+            out.append(("符合", f"{obj}的{_joined(acts)}应符合{word}的规定。"))
+            out.append(("执行", f"{obj}在{_joined(acts)}过程中，应按照{word}的规定执行。"))
+            if acts[0] in _WORK:
+                out.append(("遵守", f"从事{obj}{acts[0]}的单位应遵守{word}。"))
+        if material.requirements:
+            out.append(("满足", f"{obj}应满足{word}规定的{_joined(material.requirements[:2])}。"))
+        if material.methods:
+            out.append(("检验", f"{obj}应按{word}规定的{material.methods[0]}进行检验。"))
+    return out
 
 
 class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
-    where provisions are numbered and cited. How: a short body requirement "X应Y。" is restated as a scope
-    sentence appended to a scope paragraph, mostly as it stands, sometimes after a lead-in a drafter
-    would write ("使用本文件时，" …), never after a connective that pointed at its old neighbours (其中，
-    此外，…). A document with no such requirement is skipped (no site)."""
+    where provisions are numbered and cited. How: a provision a drafter plausibly writes into a scope,
+    about the document as a whole, is appended to a scope paragraph: that the scope's own object (or its
+    short name, "以下简称终端") shall conform to the document, be made or used as it says, meet its
+    requirement chapters or be tested by its method chapters (`scope_provisions`). It never copies a body
+    sentence, so no duplicate-sentence finder solves the type. Evidence: the inserted sentence carries
+    应 inside 范围, which the checker reports at the scope. A document whose scope names no object of its
+    own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No scope chapter; a scope that already holds a provision (a new one would not be told from it);
+        or a scope that names no object of its own to require anything of."""
+        if scope_chapter(document) is None:
+            return "no_scope"
+        return "provision_already_in_scope" if provision_in_scope(document) else "no_scope_object"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
-        if found is None or provision_in_scope(document) or not borrowable_requirements(document):
-            return []  # no body requirement to move: a made-up one would be the same in every document
+        if found is None or provision_in_scope(document) or not scope_material(document).objects:
+            return []  # nothing the scope names to require anything of
         target, section = found
         return [Site(target, end) for end in _statement_paragraph_ends(section.text)]
 
@@ -186,29 +222,28 @@ class ProvisionInScope(Injector):
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
-        word = self_reference(document)
-        source = rng.choice(borrowable_requirements(document))
-        prefixes = (
-            [p for p in _SCOPE_PREFIXES if "时" not in p]
-            if _WHEN_SUBJECT.search(source.subject)
-            else _SCOPE_PREFIXES
-        )
         text = section.text
+        options = scope_provisions(scope_material(document), self_reference(document))
+        if not options:
+            return None
         line_start = text.rfind("\n", 0, site.detail) + 1
-        own = words(source.text)
-        allowed = []
-        for prefix in prefixes:  # a lead-in the document never wrote would be the same in every instance
-            candidate = match_style(prefix.format(w=word), text) + source.text
-            if not stock_ngrams(text[line_start : site.detail] + candidate, document, own):
-                allowed.append(candidate)
-        sentence = rng.choice(allowed) if allowed else source.text
-        origin = f"（正文{cite(source.clause)}已有此要求）"
+        own = [w for obj in scope_material(document).objects for w in words(obj)]
+        # a sentence whose new wording is all the document's own words first: the rest recur in every release
+        fresh = [
+            (form, match_style(sentence, text))
+            for form, sentence in options
+            if not stock_ngrams(text[line_start : site.detail] + sentence, document, own)
+        ]
+        pool = fresh or [(f, match_style(s, text)) for f, s in options]
+        form = rng.choice(sorted({f for f, _ in pool}))  # each form as likely, however many sentences it has
+        sentence = rng.choice([s for f, s in pool if f == form])
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(
             edit,
             error=f"{scope_name(section)}中加入了要求型条款“{sentence}”（能愿动词“应”），范围中不应含有要求",
-            fix=f"删除该句，范围只陈述文件的对象和适用界限；要求在正文相应条款中表述{origin}",
+            fix="删除该句，范围只陈述文件的对象和适用界限；要求在正文相应条款中表述",
             generator="rule-template",
+            form=form,
         )
 
 
@@ -223,10 +258,11 @@ def _scp01(case: RewriteCase, answer: Answer) -> Failure | None:
 LLM = LLMSpec(
     prompt=PromptSpec(
         ERROR_TYPE.id,
-        "1",
+        "2",
         no_material,
         lambda m: (
-            "在范围中加入一句要求型条款（含“应”的句子，例如把正文的一项要求写进范围），使范围中含有要求。"
+            "在范围中加入一句起草者可能误写进范围的要求型条款（含“应”的句子，例如要求范围所述对象符合本文件，"
+            "不照抄正文的句子），使范围中含有要求。"
         ),
         works_without_template=True,
     ),

@@ -41,8 +41,8 @@ ERROR_TYPE = ErrorType(
 # Verbs a textbook or report would use; a standard's scope does not "introduce" or "expound" anything.
 NONSTANDARD_VERB = regex.compile(
     rf"(?:(?<={SELF_REFERENCE.pattern}(?:还|也|主要|重点|着重|简要|系统地?)?)"
-    r"(?:主要|重点|着重|简要|系统地?|全面)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明|探讨|梳理|总结)了?"
-    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明|探讨|梳理|总结)了)"
+    r"(?:主要|重点|着重|简要|系统地?|全面)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明|探讨|梳理|总结|提出|明确|涵盖|阐释|说明)了?"
+    r"|(?<=[，；])(?:主要|重点|着重|简要)?(?:介绍|阐述|讲述|论述|叙述|讨论|讲解|概述|阐明|探讨|梳理|总结|提出|明确|涵盖|阐释|说明)了)"
 )
 
 
@@ -50,6 +50,10 @@ NONSTANDARD_VERB = regex.compile(
 PASSIVE_FORMULA = regex.compile(
     rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)对[^。；\n]{{2,120}}?(?:作了|作出了|做了|做出了|进行了)规定"
 )
+
+
+# "本文件旨在规范……": the purpose (引言's matter) stated where the scope says what the document covers.
+PURPOSE_FORMULA = regex.compile(rf"(?<={SELF_REFERENCE.pattern}(?:还|也)?)旨在")
 
 
 # Looser applicability wording a real scope may use instead ("本文件可供……使用", "适合于"): not reported.
@@ -91,6 +95,15 @@ def scope_formula(document: Document) -> list[Violation]:
                         f"范围使用了不规范的表述“{word}对……{m.group(0)[-4:]}”，应写作“{word}规定了……”",
                     )
                 )
+            for _ in PURPOSE_FORMULA.finditer(sentence.text):
+                word = _self_sentence_start(sentence.text) or self_reference(document)
+                out.append(
+                    Violation(
+                        section.number,
+                        "SCP-02",
+                        f"范围使用了不规范的表述“{word}旨在……”（文件的目的），应写作“{word}规定了……”",
+                    )
+                )
             for m in NONSTANDARD_VERB.finditer(sentence.text):
                 subject = SELF_REFERENCE.search(sentence.text, max(0, m.start() - 12), m.start())
                 prefix = subject.group(0) if subject and subject.end() >= m.start() - 2 else ""
@@ -109,8 +122,9 @@ def _self_sentence_start(sentence: str) -> str:
     return m.group(0) if m else ""
 
 
-# The textbook and report verbs drafters actually write in a scope, with the adverbs they come with: drawn
-# from the whole set so that no one phrase marks the type.
+# The verbs drafters actually write in a scope in place of the formula's: textbook and report verbs
+# (介绍了, 阐述了 …), and those a draft takes from official prose (提出了, 明确了, 涵盖了, 说明了), with
+# the adverbs they come with; drawn from the whole set so that no one phrase marks the type.
 _NONSTANDARD_VERBS = (
     "介绍了",
     "阐述了",
@@ -124,12 +138,17 @@ _NONSTANDARD_VERBS = (
     "梳理了",
     "总结了",
     "讲解了",
+    "提出了",
+    "明确了",
+    "涵盖了",
+    "说明了",
+    "阐释了",
 )
 _ADVERBS = ("", "", "", "", "", "主要", "重点", "简要", "系统", "着重", "全面")
 _VERB_SWAPS = {
-    "规定了": _NONSTANDARD_VERBS,
-    "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了", "梳理了", "总结了", "探讨了"),
-    "给出了": ("介绍了", "讲述了", "叙述了", "概述了", "阐述了", "讲解了", "梳理了", "总结了"),
+    "规定了": (*_NONSTANDARD_VERBS, "旨在规范"),
+    "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了", "梳理了", "提出了", "明确了", "旨在确立"),
+    "给出了": ("介绍了", "讲述了", "叙述了", "概述了", "讲解了", "提出了", "说明了", "涵盖了", "旨在提供"),
 }
 
 
@@ -172,6 +191,12 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""
+        if scope_chapter(document) is None:
+            return "no_scope"
+        return "formula_already_broken" if scope_formula(document) else "no_formula_sentence"
+
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
         if found is None or scope_formula(document):
@@ -210,22 +235,30 @@ class ScopeFormulaBroken(Injector):
                 f"范围应直接陈述文件规定了哪些内容，“对……{verb}规定”不是范围的规范表述",
                 fix=f"改回“规定了{content}”",
                 generator="rule",
+                form="对……作了规定",
             )
         if site.detail[0] == "verb":
             _, start, verb = site.detail
-            new = rng.choice(_ADVERBS) + rng.choice(_VERB_SWAPS[verb])
             subject = regex.search(
                 rf"(?:{SELF_REFERENCE.pattern}(?:还|也)?)$", text[max(0, start - 12) : start]
             )
             before = subject.group(0) if subject else ""
+            # "旨在……" states the document's purpose: only right after the document names itself
+            swap = rng.choice([v for v in _VERB_SWAPS[verb] if before or not v.startswith("旨在")])
+            new = swap if swap.startswith("旨在") else rng.choice(_ADVERBS) + swap
             after = _lead_words(text[start + len(verb) :])
             edit = Edit("modify", site.target, (Replacement("text", start, verb, new),))
             return Proposal(
                 edit,
                 error=f"{scope_name(section)}将“{before}{verb}{after}……”写成了“{before}{new}{after}……”，"
-                f"“{new}”不是范围的规范表述（是教材、报告的用语）",
+                + (
+                    "范围陈述文件规定了什么，文件的目的不在范围中陈述"
+                    if swap.startswith("旨在")
+                    else f"“{new}”不是范围的规范表述"
+                ),
                 fix=f"改回“{before}{verb}”（范围用“规定了”“确立了”“给出了”等陈述文件的内容）",
                 generator="rule",
+                form=swap,
             )
         sentence: Sentence = site.detail[1]
         start, end = sentence.start, sentence.end
@@ -244,6 +277,7 @@ class ScopeFormulaBroken(Injector):
             error=f"{scope_name(section)}删去了适用界限的陈述“{sentence.text}”，范围中没有“{word}适用于……”",
             fix=f"补回适用界限的陈述：“{sentence.text}”",
             generator="rule",
+            form="删去适用界限",
         )
 
 

@@ -292,6 +292,8 @@ class BodyBeyondScope(Injector):
         """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X): no_outsider_in_scope;
         or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
         the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
+        if scope_chapter(document) is None:
+            return "no_scope"
         return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -352,6 +354,7 @@ class BodyBeyondScope(Injector):
             fix=f"删去“{added}”，本条只对{outsider.negated or requirement.head}提出要求；如确需规定“{obj}”，"
             "先修改范围使其涵盖该对象",
             generator="rule-template",
+            form="非X" if outsider.negated else "不适用于" if outsider.excluded else "参照使用",
         )
 
 

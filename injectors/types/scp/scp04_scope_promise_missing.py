@@ -196,9 +196,14 @@ class ScopePromiseMissing(Injector):
     error_type = ERROR_TYPE.id
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """No list after 规定了/确立了/给出了, or no aspect of this kind of document that the body leaves
-        untreated."""
-        return "no_untreated_aspect"
+        """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no
+        list after 规定了/确立了/给出了 where one reads naturally."""
+        found = scope_chapter(document)
+        if found is None:
+            return "no_scope"
+        if not uncovered_aspects(document):
+            return "no_untreated_aspect"
+        return "no_scope_list"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
@@ -231,6 +236,7 @@ class ScopePromiseMissing(Injector):
             error=f"{scope_name(section)}列出了“{item}”，但正文没有任何章条涉及{name}，范围承诺的内容缺失",
             fix=f"删除范围中的“{item}”，或在正文中补充{name}的技术内容",
             generator="rule-template",
+            form=ASPECT_OF_NAME[ALL_NAMES.index(name)],
         )
 
 

@@ -38,7 +38,8 @@ from injectors.types.scp.analysis import (
     statement_sentences,
 )
 from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
-from injectors.types.scp.scp03_body_exceeds_scope import referred_objects
+from injectors.types.scp.kinds import same_kind
+from injectors.types.scp.scp03_body_exceeds_scope import referred_objects, scope_objects
 from parsers.entries import split_term
 from parsers.model import Document, Section
 
@@ -115,6 +116,13 @@ _SENTENCE_FORMS = (
     "{obj}{also}不适用{word}。",
     "{obj}另有规定，{word}{also}不适用。",
 )
+
+
+def _form_name(template: str) -> str:
+    """ "{obj}不在{word}的适用范围之内。" → "…不在…的适用范围之内": the wording an instance took."""
+    return re.sub(r"\{\w+\}", "…", template).strip("。，（）")
+
+
 _INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列")
 
 
@@ -193,6 +201,48 @@ def qualifier_evidence(document: Document, section: Section, sentence: str, qual
     return None
 
 
+# "智能制造人机交互系统（以下简称人机交互系统）": a short name the scope defines by its full name.
+_SHORT_NAME = re.compile(r"([^，。；、（(]{2,40})[（(]以下简称[“\"]?([^）)”\"]{2,12})[”\"]?[）)]")
+
+
+# Equipment of the test methods ("试验设备"): a scope excluding it contradicts nothing the body requires of
+# the document's object.
+_TEST_GEAR = re.compile(r"^(?:试验|测试|检验|检测|校准)")
+
+
+def _content_words(text: str) -> set[str]:
+    """Words of two characters or more that say something (not 各类, 相关, 技术 …)."""
+    return {w for w in words(text) if len(w) >= 2 and ALL_HAN.match(w) and w not in _GENERIC}
+
+
+def still_bounded(document: Document, section: Section, sentence: str, qualifier: str) -> str | None:
+    """What still bounds the boundary once the qualifier is dropped, or None when it really widens: a
+    defined term for the object (a term entry, or a short name the scope gives: "以下简称……") whose term
+    or definition says what the qualifier said (it decides what the object covers), or a "不适用于"
+    sentence of the scope that excludes on the qualifier's own words (非涉密 and "不适用于涉密……": the
+    exclusion still keeps the rest out)."""
+    at = sentence.find(qualifier)
+    rest = sentence[at + len(qualifier) :]
+    head = re.split(r"[，。；、]|的", rest, maxsplit=1)[0]
+    said = _content_words(qualifier.removeprefix("非")) | _content_words(qualifier)
+    if not said:
+        return None
+    for term_section in document.sections:
+        if term_section.kind != "terms" or term_section.level < 2:
+            continue
+        term, _ = split_term(term_section.title)
+        names_head = len(term) >= 2 and (head.endswith(term) or term.endswith(head))
+        if names_head and said & (_content_words(term) | _content_words(term_section.text)):
+            return f"术语“{term}”"
+    for m in _SHORT_NAME.finditer(section.text):  # "智能制造人机交互系统（以下简称人机交互系统）"
+        if m.group(2) in head and said & _content_words(m.group(1)):
+            return f"简称“{m.group(2)}”"
+    for other in statement_sentences(section.text):
+        if EXCLUSION.search(other.text) and said & _content_words(other.text):
+            return f"排除陈述“{other.text}”"
+    return None
+
+
 class ScopeBoundaryVague(Injector):
     """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its
     qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
@@ -200,18 +250,29 @@ class ScopeBoundaryVague(Injector):
     ("额定电压不大于1 kV的") where the title or another scope sentence still names it (so the boundary is
     visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
-    statement inside its paragraph (not a last line of its own: position gives nothing away)."""
+    statement inside its paragraph (not a last line of its own: position gives nothing away).
+
+    Evidence rule: a dropped qualifier is an error only where the boundary really widens, which the
+    corrupted document alone shows: the title, another scope sentence or the body still names what the
+    qualifier said (`qualifier_evidence`), and no defined term nor exclusion still bounds the object to it
+    (`still_bounded`: then the shorter boundary is only terser). An exclusion is an error where a body
+    clause (named in the description) regulates the excluded object."""
 
     error_type = ERROR_TYPE.id
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
-        return [(o, c) for o, c in regulated_objects(document) if o[-4:] not in section.text]
+        return [
+            (o, c)
+            for o, c in regulated_objects(document)
+            if o[-4:] not in section.text and not _TEST_GEAR.match(o)
+        ]
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No qualifier that the title, the scope or the body still shows (a dropped one would go
-        unnoticed), no exclusion list to extend and no exclusion wording of the document's own."""
-        return "no_visible_boundary"
+        unnoticed, or one that a defined term or an exclusion still bounds), and no object a body clause
+        regulates to exclude."""
+        return "no_scope" if scope_chapter(document) is None else "no_visible_boundary"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
@@ -223,6 +284,7 @@ class ScopeBoundaryVague(Injector):
             for sentence in statement_sentences(section.text)
             for begin, qualifier in applicability_qualifiers(sentence.text)
             if qualifier_evidence(document, section, sentence.text, qualifier)
+            and not still_bounded(document, section, sentence.text, qualifier)
         ]
         if not self._exclusions(document, section):
             return out
@@ -242,27 +304,34 @@ class ScopeBoundaryVague(Injector):
         )
         return out
 
-    def _wordings(self, document: Document, section: Section, at: int) -> list[tuple[str, str, int, str]]:
-        """(object, clause, offset, exclusion) for each wording of a new exclusion at `at` that adds no
+    def _wordings(
+        self, document: Document, section: Section, at: int
+    ) -> list[tuple[str, str, int, str, str]]:
+        """(object, clause, offset, exclusion, form) for each wording of a new exclusion at `at` that adds no
         n-gram the document lacks beyond the object's own words: a phrase this document never writes
-        ("。本文件不涉及") would recur from one instance of the release to the next."""
+        ("。本文件不涉及") would recur from one instance of the release to the next. Where every wording
+        adds some, all of them (the varied forms, and the planner's choice, keep them from recurring):
+        an exclusion is the scope's own formula, and a type that real scopes never offer vanishes."""
         text = section.text
         word = self_reference(document)
         also = "也" if EXCLUSION.search(text) else ""
         line_start = text.rfind("\n", 0, at) + 1
         line_end = text.find("\n", at) if "\n" in text[at:] else len(text)
-        out = []
+        out: list[tuple[str, str, int, str, str]] = []
+        stock: list[tuple[str, str, int, str, str]] = []
         for obj, clause in self._exclusions(document, section):
             options = [
-                (at, match_style(f.format(word=word, also=also, obj=obj), text)) for f in _SENTENCE_FORMS
+                (at, match_style(f.format(word=word, also=also, obj=obj), text), f) for f in _SENTENCE_FORMS
             ]
-            if text[at - 1 : at] in "。.":  # inside the boundary statement itself: "……（X除外）。"
-                options += [(at - 1, match_style(f.format(obj=obj), text)) for f in _INNER_FORMS]
-            for offset, added in options:
+            # inside the boundary statement itself ("……（X除外）。"), only for a thing of the kind the
+            # boundary names: "……的机构，操作系统不在此列" excludes nothing the sentence listed
+            if text[at - 1 : at] in "。." and any(same_kind(obj, o) for o in scope_objects(text)):
+                options += [(at - 1, match_style(f.format(obj=obj), text), f) for f in _INNER_FORMS]
+            for offset, added, form in options:
                 line = text[line_start:offset] + added + text[offset:line_end]
-                if not stock_ngrams(line, document, words(obj)):
-                    out.append((obj, clause, offset, added))
-        return out
+                own = not stock_ngrams(line, document, words(obj))
+                (out if own else stock).append((obj, clause, offset, added, _form_name(form)))
+        return out or stock
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -284,6 +353,7 @@ class ScopeBoundaryVague(Injector):
                 f"成为“{after}”，而{evidence}，适用界限比文件的内容宽，边界模糊",
                 fix=f"恢复限定语“{qualifier.rstrip('，')}”，明确适用界限",
                 generator="rule-template",
+                form="删去限定语",
             )
         if site.detail[0] == "exclusion-item":
             obj, clause = rng.choice(self._exclusions(document, section))
@@ -292,11 +362,12 @@ class ScopeBoundaryVague(Injector):
             edit = Edit("modify", site.target, (Replacement("text", at, "", added),))
             st = next(st for st in statement_sentences(text) if st.start <= at <= st.end)
             exclusion = st.text[: at - st.start] + added + st.text[at - st.start :]
+            form = "排除列表增项"
         else:
             wordings = self._wordings(document, section, site.detail[1])
             if not wordings:
                 return None
-            obj, clause, at, exclusion = rng.choice(wordings)
+            obj, clause, at, exclusion, form = rng.choice(wordings)
             edit = Edit("modify", site.target, (Replacement("text", at, "", exclusion),))
         return Proposal(
             edit,
@@ -304,6 +375,7 @@ class ScopeBoundaryVague(Injector):
             "范围与正文矛盾",
             fix=f"从范围中删去对{obj}的排除，或同时删去正文{cite(clause)}中关于{obj}的要求",
             generator="rule-template",
+            form=form,
         )
 
 
