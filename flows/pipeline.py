@@ -299,7 +299,7 @@ def run_stages(
     finally:
         gx_process.stop()  # GX's process, when the validation started one and stopped before using it
     llm_stats = rewriter.summary() if rewriter is not None else None
-    review = decisions.report(results) if decisions is not None else None
+    review = decisions.report(validated.tables.instances, inputs.out) if decisions is not None else None
     fingerprint = inputs.fingerprint
     item = WriteInput(validated, tuple(bad_inputs), llm_stats, dict(timings), code, fingerprint, review)
     written = _only(map(WRITE, [item]))
