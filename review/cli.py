@@ -18,9 +18,9 @@ ReviewDb = Annotated[
 def register(app: typer.Typer, err: Console) -> None:
     """Add the review commands to the `gbtbench` app."""
 
-    def _review_fail(exc: Exception) -> typer.Exit:
-        err.print(f"ERROR {exc}", highlight=False)
-        return typer.Exit(1)
+    def _review_fail(exc: Exception, code: int = 1) -> typer.Exit:
+        err.print(f"ERROR: {exc}", markup=False, highlight=False)
+        return typer.Exit(code)
 
     @app.command()
     def review(
@@ -90,19 +90,37 @@ def register(app: typer.Typer, err: Console) -> None:
 
     @app.command("review-import")
     def review_import(
-        file: Annotated[Path, typer.Argument(help="Label Studio's JSON export of the project.")],
-        db: Annotated[Path, typer.Option("--db", help="Review database to add the decisions to.")] = Path(
-            "outputs"
-        )
-        / "reviews.sqlite",
+        output_dir: ReleaseDir,
+        file: Annotated[
+            Path, typer.Argument(help="Label Studio's JSON export of the project.", metavar="FILE")
+        ],
+        db: ReviewDb = None,
     ) -> None:
-        """Read Label Studio's JSON export of completed annotations into the review database."""
+        """Read Label Studio's JSON export of completed annotations on a release into the review database.
+
+        Each annotation is checked as the review app checks a decision; those that fail are listed and
+        not imported (exit 1). A file that is not such an export imports nothing (exit 2).
+        """
+        from review.commands import default_db
         from review.labelstudio import LabelStudioError, import_export
+        from review.queue import ReleaseQueue, ReleaseReadError
         from review.store import ReviewStore, ReviewStoreError
 
         try:
-            with ReviewStore(db) as store:
-                added = import_export(file, store)
-        except (LabelStudioError, ReviewStoreError) as exc:
-            raise _review_fail(exc) from None
-        err.print(f"{added} decisions imported into {db}", highlight=False)
+            queue = ReleaseQueue(output_dir)
+            target = db or default_db(output_dir)
+            with ReviewStore(target) as store:
+                done = import_export(file, queue, store)
+        except (LabelStudioError, ReleaseReadError, ReviewStoreError) as exc:
+            raise _review_fail(exc, 2) from None
+        for line in done.refused:
+            err.print(f"ERROR: {line}", markup=False, highlight=False)
+        err.print(
+            f"{done.added} decisions imported into {target}"
+            + (f" ({done.known} already there)" if done.known else "")
+            + (f"; {len(done.refused)} not imported (listed above)" if done.refused else ""),
+            markup=False,
+            highlight=False,
+        )
+        if done.refused:
+            raise typer.Exit(1)
