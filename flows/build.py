@@ -11,7 +11,6 @@ scope changed, the documents whose templates draw on them).
 from __future__ import annotations
 
 import socket
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -130,7 +129,7 @@ def run_build(
     output folder is locked for the whole build: another build waits `wait_s` seconds, then stops with
     OutputBusyError.
     """
-    with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+    with output_lock(Path(out), wait_s=wait_s):
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)

@@ -339,7 +339,7 @@ def build_dataset(
     stops with OutputBusyError. `warm_validation` as in `run_stages` (default: when `map` is the default,
     which runs everything here).
     """
-    with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+    with output_lock(Path(out), wait_s=wait_s):
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)

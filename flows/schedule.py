@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from prefect import flow
@@ -29,7 +28,7 @@ def scheduled_build(
 ) -> str:
     """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
     corpus, out = str(Path(corpus).resolve()), str(Path(out).resolve())
-    with output_lock(Path(out), wait_s=LOCK_WAIT_S, clock=time.monotonic, sleep=time.sleep):
+    with output_lock(Path(out), wait_s=LOCK_WAIT_S):
         licence, third_party = data_license(Path(corpus))
         config = BuildConfig(
             seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect ser
 
 
 def hold(out: Path) -> object:
-    return output_lock(out, clock=time.monotonic, sleep=time.sleep)
+    return output_lock(out)
 
 
 def test_a_second_build_exits_with_a_clear_message(tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_a_killed_lock_holder_releases_the_lock(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code = (
         "import time, sys; from pathlib import Path; from release.lock import output_lock\n"
-        f"with output_lock(Path({str(out)!r}), clock=time.monotonic, sleep=time.sleep):\n"
+        f"with output_lock(Path({str(out)!r})):\n"
         "    print('held', flush=True); time.sleep(60)\n"
     )
     holder = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
