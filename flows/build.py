@@ -23,6 +23,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
 from flows import stages
+from flows.common_options import TASK_RUNNERS
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
 from flows.process_pool import run_pool
 from flows.progress import Progress
@@ -105,7 +106,7 @@ def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> An
             check_scheduler(dask_address)
             return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner()
-    raise ValueError(f"unknown task runner {kind!r}: expected thread, process or dask")
+    raise ValueError(f"unknown task runner {kind!r}: expected {', '.join(TASK_RUNNERS)}")
 
 
 def run_build(

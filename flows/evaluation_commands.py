@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from flows.choices import Choices
+
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
     from evaluation.predictions import DocumentPrediction
@@ -21,7 +23,7 @@ err = Console(stderr=True, soft_wrap=True)
 
 
 def _fail(exc: Exception, status: int = 2) -> typer.Exit:
-    err.print(f"ERROR {exc}", markup=False)
+    err.print(f"ERROR: {exc}", markup=False, highlight=False)
     return typer.Exit(status)
 
 
@@ -50,18 +52,32 @@ def _report_input(scores: dict) -> None:
 
 
 def score_command(
-    release_dir: Annotated[Path, typer.Argument(help="A release folder (outputs/<version>).")],
+    release_dir: Annotated[
+        Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>).")
+    ],
     predictions: Annotated[
-        Path, typer.Argument(help="JSONL of predictions or raw outputs, or lm-eval --log_samples output.")
+        Path,
+        typer.Argument(
+            metavar="PREDICTIONS",
+            help="JSONL of predictions or raw outputs, or lm-eval --log_samples output.",
+        ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print every figure (unrounded) as JSON.")] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Also write scores.json, report.md and the chart here.")
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="Also write scores.json, report.md and the chart here."),
     ] = None,
     protocol: Annotated[
-        str, typer.Option("--protocol", help="Headline protocol: gbtbench or reference (both are reported).")
+        str,
+        typer.Option(
+            "--protocol",
+            click_type=Choices("evaluation.score:PROTOCOLS"),
+            help="Headline protocol: gbtbench or reference (both are reported).",
+        ),
     ] = "gbtbench",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.", min=0)] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed of the bootstrap intervals.", min=0)
+    ] = 0,
 ) -> None:
     """Score predictions on a release under the reference protocol and ours."""
     import numpy as np
@@ -69,10 +85,8 @@ def score_command(
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.predictions import PredictionsError, read_predictions
     from evaluation.report import CHART_NAME, render_report, write_chart
-    from evaluation.score import PROTOCOLS, score
+    from evaluation.score import score
 
-    if protocol not in PROTOCOLS:
-        raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
         benchmark = load_benchmark(release_dir)
         found = read_predictions(predictions)
@@ -97,35 +111,57 @@ def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
 
 
 def evaluate_command(
-    release_dir: Annotated[Path, typer.Argument(help="A release folder (outputs/<version>).")],
-    model: Annotated[str | None, typer.Option("--model", help="Model name at the endpoint.")] = None,
+    release_dir: Annotated[
+        Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>).")
+    ],
+    model: Annotated[
+        str | None, typer.Option("--model", metavar="NAME", help="Model name at the endpoint.")
+    ] = None,
     base_url: Annotated[
         str | None,
-        typer.Option("--base-url", help="OpenAI-compatible endpoint (default: GBTBENCH_LLM_BASE_URL)."),
+        typer.Option(
+            "--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: GBTBENCH_LLM_BASE_URL)."
+        ),
     ] = None,
     shots: Annotated[
-        str, typer.Option("--shots", help="0 or 1: the zero- or one-shot review prompts.")
+        str,
+        typer.Option(
+            "--shots",
+            click_type=Choices("evaluation.runner:SHOTS"),
+            help="0 or 1: the zero- or one-shot review prompts.",
+        ),
     ] = "0",
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Requests in flight.", min=1)] = 8,
-    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N documents.", min=1)] = None,
-    baseline: Annotated[
-        str | None, typer.Option("--baseline", help="Run a baseline instead: linter, random or empty.")
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", metavar="N", help="Requests in flight.", min=1)
+    ] = 8,
+    limit: Annotated[
+        int | None, typer.Option("--limit", metavar="N", help="Only the first N documents.", min=1)
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Results go to OUT/<model>/<version>/.")] = Path(
-        "evaluations"
-    ),
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            click_type=Choices("evaluation.baselines:BASELINES"),
+            help="Run a baseline instead: linter, random or empty.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Results go to OUT/<model>/<version>/.")
+    ] = Path("evaluations"),
     llm_cache: Annotated[
         Path | None,
-        typer.Option("--llm-cache", help="SQLite cache (default: llm-cache.sqlite in the run folder)."),
+        typer.Option(
+            "--llm-cache", metavar="FILE", help="SQLite cache (default: llm-cache.sqlite in the run folder)."
+        ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", help="Seed of the random baseline and the intervals.", min=0)
+        int, typer.Option("--seed", metavar="N", help="Seed of the random baseline and the intervals.", min=0)
     ] = 0,
 ) -> None:
     """Run a model (or a baseline) on a release's review task, then score it under both protocols."""
     import numpy as np
 
-    from evaluation.baselines import BASELINES, BaselineError, run_baseline
+    from evaluation.baselines import BaselineError, run_baseline
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.runner import review_prompts, run_folder, write_run
 
@@ -138,8 +174,6 @@ def evaluate_command(
     rng = np.random.default_rng(seed)
     results: list[tuple[DocumentPrediction, str | None]]  # each prediction with its raw answer, if any
     if baseline is not None:
-        if baseline not in BASELINES:
-            raise _fail(ValueError(f"--baseline must be one of {', '.join(BASELINES)}, not {baseline!r}"))
         if limit is not None:
             benchmark = replace(benchmark, items=benchmark.items[:limit])
         try:

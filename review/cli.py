@@ -9,25 +9,37 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-ReleaseDir = Annotated[Path, typer.Argument(help="A release folder (outputs/<version>, outputs/latest).")]
+from flows.choices import Choices
+from flows.console import FAILED, UNUSABLE, error
+
+ReleaseDir = Annotated[
+    Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>, outputs/latest).")
+]
+EXPORT_FORMATS = ("label-studio",)
 ReviewDb = Annotated[
-    Path | None, typer.Option("--db", help="Review database (default: reviews.sqlite next to the versions).")
+    Path | None,
+    typer.Option(
+        "--db", metavar="FILE", help="Review database (default: reviews.sqlite next to the versions)."
+    ),
 ]
 
 
 def register(app: typer.Typer, err: Console) -> None:
     """Add the review commands to the `gbtbench` app."""
 
-    def _review_fail(exc: Exception, code: int = 1) -> typer.Exit:
-        err.print(f"ERROR: {exc}", markup=False, highlight=False)
-        return typer.Exit(code)
+    def _review_fail(exc: Exception) -> typer.Exit:
+        """Nothing was done: the release, the database or the address cannot be used."""
+        error(str(exc))
+        return typer.Exit(UNUSABLE)
 
     @app.command()
     def review(
         output_dir: ReleaseDir,
         db: ReviewDb = None,
-        host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8765,
+        host: Annotated[
+            str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on.")
+        ] = "127.0.0.1",
+        port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port to listen on.")] = 8765,
     ) -> None:
         """Serve the review web app over a release's review queue (GBTBENCH_REVIEW_TOKEN off loopback)."""
         from review.app import create_app
@@ -66,19 +78,23 @@ def register(app: typer.Typer, err: Console) -> None:
     @app.command("review-export")
     def review_export(
         output_dir: ReleaseDir,
-        fmt: Annotated[str, typer.Option("--format", help="Only label-studio.")] = "label-studio",
+        fmt: Annotated[
+            str,
+            typer.Option(
+                "--format", click_type=Choices("review.cli:EXPORT_FORMATS"), help="Only label-studio for now."
+            ),
+        ] = "label-studio",
         out: Annotated[
             Path | None,
-            typer.Option("--out", help="Folder for the files (default: the release folder's parent)."),
+            typer.Option(
+                "--out", metavar="DIR", help="Folder for the files (default: the release folder's parent)."
+            ),
         ] = None,
     ) -> None:
         """Write the review queue as Label Studio tasks plus its labelling configuration (XML)."""
         from review.labelstudio import write_export
         from review.queue import ReleaseQueue, ReleaseReadError
 
-        if fmt != "label-studio":
-            err.print(f"ERROR: unknown format {fmt!r}: only label-studio")
-            raise typer.Exit(2)
         try:
             queue = ReleaseQueue(output_dir)
         except ReleaseReadError as exc:
@@ -112,9 +128,9 @@ def register(app: typer.Typer, err: Console) -> None:
             with ReviewStore(target) as store:
                 done = import_export(file, queue, store)
         except (LabelStudioError, ReleaseReadError, ReviewStoreError) as exc:
-            raise _review_fail(exc, 2) from None
+            raise _review_fail(exc) from None
         for line in done.refused:
-            err.print(f"ERROR: {line}", markup=False, highlight=False)
+            error(line)
         err.print(
             f"{done.added} decisions imported into {target}"
             + (f" ({done.known} already there)" if done.known else "")
@@ -123,4 +139,4 @@ def register(app: typer.Typer, err: Console) -> None:
             highlight=False,
         )
         if done.refused:
-            raise typer.Exit(1)
+            raise typer.Exit(FAILED)

@@ -153,7 +153,7 @@ def test_review_stats_on_a_corrupt_database_is_one_line(release: Path, tmp_path:
     db = tmp_path / "reviews.sqlite"
     db.write_bytes(b"\0garbage" * 500)
     result = runner.invoke(cli, ["review-stats", str(release), "--db", str(db)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stderr.strip().count("\n") == 0 and "not a usable review database" in result.stderr
     assert "Traceback" not in result.output
 
@@ -162,7 +162,7 @@ def test_review_refuses_a_public_address_without_a_token(release: Path, tmp_path
     result = runner.invoke(
         cli, ["review", str(release), "--host", "0.0.0.0", "--db", str(tmp_path / "r.sqlite")], env={}
     )
-    assert result.exit_code == 1 and "GBTBENCH_REVIEW_TOKEN" in result.stderr
+    assert result.exit_code == 2 and "GBTBENCH_REVIEW_TOKEN" in result.stderr
 
 
 def test_export_writes_both_files(release: Path, tmp_path: Path) -> None:

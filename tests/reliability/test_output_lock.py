@@ -37,10 +37,10 @@ def test_a_second_build_exits_with_a_clear_message(tmp_path: Path) -> None:
         done = run_cli_build(corpus, out)
         waited = run_cli_build(corpus, out, "--wait=1.5")
         seconds = time.monotonic() - started
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"another build (pid {os.getpid()}) is writing to this output folder" in done.stderr
     assert "--wait SECONDS" in done.stderr
-    assert waited.returncode == 1 and "(waited 1.5 s)" in waited.stderr
+    assert waited.returncode == 2 and "(waited 1.5 s)" in waited.stderr
     assert seconds < 60 and not list(out.glob("v*"))
 
 
