@@ -118,15 +118,16 @@ def register(app: typer.Typer, err: Console) -> None:
         not imported (exit 1). A file that is not such an export imports nothing (exit 2).
         """
         from review.commands import default_db
-        from review.labelstudio import LabelStudioError, import_export
+        from review.labelstudio import LabelStudioError, import_annotations, read_annotations
         from review.queue import ReleaseQueue, ReleaseReadError
         from review.store import ReviewStore, ReviewStoreError
 
         try:
             queue = ReleaseQueue(output_dir)
+            annotations = read_annotations(file)  # the whole file, before the database is touched
             target = db or default_db(output_dir)
             with ReviewStore(target) as store:
-                done = import_export(file, queue, store)
+                done = import_annotations(file, annotations, queue, store)
         except (LabelStudioError, ReleaseReadError, ReviewStoreError) as exc:
             raise _review_fail(exc) from None
         for line in done.refused:

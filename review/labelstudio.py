@@ -10,7 +10,7 @@ decisions (source "label-studio").
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -294,16 +294,18 @@ def _identity(d: Decision) -> tuple[Any, ...]:
     )
 
 
-def import_export(path: Path, queue: ReleaseQueue, store: ReviewStore) -> ImportResult:
-    """Add the export's decisions on `queue`'s release to the store, all in one transaction; those already
-    there (or earlier in the file) are not added again, and each annotation that is not a valid decision
-    on this release is listed with the reason instead."""
+def import_annotations(
+    path: Path, annotations: Sequence[Annotation], queue: ReleaseQueue, store: ReviewStore
+) -> ImportResult:
+    """Add the annotations (`read_annotations(path)`) on `queue`'s release to the store, in one transaction;
+    those already there (or earlier in the file) are not added again, and each annotation that is not a
+    valid decision on this release is listed with the reason instead."""
     items = {i.instance_id: i for i in queue.items}
     known = {_identity(d) for d in store.history(queue.version) if d.source == SOURCE}
     new: list[Decision] = []
     refused: list[str] = []
     repeated = 0
-    for a in read_annotations(path):
+    for a in annotations:
         try:
             decision = _decision(queue, items, a)
         except ValueError as exc:
