@@ -123,7 +123,7 @@ def parse(
         err.print(
             f"parsed {len(outcomes) - len(failed)} of {len(outcomes)} files" + (f" into {out}" if out else "")
         )
-    raise typer.Exit(1 if failed else 0)
+    raise typer.Exit(FAILED if failed else 0)
 
 
 def _context_documents(corpus: Path | None, document: Document) -> list[Document]:
@@ -225,7 +225,7 @@ def lint(
                 print(json.dumps({"source": str(outcome.path), **v.to_dict()}, ensure_ascii=False))
             else:
                 print(f"{outcome.path}:{v.location}: {v.error_type} {v.message}")
-    raise typer.Exit(2 if unreadable else 1 if found else 0)
+    raise typer.Exit(UNUSABLE if unreadable else FAILED if found else 0)
 
 
 app.command()(build)  # flows/build_command.py; listed here, after lint, in `gbtbench --help`

@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 
 from flows.choices import Choices
+from flows.console import FAILED, UNUSABLE, error
 
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
@@ -22,8 +23,8 @@ if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command
 err = Console(stderr=True, soft_wrap=True)
 
 
-def _fail(exc: Exception, status: int = 2) -> typer.Exit:
-    err.print(f"ERROR: {exc}", markup=False, highlight=False)
+def _fail(exc: Exception, status: int = UNUSABLE) -> typer.Exit:
+    error(str(exc))
     return typer.Exit(status)
 
 
@@ -198,8 +199,8 @@ def evaluate_command(
     _report_input(scores)
     print(f"results in {folder}")
     if scores["input"]["failed"]["count"]:
-        err.print("some calls failed for good: run the same command again to retry only those", markup=False)
-        raise typer.Exit(1)
+        error("some calls failed for good: run the same command again to retry only those")
+        raise typer.Exit(FAILED)
 
 
 def _run_model(
