@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+# pyproject.toml's `labelstudio` extra, installed on its own (see the comment there)
+LABEL_STUDIO_SDK := $(shell sed -n 's/^labelstudio = \["\(.*\)"\]$$/\1/p' pyproject.toml)
 
 .PHONY: install compile build test lint corpus bench clean
 
@@ -10,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --no-deps $(LABEL_STUDIO_SDK)
 	rm -f $(VENV)/.installed-*
 	touch $(STAMP)
 

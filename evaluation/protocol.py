@@ -160,6 +160,9 @@ def _figures(hits: Any, fp: Any, gold: Any) -> dict[str, Any]:
     return {"recall": recall, "precision": precision, "f1": f1}
 
 
+# The percentile interval over the resamples where a figure is defined (precision is not, in a resample with
+# no prediction), on one draw shared by every figure. scipy.stats.bootstrap gives NaN for such a figure:
+# tests/evaluation/test_bootstrap_choice.py.
 def _interval(samples: np.ndarray) -> list[float] | None:
     values = samples[~np.isnan(samples)]
     if values.size == 0:

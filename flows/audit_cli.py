@@ -9,15 +9,20 @@ from typing import Annotated
 
 import typer
 
+from flows.console import FAILED, UNUSABLE, error
+
 
 def audit(
     output_dir: Annotated[
-        Path, typer.Argument(help="A release folder: outputs/<version>/ or outputs/latest.")
+        Path,
+        typer.Argument(metavar="OUTPUT_DIR", help="A release folder: outputs/<version>/ or outputs/latest."),
     ],
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the audit as JSON instead of a table.")
     ] = False,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the surface classifier's sampling.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed of the surface classifier's sampling.")
+    ] = 0,
 ) -> None:
     """Audit a release for shortcuts: stock wording, a surface classifier, position bias, broken
     cross-references and instances that no longer hold; writes validation/audit.json into the release.
@@ -29,12 +34,12 @@ def audit(
     try:
         result = audit_release(output_dir, seed)
     except AuditInputError as exc:
-        print(f"ERROR {exc.path}: {exc.reason}", file=sys.stderr)
-        raise typer.Exit(2) from None
+        error(f"{exc.path}: {exc.reason}")
+        raise typer.Exit(UNUSABLE) from None
     path = write_audit(result, output_dir)
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:
         print(render_text(result), end="", flush=True)
         print(f"written to {path}", file=sys.stderr)
-    raise typer.Exit(0 if all(result.goals().values()) else 1)
+    raise typer.Exit(0 if all(result.goals().values()) else FAILED)

@@ -11,7 +11,6 @@ scope changed, the documents whose templates draw on them).
 from __future__ import annotations
 
 import socket
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
 from flows import stages
+from flows.common_options import TASK_RUNNERS
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
 from flows.process_pool import run_pool
 from flows.progress import Progress
@@ -106,7 +106,7 @@ def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> An
             check_scheduler(dask_address)
             return DaskTaskRunner(address=dask_address)
         return DaskTaskRunner()
-    raise ValueError(f"unknown task runner {kind!r}: expected thread, process or dask")
+    raise ValueError(f"unknown task runner {kind!r}: expected {', '.join(TASK_RUNNERS)}")
 
 
 def run_build(
@@ -130,7 +130,7 @@ def run_build(
     output folder is locked for the whole build: another build waits `wait_s` seconds, then stops with
     OutputBusyError.
     """
-    with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+    with output_lock(Path(out), wait_s=wait_s):
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)

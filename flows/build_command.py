@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from flows.choices import Choices
 from flows.collector import build_finished
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import err, progress_bar
+from flows.console import FAILED, UNUSABLE, err, error, progress_bar
 from flows.llm_options import LLMMode, LLMTypes, llm_settings
 
 if TYPE_CHECKING:
@@ -19,31 +20,42 @@ if TYPE_CHECKING:
 
 def build(
     corpus: Annotated[
-        Path, typer.Option("--corpus", help="Folder of standards (a manifest picks one file each).")
+        Path,
+        typer.Option("--corpus", metavar="DIR", help="Folder of standards (a manifest picks one file each)."),
     ] = DEFAULT_CORPUS,
-    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Root of the versioned outputs.")
+    ] = DEFAULT_OUT,
     seed: Seed = 0,
     version: Annotated[
-        str | None, typer.Option("--version", help="Version label (default: next patch).")
+        str | None, typer.Option("--version", metavar="vX.Y.Z", help="Version label (default: next patch).")
     ] = None,
-    errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
+    errors: Annotated[
+        str, typer.Option("--errors", metavar="MIN-MAX", help="Range of errors per document.")
+    ] = "10-18",
     llm: LLMMode = "none",
     llm_types: LLMTypes = None,
     task_runner: Annotated[
         str,
         typer.Option(
             "--task-runner",
+            click_type=Choices("flows.common_options:TASK_RUNNERS"),
             help="pool (processes, no Prefect; the fastest), or a Prefect flow: thread, process, dask.",
         ),
     ] = "pool",
     dask_address: Annotated[
-        str | None, typer.Option("--dask-address", help="Scheduler of a Dask cluster.")
+        str | None,
+        typer.Option("--dask-address", metavar="tcp://HOST:PORT", help="Scheduler of a Dask cluster."),
     ] = None,
     workers: Annotated[
         int | None,
-        typer.Option("--workers", min=1, help="Worker processes or threads (default: one per core)."),
+        typer.Option(
+            "--workers", min=1, metavar="N", help="Worker processes or threads (default: one per core)."
+        ),
     ] = None,
-    prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
+    prefer: Annotated[
+        str, typer.Option("--prefer", metavar="FORMAT", help="Format to read from a manifest corpus.")
+    ] = "pdf",
     verbose: Annotated[bool, typer.Option("--verbose", help="Show Prefect's logs.")] = False,
     force: Annotated[
         bool, typer.Option("--force", help="Build a new version even if nothing changed.")
@@ -52,15 +64,22 @@ def build(
         str | None,
         typer.Option(
             "--license",
+            metavar="ID",
             help="Data licence in the card, e.g. cc-by-4.0 (default: cc-by-4.0 for the project's corpus, "
             "'other' for any other corpus, which the card calls third-party standards).",
         ),
     ] = None,
     reviews: Annotated[
-        Path | None, typer.Option("--reviews", help="Review database to apply (default: OUT/reviews.sqlite).")
+        Path | None,
+        typer.Option(
+            "--reviews", metavar="FILE", help="Review database to apply (default: OUT/reviews.sqlite)."
+        ),
     ] = None,
     wait: Annotated[
-        float, typer.Option("--wait", help="Seconds to wait for another build of the same --out.")
+        float,
+        typer.Option(
+            "--wait", metavar="SECONDS", help="Seconds to wait for another build of the same --out."
+        ),
     ] = 0.0,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
@@ -87,8 +106,8 @@ def build(
             third_party_corpus=third_party,
         )
     except ValueError as exc:
-        err.print(f"ERROR: {exc}", markup=False, highlight=False)
-        raise typer.Exit(2) from None
+        error(str(exc))
+        raise typer.Exit(UNUSABLE) from None
     with progress_bar(show=err.is_terminal) as bar:
         tasks: dict[str, TaskID] = {}
 
@@ -112,18 +131,18 @@ def build(
                 summary = run_build(
                     corpus, out, config, task_runner=task_runner, dask_address=dask_address, **shared
                 )
-        except (ValueError, FileExistsError, OutputBusyError) as exc:
-            err.print(f"ERROR: {exc}")
-            raise typer.Exit(1) from None
+        except (ValueError, FileExistsError, OutputBusyError) as exc:  # before any stage ran
+            error(str(exc))
+            raise typer.Exit(UNUSABLE) from None
     build_finished()
     if summary.up_to_date:
         err.print("corpus, configuration and code unchanged since the latest version: nothing to build")
         return
     for bad in summary.bad_inputs:
-        err.print(f"ERROR {bad['source']}: {bad['reason']}", highlight=False)
+        error(f"{bad['source']}: {bad['reason']}")
     if summary.output is None:
-        err.print("nothing usable: no document could be parsed")
-        raise typer.Exit(1)
+        error("nothing usable: no document could be parsed")
+        raise typer.Exit(UNUSABLE)
     err.print(
         f"built {summary.version}: {summary.documents} documents, {summary.instances} errors, "
         f"{len(summary.bad_inputs)} bad inputs → {summary.output} ({summary.timings.get('total', 0):.1f} s)",
@@ -132,4 +151,4 @@ def build(
     if summary.critical_failures:
         err.print("critical expectations failed: " + ", ".join(summary.critical_failures))
     if summary.documents == 0 or summary.critical_failures:
-        raise typer.Exit(1)
+        raise typer.Exit(FAILED)

@@ -17,7 +17,7 @@ from flows.arrow_memory import prefer_jemalloc
 from flows.audit_cli import audit
 from flows.build_command import build
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import err, progress_bar
+from flows.console import FAILED, UNUSABLE, err, error, progress_bar
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from flows.malloc_settings import fix_mmap_threshold
@@ -77,19 +77,23 @@ def _outline(doc: Document) -> str:
 
 @app.command()
 def parse(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (searched for .pdf .docx .md .txt).")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(metavar="PATHS", help="Files or folders (searched for .pdf .docx .md .txt)."),
+    ],
     as_json: Annotated[
         bool, typer.Option("--json", help="One JSON object per parsed file on stdout.")
     ] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Also write <doc>.json per document and errors.json here.")
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="Also write <doc>.json per document and errors.json here."),
     ] = None,
 ) -> None:
     """Parse standards into numbered sections."""
     files = expand_paths(paths)
     if not files:
-        err.print("ERROR: no input files found")
-        raise typer.Exit(1)
+        error("no input files found (.pdf .docx .md .txt)")
+        raise typer.Exit(UNUSABLE)
     outcomes: list[ParseOutcome] = []
     show_progress = not as_json and len(files) > 1 and err.is_terminal
     with progress_bar(show=show_progress) as progress:
@@ -98,7 +102,7 @@ def parse(
             outcomes.append(outcome)
             progress.advance(task)
             if outcome.error is not None:
-                print(f"ERROR {outcome.path}: {outcome.error.reason}", file=sys.stderr)
+                error(f"{outcome.path}: {outcome.error.reason}")
                 continue
             doc = outcome.document
             assert doc is not None
@@ -119,7 +123,7 @@ def parse(
         err.print(
             f"parsed {len(outcomes) - len(failed)} of {len(outcomes)} files" + (f" into {out}" if out else "")
         )
-    raise typer.Exit(1 if failed else 0)
+    raise typer.Exit(FAILED if failed else 0)
 
 
 def _context_documents(corpus: Path | None, document: Document) -> list[Document]:
@@ -135,12 +139,18 @@ def _context_documents(corpus: Path | None, document: Document) -> list[Document
 
 @app.command()
 def inject(
-    path: Annotated[Path, typer.Argument(help="One standard (.pdf .docx .md .txt).")],
+    path: Annotated[Path, typer.Argument(metavar="FILE", help="One standard (.pdf .docx .md .txt).")],
     seed: Seed = 0,
-    errors: Annotated[str, typer.Option("--errors", help="Range of errors per document.")] = "10-18",
+    errors: Annotated[
+        str, typer.Option("--errors", metavar="MIN-MAX", help="Range of errors per document.")
+    ] = "10-18",
     corpus: Annotated[
         Path | None,
-        typer.Option("--corpus", help="Documents the templates draw real numbers, terms and scopes from."),
+        typer.Option(
+            "--corpus",
+            metavar="DIR",
+            help="Documents the templates draw real numbers, terms and scopes from.",
+        ),
     ] = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the corrupted document and its instances as JSON.")
@@ -158,8 +168,8 @@ def inject(
         config = PlanConfig(min_errors=lo, max_errors=hi)
         document = parse_file(path)
     except (ValueError, ParseError) as exc:
-        print(f"ERROR {path}: {getattr(exc, 'reason', exc)}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        error(f"{path}: {getattr(exc, 'reason', exc)}")
+        raise typer.Exit(UNUSABLE) from None
     rewriter = open_llm(llm, llm_types, llm_cache)
     try:
         context = InjectionContext.from_documents(_context_documents(corpus, document))
@@ -185,18 +195,18 @@ def inject(
             f"{len(result.instances)} errors injected, {len(result.pre_existing)} pre-existing violations"
         )
     if len(result.instances) < lo:  # printed all the same, but not a success
-        err.print(
-            f"ERROR {path}: only {len(result.instances)} errors could be injected (at least {lo} asked): "
-            "the document has too few places for them",
-            markup=False,
-            highlight=False,
+        error(
+            f"{path}: only {len(result.instances)} errors could be injected (at least {lo} asked): "
+            "the document has too few places for them"
         )
-        raise typer.Exit(1)
+        raise typer.Exit(FAILED)
 
 
 @app.command()
 def lint(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders to check against GB/T 1.1.")],
+    paths: Annotated[
+        list[Path], typer.Argument(metavar="PATHS", help="Files or folders to check against GB/T 1.1.")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per violation.")] = False,
 ) -> None:
     """Check drafts against the GB/T 1.1 drafting rules. Exit 0: clean, 1: violations, 2: unreadable files."""
@@ -205,7 +215,7 @@ def lint(
     found = unreadable = 0
     for outcome in parse_many(expand_paths(paths)):
         if outcome.error is not None:
-            print(f"ERROR {outcome.path}: {outcome.error.reason}", file=sys.stderr)
+            error(f"{outcome.path}: {outcome.error.reason}")
             unreadable += 1
             continue
         assert outcome.document is not None
@@ -215,7 +225,7 @@ def lint(
                 print(json.dumps({"source": str(outcome.path), **v.to_dict()}, ensure_ascii=False))
             else:
                 print(f"{outcome.path}:{v.location}: {v.error_type} {v.message}")
-    raise typer.Exit(2 if unreadable else 1 if found else 0)
+    raise typer.Exit(UNUSABLE if unreadable else FAILED if found else 0)
 
 
 app.command()(build)  # flows/build_command.py; listed here, after lint, in `gbtbench --help`
@@ -224,9 +234,12 @@ app.command()(build)  # flows/build_command.py; listed here, after lint, in `gbt
 @app.command()
 def publish(
     output_dir: Annotated[
-        Path, typer.Argument(help="A release folder: outputs/<version>/ or outputs/latest.")
+        Path,
+        typer.Argument(metavar="OUTPUT_DIR", help="A release folder: outputs/<version>/ or outputs/latest."),
     ],
-    repo_id: Annotated[str, typer.Option("--repo-id", help="Dataset repo on the Hub, ORG/NAME.")],
+    repo_id: Annotated[
+        str, typer.Option("--repo-id", metavar="ORG/NAME", help="Dataset repo on the Hub, ORG/NAME.")
+    ],
     private: Annotated[bool, typer.Option("--private", help="Create the repo private.")] = False,
     dry_run: Annotated[
         bool, typer.Option("--dry-run", help="List what would be uploaded and contact nothing.")
@@ -239,7 +252,8 @@ def publish(
         ),
     ] = False,
     timeout: Annotated[
-        float | None, typer.Option("--timeout", help="Give up after this many seconds (default 900).")
+        float | None,
+        typer.Option("--timeout", metavar="SECONDS", help="Give up after this many seconds (default 900)."),
     ] = None,
 ) -> None:
     """Upload a release to the Hugging Face Hub as one commit tagged with its version.
@@ -261,8 +275,8 @@ def publish(
             warn=lambda message: err.print(f"WARNING: {message}", markup=False, highlight=False),
         )
     except PublishError as exc:
-        print(f"ERROR: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
+        error(str(exc))
+        raise typer.Exit(FAILED) from None
     target = f"{result.endpoint}/datasets/{repo_id}"
     if dry_run:
         for f in result.files:
@@ -284,13 +298,24 @@ def publish(
 
 @app.command()
 def serve(
-    cron: Annotated[str, typer.Option("--cron", help='When to rebuild, e.g. "0 3 * * 1" (Mondays 03:00).')],
-    corpus: Annotated[Path, typer.Option("--corpus", help="Folder of standards.")] = DEFAULT_CORPUS,
-    out: Annotated[Path, typer.Option("--out", help="Root of the versioned outputs.")] = DEFAULT_OUT,
+    cron: Annotated[
+        str, typer.Option("--cron", metavar="CRON", help='When to rebuild, e.g. "0 3 * * 1" (Mondays 03:00).')
+    ],
+    corpus: Annotated[
+        Path, typer.Option("--corpus", metavar="DIR", help="Folder of standards.")
+    ] = DEFAULT_CORPUS,
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Root of the versioned outputs.")
+    ] = DEFAULT_OUT,
     seed: Seed = 0,
-    prefer: Annotated[str, typer.Option("--prefer", help="Format to read from a manifest corpus.")] = "pdf",
+    prefer: Annotated[
+        str, typer.Option("--prefer", metavar="FORMAT", help="Format to read from a manifest corpus.")
+    ] = "pdf",
     publish_to: Annotated[
-        str | None, typer.Option("--publish-to", help="Also push each new version to this Hub dataset repo.")
+        str | None,
+        typer.Option(
+            "--publish-to", metavar="ORG/NAME", help="Also push each new version to this Hub dataset repo."
+        ),
     ] = None,
 ) -> None:
     """Serve scheduled rebuilds; a run that finds nothing changed creates no new version."""

@@ -14,6 +14,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from flows.choices import Choices
+from flows.console import FAILED, UNUSABLE, error
+
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
     from evaluation.predictions import DocumentPrediction
@@ -23,8 +26,8 @@ if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command
 err = Console(stderr=True, soft_wrap=True)
 
 
-def _fail(exc: Exception, status: int = 2) -> typer.Exit:
-    err.print(f"ERROR {exc}", markup=False)
+def _fail(exc: Exception, status: int = UNUSABLE) -> typer.Exit:
+    error(str(exc))
     return typer.Exit(status)
 
 
@@ -53,24 +56,38 @@ def _report_input(scores: dict) -> None:
 
 
 def score_command(
-    release_dir: Annotated[Path, typer.Argument(help="A release folder (outputs/<version>).")],
+    release_dir: Annotated[
+        Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>).")
+    ],
     predictions: Annotated[
-        Path, typer.Argument(help="JSONL of predictions or raw outputs, or lm-eval --log_samples output.")
+        Path,
+        typer.Argument(
+            metavar="PREDICTIONS",
+            help="JSONL of predictions or raw outputs, or lm-eval --log_samples output.",
+        ),
     ],
     as_json: Annotated[bool, typer.Option("--json", help="Print every figure (unrounded) as JSON.")] = False,
     out: Annotated[
-        Path | None, typer.Option("--out", help="Also write scores.json, report.md and the chart here.")
+        Path | None,
+        typer.Option("--out", metavar="DIR", help="Also write scores.json, report.md and the chart here."),
     ] = None,
     protocol: Annotated[
-        str, typer.Option("--protocol", help="Headline protocol: gbtbench or reference (both are reported).")
+        str,
+        typer.Option(
+            "--protocol",
+            click_type=Choices("evaluation.score:PROTOCOLS"),
+            help="Headline protocol: gbtbench or reference (both are reported).",
+        ),
     ] = "gbtbench",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.", min=0)] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="Seed of the bootstrap intervals.", min=0)
+    ] = 0,
     task: Annotated[
         str,
         typer.Option(
             "--task",
+            click_type=Choices("evaluation:TASKS"),
             help="review: error lists; correction: corrected sections, verified by each type's checker.",
-            metavar="review|correction",
         ),
     ] = "review",
 ) -> None:
@@ -80,15 +97,11 @@ def score_command(
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.predictions import PredictionsError, read_predictions
     from evaluation.report import CHART_NAME, render_report, write_chart
-    from evaluation.score import PROTOCOLS, score
+    from evaluation.score import score
 
     if task == "correction":
         _score_corrections(release_dir, predictions, as_json, out)
         return
-    if task != "review":
-        raise _fail(ValueError(f"--task must be review or correction, not {task!r}"))
-    if protocol not in PROTOCOLS:
-        raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
         benchmark = load_benchmark(release_dir)
         found = read_predictions(predictions)
@@ -145,36 +158,58 @@ def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
 
 
 def evaluate_command(
-    release_dir: Annotated[Path, typer.Argument(help="A release folder (outputs/<version>).")],
-    model: Annotated[str | None, typer.Option("--model", help="Model name at the endpoint.")] = None,
+    release_dir: Annotated[
+        Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>).")
+    ],
+    model: Annotated[
+        str | None, typer.Option("--model", metavar="NAME", help="Model name at the endpoint.")
+    ] = None,
     base_url: Annotated[
         str | None,
-        typer.Option("--base-url", help="OpenAI-compatible endpoint (default: GBTBENCH_LLM_BASE_URL)."),
+        typer.Option(
+            "--base-url", metavar="URL", help="OpenAI-compatible endpoint (default: GBTBENCH_LLM_BASE_URL)."
+        ),
     ] = None,
     shots: Annotated[
-        str, typer.Option("--shots", help="0 or 1: the zero- or one-shot review prompts.")
+        str,
+        typer.Option(
+            "--shots",
+            click_type=Choices("evaluation.runner:SHOTS"),
+            help="0 or 1: the zero- or one-shot review prompts.",
+        ),
     ] = "0",
-    concurrency: Annotated[int, typer.Option("--concurrency", help="Requests in flight.", min=1)] = 8,
-    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N documents.", min=1)] = None,
-    baseline: Annotated[
-        str | None, typer.Option("--baseline", help="Run a baseline instead: linter, random or empty.")
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", metavar="N", help="Requests in flight.", min=1)
+    ] = 8,
+    limit: Annotated[
+        int | None, typer.Option("--limit", metavar="N", help="Only the first N documents.", min=1)
     ] = None,
-    out: Annotated[Path, typer.Option("--out", help="Results go to OUT/<model>/<version>/.")] = Path(
-        "evaluations"
-    ),
+    baseline: Annotated[
+        str | None,
+        typer.Option(
+            "--baseline",
+            click_type=Choices("evaluation.baselines:BASELINES"),
+            help="Run a baseline instead: linter, random, empty or reviewer-rules.",
+        ),
+    ] = None,
+    out: Annotated[
+        Path, typer.Option("--out", metavar="DIR", help="Results go to OUT/<model>/<version>/.")
+    ] = Path("evaluations"),
     llm_cache: Annotated[
         Path | None,
-        typer.Option("--llm-cache", help="SQLite cache (default: llm-cache.sqlite in the run folder)."),
+        typer.Option(
+            "--llm-cache", metavar="FILE", help="SQLite cache (default: llm-cache.sqlite in the run folder)."
+        ),
     ] = None,
     seed: Annotated[
-        int, typer.Option("--seed", help="Seed of the random baseline and the intervals.", min=0)
+        int, typer.Option("--seed", metavar="N", help="Seed of the random baseline and the intervals.", min=0)
     ] = 0,
     method: Annotated[
         str,
         typer.Option(
             "--method",
+            click_type=Choices("evaluation:METHODS"),
             help="single: one review prompt per document; reviewer: the multi-agent reviewer.",
-            metavar="single|reviewer",
         ),
     ] = "single",
     agents: Annotated[
@@ -187,14 +222,19 @@ def evaluate_command(
     ] = "direct,dimension,type,rules",
     threshold: Annotated[
         float,
-        typer.Option("--threshold", help="The reviewer keeps a fused finding scoring at least this.", min=0),
+        typer.Option(
+            "--threshold",
+            metavar="T",
+            help="The reviewer keeps a fused finding scoring at least this.",
+            min=0,
+        ),
     ] = 0.5,
     task: Annotated[
         str,
         typer.Option(
             "--task",
+            click_type=Choices("evaluation:TASKS"),
             help="review: find the errors; correction: rewrite each corrupted section (verified).",
-            metavar="review|correction",
         ),
     ] = "review",
 ) -> None:
@@ -212,10 +252,6 @@ def evaluate_command(
             )
         _evaluate_corrections(release_dir, model, base_url, shots, concurrency, limit, out, llm_cache)
         return
-    if task != "review":
-        raise _fail(ValueError(f"--task must be review or correction, not {task!r}"))
-    if method not in ("single", "reviewer"):
-        raise _fail(ValueError(f"--method must be single or reviewer, not {method!r}"))
     if method == "reviewer":
         if baseline is not None:
             raise _fail(ValueError("--method reviewer runs agents, not a baseline: leave out --baseline"))
@@ -232,8 +268,6 @@ def evaluate_command(
     rng = np.random.default_rng(seed)
     results: list[tuple[DocumentPrediction, str | None]]  # each prediction with its raw answer, if any
     if baseline is not None:
-        if baseline not in BASELINES:
-            raise _fail(ValueError(f"--baseline must be one of {', '.join(BASELINES)}, not {baseline!r}"))
         if limit is not None:
             benchmark = replace(benchmark, items=benchmark.items[:limit])
         try:
@@ -258,8 +292,8 @@ def evaluate_command(
     _report_input(scores)
     print(f"results in {folder}")
     if scores["input"]["failed"]["count"]:
-        err.print("some calls failed for good: run the same command again to retry only those", markup=False)
-        raise typer.Exit(1)
+        error("some calls failed for good: run the same command again to retry only those")
+        raise typer.Exit(FAILED)
 
 
 @contextmanager
@@ -321,7 +355,7 @@ def _llm_summary(model: str, what: str, counts: dict[str, Any]) -> None:
     )
     if f:
         line += "; failures: " + ", ".join(f"{k} {v}" for k, v in f.items())
-    err.print(line, markup=False)
+    err.print(line, markup=False)  # a summary, not an error
 
 
 def _run_model(
@@ -444,8 +478,8 @@ def _evaluate_reviewer(
     _report_input(scores)
     print(f"results in {folder}")
     if scores["input"]["failed"]["count"]:
-        err.print("some calls failed for good: run the same command again to retry only those", markup=False)
-        raise typer.Exit(1)
+        error("some calls failed for good: run the same command again to retry only those")
+        raise typer.Exit(FAILED)
 
 
 def _evaluate_corrections(
@@ -492,8 +526,7 @@ def _evaluate_corrections(
     (folder / "predictions.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
     if not outputs:
         raise _fail(
-            ValueError(f"no correction was answered: nothing to score (see {folder / 'predictions.jsonl'})"),
-            1,
+            ValueError(f"no correction was answered: nothing to score (see {folder / 'predictions.jsonl'})")
         )
     scores = score_corrections(release_dir, outputs)
     scores["run"] = {"model": model, "shots": int(shots), "llm": counts}
@@ -509,7 +542,5 @@ def _evaluate_corrections(
     _print_corrections(scores, False)
     print(f"results in {folder}")
     if len(outputs) < len(rows):
-        err.print(
-            f"{len(rows) - len(outputs)} calls failed for good: run the same command again", markup=False
-        )
-        raise typer.Exit(1)
+        error(f"{len(rows) - len(outputs)} calls failed for good: run the same command again")
+        raise typer.Exit(FAILED)

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from flows.console import err
+from flows.choices import Choices
+from flows.console import UNUSABLE, err, error
 
 if TYPE_CHECKING:
     from injectors.llm.rewriter import LLMRewriter
@@ -17,15 +18,26 @@ if TYPE_CHECKING:
 # The LLM options, shared by `inject` and `build`: --llm none (default, offline) | openai, the types it
 # rewrites and its cache. The endpoint comes from GBTBENCH_LLM_BASE_URL / _MODEL / _API_KEY (README).
 LLMMode = Annotated[
-    str, typer.Option("--llm", help="none (offline rule templates) or openai (OpenAI-compatible endpoint).")
+    str,
+    typer.Option(
+        "--llm",
+        click_type=Choices("injectors.llm.settings:LLM_MODES", case_sensitive=False),
+        help="none (offline rule templates) or openai (OpenAI-compatible endpoint).",
+    ),
 ]
 LLMTypes = Annotated[
     str | None,
-    typer.Option("--llm-types", help="Types the LLM rewrites, e.g. SCP-03,NMS-01 (default: all it can)."),
+    typer.Option(
+        "--llm-types",
+        metavar="TYPES",
+        help="Types the LLM rewrites, e.g. SCP-03,NMS-01 (default: all it can).",
+    ),
 ]
 LLMCachePath = Annotated[
     Path | None,
-    typer.Option("--llm-cache", help="SQLite cache of LLM answers (default: outputs/llm-cache.sqlite)."),
+    typer.Option(
+        "--llm-cache", metavar="FILE", help="SQLite cache of LLM answers (default: outputs/llm-cache.sqlite)."
+    ),
 ]
 
 
@@ -44,8 +56,8 @@ def llm_settings(llm: str, llm_types: str | None, llm_cache: Path | None) -> LLM
     try:
         return LLMSettings.from_env(llm, llm_types, llm_cache)
     except ValueError as exc:  # unknown mode or type, no model configured, a malformed number
-        err.print(f"ERROR: {exc}", markup=False)
-        raise typer.Exit(2) from None
+        error(str(exc))
+        raise typer.Exit(UNUSABLE) from None
 
 
 def report_llm(rewriter: LLMRewriter) -> None:

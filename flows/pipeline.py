@@ -299,7 +299,7 @@ def run_stages(
     finally:
         gx_process.stop()  # GX's process, when the validation started one and stopped before using it
     llm_stats = rewriter.summary() if rewriter is not None else None
-    review = decisions.report(results) if decisions is not None else None
+    review = decisions.report(validated.tables.instances, inputs.out) if decisions is not None else None
     fingerprint = inputs.fingerprint
     item = WriteInput(validated, tuple(bad_inputs), llm_stats, dict(timings), code, fingerprint, review)
     written = _only(map(WRITE, [item]))
@@ -339,7 +339,7 @@ def build_dataset(
     stops with OutputBusyError. `warm_validation` as in `run_stages` (default: when `map` is the default,
     which runs everything here).
     """
-    with output_lock(Path(out), wait_s=wait_s, clock=time.monotonic, sleep=time.sleep):
+    with output_lock(Path(out), wait_s=wait_s):
         inputs = prepare(corpus, out, config, prefer, force, reviews)
         if inputs.up_to_date:
             return BuildSummary(config.version, None, inputs.fingerprint, up_to_date=True)

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
-from prefect import flow
+from prefect import flow, get_run_logger
 
 from flows.build import build
 from flows.pipeline import prepare
 from release.config import BuildConfig
 from release.license import data_license
 from release.lock import output_lock
-from release.versions import next_version
+from release.versions import latest_version, next_version
 
-DEPLOYMENT_NAME = "gbtbench-rebuild"
+# `gbtbench serve` serves its own deployment; prefect.yaml's (run by a work pool) is named otherwise, since a
+# deployment is identified by flow and name and one would silently replace the other's schedule
+SERVED_DEPLOYMENT = "gbtbench-rebuild-served"
 LOCK_WAIT_S = 3600.0  # a scheduled run waits for a manual build of the same folder instead of failing
 
 
@@ -29,13 +30,17 @@ def scheduled_build(
 ) -> str:
     """Returns the new version, or "unchanged" when corpus, configuration and code are as last time."""
     corpus, out = str(Path(corpus).resolve()), str(Path(out).resolve())
-    with output_lock(Path(out), wait_s=LOCK_WAIT_S, clock=time.monotonic, sleep=time.sleep):
+    with output_lock(Path(out), wait_s=LOCK_WAIT_S):
         licence, third_party = data_license(Path(corpus))
         config = BuildConfig(
             seed=seed, version=next_version(Path(out)), license=licence, third_party_corpus=third_party
         )
         inputs = prepare(Path(corpus), Path(out), config, prefer)  # review decisions included
         if inputs.up_to_date:
+            get_run_logger().info(
+                "nothing changed since %s (corpus, configuration, code and reviews): no new version",
+                latest_version(Path(out)),
+            )
             return "unchanged"
         summary = build(inputs, config)
     if summary.output is None or summary.critical_failures:
@@ -52,7 +57,7 @@ def scheduled_build(
 def serve(cron: str, corpus: Path, out: Path, seed: int, prefer: str, publish_to: str | None) -> None:
     """Serve the scheduled build from this process (Prefect's `flow.serve`) until interrupted."""
     scheduled_build.serve(
-        name=DEPLOYMENT_NAME,
+        name=SERVED_DEPLOYMENT,
         cron=cron,
         parameters={
             "corpus": str(corpus),

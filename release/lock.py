@@ -1,19 +1,21 @@
 """One build at a time per output folder, and temporary folders that belong to the build that made them.
 
-Two builds writing into one `outputs/` used to delete each other's live temporary folder. Now a build holds
-an exclusive `flock` on `<out>/.build.lock` (the kernel drops it when the process dies, so a killed build
-never leaves a stuck lock), temporary folders carry their owner's pid in their name, and a leftover folder
-is removed only when that pid is no longer running.
+Two builds writing into one `outputs/` would delete each other's live temporary folder. A build holds
+`<out>/.build.lock` (filelock's `flock`: the kernel drops it when the process dies, so a killed build never
+leaves a stuck lock) and writes its pid into it for the message another build gives; temporary folders
+carry their owner's pid in their name, and a leftover folder is removed only when that pid is no longer
+running.
 """
 
 from __future__ import annotations
 
-import fcntl
 import os
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from filelock import FileLock, Timeout
 
 LOCK_NAME = ".build.lock"
 POLL_S = 0.2
@@ -32,45 +34,26 @@ def _holder(handle_path: Path) -> str:
 
 
 @contextmanager
-def output_lock(
-    out_root: Path,
-    *,
-    wait_s: float = 0.0,
-    clock: Callable[[], float],
-    sleep: Callable[[float], None],
-) -> Iterator[None]:
-    """Hold `<out_root>/.build.lock` for the block; wait up to `wait_s` for another build to finish.
-
-    The clock and sleep are passed in (time.monotonic / time.sleep in production) so tests stay exact.
-    """
+def output_lock(out_root: Path, *, wait_s: float = 0.0) -> Iterator[None]:
+    """Hold `<out_root>/.build.lock` for the block; wait up to `wait_s` for another build to finish."""
     out_root = Path(out_root)
     out_root.mkdir(parents=True, exist_ok=True)
     path = out_root / LOCK_NAME
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    lock = FileLock(path, mode=0o644)
     try:
-        deadline = clock() + wait_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if clock() >= deadline:
-                    waited = f" (waited {wait_s:g} s)" if wait_s else ""
-                    raise OutputBusyError(
-                        f"{out_root}: another build ({_holder(path)}) is writing to this output "
-                        f"folder{waited}; "
-                        "wait for it to finish, or pass --wait SECONDS"
-                    ) from None
-                sleep(POLL_S)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-        try:
-            yield
-        finally:
-            os.ftruncate(fd, 0)
-            fcntl.flock(fd, fcntl.LOCK_UN)
+        lock.acquire(timeout=wait_s, poll_interval=POLL_S, blocking=wait_s > 0)
+    except Timeout:
+        waited = f" (waited {wait_s:g} s)" if wait_s else ""
+        raise OutputBusyError(
+            f"{out_root}: another build ({_holder(path)}) is writing to this output folder{waited}; "
+            "wait for it to finish, or pass --wait SECONDS"
+        ) from None
+    try:
+        path.write_text(f"{os.getpid()}\n", encoding="ascii")
+        yield
     finally:
-        os.close(fd)
+        path.write_text("", encoding="ascii")
+        lock.release()
 
 
 def temp_prefix(version: str) -> str:

@@ -7,7 +7,7 @@ every label the same so that chance agreement is total) is None rather than a ma
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
@@ -16,18 +16,15 @@ from review.store import Decision
 
 
 def cohen_kappa(first: Sequence[Hashable], second: Sequence[Hashable]) -> float | None:
-    """κ = (p_o − p_e) / (1 − p_e) for two raters' labels of the same items, in the same order."""
+    """κ for two raters' labels of the same items, in the same order (scikit-learn's); None where it is
+    undefined: no items, or one label for everything from both, so that chance agreement is total."""
     if len(first) != len(second):
         raise ValueError("both annotators must label the same items")
-    n = len(first)
-    if n == 0:
+    if not first or len(set(first) | set(second)) == 1:
         return None
-    observed = sum(a == b for a, b in zip(first, second, strict=True)) / n
-    count_a, count_b = Counter(first), Counter(second)
-    expected = sum(count_a[label] * count_b[label] for label in count_a) / (n * n)
-    if expected == 1:
-        return None
-    return (observed - expected) / (1 - expected)
+    from sklearn.metrics import cohen_kappa_score  # seconds to import: only where two annotators overlap
+
+    return float(cohen_kappa_score(list(first), list(second)))
 
 
 def krippendorff_alpha(units: Iterable[Sequence[Hashable]]) -> float | None:

@@ -9,9 +9,18 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-ReleaseDir = Annotated[Path, typer.Argument(help="A release folder (outputs/<version>, outputs/latest).")]
+from flows.choices import Choices
+from flows.console import FAILED, UNUSABLE, error
+
+ReleaseDir = Annotated[
+    Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>, outputs/latest).")
+]
+EXPORT_FORMATS = ("label-studio",)
 ReviewDb = Annotated[
-    Path | None, typer.Option("--db", help="Review database (default: reviews.sqlite next to the versions).")
+    Path | None,
+    typer.Option(
+        "--db", metavar="FILE", help="Review database (default: reviews.sqlite next to the versions)."
+    ),
 ]
 
 
@@ -19,15 +28,18 @@ def register(app: typer.Typer, err: Console) -> None:
     """Add the review commands to the `gbtbench` app."""
 
     def _review_fail(exc: Exception) -> typer.Exit:
-        err.print(f"ERROR {exc}", highlight=False)
-        return typer.Exit(1)
+        """Nothing was done: the release, the database or the address cannot be used."""
+        error(str(exc))
+        return typer.Exit(UNUSABLE)
 
     @app.command()
     def review(
         output_dir: ReleaseDir,
         db: ReviewDb = None,
-        host: Annotated[str, typer.Option("--host", help="Address to listen on.")] = "127.0.0.1",
-        port: Annotated[int, typer.Option("--port", help="Port to listen on.")] = 8765,
+        host: Annotated[
+            str, typer.Option("--host", metavar="ADDRESS", help="Address to listen on.")
+        ] = "127.0.0.1",
+        port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port to listen on.")] = 8765,
     ) -> None:
         """Serve the review web app over a release's review queue (GBTBENCH_REVIEW_TOKEN off loopback)."""
         from review.app import create_app
@@ -66,19 +78,23 @@ def register(app: typer.Typer, err: Console) -> None:
     @app.command("review-export")
     def review_export(
         output_dir: ReleaseDir,
-        fmt: Annotated[str, typer.Option("--format", help="Only label-studio.")] = "label-studio",
+        fmt: Annotated[
+            str,
+            typer.Option(
+                "--format", click_type=Choices("review.cli:EXPORT_FORMATS"), help="Only label-studio for now."
+            ),
+        ] = "label-studio",
         out: Annotated[
             Path | None,
-            typer.Option("--out", help="Folder for the files (default: the release folder's parent)."),
+            typer.Option(
+                "--out", metavar="DIR", help="Folder for the files (default: the release folder's parent)."
+            ),
         ] = None,
     ) -> None:
         """Write the review queue as Label Studio tasks plus its labelling configuration (XML)."""
         from review.labelstudio import write_export
         from review.queue import ReleaseQueue, ReleaseReadError
 
-        if fmt != "label-studio":
-            err.print(f"ERROR: unknown format {fmt!r}: only label-studio")
-            raise typer.Exit(2)
         try:
             queue = ReleaseQueue(output_dir)
         except ReleaseReadError as exc:
@@ -90,19 +106,38 @@ def register(app: typer.Typer, err: Console) -> None:
 
     @app.command("review-import")
     def review_import(
-        file: Annotated[Path, typer.Argument(help="Label Studio's JSON export of the project.")],
-        db: Annotated[Path, typer.Option("--db", help="Review database to add the decisions to.")] = Path(
-            "outputs"
-        )
-        / "reviews.sqlite",
+        output_dir: ReleaseDir,
+        file: Annotated[
+            Path, typer.Argument(help="Label Studio's JSON export of the project.", metavar="FILE")
+        ],
+        db: ReviewDb = None,
     ) -> None:
-        """Read Label Studio's JSON export of completed annotations into the review database."""
-        from review.labelstudio import LabelStudioError, import_export
+        """Read Label Studio's JSON export of completed annotations on a release into the review database.
+
+        Each annotation is checked as the review app checks a decision; those that fail are listed and
+        not imported (exit 1). A file that is not such an export imports nothing (exit 2).
+        """
+        from review.commands import default_db
+        from review.labelstudio import LabelStudioError, import_annotations, read_annotations
+        from review.queue import ReleaseQueue, ReleaseReadError
         from review.store import ReviewStore, ReviewStoreError
 
         try:
-            with ReviewStore(db) as store:
-                added = import_export(file, store)
-        except (LabelStudioError, ReviewStoreError) as exc:
+            queue = ReleaseQueue(output_dir)
+            annotations = read_annotations(file)  # the whole file, before the database is touched
+            target = db or default_db(output_dir)
+            with ReviewStore(target) as store:
+                done = import_annotations(file, annotations, queue, store)
+        except (LabelStudioError, ReleaseReadError, ReviewStoreError) as exc:
             raise _review_fail(exc) from None
-        err.print(f"{added} decisions imported into {db}", highlight=False)
+        for line in done.refused:
+            error(line)
+        err.print(
+            f"{done.added} decisions imported into {target}"
+            + (f" ({done.known} already there)" if done.known else "")
+            + (f"; {len(done.refused)} not imported (listed above)" if done.refused else ""),
+            markup=False,
+            highlight=False,
+        )
+        if done.refused:
+            raise typer.Exit(FAILED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -155,27 +155,34 @@ class ReviewStore:
 
     def record(self, decision: Decision) -> Decision:
         """Append one decision (stamped with the store's clock unless it carries its own time)."""
-        stamped = decision if decision.decided_at else replace(decision, decided_at=self._now())
+        return self.record_all([decision])[0]
+
+    def record_all(self, decisions: Sequence[Decision]) -> list[Decision]:
+        """Append decisions in one transaction: all of them are stored, or (on an error) none."""
+        stamped = [d if d.decided_at else replace(d, decided_at=self._now()) for d in decisions]
+        out = []
         with self._cursor(write=True) as cur:
-            cur.execute(
-                "INSERT INTO decisions (release, instance_id, annotator, decision, reason, comment, "
-                "fix_description, fix_error_type, fix_location, decided_at, source) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    stamped.release,
-                    stamped.instance_id,
-                    stamped.annotator,
-                    stamped.decision,
-                    stamped.reason,
-                    stamped.comment,
-                    stamped.fix_description,
-                    stamped.fix_error_type,
-                    stamped.fix_location,
-                    stamped.decided_at,
-                    stamped.source,
-                ),
-            )
-            return replace(stamped, id=cur.lastrowid)
+            for d in stamped:
+                cur.execute(
+                    "INSERT INTO decisions (release, instance_id, annotator, decision, reason, comment, "
+                    "fix_description, fix_error_type, fix_location, decided_at, source) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        d.release,
+                        d.instance_id,
+                        d.annotator,
+                        d.decision,
+                        d.reason,
+                        d.comment,
+                        d.fix_description,
+                        d.fix_error_type,
+                        d.fix_location,
+                        d.decided_at,
+                        d.source,
+                    ),
+                )
+                out.append(replace(d, id=cur.lastrowid))
+        return out
 
     def _now(self) -> str:
         return self.clock().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

@@ -376,7 +376,8 @@ def test_cli_names_a_folder_that_is_not_a_release(tmp_path: Path) -> None:
     done = cli(str(tmp_path))
     assert done.returncode == 2
     assert (
-        done.stderr.strip() == f"ERROR {tmp_path}: documents.parquet not found: not a gbtbench release folder"
+        done.stderr.strip()
+        == f"ERROR: {tmp_path}: documents.parquet not found: not a gbtbench release folder"
     )
     with pytest.raises(AuditInputError):
         load_release(tmp_path / "missing")

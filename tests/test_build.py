@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import corpus_sources
 from sample_standard import THIN
 
@@ -175,8 +176,8 @@ def test_cli_exit_status_when_nothing_is_usable(tmp_path: Path, prefect_api: str
         text=True,
         check=False,
     )
-    assert result.returncode == 1
-    assert "ERROR empty.txt: " in result.stderr and "nothing usable" in result.stderr
+    assert result.returncode == 2
+    assert "ERROR: empty.txt: " in result.stderr and "ERROR: nothing usable" in result.stderr
 
 
 # `gbtbench build --llm openai` end to end: tests/reliability/test_llm_cache_recovery.py (one cold build
@@ -258,7 +259,7 @@ def test_an_unreachable_dask_scheduler_is_one_clear_error(tmp_path: Path) -> Non
         check=False,
         timeout=60,
     )
-    assert result.returncode == 1
+    assert result.returncode == 2  # nothing done
     assert f"ERROR: cannot reach the Dask scheduler at {address}" in result.stderr
     assert "Traceback" not in result.stderr and not list((tmp_path / "out").glob("v*"))
 
@@ -302,7 +303,7 @@ def test_a_document_too_thin_for_ten_errors_is_reported_not_shipped(tmp_path: Pa
 
 
 def test_scheduled_build_publishes_each_new_version_and_nothing_when_nothing_changed(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     """`serve --publish-to`: a new version is built and pushed to the Hub (a local one on 127.0.0.1); an
     unchanged corpus creates no version and publishes nothing."""
@@ -318,11 +319,23 @@ def test_scheduled_build_publishes_each_new_version_and_nothing_when_nothing_cha
         monkeypatch.setenv("HF_ENDPOINT", hub.url)
         monkeypatch.setenv("HF_TOKEN", "hf_scheduled_token")
         assert scheduled_build(str(corpus), str(out), seed=8, publish_to="org/gbtbench") == "v0.1.0"
+        caplog.clear()
         assert scheduled_build(str(corpus), str(out), seed=8, publish_to="org/gbtbench") == "unchanged"
         repo = hub.repo("org/gbtbench")
+    assert "nothing changed since v0.1.0" in caplog.text, "a scheduled run that does nothing says so"
     assert sorted(p.name for p in out.iterdir() if p.name.startswith("v")) == ["v0.1.0"]
     assert repo is not None and set(repo.tags) == {"v0.1.0"}
     assert "data/items/test-00000-of-00001.parquet" in repo.files_at("v0.1.0")
+
+
+def test_serve_and_the_work_pool_deployment_do_not_replace_each_other() -> None:
+    """A deployment is identified by its flow and name: `gbtbench serve` and prefect.yaml's must differ."""
+    from flows.schedule import SERVED_DEPLOYMENT
+
+    spec = yaml.safe_load((ROOT / "prefect.yaml").read_text(encoding="utf-8"))
+    names = [d["name"] for d in spec["deployments"]]
+    assert names and SERVED_DEPLOYMENT not in names
+    assert all(d["entrypoint"] == "flows/schedule.py:scheduled_build" for d in spec["deployments"])
 
 
 @pytest.mark.parametrize(

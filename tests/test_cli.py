@@ -30,7 +30,7 @@ def test_parse_json_and_errors(tmp_path: Path) -> None:
     assert set(rows[0]) == keys
     assert set(rows[0]["sections"][0]) == {"number", "title", "text", "level", "kind"}
     assert rows[0]["standard_id"] == "GB/T 99901—2025"
-    assert f"ERROR {bad}: empty file (0 bytes)" in result.stderr
+    assert f"ERROR: {bad}: empty file (0 bytes)" in result.stderr
 
 
 def test_parse_outline_and_out_folder(tmp_path: Path) -> None:

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
+from importlib import import_module
 from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 import yaml
 from release_data import injected, shared_release
+from typer.testing import CliRunner
 
+from flows.cli import app as cli
 from release.card import size_category
 from release.config import BuildConfig
 from release.license import LicenseError, check_license, data_license
@@ -20,6 +24,7 @@ from release.writer import read_manifest, write_release
 
 ROOT = Path(__file__).resolve().parents[1]
 GBTBENCH = [sys.executable, "-m", "flows.cli"]
+cli_runner = CliRunner()
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -124,3 +129,79 @@ def test_size_category_follows_the_largest_config() -> None:
         "10K<n<100K",
         "100K<n<1M",
     ]
+
+
+CHOICES = [
+    ("build", [], "--llm", "injectors.llm.settings:LLM_MODES"),
+    ("inject", ["x.txt"], "--llm", "injectors.llm.settings:LLM_MODES"),
+    ("build", [], "--task-runner", "flows.common_options:TASK_RUNNERS"),
+    ("evaluate", ["x"], "--shots", "evaluation.runner:SHOTS"),
+    ("evaluate", ["x"], "--baseline", "evaluation.baselines:BASELINES"),
+    ("score", ["x", "y"], "--protocol", "evaluation.score:PROTOCOLS"),
+    ("review-export", ["x"], "--format", "review.cli:EXPORT_FORMATS"),
+]
+
+
+def _values(source: str) -> tuple[str, ...]:
+    module, _, name = source.partition(":")
+    return tuple(getattr(import_module(module), name))
+
+
+@pytest.mark.parametrize(("command", "args", "option", "source"), CHOICES)
+def test_choice_options_list_their_values(command: str, args: list[str], option: str, source: str) -> None:
+    """The values come from the module that implements them; --help lists them, a wrong one is refused."""
+    values = _values(source)
+    shown = cli_runner.invoke(cli, [command, "--help"], terminal_width=200).stdout
+    assert f"{option} <{'|'.join(values)}>" in shown
+    wrong = cli_runner.invoke(cli, [command, *args, option, "bogus"])
+    assert wrong.exit_code == 2
+    assert "is not one of " + ", ".join(f"'{v}'" for v in values) in wrong.stderr
+
+
+def test_the_build_names_every_task_runner_it_knows() -> None:
+    from flows.build import _task_runner
+    from flows.common_options import TASK_RUNNERS
+
+    with pytest.raises(ValueError, match=", ".join(TASK_RUNNERS)):
+        _task_runner("bogus", None, None)
+
+
+COMMANDS = [
+    "parse", "inject", "lint", "build", "publish", "serve", "score", "evaluate",
+    "review", "review-stats", "review-export", "review-import", "audit",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_option_has_a_readable_metavar(command: str) -> None:
+    shown = cli_runner.invoke(cli, [command, "--help"], terminal_width=200).stdout
+    for typer_default in ("<str>", "<int>", "<float>", "<path>", "<function>", "INTEGER RANGE", "TEXT"):
+        assert typer_default not in shown, f"{command} --help shows {typer_default}"
+    usage = shown.splitlines()[0]
+    assert re.search(r"\{[a-z_]+\}", usage) is None, usage
+
+
+def test_errors_have_one_prefix_and_exit_statuses_one_meaning(tmp_path: Path) -> None:
+    """ERROR: <file>: <reason>; exit 1 when the command ran and failed on something it names, 2 when it
+    could not do anything with what it was given (README, "Exit status")."""
+    empty = tmp_path / "empty.txt"
+    empty.write_bytes(b"")
+    (tmp_path / "nothing").mkdir()
+    cases = [
+        (["parse", str(tmp_path / "nothing")], 2, "ERROR: no input files"),
+        (["parse", str(empty)], 1, f"ERROR: {empty}: empty file"),
+        (["inject", str(empty)], 2, f"ERROR: {empty}: empty file"),
+        (["lint", str(empty)], 2, f"ERROR: {empty}: empty file"),
+        (["review-stats", str(tmp_path)], 2, f"ERROR: {tmp_path}"),
+        (["review-import", str(tmp_path), str(empty)], 2, f"ERROR: {tmp_path}"),
+        (["audit", str(tmp_path)], 2, f"ERROR: {tmp_path}: "),
+        (["score", str(tmp_path), str(empty)], 2, "ERROR: "),
+    ]
+    for args, status, first in cases:
+        done = cli_runner.invoke(cli, args)
+        errors = [line for line in done.stderr.splitlines() if line.upper().startswith("ERROR")]
+        assert done.exit_code == status, (args, done.stderr)
+        assert errors and errors[0].startswith(first), (args, done.stderr)
+        assert all(line.startswith("ERROR: ") for line in errors), (args, done.stderr)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "`ERROR: <file>: <reason>`" in readme and "Exit status" in readme

@@ -105,6 +105,6 @@ def test_command_line_llm_option(standard_file: Path, tmp_path: Path) -> None:
     assert first.stdout == second.stdout
     assert "cache hits" in first.stderr and "0 calls" not in first.stderr
     assert " 0 requests" in second.stderr
-    assert bad.returncode == 2 and "--llm must be one of none, openai" in bad.stderr
+    assert bad.returncode == 2 and "'gpt' is not one of 'none', 'openai'" in bad.stderr
     for output in (first.stdout, first.stderr, second.stdout, second.stderr, bad.stderr):
         assert SENTINEL not in output

@@ -239,5 +239,5 @@ def test_inject_says_when_a_document_is_too_thin(tmp_path: Path) -> None:
     done = subprocess.run(args, capture_output=True, text=True, cwd=ROOT, check=False)
     as_json = subprocess.run([*args, "--json"], capture_output=True, text=True, cwd=ROOT, check=False)
     assert done.returncode == as_json.returncode == 1
-    assert f"ERROR {path}: only " in done.stderr and "(at least 10 asked)" in done.stderr
+    assert f"ERROR: {path}: only " in done.stderr and "(at least 10 asked)" in done.stderr
     assert "(at least 10 asked)" in as_json.stderr and json.loads(as_json.stdout)["instances"] is not None

@@ -105,7 +105,7 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     # one accept and one reject is no majority for rejecting: the instance stays
     assert (review["accepted"], review["rejected"], review["fixed"]) == (len(accepted), 2, 2)
     assert (review["excluded"], review["replaced"]) == (2, 2)
-    assert review["fixes_applied"] == review["fixed"]
+    assert review["fixes_applied"] == review["fixed"] and review["base"] == "v0.1.0"
     outcome = {r["instance_id"]: "reject" for r in rejected}
     outcome |= {r["instance_id"]: "accept" for r in accepted}
     outcome |= {fixed["instance_id"]: "fix", retyped["instance_id"]: "fix"}
@@ -116,7 +116,8 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     # alice/bob on the 6 items both decided: 5 agree; alice R R A A A A, bob R R R A A A
     assert review["kappa"] == round((5 / 6 - (2 / 6 * 3 / 6 + 4 / 6 * 3 / 6)) / (1 - 0.5), 4)
     card = (out / "v0.1.1" / "hf" / "README.md").read_text(encoding="utf-8")
-    assert "## Human review" in card and "2 rejected" in card and "drew 2 replacements" in card
+    assert "## Human review" in card and "2 rejected" in card
+    assert f"removes 2 (2 rejected), adds 2 and changes {review['changed']} (2 fixes applied)" in card
 
     again = run_build(corpus, out, BuildConfig(seed=3, version="v0.1.2"))
     assert again.up_to_date, "nothing changed since: no new version"
@@ -124,3 +125,43 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
         store.record(Decision("v0.1.1", new[0]["instance_id"], "carol", "accept"))
     # the build's own up-to-date check (`run_build` asks `prepare` before any stage runs)
     assert not prepare(corpus, out, BuildConfig(seed=3, version="v0.1.2")).up_to_date
+
+
+def test_a_rebuild_changes_only_what_the_review_decided(tmp_path: Path) -> None:
+    """Two rejections in two documents: every other instance ships byte for byte as before, every accepted
+    one stays, and the card's counts are the diff's."""
+    corpus, out = tmp_path / "corpus", tmp_path / "out"
+    write_corpus(corpus, count=6)  # enough documents that the planner's corpus-wide balance is at work
+    run_build(corpus, out, BuildConfig(seed=3, version="v0.1.0"))
+    old = rows(out / "v0.1.0")
+    docs = sorted({r["doc_id"] for r in old})
+    rejected = [next(r for r in old if r["doc_id"] == doc) for doc in docs[:2]]
+    accepted = [r for r in old if r not in rejected][::3]
+    # fixes no check let through (as an import once wrote them): a type outside the taxonomy, a section the
+    # document lacks; each is left unapplied rather than failing the build
+    bad_type, bad_place = [r for r in old if r not in rejected][1:3]
+    with ReviewStore(out / "reviews.sqlite") as store:
+        for r in rejected:
+            store.record(Decision("v0.1.0", r["instance_id"], "alice", "reject", reason="unnatural"))
+        for r in accepted:
+            store.record(Decision("v0.1.0", r["instance_id"], "alice", "accept"))
+        store.record(Decision("v0.1.0", bad_type["instance_id"], "bob", "fix", fix_error_type="NOT-A-TYPE"))
+        store.record(Decision("v0.1.0", bad_place["instance_id"], "bob", "fix", fix_location="99.99"))
+
+    run_build(corpus, out, BuildConfig(seed=3, version="v0.1.1"))
+    before, after = {key(r): r for r in old}, {key(r): r for r in rows(out / "v0.1.1")}
+    removed, added = before.keys() - after.keys(), after.keys() - before.keys()
+    changed = [k for k in before.keys() & after.keys() if before[k] != after[k]]
+    assert removed == {key(r) for r in rejected}
+    assert len(added) == 2 and {doc for doc, _ in added} == set(docs[:2]), "one replacement each, in place"
+    assert changed == [], "every other instance is shipped exactly as before"
+    assert all(key(r) in after for r in accepted)
+    review = read_manifest(out / "v0.1.1")["review"]
+    assert (review["removed"], review["added"], review["changed"]) == (2, 2, 0)
+    assert (review["unchanged"], review["accepted_dropped"]) == (len(old) - 2, 0)
+    assert (review["fixes_applied"], review["fixes_not_applied"]) == (0, 2)
+    card = (out / "v0.1.1" / "hf" / "README.md").read_text(encoding="utf-8")
+    assert (
+        f"keeps {len(old) - 2} instances unchanged, removes 2 (2 rejected), adds 2 and changes 0 "
+        "(0 fixes applied, 2 not applicable)" in card
+    )

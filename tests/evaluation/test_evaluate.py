@@ -161,9 +161,9 @@ def test_baselines_run_without_a_model(release_dir: Path, tmp_path: Path) -> Non
     ("args", "message"),
     [
         (["evaluate", "{rel}"], "give either --model NAME or --baseline"),
-        (["evaluate", "{rel}", "--baseline", "oracle"], "--baseline must be one of"),
+        (["evaluate", "{rel}", "--baseline", "oracle"], "'oracle' is not one of 'linter', 'random', 'empty'"),
         (["evaluate", "{tmp}", "--baseline", "empty"], "not a release folder"),
-        (["evaluate", "{rel}", "--model", "m", "--shots", "3"], "--shots must be 0 or 1"),
+        (["evaluate", "{rel}", "--model", "m", "--shots", "3"], "'3' is not one of '0', '1'"),
         (["score", "{rel}", "{tmp}/none.jsonl"], "no such file"),
     ],
 )

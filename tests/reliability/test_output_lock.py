@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect ser
 
 
 def hold(out: Path) -> object:
-    return output_lock(out, clock=time.monotonic, sleep=time.sleep)
+    return output_lock(out)
 
 
 def test_a_second_build_exits_with_a_clear_message(tmp_path: Path) -> None:
@@ -37,10 +37,10 @@ def test_a_second_build_exits_with_a_clear_message(tmp_path: Path) -> None:
         done = run_cli_build(corpus, out)
         waited = run_cli_build(corpus, out, "--wait=1.5")
         seconds = time.monotonic() - started
-    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"another build (pid {os.getpid()}) is writing to this output folder" in done.stderr
     assert "--wait SECONDS" in done.stderr
-    assert waited.returncode == 1 and "(waited 1.5 s)" in waited.stderr
+    assert waited.returncode == 2 and "(waited 1.5 s)" in waited.stderr
     assert seconds < 60 and not list(out.glob("v*"))
 
 
@@ -86,7 +86,7 @@ def test_a_killed_lock_holder_releases_the_lock(tmp_path: Path) -> None:
     out = tmp_path / "out"
     code = (
         "import time, sys; from pathlib import Path; from release.lock import output_lock\n"
-        f"with output_lock(Path({str(out)!r}), clock=time.monotonic, sleep=time.sleep):\n"
+        f"with output_lock(Path({str(out)!r})):\n"
         "    print('held', flush=True); time.sleep(60)\n"
     )
     holder = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.PIPE, text=True)
