@@ -27,8 +27,11 @@ _ALNUM = str.maketrans(
         **{chr(0xFF41 + i): chr(0x61 + i) for i in range(26)},
     }
 )
-_FULL_POINT = regex.compile(r"(?<=\d)．(?=\d)")  # "３．１" once its digits are half-width
-_FULL_SLASH = regex.compile(r"(?<=[A-Za-z0-9])／(?=[A-Za-z0-9])")  # "ＧＢ／Ｔ"
+_WIDE = "[０-９Ａ-Ｚａ-ｚ]"
+# the point and the slash only between full-width digits and letters ("３．１", "ＧＢ／Ｔ"): a full-width
+# slash in half-width text ("F／A") is how that document writes it
+_FULL_POINT = regex.compile(r"(?<=[０-９])．(?=[０-９])")
+_FULL_SLASH = regex.compile(rf"(?<={_WIDE})／(?={_WIDE})")
 _PRIVATE = regex.compile(r"[\ue000-\uf8ff]")
 
 # a private-use character is read as the decimal point when it occurs this often, between digits this share
@@ -38,11 +41,11 @@ PRIVATE_POINT_SHARE = 0.9
 
 
 def to_halfwidth(text: str) -> str:
-    """Full-width digits and Latin letters, and the point and slash between them, as half-width."""
+    """Full-width digits and Latin letters, and a point or slash between two of them, as half-width."""
     if not any("\uff0e" <= c <= "\uff5a" for c in text):
         return text
-    text = text.translate(_ALNUM)
-    return _FULL_SLASH.sub("/", _FULL_POINT.sub(".", text))
+    text = _FULL_SLASH.sub("/", _FULL_POINT.sub(".", text))
+    return text.translate(_ALNUM)
 
 
 def _private_point(texts: Sequence[str]) -> str | None:
