@@ -4,16 +4,20 @@ full-width documents and every standard prefix parse as written; engineering cod
 from __future__ import annotations
 
 import base64
+import io
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 import regex
+from fpdf import FPDF
+from fpdf.enums import TextMode
 from sample_standard import SAMPLE
 
 from flows.stages import ParseInput, parse
-from parsers.errors import BrokenStructureError
+from parsers.errors import BrokenStructureError, NoTextLayerError
 from parsers.model import Document
+from parsers.pdf import read_lines
 from parsers.structure_quality import LONG_MIN_CHARS, check_structure, gate
 from parsers.text import parse_text
 from parsers.widths import to_halfwidth
@@ -255,3 +259,38 @@ def test_the_build_stage_reports_a_broken_document_as_a_bad_input(tmp_path: Path
     assert refused.error.startswith("structure check failed: 2 empty heading(s)")
     kept = parse(ParseInput(str(good), "digest", "code"))
     assert kept.document is not None and kept.error == ""
+
+
+def scan_pdf(*, invisible: bool) -> bytes:
+    """Page images with lines of text over them: invisible, as an OCR program lays them, or printed."""
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (120, 160), (250, 250, 250)).save(buffer, "PNG")
+    pdf = FPDF()
+    pdf.set_font("helvetica", size=11)
+    for page in range(3):
+        pdf.add_page()
+        pdf.image(io.BytesIO(buffer.getvalue()), x=10, y=10, w=190)
+        if invisible:
+            pdf.text_mode = TextMode.INVISIBLE
+        for n in range(12):
+            pdf.cell(
+                0,
+                9,
+                f"{page + 1}.{n + 1} The device shall be checked every month.",
+                new_x="LMARGIN",
+                new_y="NEXT",
+            )
+    return bytes(pdf.output())
+
+
+def test_an_ocr_layer_over_scanned_pages_is_refused(tmp_path: Path) -> None:
+    scan = tmp_path / "scan.pdf"
+    scan.write_bytes(scan_pdf(invisible=True))
+    with pytest.raises(NoTextLayerError, match="OCR text layer") as refused:
+        read_lines(scan, scan.read_bytes())
+    assert str(refused.value).startswith(f"{scan}: scanned pages under an OCR text layer")
+    printed = tmp_path / "printed.pdf"  # the same text printed beside a picture is an ordinary text layer
+    printed.write_bytes(scan_pdf(invisible=False))
+    assert len(read_lines(printed, printed.read_bytes())) >= 30
