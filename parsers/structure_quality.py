@@ -58,6 +58,18 @@ _ENCODED = regex.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 _ENGINEERING_NUMBER = regex.compile(r"^[1-9]\d?\.0\.[1-9]\d?(?=\s|$|\p{Han})")
 _GENERAL_PROVISIONS = ("总则",)
 _SECOND_COVER_ELEMENTS = ("前言", "目次", "1范围")
+# every check a report can hold, each described in docs/parse-gate.md
+CHECKS = (
+    "ghost_headings",
+    "swallowed_headings",
+    "long_section",
+    "heading_not_text",
+    "chapter_sequence",
+    "several_standards",
+    "engineering_code",
+)
+# lines after a second standard's id within which its 前言, 目次 or 1 范围 shows a cover
+COVER_LINES = 40
 SHOWN = 4  # examples named in a finding's message
 
 
@@ -258,7 +270,7 @@ def _several_standards(document: Document) -> Iterator[Finding]:
             m = STANDARD_ID.fullmatch(key) if 6 <= len(key) <= 40 else None
             if m is None or compact(f"{m.group(1)}—{m.group(2)}") == own:
                 continue
-            after = lines[i + 1 : i + 40]
+            after = lines[i + 1 : i + 1 + COVER_LINES]
             element = next((e for e in _SECOND_COVER_ELEMENTS if e in after), None)
             if element is not None:
                 yield Finding(

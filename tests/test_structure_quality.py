@@ -15,6 +15,7 @@ from fpdf.enums import TextMode
 from sample_standard import SAMPLE
 
 from flows.stages import ParseInput, parse
+from parsers import structure_quality
 from parsers.errors import BrokenStructureError, NoTextLayerError
 from parsers.model import Document
 from parsers.pdf import read_lines
@@ -294,3 +295,16 @@ def test_an_ocr_layer_over_scanned_pages_is_refused(tmp_path: Path) -> None:
     printed = tmp_path / "printed.pdf"  # the same text printed beside a picture is an ordinary text layer
     printed.write_bytes(scan_pdf(invisible=False))
     assert len(read_lines(printed, printed.read_bytes())) >= 30
+
+
+def test_docs_describe_every_check_with_the_code_s_thresholds() -> None:
+    page = (Path(__file__).resolve().parents[1] / "docs" / "parse-gate.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip().strip("`"): line for line in page.splitlines() if line.startswith("| `")
+    }
+    assert set(rows) == set(structure_quality.CHECKS)
+    for name in ("GHOST_MIN", "LONG_MIN_CHARS", "LONG_FACTOR", "MAX_LOST_CHAPTERS", "FRAGMENT_MIN"):
+        assert f"`{name}` ({getattr(structure_quality, name)})" in page, name
+    assert f"`FRAGMENT_SHARE` ({structure_quality.FRAGMENT_SHARE:.0%})" in page
+    assert f"`ENGINEERING_CLAUSES` ({structure_quality.ENGINEERING_CLAUSES})" in page
+    assert f"within {structure_quality.COVER_LINES} lines" in page
