@@ -64,13 +64,20 @@ def _private_point(texts: Sequence[str]) -> str | None:
     return None
 
 
-def normalize_lines(lines: Sequence[Line]) -> list[Line]:
-    """The lines as the grammar reads them (see the module's docstring); unchanged lines stay as they are."""
-    texts = [to_halfwidth(line.text) for line in lines]
-    point = _private_point(texts)
+def normalize_texts(texts: Sequence[str]) -> list[str]:
+    """The texts of one document as the grammar reads them (see the module's docstring). Every change keeps
+    the length, so offsets and character boxes into the original text stay valid."""
+    out = [to_halfwidth(text) for text in texts]
+    point = _private_point(out)
     if point is not None:
         between = regex.compile(rf"(?<=\d){regex.escape(point)}(?=\d)")
-        texts = [between.sub(".", t) if point in t else t for t in texts]
+        out = [between.sub(".", t) if point in t else t for t in out]
+    return out
+
+
+def normalize_lines(lines: Sequence[Line]) -> list[Line]:
+    """`normalize_texts` over a document's lines; unchanged lines stay as they are."""
+    texts = normalize_texts([line.text for line in lines])
     return [
         line if text == line.text else replace(line, text=text)
         for line, text in zip(lines, texts, strict=True)

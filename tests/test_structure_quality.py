@@ -13,6 +13,7 @@ import regex
 from fpdf import FPDF
 from fpdf.enums import TextMode
 from sample_standard import SAMPLE
+from test_pdf import CJK_FONTS, Sheet
 
 from flows.stages import ParseInput, parse
 from parsers import structure_quality
@@ -308,3 +309,28 @@ def test_docs_describe_every_check_with_the_code_s_thresholds() -> None:
     assert f"`FRAGMENT_SHARE` ({structure_quality.FRAGMENT_SHARE:.0%})" in page
     assert f"`ENGINEERING_CLAUSES` ({structure_quality.ENGINEERING_CLAUSES})" in page
     assert f"within {structure_quality.COVER_LINES} lines" in page
+
+
+def test_a_pdf_whose_font_maps_its_point_to_a_private_code_point(tmp_path: Path) -> None:
+    """The heading after a full last line of a paragraph stays a heading: the PDF reader reads the point
+    before it joins lines, which looks for headings."""
+    font = next((f for f in CJK_FONTS if f.exists()), None)
+    if font is None:
+        pytest.skip("no CJK TrueType font installed (apt-get install fonts-arphic-uming)")
+    sheet = Sheet(font, header=None)
+    sheet.pdf.compress = False  # so that the ToUnicode map can be edited
+    sheet.page("1")
+    sheet.line("１　范围")
+    sheet.paragraph(sheet.full_lines("设备外壳应采用阻燃材料制造表面应平整光洁", 2))
+    sheet.line("１．１　外观")
+    sheet.paragraph("外观应平整。")
+    for n in range(2, 7):
+        sheet.paragraph(f"编号１．{n}的部件应完好。")
+    data = sheet.output()
+    assert data.count(b"<FF0E>") == 1
+    path = tmp_path / "private-point.pdf"
+    path.write_bytes(data.replace(b"<FF0E>", b"<E010>"))  # the font's full stop now reads as U+E010
+    lines = [line.text for line in read_lines(path, path.read_bytes())]
+    assert lines[0] == "1\u3000范围" and lines[1].endswith("。")
+    assert lines[2:4] == ["1.1\u3000外观", "外观应平整。"]
+    assert "编号1.6的部件应完好。" in lines

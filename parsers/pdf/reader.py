@@ -30,6 +30,7 @@ from parsers.pdf.joining import _drop_running_heads, _join
 from parsers.pdf.layout import _Page, _Visual
 from parsers.pdf.patterns import _LINE, _SPACE
 from parsers.pdf.tables import _Boxes, _measure, _page_rules, _split_cells
+from parsers.widths import normalize_texts
 
 NO_TEXT_LAYER = "no text layer: scanned document, OCR is not supported"
 
@@ -57,11 +58,20 @@ def read_lines(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) ->
         pages = list(_read_pages(path, pdf, limits))
     finally:
         pdf.close()
+    _read_halfwidth(pages)
     _drop_running_heads(pages)
     lines = _join(pages)
     for line in lines:
         limits.check_paragraph(path, len(line.text), line.page)
     return lines
+
+
+def _read_halfwidth(pages: Sequence[_Page]) -> None:
+    """Full-width numbers read half-width before lines are joined, which looks for headings
+    (`parsers.widths`)."""
+    visuals = [line for page in pages for line in page.lines]
+    for line, text in zip(visuals, normalize_texts([v.text for v in visuals]), strict=True):
+        line.text = text
 
 
 def parse_pdf(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
