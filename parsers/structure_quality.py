@@ -58,6 +58,7 @@ _ENCODED = regex.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 _ENGINEERING_NUMBER = regex.compile(r"^[1-9]\d?\.0\.[1-9]\d?(?=\s|$|\p{Han})")
 _GENERAL_PROVISIONS = ("总则",)
 _SECOND_COVER_ELEMENTS = ("前言", "目次", "1范围")
+_SCOPE_OPENING = regex.compile(r"^本(?:部分|文件|标准|规范|指导性技术文件)")
 # every check a report can hold, each described in docs/parse-gate.md
 CHECKS = (
     "ghost_headings",
@@ -266,21 +267,41 @@ def _several_standards(document: Document) -> Iterator[Finding]:
     own = compact(document.standard_id)
     for s in document.sections:
         lines = [compact(line) for line in s.text.split("\n")]
-        for i, key in enumerate(lines):
-            m = STANDARD_ID.fullmatch(key) if 6 <= len(key) <= 40 else None
-            if m is None or compact(f"{m.group(1)}—{m.group(2)}") == own:
-                continue
-            after = lines[i + 1 : i + 1 + COVER_LINES]
-            element = next((e for e in _SECOND_COVER_ELEMENTS if e in after), None)
-            if element is not None:
-                yield Finding(
-                    "several_standards",
-                    f"more than one standard in one file: the cover of {key} and its {element} are text of "
-                    f"{s.heading}; give each standard (or part) a file of its own",
-                    True,
-                    (s.number,),
-                )
-                return
+        second = _second_cover(lines, own) or _second_opening(lines)
+        if second:
+            yield Finding(
+                "several_standards",
+                f"more than one standard in one file: {second} are text of {s.heading}; give each standard "
+                "(or part) a file of its own",
+                True,
+                (s.number,),
+            )
+            return
+
+
+def _second_cover(lines: Sequence[str], own: str) -> str:
+    """Another standard's id alone on a line, then its 前言, 目次 or 1 范围."""
+    for i, key in enumerate(lines):
+        m = STANDARD_ID.fullmatch(key) if 6 <= len(key) <= 40 else None
+        if m is None or compact(f"{m.group(1)}—{m.group(2)}") == own:
+            continue
+        after = lines[i + 1 : i + 1 + COVER_LINES]
+        element = next((e for e in _SECOND_COVER_ELEMENTS if e in after), None)
+        if element is not None:
+            return f"the cover of {key} and its {element}"
+    return ""
+
+
+def _second_opening(lines: Sequence[str]) -> str:
+    """A 前言 or 目次, then a chapter 1 范围 whose first sentence opens a scope: the start of another
+    document whose cover was dropped (its id can go with the running heads it looks like)."""
+    front = next((i for i, key in enumerate(lines) if key in ("前言", "目次")), None)
+    if front is None:
+        return ""
+    for i in range(front + 1, len(lines) - 1):
+        if lines[i] == "1范围" and _SCOPE_OPENING.match(lines[i + 1]):
+            return f"a second {lines[front]} and a second 1 范围"
+    return ""
 
 
 def _engineering_code(sections: Sequence[Section]) -> Iterator[Finding]:

@@ -149,6 +149,13 @@ def test_a_file_holding_two_parts() -> None:
     assert "more than one standard in one file" in reason and "GB/T99901.2—2025" in reason
     # a standard id alone on a line (a reference list printed one per line) is not a cover
     assert check_structure(parse_sample(SAMPLE + "GB/T 99902—2024\n")).passed
+    # without its id (dropped with the running heads it looks like), the part still opens with 前言 and 1 范围
+    no_id = parse_sample(SAMPLE + SECOND_PART.split("\n", 1)[1])
+    assert fatal_checks(no_id) == {"several_standards"}
+    assert "a second 前言 and a second 1 范围" in check_structure(no_id).reason
+    # an annex that lists the elements of a standard is not a second standard
+    listing = SAMPLE + "前言\n1 范围\n2 规范性引用文件\n"
+    assert check_structure(parse_sample(listing)).passed
 
 
 ENGINEERING = """GB 59901—2025
