@@ -56,7 +56,7 @@ _COLUMNS = regex.compile(r"\t| {3,}|\u3000{2,}")  # columns of a table printed a
 _HAN = regex.compile(r"\p{Han}")
 _ENCODED = regex.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 _ENGINEERING_NUMBER = regex.compile(r"^[1-9]\d?\.0\.[1-9]\d?(?=\s|$|\p{Han})")
-_GENERAL_PROVISIONS = ("总则",)
+_GENERAL_PROVISIONS = regex.compile(r"^\s*1[\s\u3000]*总[\s\u3000]*则\s*$")
 _SECOND_COVER_ELEMENTS = ("前言", "目次", "1范围")
 _SCOPE_OPENING = regex.compile(r"^本(?:部分|文件|标准|规范|指导性技术文件)")
 # every check a report can hold, each described in docs/parse-gate.md
@@ -71,6 +71,7 @@ CHECKS = (
 )
 # lines after a second standard's id within which its 前言, 目次 or 1 范围 shows a cover
 COVER_LINES = 40
+SHORT_LINE = 40
 SHOWN = 4  # examples named in a finding's message
 
 
@@ -266,7 +267,11 @@ def _run(items: Iterator[str] | Sequence[str]) -> str:
 def _several_standards(document: Document) -> Iterator[Finding]:
     own = compact(document.standard_id)
     for s in document.sections:
-        lines = [compact(line) for line in s.text.split("\n")]
+        # only short lines outside tables can be an id, 前言 or 1 范围: the others are not compacted
+        lines = [
+            compact(line) if len(line) <= SHORT_LINE and " | " not in line else ""
+            for line in s.text.split("\n")
+        ]
         second = _second_cover(lines, own) or _second_opening(lines)
         if second:
             yield Finding(
@@ -309,9 +314,7 @@ def _engineering_code(sections: Sequence[Section]) -> Iterator[Finding]:
     for s in sections:
         lines.extend(s.text.split("\n"))
     numbered = [line for line in lines if _ENGINEERING_NUMBER.match(line.strip())]
-    provisions = any(
-        compact(line).startswith("1") and compact(line)[1:] in _GENERAL_PROVISIONS for line in lines
-    )
+    provisions = any(_GENERAL_PROVISIONS.match(line) for line in lines)
     if provisions and len(numbered) >= ENGINEERING_CLAUSES:
         yield Finding(
             "engineering_code",
