@@ -341,3 +341,29 @@ def test_a_pdf_whose_font_maps_its_point_to_a_private_code_point(tmp_path: Path)
     assert lines[0] == "1\u3000范围" and lines[1].endswith("。")
     assert lines[2:4] == ["1.1\u3000外观", "外观应平整。"]
     assert "编号1.6的部件应完好。" in lines
+
+
+def test_text_below_the_page_does_not_hide_the_page_number(tmp_path: Path) -> None:
+    """A stray glyph placed outside the page box is never printed; the page number above it stays the
+    outermost line, and is dropped."""
+    font = next((f for f in CJK_FONTS if f.exists()), None)
+    if font is None:
+        pytest.skip("no CJK TrueType font installed (apt-get install fonts-arphic-uming)")
+    sheet = Sheet(font, header=None)
+    for n in range(1, 4):
+        sheet.page(str(n))
+        sheet.line("1　范围" if n == 1 else f"{n}　要求")
+        sheet.paragraph("设备应按规定的周期进行检查，检查结果应记录并保存。")
+        sheet.pdf.set_font("cjk", size=9)
+        sheet.pdf.text(150, 400, "书")  # 400 mm down an A4 page: below it
+    path = tmp_path / "stray.pdf"
+    path.write_bytes(sheet.output())
+    lines = [line.text for line in read_lines(path, path.read_bytes())]
+    assert lines == [
+        "1\u3000范围",
+        "设备应按规定的周期进行检查，检查结果应记录并保存。",
+        "2\u3000要求",
+        "设备应按规定的周期进行检查，检查结果应记录并保存。",
+        "3\u3000要求",
+        "设备应按规定的周期进行检查，检查结果应记录并保存。",
+    ]

@@ -59,11 +59,20 @@ def read_lines(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) ->
     finally:
         pdf.close()
     _read_halfwidth(pages)
+    _drop_off_page(pages)
     _drop_running_heads(pages)
     lines = _join(pages)
     for line in lines:
         limits.check_paragraph(path, len(line.text), line.page)
     return lines
+
+
+def _drop_off_page(pages: Sequence[_Page]) -> None:
+    """Text placed wholly above or below the page box is never printed (a stray glyph at y = -4747):
+    kept, it would hide the page number above it from the running-head check."""
+    for page in pages:
+        low, high = page.bottom, page.bottom + page.height
+        page.lines = [ln for ln in page.lines if not ln.measured or (ln.top > low and ln.bottom < high)]
 
 
 def _read_halfwidth(pages: Sequence[_Page]) -> None:
