@@ -58,6 +58,7 @@ _ENCODED = regex.compile(r"[A-Za-z0-9+/=_\-]{16,}")
 _ENGINEERING_NUMBER = regex.compile(r"^[1-9]\d?\.0\.[1-9]\d?(?=\s|$|\p{Han})")
 _GENERAL_PROVISIONS = regex.compile(r"^\s*1[\s\u3000]*总[\s\u3000]*则\s*$")
 _SECOND_COVER_ELEMENTS = ("前言", "目次", "1范围")
+_ENTRY_KINDS = ("terms", "symbols")
 _SCOPE_OPENING = regex.compile(r"^本(?:部分|文件|标准|规范|指导性技术文件)")
 # every check a report can hold, each described in docs/parse-gate.md
 CHECKS = (
@@ -151,7 +152,10 @@ def _ghost_headings(sections: Sequence[Section]) -> Iterator[Finding]:
     ghosts = [
         s.heading
         for i, s in enumerate(sections[:-1])
-        if s.number not in UNNUMBERED and not s.text.strip() and not _has_children(sections, i)
+        if s.number not in UNNUMBERED
+        and not s.text.strip()
+        and not _has_children(sections, i)
+        and not (s.title and s.kind in _ENTRY_KINDS)  # "4.1 CA 证书认证机构": an entry all on its heading
     ]
     if ghosts:
         yield Finding(

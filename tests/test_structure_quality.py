@@ -57,6 +57,19 @@ def test_ghost_headings_mid_document() -> None:
         gate(broken)
 
 
+def test_abbreviations_written_as_numbered_entries_are_not_empty_headings() -> None:
+    entries = "4 缩略语\n4.1 PLC 可编程逻辑控制器\n4.2 HMI 人机界面\n4.3 IO 输入输出\n"
+    doc = parse_sample(
+        SAMPLE.replace("4 缩略语\nPLC：可编程逻辑控制器（Programmable Logic Controller）\n", entries)
+    )
+    assert [s.title for s in doc.sections if s.number.startswith("4.")] == [
+        "PLC 可编程逻辑控制器",
+        "HMI 人机界面",
+        "IO 输入输出",
+    ]
+    assert check_structure(doc).findings == ()
+
+
 def test_one_empty_clause_is_only_reported() -> None:
     doc = parse_sample(SAMPLE.replace("6 试验方法\n", "5.3 示意图\n6 试验方法\n"))
     report = check_structure(doc)
