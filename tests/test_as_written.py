@@ -9,6 +9,7 @@ import pytest
 import regex
 from sample_standard import SAMPLE
 
+from parsers.entries import split_term
 from parsers.model import Document
 from parsers.structure_quality import check_structure
 from parsers.text import parse_text
@@ -92,3 +93,12 @@ def test_halfwidth_keeps_chinese_punctuation_and_lone_full_width_signs() -> None
     assert to_halfwidth("（２２０±２０）Ｖ，频率为５０Ｈｚ。") == "（220±20）V，频率为50Hz。"
     assert to_halfwidth("σ＝F／A") == "σ＝F／A"
     assert to_halfwidth("ＧＢ／Ｔ ６９２０．１") == "GB/T 6920.1"
+
+
+def test_a_term_whose_second_word_opens_with_latin_letters_is_one_term() -> None:
+    assert split_term("中性磷酸盐 pH标准液") == ("中性磷酸盐 pH标准液", "")
+    assert split_term("减量率 reduction rate") == ("减量率", "reduction rate")
+    assert split_term("安全保护能力 security protection ability") == (
+        "安全保护能力",
+        "security protection ability",
+    )
