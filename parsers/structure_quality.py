@@ -246,9 +246,12 @@ def _headings_not_text(sections: Sequence[Section]) -> Iterator[Finding]:
 def _sequence(sections: Sequence[Section]) -> Iterator[Finding]:
     chapters = [int(s.number) for s in sections if s.level == 1 and s.number.isdigit()]
     if chapters and chapters != list(range(1, len(chapters) + 1)):
+        missing = sorted(set(range(1, max(chapters) + 1)) - set(chapters))
+        where = [_lost_chapter(sections, n) for n in missing[:SHOWN]]
         yield Finding(
             "chapter_sequence",
-            f"chapters run {_run(str(c) for c in chapters)}, not 1, 2, 3 …",
+            f"chapters run {_run(str(c) for c in chapters)}, not 1, 2, 3 …"
+            + (f" ({'; '.join(where)})" if where else ""),
             True,
             tuple(str(c) for c in chapters),
         )
@@ -261,6 +264,17 @@ def _sequence(sections: Sequence[Section]) -> Iterator[Finding]:
             True,
             tuple(f"附录{x}" for x in letters),
         )
+
+
+def _lost_chapter(sections: Sequence[Section], number: int) -> str:
+    """Where a missing chapter's heading went: a line of another section's text, or nowhere."""
+    for s in sections:
+        for line in s.text.split("\n"):
+            if line[:3].strip()[:1].isdigit() and " | " not in line and not _COLUMNS.search(line):
+                heading = parse_heading(line)
+                if heading is not None and heading.number == str(number) and heading.title:
+                    return f"the heading {number} {heading.title} is a line of {s.heading}"
+    return f"no chapter {number} in the text"
 
 
 def _run(items: Iterator[str] | Sequence[str]) -> str:

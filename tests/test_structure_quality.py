@@ -131,7 +131,19 @@ def test_chapter_and_annex_sequences() -> None:
         "6",
     ]
     assert fatal_checks(no_chapter_4) == {"chapter_sequence"}
-    assert "chapters run 1, 2, 3, 5, 6" in check_structure(no_chapter_4).reason
+    assert (
+        "chapters run 1, 2, 3, 5, 6, not 1, 2, 3 … (no chapter 4 in the text)"
+        in check_structure(no_chapter_4).reason
+    )
+    # the heading glued to the text before it, as a PDF reader joining lines may leave it
+    doc = parse_sample()
+    glued = tuple(
+        replace(s, text=s.text + "\n4 缩略语\nPLC：可编程逻辑控制器") if s.number == "3.2" else s
+        for s in doc.sections
+        if s.number != "4"
+    )
+    reason = check_structure(replace(doc, sections=glued)).reason
+    assert "(the heading 4 缩略语 is a line of 3.2 减量率 reduction rate)" in reason
     no_annex_b = parse_sample(SAMPLE.replace("附录B（资料性）操作示例", "附录C（资料性）操作示例"))
     assert fatal_checks(no_annex_b) == {"chapter_sequence"}
     assert "annexes run A, C" in check_structure(no_annex_b).reason
