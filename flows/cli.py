@@ -24,6 +24,7 @@ from flows.malloc_settings import fix_mmap_threshold
 from parsers import ParseOutcome, expand_paths, parse_file, parse_many
 from parsers.errors import ParseError
 from parsers.model import Document
+from parsers.structure_quality import StructureReport, check_structure, gate
 
 prefer_jemalloc()  # before any command imports pyarrow
 fix_mmap_threshold()  # before any command starts a process
@@ -67,11 +68,15 @@ def _write_atomic(path: Path, text: str) -> None:
     os.replace(tmp, path)
 
 
-def _outline(doc: Document) -> str:
+def _outline(doc: Document, report: StructureReport | None = None) -> str:
     lines = [f"{doc.standard_id or '(no id)'}  {doc.title}  [{doc.format}, {doc.drafting_rules}]"]
     for s in doc.sections:
         indent = "  " * s.level
         lines.append(f"{indent}{s.heading}  ({s.kind}, {len(s.text)} chars)")
+    if report is not None:
+        verdict = "passed" if report.passed else "refused for injection"
+        lines.append(f"structure: {verdict} ({report.sections} sections)")
+        lines.extend(f"  {'FAIL' if f.fatal else 'note'} {f.check}: {f.message}" for f in report.findings)
     return "\n".join(lines)
 
 
@@ -106,12 +111,14 @@ def parse(
                 continue
             doc = outcome.document
             assert doc is not None
+            report = check_structure(doc)
             if as_json:
                 row = doc.to_dict(provenance=False)
                 del row["cover"]
+                row["structure"] = report.to_dict()
                 print(json.dumps(row, ensure_ascii=False))
             elif out is None:
-                print(_outline(doc))
+                print(_outline(doc, report))
             if out is not None:
                 name = f"{outcome.path.stem}.{doc.format}.json"
                 _write_atomic(out / name, doc.to_json(indent=1))
@@ -132,8 +139,8 @@ def _context_documents(corpus: Path | None, document: Document) -> list[Document
 
     docs = [document]
     folder = corpus if corpus is not None else PROJECT_CORPUS
-    if folder.is_dir():
-        docs.extend(parsed_documents(expand_paths([folder])))
+    if folder.is_dir():  # a document the build would refuse lends nothing either
+        docs.extend(d for d in parsed_documents(expand_paths([folder])) if check_structure(d).passed)
     return docs
 
 
@@ -167,6 +174,7 @@ def inject(
     try:
         config = PlanConfig(min_errors=lo, max_errors=hi)
         document = parse_file(path)
+        gate(document)  # nothing is injected into a broken parse
     except (ValueError, ParseError) as exc:
         error(f"{path}: {getattr(exc, 'reason', exc)}")
         raise typer.Exit(UNUSABLE) from None

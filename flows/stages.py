@@ -24,6 +24,7 @@ from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
+from parsers.structure_quality import gate
 from release.beside import beside
 from release.config import BuildConfig
 from release.stored_results import StoredResults
@@ -65,9 +66,12 @@ class ParsedFile:
 
 def parse(item: ParseInput) -> ParsedFile:
     """A bad file becomes a record with its reason, so the rest of the build goes on; each file is parsed
-    in a worker process stopped at `limits.seconds`."""
+    in a worker process stopped at `limits.seconds`. A document whose structure fails the parse gate is a
+    bad file too: nothing is injected into a broken parse."""
     try:
-        return ParsedFile(item.path, document=parse_with_deadline(item.path, item.limits))
+        document = parse_with_deadline(item.path, item.limits)
+        gate(document)
+        return ParsedFile(item.path, document=document)
     except ParseError as exc:
         return ParsedFile(item.path, error=exc.reason)
 

@@ -29,6 +29,7 @@ from parsers.numbering import (
     parse_heading,
     parse_marker,
 )
+from parsers.widths import normalize_lines
 
 _CHAPTER_KINDS: tuple[tuple[str, str], ...] = (
     ("规范性引用文件", "normative_references"),
@@ -335,6 +336,7 @@ def assemble(lines: Sequence[Line], *, path: Path, fmt: str, data: bytes) -> Doc
     """The one place where lines become a Document; raises NotAStandardError when no structure is found."""
     if not any(ln.text.strip() for ln in lines):
         raise EmptyFileError(path, "no text: the file holds nothing to parse")
+    lines = normalize_lines(lines)
     assembler = _Assembler(lines, number_styled=fmt == "docx")
     start = assembler.body_start()
     front = assembler.lines[:start]

@@ -15,7 +15,8 @@ from parsers.numbering import TOC_TITLE, compact, parse_heading
 
 STANDARD_ID = regex.compile(
     r"(?<![A-Za-z/])((?:GB/[TZ]|GB|[A-Z]{1,4}/[TZ]|T/[A-Z]{2,12}|[A-Z]{2,4})\s*\d{1,6}(?:\.\d{1,3})*)"
-    r"\s*[—–\-－]{1,2}\s*(\d{4})"
+    # the year after a dash, or after a space where a cover lost its dash ("HJ/T 96 2003")
+    r"(?|\s*[—–\-－]{1,2}\s*(\d{4})|\s+((?:19|20)\d{2})(?!\d))"
 )
 
 
@@ -29,7 +30,7 @@ _TOC_ENTRY = regex.compile(r"^(.*?)\s*(?:[.．…·⋯_\-—]{3,}|\s{3,})\s*([0-
 
 
 _FILENAME_ID = regex.compile(
-    r"(GB_T|GB_Z|GB|[A-Z]{1,4}_[TZ]|T_[A-Z]{2,12}|[A-Z]{2,4})[_ ]?(\d{1,6}(?:\.\d+)*)-(\d{4})"
+    r"(GB_T|GB_Z|GB|[A-Z]{1,4}_[TZ]|T_[A-Z]{2,12}|T[A-Z]{2,12}|[A-Z]{2,4})[_ ]?(\d{1,6}(?:\.\d+)*)-(\d{4})"
 )
 
 
@@ -116,7 +117,15 @@ def _drafting_rules(sections: Sequence[Section]) -> str:
 
 
 def _id_from_filename(path: Path) -> str:
+    """The id a file name spells without its slash ("HJT_96-2003", "TCSTM_00837-2022") as written on a
+    cover: a sector code of two letters plus T or Z is "HJ/T", and T plus a body's letters a group standard.
+    """
     m = _FILENAME_ID.search(path.name)
     if not m:
         return ""
-    return f"{m.group(1).replace('_', '/')} {m.group(2)}—{m.group(3)}"
+    prefix = m.group(1).replace("_", "/")
+    if "/" not in prefix and len(prefix) == 3 and prefix[-1] in "TZ":
+        prefix = f"{prefix[:2]}/{prefix[2]}"
+    elif "/" not in prefix and len(prefix) >= 4 and prefix[0] == "T":
+        prefix = f"T/{prefix[1:]}"
+    return f"{prefix} {m.group(2)}—{m.group(3)}"

@@ -19,6 +19,7 @@ REFERENCE_NUMBER = regex.compile(
 # Converted PDFs sometimes glue the whole list onto one line: split before each new standard number.
 _GLUED = regex.compile(r"(?<=[\p{Han}）)])\s*(?=(?:GB/[TZ]|GB|[A-Z]{1,4}/[TZ]|T/[A-Z]{2,12}|ISO|IEC)\s*\d)")
 _BIBLIOGRAPHY_MARK = regex.compile(r"^[\[［]\s*\d+\s*[\]］]\s*")
+_HAN = regex.compile(r"\p{Han}")
 _ENGLISH = regex.compile(r"^(?P<term>.*?[\p{Han}）)\]】0-9][^A-Za-z]*?)[\s\u3000]+(?P<english>[A-Za-z].*)$")
 
 
@@ -50,7 +51,8 @@ class ReferenceEntry:
 def split_term(title: str) -> tuple[str, str]:
     """ "温室 greenhouse" → ("温室", "greenhouse"); a title with no English equivalent keeps it empty."""
     m = _ENGLISH.match(title.strip())
-    if not m:
+    # an English equivalent holds no Han: "中性磷酸盐 pH标准液" is one term
+    if not m or _HAN.search(m.group("english")):
         return title.strip(), ""
     return m.group("term").strip(), m.group("english").strip()
 

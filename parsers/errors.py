@@ -56,3 +56,8 @@ class ResourceLimitError(ParseError):
 
 class DuplicateDocumentError(ParseError):
     """The same standard again (same bytes, or same id and version) as a file read before it."""
+
+
+class BrokenStructureError(ParseError):
+    """Parsed, but into a structure that only a broken parse (or other drafting rules) explains: no error
+    is injected into it (`parsers.structure_quality`)."""

@@ -15,6 +15,8 @@ from parsers.model import Document
 
 # "[5.1] 标题" — but not "[1] GB/T 191…", a bibliography entry.
 _BRACKET_NUMBER = regex.compile(r"^\s*\[\s*((?:[A-Z]|\d{1,3})(?:\.\d{1,3})*)\s*\]\s*(?=\p{Han})")
+# "[附录 A] 附录 A（规范性附录）…": the marker repeats the heading that follows it
+_BRACKET_ANNEX = regex.compile(r"^\s*\[\s*附\s*录\s*[A-Z]\s*\]\s*(?=附\s*录)")
 _CONTINUATION = regex.compile(r"^\s*\[续\]\s*[…\.]*")
 
 
@@ -40,6 +42,7 @@ def text_lines(text: str) -> list[Line]:
             in_bibliography = False
         elif not in_bibliography:  # "[1] 国家标准管理办法" after 参考文献 is an entry, not chapter 1
             line = _BRACKET_NUMBER.sub(lambda m: f"{m.group(1)} ", line)
+            line = _BRACKET_ANNEX.sub("", line)
         line = _CONTINUATION.sub("", line)
         stripped = line.strip()
         if stripped.startswith("|") and stripped.endswith("|") and len(stripped) > 1:

@@ -26,8 +26,10 @@ def test_parse_json_and_errors(tmp_path: Path) -> None:
     assert result.returncode == 1
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(rows) == 1
-    keys = {"doc_id", "source", "format", "standard_id", "title", "drafting_rules", "sections"}
+    keys = {"doc_id", "source", "format", "standard_id", "title", "drafting_rules", "sections", "structure"}
     assert set(rows[0]) == keys
+    structure = rows[0]["structure"]
+    assert (structure["passed"], structure["sections"], structure["findings"]) == (True, 22, [])
     assert set(rows[0]["sections"][0]) == {"number", "title", "text", "level", "kind"}
     assert rows[0]["standard_id"] == "GB/T 99901—2025"
     assert f"ERROR: {bad}: empty file (0 bytes)" in result.stderr
@@ -44,6 +46,22 @@ def test_parse_outline_and_out_folder(tmp_path: Path) -> None:
     assert json.loads((out / "errors.json").read_text(encoding="utf-8")) == []
     outline = run("parse", str(good)).stdout
     assert "  5.1 外观  (clause," in outline
+
+
+def test_parse_shows_the_gate_and_inject_refuses_a_broken_parse(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.txt"
+    broken.write_text(SAMPLE.replace("6 试验方法\n", "5.3\n5.4\n6 试验方法\n"), encoding="utf-8")
+    shown = run("parse", str(broken), "--json")
+    assert shown.returncode == 0, shown.stderr  # parsed: the gate's verdict is part of what it shows
+    structure = json.loads(shown.stdout)["structure"]
+    assert structure["passed"] is False
+    assert [(f["check"], f["locations"]) for f in structure["findings"]] == [
+        ("ghost_headings", ["5.3", "5.4"])
+    ]
+    assert "structure: refused for injection" in run("parse", str(broken)).stdout
+    refused = run("inject", str(broken), "--corpus", str(tmp_path / "none"))
+    assert refused.returncode == 1 and refused.stdout == ""
+    assert f"ERROR {broken}: structure check failed: 2 empty heading(s)" in refused.stderr
 
 
 def test_lint_reports_violations_and_exit_status(tmp_path: Path) -> None:

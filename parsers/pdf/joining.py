@@ -188,6 +188,8 @@ def _continues(par: _Paragraph, line: _Visual, margins: _Margins, in_references:
         return True
     if _TOC_LINE.search(prev.text) or _PAGE_NUMBER.match(line.text):
         return False
+    if line.page != prev.page and len(par.parts) == 1 and _PAGE_NUMBER.match(prev.text):
+        return False  # a page number left at the foot of a page never runs on into the next page's text
     if _LIST_START.match(line.text) or (in_references and _REFERENCE.match(line.text)):
         return False
     if abs(line.size - prev.end_size) > 0.2 * max(prev.end_size, 1.0):

@@ -30,8 +30,18 @@ from parsers.pdf.joining import _drop_running_heads, _join
 from parsers.pdf.layout import _Page, _Visual
 from parsers.pdf.patterns import _LINE, _SPACE
 from parsers.pdf.tables import _Boxes, _measure, _page_rules, _split_cells
+from parsers.widths import normalize_texts
 
 NO_TEXT_LAYER = "no text layer: scanned document, OCR is not supported"
+
+
+OCR_LAYER = (
+    "scanned pages under an OCR text layer (invisible text over the page images): recognition noise would "
+    "pass for drafting errors; OCR is not supported, use a PDF with a real text layer"
+)
+# text objects of the sampled pages, this many and this share invisible, over images: an OCR layer
+MIN_OCR_OBJECTS = 20
+OCR_SHARE = 0.9
 
 
 SAMPLE_PAGES = 5  # pages looked at before anything else, so a bad 300-page file fails fast
@@ -48,11 +58,29 @@ def read_lines(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) ->
         pages = list(_read_pages(path, pdf, limits))
     finally:
         pdf.close()
+    _read_halfwidth(pages)
+    _drop_off_page(pages)
     _drop_running_heads(pages)
     lines = _join(pages)
     for line in lines:
         limits.check_paragraph(path, len(line.text), line.page)
     return lines
+
+
+def _drop_off_page(pages: Sequence[_Page]) -> None:
+    """Text placed wholly above or below the page box is never printed (a stray glyph at y = -4747):
+    kept, it would hide the page number above it from the running-head check."""
+    for page in pages:
+        low, high = page.bottom, page.bottom + page.height
+        page.lines = [ln for ln in page.lines if not ln.measured or (ln.top > low and ln.bottom < high)]
+
+
+def _read_halfwidth(pages: Sequence[_Page]) -> None:
+    """Full-width numbers read half-width before lines are joined, which looks for headings
+    (`parsers.widths`)."""
+    visuals = [line for page in pages for line in page.lines]
+    for line, text in zip(visuals, normalize_texts([v.text for v in visuals]), strict=True):
+        line.text = text
 
 
 def parse_pdf(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
@@ -122,6 +150,24 @@ def _check_text(path: Path, texts: Sequence[str], *, images: bool) -> None:
         )
 
 
+def _check_recognised(path: Path, pages: Sequence[pdfium.PdfPage]) -> None:
+    """Reject a scan whose text is an OCR layer: invisible text laid over the page images. Its recognition
+    noise (前言 read as 亠刖, 100 as 1OO) would pass for drafting errors nobody injected."""
+    shown = hidden = 0
+    for page in pages:
+        raw = page.raw
+        for i in range(pdfium_c.FPDFPage_CountObjects(raw)):
+            obj = pdfium_c.FPDFPage_GetObject(raw, i)
+            if pdfium_c.FPDFPageObj_GetType(obj) != pdfium_c.FPDF_PAGEOBJ_TEXT:
+                continue
+            if pdfium_c.FPDFTextObj_GetTextRenderMode(obj) == pdfium_c.FPDF_TEXTRENDERMODE_INVISIBLE:
+                hidden += 1
+            else:
+                shown += 1
+    if hidden >= MIN_OCR_OBJECTS and hidden >= OCR_SHARE * (hidden + shown) and any(map(_has_images, pages)):
+        raise NoTextLayerError(path, OCR_LAYER)
+
+
 def _read_pages(path: Path, pdf: pdfium.PdfDocument, limits: ParseLimits) -> Iterator[_Page]:
     """Read every page, checking a sample first so that a scanned or garbled file fails fast."""
     n = len(pdf)
@@ -132,6 +178,7 @@ def _read_pages(path: Path, pdf: pdfium.PdfDocument, limits: ParseLimits) -> Ite
             limits.check_page(path, i + 1, len(loaded[i][2]))
         texts = [loaded[i][2] for i in sorted(loaded)]
         _check_text(path, texts, images=any(_has_images(loaded[i][0]) for i in loaded))
+        _check_recognised(path, [loaded[i][0] for i in sorted(loaded)])
         offset = 0
         all_texts: list[str] = []
         for i in range(n):
