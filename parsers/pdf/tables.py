@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import ctypes
-from bisect import bisect_right
+import itertools
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from parsers.pdf.layout import _BAND, _Rules, _Visual
-from parsers.pdf.patterns import _FIRST_TOKEN, _TOKEN
+from parsers.model import Cell, Table
+from parsers.pdf.joining import _glue_all
+from parsers.pdf.layout import _Rules, _Visual
+from parsers.pdf.patterns import _FIRST_TOKEN, _NONCHARACTER, _TOKEN
+
+_CAPTION = re.compile(r"^表\s*[A-Z]?\s*[.．]?\s*\d")
+_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")
 
 
 class _Boxes:
@@ -73,7 +81,6 @@ def _page_rules(page: pdfium.PdfPage) -> _Rules:
                 rules.horizontal += [(y0, x0, x1), (y1, x0, x1)]
         elif n <= 600:
             _path_segments(obj, n, rules, stroked=bool(stroke.value))
-    rules.index()
     return rules
 
 
@@ -120,34 +127,264 @@ def _add_rule(rules: _Rules, a: tuple[float, float], b: tuple[float, float]) -> 
         rules.horizontal.append((a[1], min(a[0], b[0]), max(a[0], b[0])))
 
 
-def _borders(rules: _Rules, y: float) -> list[float]:
-    """x positions of the vertical rules crossing height y, merged when closer than 3 pt."""
-    if len(rules.vertical) < 3:
-        return []
-    band = rules.bands.get(int(y // _BAND))
-    if not band:
-        return []
-    xs = sorted(x for x, y0, y1 in band if y0 - 1 <= y <= y1 + 1)
-    merged: list[float] = []
-    for x in xs:
-        if not merged or x - merged[-1] > 3:
-            merged.append(x)
-    return merged
+_MEET = 2.0  # pt: a vertical and a horizontal rule this close are drawn to meet
+_SAME_X = 3.0  # pt: vertical rules closer than this are one column border
+_SAME_Y = 3.0  # pt: horizontal rules closer than this are one row border (double rules, thick strokes)
+_FRAME = 0.9  # share of each side of a table that its outer border must cover
 
 
-def _split_cells(line: _Visual, boxes: _Boxes, rules: _Rules, first: int, last: int, text: str) -> None:
-    """Mark a line lying inside a ruled table of two or more columns, and cut it at the rules.
+@dataclass
+class _Grid:
+    """A ruled table on a page: its column and row borders and the ruled boxes made of its grid positions.
+
+    Rows run top to bottom (`ys` falls, PDF y grows up the page). A box is the set of grid positions no
+    rule separates: one cell, however many text lines it holds and however many rows or columns it spans.
+    """
+
+    xs: list[float]
+    ys: list[float]
+    owner: list[list[int]]  # per row band and column: the box it belongs to
+    spans: list[tuple[int, int, int, int]]  # per box: first row, first column, last row, last column
+
+    @property
+    def left(self) -> float:
+        return self.xs[0]
+
+    @property
+    def right(self) -> float:
+        return self.xs[-1]
+
+    @property
+    def top(self) -> float:
+        return self.ys[0]
+
+    @property
+    def bottom(self) -> float:
+        return self.ys[-1]
+
+    def holds(self, line: _Visual) -> bool:
+        """Whether a visual line lies inside the table (a line running past its sides is text around it)."""
+        mid = (line.top + line.bottom) / 2
+        inside = line.x0 >= self.left - _SAME_X and line.x1 <= self.right + _SAME_X
+        return inside and self.bottom < mid < self.top
+
+    def box_at(self, x: float, y: float) -> int:
+        col = min(max(bisect_right(self.xs, x + 0.5) - 1, 0), len(self.xs) - 2)
+        row = min(max(bisect_right([-v for v in self.ys], -y) - 1, 0), len(self.ys) - 2)
+        return self.owner[row][col]
+
+
+def _merge(values: list[float], tolerance: float) -> list[float]:
+    """Sorted values, those closer than `tolerance` to the previous kept one folded into it."""
+    out: list[float] = []
+    for v in sorted(values):
+        if not out or v - out[-1] > tolerance:
+            out.append(v)
+    return out
+
+
+def _covered(spans: list[tuple[float, float]], lo: float, hi: float) -> float:
+    """How much of [lo, hi] the union of the spans covers."""
+    total, reach = 0.0, lo
+    for a, b in sorted(spans):
+        a, b = max(a, reach), min(b, hi)
+        if b > a:
+            total += b - a
+            reach = b
+    return total
+
+
+def _components(rules: _Rules) -> list[tuple[list[int], list[int]]]:
+    """Groups of rules that touch each other: (vertical indices, horizontal indices) per group."""
+    nv = len(rules.vertical)
+    parent = list(range(nv + len(rules.horizontal)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = sorted(range(len(rules.horizontal)), key=lambda h: rules.horizontal[h][0])
+    heights = [rules.horizontal[h][0] for h in order]
+    for v, (x, y0, y1) in enumerate(rules.vertical):
+        for k in range(bisect_left(heights, y0 - _MEET), bisect_right(heights, y1 + _MEET)):
+            h = order[k]
+            _, x0, x1 = rules.horizontal[h]
+            if x0 - _MEET <= x <= x1 + _MEET:
+                parent[find(v)] = find(nv + h)
+    # a border drawn in pieces (one per cell, as word processors do) is one rule
+    for offset, lines in ((0, rules.vertical), (nv, rules.horizontal)):
+        ranked = sorted(range(len(lines)), key=lambda i: (round(lines[i][0]), lines[i][1]))
+        for i, j in itertools.pairwise(ranked):
+            (a, _, a1), (b, b0, _) = lines[i], lines[j]
+            if round(a) == round(b) and b0 <= a1 + _MEET:
+                parent[find(offset + j)] = find(offset + i)
+    groups: dict[int, tuple[list[int], list[int]]] = {}
+    for i in range(len(parent)):
+        vs, hs = groups.setdefault(find(i), ([], []))
+        (vs if i < nv else hs).append(i if i < nv else i - nv)
+    return [g for g in groups.values() if g[0] and g[1]]
+
+
+def _grids(rules: _Rules) -> list[_Grid]:
+    """The ruled tables of a page: framed grids of two or more columns (a framed block of one column, a
+    title box or a flowchart label, is not a table)."""
+    out = []
+    for vs, hs in _components(rules):
+        if len(vs) < 3:
+            continue
+        grid = _grid([rules.vertical[v] for v in vs], [rules.horizontal[h] for h in hs])
+        if grid is not None:
+            out.append(grid)
+    return out
+
+
+def _grid(
+    vertical: list[tuple[float, float, float]], horizontal: list[tuple[float, float, float]]
+) -> _Grid | None:
+    xs = _merge([v[0] for v in vertical], _SAME_X)
+    ys = _merge([h[0] for h in horizontal], _SAME_Y)[::-1]
+    if len(xs) < 3 or len(ys) < 2:
+        return None
+    left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
+    if top - bottom < 4 or right - left < 4:
+        return None
+
+    def upright(x: float) -> list[tuple[float, float]]:
+        return [(y0, y1) for vx, y0, y1 in vertical if abs(vx - x) <= _SAME_X]
+
+    def level(y: float) -> list[tuple[float, float]]:
+        return [(x0, x1) for hy, x0, x1 in horizontal if abs(hy - y) <= _SAME_Y]
+
+    height, width = top - bottom, right - left
+    if (
+        _covered(upright(left), bottom, top) < _FRAME * height
+        or _covered(upright(right), bottom, top) < _FRAME * height
+        or _covered(level(top), left, right) < _FRAME * width
+        or _covered(level(bottom), left, right) < _FRAME * width
+    ):
+        return None
+    rows, cols = len(ys) - 1, len(xs) - 1
+    parent = list(range(rows * cols))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    walls_v = [upright(x) for x in xs]
+    walls_h = [level(y) for y in ys]
+    for r in range(rows):
+        mid = (ys[r] + ys[r + 1]) / 2
+        for c in range(cols - 1):
+            if not any(y0 - 1 <= mid <= y1 + 1 for y0, y1 in walls_v[c + 1]):
+                parent[find(r * cols + c + 1)] = find(r * cols + c)
+    for c in range(cols):
+        mid = (xs[c] + xs[c + 1]) / 2
+        for r in range(rows - 1):
+            if not any(x0 - 1 <= mid <= x1 + 1 for x0, x1 in walls_h[r + 1]):
+                parent[find((r + 1) * cols + c)] = find(r * cols + c)
+    index: dict[int, int] = {}
+    owner = [[0] * cols for _ in range(rows)]
+    spans: list[tuple[int, int, int, int]] = []
+    for r in range(rows):
+        for c in range(cols):
+            root = find(r * cols + c)
+            if root not in index:
+                index[root] = len(spans)
+                spans.append((r, c, r, c))
+            b = index[root]
+            r0, c0, r1, c1 = spans[b]
+            spans[b] = (min(r0, r), min(c0, c), max(r1, r), max(c1, c))
+            owner[r][c] = b
+    return _Grid(xs, ys, owner, spans)
+
+
+def _fill(grid: _Grid, lines: list[_Visual], boxes: _Boxes, text: str) -> list[list[list[str]]]:
+    """The text of each box: per text line that reaches it, the tokens of that line that start in it.
 
     pdfium separates text that jumps from one cell to the next with a space, so only the first character
-    of each space-separated token needs a box to find its column.
+    of each space-separated token needs a box to find its cell.
     """
-    xs = _borders(rules, (line.top + line.bottom) / 2)
-    if len(xs) < 3 or line.x0 < xs[0] - 3 or line.x1 > xs[-1] + 3:
-        return
-    cells: list[list[str]] = [[] for _ in range(len(xs) - 1)]
-    for m in _TOKEN.finditer(text, first, last + 1):
-        left = boxes.box(m.start())[0]
-        col = min(max(bisect_right(xs, left + 0.5) - 1, 0), len(cells) - 1)
-        cells[col].append(m.group())
-    line.cells = [" ".join(c) for c in cells]
-    line.grid = (round(xs[0]), round(xs[-1]))
+    found: list[list[list[str]]] = [[] for _ in grid.spans]
+    for line in lines:
+        seen: dict[int, list[str]] = {}
+        for m in _TOKEN.finditer(text, line.start, line.end + 1):
+            x0, _, y0, y1 = boxes.box(m.start())
+            token = _NONCHARACTER.sub("", m.group())
+            if token:
+                seen.setdefault(grid.box_at(x0, (y0 + y1) / 2), []).append(token)
+        for b, tokens in seen.items():
+            found[b].append(tokens)
+    return found
+
+
+def _table_rows(
+    grid: _Grid, found: list[list[list[str]]], caption: str
+) -> tuple[Table, list[tuple[int, int]]]:
+    """The table, and per row the (first, last) grid row band it stands for.
+
+    A band where no box starts (a rule drawn across a merged cell, or a sliver between double rules)
+    is no row of its own: it joins the row above.
+    """
+    starts = sorted({r0 for r0, _, _, _ in grid.spans})
+    bands = len(grid.ys) - 1
+    row_of = [bisect_right(starts, r) - 1 for r in range(bands)]
+    rows: list[list[Cell]] = [[] for _ in starts]
+    for b in sorted(range(len(grid.spans)), key=lambda b: (grid.spans[b][0], grid.spans[b][1])):
+        r0, c0, r1, c1 = grid.spans[b]
+        text = _glue_all([" ".join(tokens) for tokens in found[b]])
+        rows[row_of[r0]].append(Cell(text, row_of[r1] - row_of[r0] + 1, c1 - c0 + 1))
+    extents = [(s, (starts[i + 1] - 1) if i + 1 < len(starts) else bands - 1) for i, s in enumerate(starts)]
+    table = Table(
+        tuple(tuple(row) for row in rows),
+        columns=len(grid.xs) - 1,
+        caption=caption,
+        continued=_CONTINUED.search(caption) is not None,
+    )
+    return table, extents
+
+
+def _tables(lines: list[_Visual], rules: _Rules, boxes: _Boxes, text: str) -> list[_Visual]:
+    """The page's lines with the lines inside each ruled table replaced by that table's rows."""
+    if len(rules.vertical) < 3:
+        return lines
+    out = lines
+    for grid in _grids(rules):
+        inside = [ln for ln in out if ln.measured and ln.cells is None and grid.holds(ln)]
+        if not inside:
+            continue
+        first = out.index(inside[0])
+        caption = _caption(out[:first], grid)
+        table, extents = _table_rows(grid, _fill(grid, inside, boxes, text), caption)
+        rows = []
+        for i, (texts, (r0, r1)) in enumerate(zip(table.row_texts(), extents, strict=True)):
+            row = _Visual(
+                texts,
+                inside[0].page,
+                inside[0].offset,
+                x0=grid.left,
+                x1=grid.right,
+                top=grid.ys[r0],
+                bottom=grid.ys[r1 + 1],
+                cells=[c.text for c in table.rows[i]],
+                table=table if i == 0 else None,
+                measured=True,
+            )
+            rows.append(row)
+        held = {id(ln) for ln in inside}
+        out = out[:first] + rows + [ln for ln in out[first:] if id(ln) not in held]
+    return out
+
+
+def _caption(before: list[_Visual], grid: _Grid) -> str:
+    """The caption printed just above a table ("表 3 …", "表 A.1 …（续）"), when there is one."""
+    above = [ln for ln in before if ln.measured and ln.cells is None and ln.bottom >= grid.top - 1]
+    if not above:
+        return ""
+    nearest = min(above, key=lambda ln: ln.bottom - grid.top)
+    if nearest.bottom - grid.top > 3 * max(nearest.size, 1.0):
+        return ""
+    return nearest.text if _CAPTION.match(nearest.text) else ""
