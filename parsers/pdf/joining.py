@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from parsers.lines import Line
+from parsers.model import Table
 from parsers.numbering import Heading, parse_heading
 from parsers.pdf.layout import EDGE_ZONE, _Page, _Visual
 from parsers.pdf.patterns import (
@@ -140,6 +141,7 @@ def _join(pages: Sequence[_Page]) -> list[Line]:
     margins = _Margins.of(pages)
     out: list[Line] = []
     current: _Paragraph | None = None
+    last_table: Table | None = None
     in_references = False
     for page in pages:
         for line in page.lines:
@@ -154,8 +156,10 @@ def _join(pages: Sequence[_Page]) -> list[Line]:
                     in_references = True
                 elif heading.title and not _REFERENCE.match(line.text):
                     in_references = False
-            if line.table is not None and not line.table.caption and _ends_table(out, line.page - 1):
-                line.table = replace(line.table, continued=True)
+            if line.table is not None:
+                if _continues_table(line.table, last_table, out, line.page):
+                    line.table = replace(line.table, continued=True)
+                last_table = line.table
             marker = _starts_marker(line.text, in_references)
             current = _Paragraph([line], marker, table=line.cells is not None)
     if current is not None:
@@ -170,9 +174,12 @@ def _belongs(par: _Paragraph, line: _Visual, margins: _Margins, in_references: b
     return _continues(par, line, margins, in_references)
 
 
-def _ends_table(out: list[Line], page: int) -> bool:
-    """Whether the last line so far is a table row on `page`: an uncaptioned table then continues it."""
-    return bool(out) and out[-1].table_row and out[-1].page == page
+def _continues_table(table: Table, last: Table | None, out: list[Line], page: int) -> bool:
+    """An uncaptioned table at the top of a page continues the table of as many columns that ended the
+    previous one (a captioned table says so itself)."""
+    if table.caption or last is None or last.columns != table.columns:
+        return False
+    return bool(out) and out[-1].table_row and out[-1].page == page - 1
 
 
 def _heading(text: str) -> Heading | None:
