@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ctypes
-import itertools
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
@@ -146,6 +145,9 @@ class _Grid:
     owner: list[list[int]]  # per row band and column: the box it belongs to
     spans: list[tuple[int, int, int, int]]  # per box: first row, first column, last row, last column
 
+    def __post_init__(self) -> None:
+        self.depths = [-y for y in self.ys]  # ascending, for bisect
+
     @property
     def left(self) -> float:
         return self.xs[0]
@@ -168,10 +170,12 @@ class _Grid:
         inside = line.x0 >= self.left - _SAME_X and line.x1 <= self.right + _SAME_X
         return inside and self.bottom < mid < self.top
 
+    def band_at(self, y: float) -> int:
+        return min(max(bisect_right(self.depths, -y) - 1, 0), len(self.ys) - 2)
+
     def box_at(self, x: float, y: float) -> int:
         col = min(max(bisect_right(self.xs, x + 0.5) - 1, 0), len(self.xs) - 2)
-        row = min(max(bisect_right([-v for v in self.ys], -y) - 1, 0), len(self.ys) - 2)
-        return self.owner[row][col]
+        return self.owner[self.band_at(y)][col]
 
 
 def _merge(values: list[float], tolerance: float) -> list[float]:
@@ -180,6 +184,18 @@ def _merge(values: list[float], tolerance: float) -> list[float]:
     for v in sorted(values):
         if not out or v - out[-1] > tolerance:
             out.append(v)
+    return out
+
+
+def _binned(
+    kept: list[float], rules: list[tuple[float, float, float]], tolerance: float
+) -> list[list[tuple[float, float]]]:
+    """Per kept position (from `_merge`), the extents of the rules folded into it."""
+    out: list[list[tuple[float, float]]] = [[] for _ in kept]
+    for at, a, b in rules:
+        k = bisect_right(kept, at) - 1
+        if k >= 0 and at - kept[k] <= tolerance:
+            out[k].append((a, b))
     return out
 
 
@@ -194,10 +210,24 @@ def _covered(spans: list[tuple[float, float]], lo: float, hi: float) -> float:
     return total
 
 
-def _components(rules: _Rules) -> list[tuple[list[int], list[int]]]:
+def _joined(lines: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """Rules drawn in pieces (one per cell, as word processors do) joined into whole rules."""
+    out: list[tuple[float, float, float]] = []
+    for at, a, b in sorted(lines, key=lambda r: (round(r[0]), r[1])):
+        if out and round(out[-1][0]) == round(at) and a <= out[-1][2] + _MEET:
+            if b > out[-1][2]:
+                out[-1] = (out[-1][0], out[-1][1], b)
+            continue
+        out.append((at, a, b))
+    return out
+
+
+def _components(
+    vertical: list[tuple[float, float, float]], horizontal: list[tuple[float, float, float]]
+) -> list[tuple[list[int], list[int]]]:
     """Groups of rules that touch each other: (vertical indices, horizontal indices) per group."""
-    nv = len(rules.vertical)
-    parent = list(range(nv + len(rules.horizontal)))
+    nv = len(vertical)
+    parent = list(range(nv + len(horizontal)))
 
     def find(i: int) -> int:
         while parent[i] != i:
@@ -205,21 +235,14 @@ def _components(rules: _Rules) -> list[tuple[list[int], list[int]]]:
             i = parent[i]
         return i
 
-    order = sorted(range(len(rules.horizontal)), key=lambda h: rules.horizontal[h][0])
-    heights = [rules.horizontal[h][0] for h in order]
-    for v, (x, y0, y1) in enumerate(rules.vertical):
+    order = sorted(range(len(horizontal)), key=lambda h: horizontal[h][0])
+    heights = [horizontal[h][0] for h in order]
+    for v, (x, y0, y1) in enumerate(vertical):
         for k in range(bisect_left(heights, y0 - _MEET), bisect_right(heights, y1 + _MEET)):
             h = order[k]
-            _, x0, x1 = rules.horizontal[h]
+            _, x0, x1 = horizontal[h]
             if x0 - _MEET <= x <= x1 + _MEET:
                 parent[find(v)] = find(nv + h)
-    # a border drawn in pieces (one per cell, as word processors do) is one rule
-    for offset, lines in ((0, rules.vertical), (nv, rules.horizontal)):
-        ranked = sorted(range(len(lines)), key=lambda i: (round(lines[i][0]), lines[i][1]))
-        for i, j in itertools.pairwise(ranked):
-            (a, _, a1), (b, b0, _) = lines[i], lines[j]
-            if round(a) == round(b) and b0 <= a1 + _MEET:
-                parent[find(offset + j)] = find(offset + i)
     groups: dict[int, tuple[list[int], list[int]]] = {}
     for i in range(len(parent)):
         vs, hs = groups.setdefault(find(i), ([], []))
@@ -231,10 +254,11 @@ def _grids(rules: _Rules) -> list[_Grid]:
     """The ruled tables of a page: framed grids of two or more columns (a framed block of one column, a
     title box or a flowchart label, is not a table)."""
     out = []
-    for vs, hs in _components(rules):
+    vertical, horizontal = _joined(rules.vertical), _joined(rules.horizontal)
+    for vs, hs in _components(vertical, horizontal):
         if len(vs) < 3:
             continue
-        grid = _grid([rules.vertical[v] for v in vs], [rules.horizontal[h] for h in hs])
+        grid = _grid([vertical[v] for v in vs], [horizontal[h] for h in hs])
         if grid is not None:
             out.append(grid)
     return out
@@ -244,25 +268,21 @@ def _grid(
     vertical: list[tuple[float, float, float]], horizontal: list[tuple[float, float, float]]
 ) -> _Grid | None:
     xs = _merge([v[0] for v in vertical], _SAME_X)
-    ys = _merge([h[0] for h in horizontal], _SAME_Y)[::-1]
-    if len(xs) < 3 or len(ys) < 2:
+    up = _merge([h[0] for h in horizontal], _SAME_Y)
+    if len(xs) < 3 or len(up) < 2:
         return None
+    ys = up[::-1]
     left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
     if top - bottom < 4 or right - left < 4:
         return None
-
-    def upright(x: float) -> list[tuple[float, float]]:
-        return [(y0, y1) for vx, y0, y1 in vertical if abs(vx - x) <= _SAME_X]
-
-    def level(y: float) -> list[tuple[float, float]]:
-        return [(x0, x1) for hy, x0, x1 in horizontal if abs(hy - y) <= _SAME_Y]
-
+    walls_v = _binned(xs, vertical, _SAME_X)
+    walls_h = _binned(up, horizontal, _SAME_Y)[::-1]
     height, width = top - bottom, right - left
     if (
-        _covered(upright(left), bottom, top) < _FRAME * height
-        or _covered(upright(right), bottom, top) < _FRAME * height
-        or _covered(level(top), left, right) < _FRAME * width
-        or _covered(level(bottom), left, right) < _FRAME * width
+        _covered(walls_v[0], bottom, top) < _FRAME * height
+        or _covered(walls_v[-1], bottom, top) < _FRAME * height
+        or _covered(walls_h[0], left, right) < _FRAME * width
+        or _covered(walls_h[-1], left, right) < _FRAME * width
     ):
         return None
     rows, cols = len(ys) - 1, len(xs) - 1
@@ -274,8 +294,6 @@ def _grid(
             i = parent[i]
         return i
 
-    walls_v = [upright(x) for x in xs]
-    walls_h = [level(y) for y in ys]
     for r in range(rows):
         mid = (ys[r] + ys[r + 1]) / 2
         for c in range(cols - 1):
@@ -360,15 +378,23 @@ def _tables(lines: list[_Visual], rules: _Rules, boxes: _Boxes, text: str) -> li
         caption = _caption(out[:first], grid)
         table, extents = _table_rows(grid, _fill(grid, inside, boxes, text), caption)
         rows = []
+        offset = inside[0].offset
+        starts: dict[int, int] = {}  # grid band → where its first text line starts in the page text
+        for ln in inside:
+            band = grid.band_at((ln.top + ln.bottom) / 2)
+            starts[band] = min(starts.get(band, ln.offset), ln.offset)
         for i, (texts, (r0, r1)) in enumerate(zip(table.row_texts(), extents, strict=True)):
+            top, bottom = grid.ys[r0], grid.ys[r1 + 1]
+            here = [starts[b] for b in range(r0, r1 + 1) if b in starts]
+            offset = max(offset, min(here, default=offset))  # rows stay in order
             row = _Visual(
                 texts,
                 inside[0].page,
-                inside[0].offset,
+                offset,
                 x0=grid.left,
                 x1=grid.right,
-                top=grid.ys[r0],
-                bottom=grid.ys[r1 + 1],
+                top=top,
+                bottom=bottom,
                 cells=[c.text for c in table.rows[i]],
                 table=table if i == 0 else None,
                 measured=True,
