@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from parsers.hash_once import hash_once, state_without_hash
+from parsers.numbering import to_halfwidth
 
 FORMATS = ("pdf", "docx", "markdown", "text")
 DRAFTING_RULES = ("GB/T 1.1—2020", "GB/T 1.1—2009", "unknown")
@@ -83,6 +84,17 @@ class Table:
             texts.append(" | ".join(parts))
         return texts
 
+    def in_place(self, lines: list[str]) -> bool:
+        """Whether the text lines from `line` on are still this table's rows (an edit may have changed them:
+        the text then wins). Width variants are not a change (text may be folded to half width)."""
+        rows = self.row_texts()
+        if self.line + len(rows) > len(lines):
+            return False
+        return all(
+            to_halfwidth(lines[self.line + k].strip()) == to_halfwidth(row.strip())
+            for k, row in enumerate(rows)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "caption": self.caption,
@@ -125,6 +137,11 @@ class Section:
         if self.number == self.title or not self.title:
             return self.number
         return f"{self.number} {self.title}"
+
+    def table_lines(self) -> frozenset[int]:
+        """Indices of the text lines that are rows of a table, full-width rows (a title, a note) included."""
+        lines = self.text.split("\n")
+        return frozenset(t.line + k for t in self.tables if t.in_place(lines) for k in range(len(t.rows)))
 
     @property
     def is_numbered(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from parsers.model import Document, Section, Table
+from parsers.model import Document, Section
 
 
 def render_text(document: Document) -> str:
@@ -18,7 +18,7 @@ def _body(section: Section) -> list[str]:
     """The section's text lines, its tables written from their structure (every row between pipes, a
     full-width row too) where the text still holds them as read, other " | " rows from their text."""
     body = section.text.split("\n") if section.text else []
-    tables = {t.line: t for t in section.tables if in_place(t, body)}
+    tables = {t.line: t for t in section.tables if t.in_place(body)}
     out: list[str] = []
     i = 0
     while i < len(body):
@@ -31,12 +31,3 @@ def _body(section: Section) -> list[str]:
         out.append(f"| {row} |" if " | " in row else row)
         i += 1
     return out
-
-
-def in_place(table: Table, body: list[str]) -> bool:
-    """Whether the text lines from `table.line` on are still the table's rows (an edit may have changed
-    them: the text then wins, and the structure is not used to render it)."""
-    rows = table.row_texts()
-    if table.line + len(rows) > len(body):
-        return False
-    return all(body[table.line + k].strip() == row.strip() for k, row in enumerate(rows))

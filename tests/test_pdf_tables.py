@@ -274,3 +274,17 @@ def test_sl651_tables_have_their_true_rows(real_corpus: Path) -> None:
         assert [(len(t.rows), t.columns) for t in mine] == parts, name
         assert [t.continued for t in mine] == [False] + [True] * (len(parts) - 1), name
     assert not any(re.search("[\ufffe\uffff]", ln.text) for ln in lines)
+
+
+def test_provision_lines_leave_out_every_table_row_by_the_structure() -> None:
+    from injectors.types.nms.analysis import body_lines
+
+    table = Table(
+        rows=((Cell("检验项目应符合下列要求", col_span=2),), (Cell("外观"), Cell("应平整"))),
+        columns=2,
+    )
+    rows = [r.strip() for r in table.row_texts()]
+    section = document_with(table, rows).sections[1]
+    assert [line for _, line in body_lines(section)] == ["正文。"]
+    edited = replace(section, text=section.text.replace("外观 | 应平整", "外观 | 应光洁"))
+    assert [line for _, line in body_lines(edited)] == ["正文。", "检验项目应符合下列要求"]
