@@ -6,9 +6,10 @@ Usage: `python bench/tables.py [--cpu]`. Two parts:
   full-width rows, column spans, a continued table, and a title block and a flowchart that are not
   tables), rendered to PDF and scored for rows exact, columns exact and cell text exact (whitespace
   ignored, at the grid position where each cell starts), with the time each reader takes;
-- when ../shared/corpus-real is present, SL 651's tables 12, 13, 16, 17, 24, 74 and E.5, whose true row
-  and column counts were read off the rendered pages (counts only: no text of the standard is kept here),
-  and the parse of that document against pypdfium2's bare text extraction (goal: at most 3×).
+- when the real standards used in development sit next to the project, SL 651's tables 12, 13, 16, 17,
+  24, 74 and E.5, whose true row and column counts were read off the rendered pages (counts only: no
+  text of the standard is kept here), and the parse of that document against pypdfium2's bare text
+  extraction (goal: at most 3×).
 
 pdfplumber is the yardstick only; it is a dev dependency. The exit code is 1 when our reader misses a
 fixture row, column or cell, an SL 651 count, or the speed goal.
@@ -184,7 +185,7 @@ def _plumber_part(pdf: pdfplumber.PDF, page: int, name: str, k: int) -> Grid | N
 
 def sl651(clock: Callable[[], float]) -> bool:
     if not SL651.exists():
-        print("../shared/corpus-real is absent: SL 651 skipped")
+        print("the real standards are not next to the project: SL 651 skipped")
         return True
     data = SL651.read_bytes()
     lines = read_lines(SL651, data)
