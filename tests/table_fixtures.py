@@ -4,8 +4,9 @@ Each table is given as its rows of cells, each cell with the lines it prints and
 it spans; the gold text of a cell is its lines joined (all the text is CJK or single-line, so joining
 needs no spaces). The patterns are those a reader gets wrong when it cuts rows at text lines: cells of
 several lines, row-spanning cells, vertical labels written one character per line, full-width title and
-note rows, column spans, and a table continued on the next page. Two framed drawings that are not tables
-(a one-column title block and a flowchart) come with them. All text is written for this project.
+note rows, column spans, a table continued on the next page, and a table of one column under its
+caption. Two framed drawings that are not tables (a title block and a flowchart) come with them. All text
+is written for this project.
 """
 
 from __future__ import annotations
@@ -172,8 +173,15 @@ CONTINUED_NEXT = GoldTable(
     continued=True,
 )
 
-TABLES = (SPANS, VERTICAL, FULL_WIDTH, COLUMN_SPAN, CONTINUED_FIRST, CONTINUED_NEXT)
-PAGES = ((SPANS, VERTICAL), (FULL_WIDTH, COLUMN_SPAN, CONTINUED_FIRST), (CONTINUED_NEXT,))
+ONE_COLUMN = GoldTable(
+    "one column under its caption",
+    "表6　应答帧的组成",
+    (110,),
+    ((c("起始标志"),), (c("设备地址"),), (c("错误代码（两字节）"),), (c("校验码"),)),
+)
+
+TABLES = (SPANS, VERTICAL, FULL_WIDTH, COLUMN_SPAN, CONTINUED_FIRST, CONTINUED_NEXT, ONE_COLUMN)
+PAGES = ((SPANS, VERTICAL), (FULL_WIDTH, COLUMN_SPAN, CONTINUED_FIRST), (CONTINUED_NEXT, ONE_COLUMN))
 
 
 def font() -> Path | None:
@@ -248,7 +256,8 @@ class _Drawer:
         self.y += 30
 
     def flowchart(self) -> None:
-        """Three labelled boxes joined by arrows: a figure, not a table."""
+        """Labelled boxes joined by arrows, one running down into the box below: a figure, not a table
+        (the arrow's stem meets that box's border as a column rule would)."""
         for k, label in enumerate(("取样", "称量", "记录")):
             x = self.LEFT + 10 + k * 50
             self.pdf.rect(x, self.y, 30, 10)
@@ -257,7 +266,13 @@ class _Drawer:
                 self.pdf.line(x - 20, self.y + 5, x, self.y + 5)
                 self.pdf.line(x - 3, self.y + 3.5, x, self.y + 5)
                 self.pdf.line(x - 3, self.y + 6.5, x, self.y + 5)
-        self.y += 18
+        x = self.LEFT + 110
+        self.pdf.line(x + 15, self.y + 12, x + 15, self.y + 20)
+        self.pdf.line(x + 13.5, self.y + 17, x + 15, self.y + 20)
+        self.pdf.line(x + 16.5, self.y + 17, x + 15, self.y + 20)
+        self.pdf.rect(x, self.y + 20, 30, 10)
+        self.text(x + 8, self.y + 26.5, "存档")
+        self.y += 38
 
     def output(self) -> bytes:
         return bytes(self.pdf.output())

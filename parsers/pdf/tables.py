@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
@@ -199,6 +200,15 @@ def _binned(
     return out
 
 
+def _walls(borders: list[float], extents: list[list[tuple[float, float]]], across: list[float]) -> list[int]:
+    """The outer borders, and the inner ones whose rules cross the middle of some band between `across`."""
+    mids = [(a + b) / 2 for a, b in itertools.pairwise(across)]
+    inner = [
+        k for k in range(1, len(borders) - 1) if any(a - 1 <= m <= b + 1 for a, b in extents[k] for m in mids)
+    ]
+    return [0, *inner, len(borders) - 1]
+
+
 def _covered(spans: list[tuple[float, float]], lo: float, hi: float) -> float:
     """How much of [lo, hi] the union of the spans covers."""
     total, reach = 0.0, lo
@@ -251,12 +261,12 @@ def _components(
 
 
 def _grids(rules: _Rules) -> list[_Grid]:
-    """The ruled tables of a page: framed grids of two or more columns (a framed block of one column, a
-    title box or a flowchart label, is not a table)."""
+    """The ruled tables of a page: framed grids of two or more columns, or of one column and several ruled
+    rows (a framed block of one row, a title box or a flowchart label, is not a table)."""
     out = []
     vertical, horizontal = _joined(rules.vertical), _joined(rules.horizontal)
     for vs, hs in _components(vertical, horizontal):
-        if len(vs) < 3:
+        if len(vs) < 2:
             continue
         grid = _grid([vertical[v] for v in vs], [horizontal[h] for h in hs])
         if grid is not None:
@@ -269,7 +279,7 @@ def _grid(
 ) -> _Grid | None:
     xs = _merge([v[0] for v in vertical], _SAME_X)
     up = _merge([h[0] for h in horizontal], _SAME_Y)
-    if len(xs) < 3 or len(up) < 2:
+    if len(xs) < 2 or len(up) < (2 if len(xs) > 2 else 3):
         return None
     ys = up[::-1]
     left, right, top, bottom = xs[0], xs[-1], ys[0], ys[-1]
@@ -284,6 +294,13 @@ def _grid(
         or _covered(walls_h[0], left, right) < _FRAME * width
         or _covered(walls_h[-1], left, right) < _FRAME * width
     ):
+        return None
+    # a border is one where it parts two boxes somewhere: an arrow running into a framed label is not
+    keep = _walls(xs, walls_v, ys)
+    xs, walls_v = [xs[k] for k in keep], [walls_v[k] for k in keep]
+    keep = _walls(ys, walls_h, xs)
+    ys, walls_h = [ys[k] for k in keep], [walls_h[k] for k in keep]
+    if len(ys) < (2 if len(xs) > 2 else 3):
         return None
     rows, cols = len(ys) - 1, len(xs) - 1
     parent = list(range(rows * cols))
@@ -367,7 +384,7 @@ def _table_rows(
 
 def _tables(lines: list[_Visual], rules: _Rules, boxes: _Boxes, text: str) -> list[_Visual]:
     """The page's lines with the lines inside each ruled table replaced by that table's rows."""
-    if len(rules.vertical) < 3:
+    if len(rules.vertical) < 2:
         return lines
     out = lines
     for grid in _grids(rules):
@@ -376,6 +393,8 @@ def _tables(lines: list[_Visual], rules: _Rules, boxes: _Boxes, text: str) -> li
             continue
         first = out.index(inside[0])
         caption = _caption(out[:first], grid)
+        if len(grid.xs) == 2 and not caption:
+            continue  # a one-column table is one only when its caption says so (else a framed list, a box)
         table, extents = _table_rows(grid, _fill(grid, inside, boxes, text), caption)
         rows = []
         offset = inside[0].offset
