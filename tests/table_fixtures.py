@@ -154,7 +154,13 @@ CONTINUED_FIRST = GoldTable(
     (
         (c("序号"), c("名称"), c("结构"), c("说明")),
         (c("1"), c("流水号"), c("流水号"), c("两字节编码。")),
-        (c("2"), c("发送时间"), c("发送时间"), c("六字节编码。")),
+        # the first line of the last cell is a little too wide: its comma hangs over the table's border
+        (
+            c("2"),
+            c("发送时间"),
+            c("发送时间"),
+            c("发送时间按年月日时分秒顺序编为六字节，/不足两位的左侧补零。"),
+        ),
     ),
 )
 

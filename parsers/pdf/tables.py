@@ -166,9 +166,10 @@ class _Grid:
         return self.ys[-1]
 
     def holds(self, line: _Visual) -> bool:
-        """Whether a visual line lies inside the table (a line running past its sides is text around it)."""
+        """Whether a visual line lies inside the table (a line running past its sides is text around it; its
+        last character, often punctuation, may hang over the right border)."""
         mid = (line.top + line.bottom) / 2
-        inside = line.x0 >= self.left - _SAME_X and line.x1 <= self.right + _SAME_X
+        inside = line.x0 >= self.left - _SAME_X and line.x1 <= self.right + max(_SAME_X, line.end_size)
         return inside and self.bottom < mid < self.top
 
     def band_at(self, y: float) -> int:
