@@ -209,10 +209,15 @@ def sl651(clock: Callable[[], float]) -> bool:
     raw = best_of(lambda: raw_extraction(data), clock=clock)
     start = clock()
     with pdfplumber.open(SL651) as pdf:
-        for p in pdf.pages:
-            p.extract_tables()
+        theirs = [table for p in pdf.pages for table in p.extract_tables()]
     plumber_time = clock() - start
     ratio = parse / raw
+    found = [ln.table for ln in lines if ln.table is not None]
+    narrow = sum(t.columns == 1 for t in found)
+    print(
+        f"Tables found in SL 651: ours {len(found)} ({narrow} of one column, each under its caption); "
+        f"pdfplumber {len(theirs)} ({sum(max(map(len, t), default=0) == 1 for t in theirs)} of one column)"
+    )
     print(
         f"SL 651 ({len(lines)} lines): our parse {parse:.2f} s, pypdfium2 raw text {raw:.2f} s, "
         f"ratio {ratio:.2f} (goal ≤ {GOAL:g}); pdfplumber extract_tables on every page {plumber_time:.2f} s "
