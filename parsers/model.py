@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -25,6 +26,10 @@ class Provenance:
 
     page: int | None = None
     offset: int | None = None
+
+
+TABLE_CAPTION = re.compile(r"^表\s*[A-Z]?\s*[.．]?\s*\d")  # "表 3 …", "表A.1 …"
+TABLE_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")  # a caption's "（续）"
 
 
 @dataclass(frozen=True)

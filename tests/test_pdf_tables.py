@@ -290,3 +290,41 @@ def test_provision_lines_leave_out_every_table_row_by_the_structure() -> None:
     assert [line for _, line in body_lines(section)] == ["正文。"]
     edited = replace(section, text=section.text.replace("外观 | 应平整", "外观 | 应光洁"))
     assert [line for _, line in body_lines(edited)] == ["正文。", "检验项目应符合下列要求"]
+
+
+# --- the same structure from Word -----------------------------------------------------------------
+
+
+def test_word_tables_carry_their_merged_cells_too() -> None:
+    import docx
+    from docx_fixtures import save
+
+    from parsers.docx import parse_docx
+
+    doc = docx.Document()
+    for text in ("GB/T 99997—2025", "示例装置 技术要求", "1 范围", "本文件规定了示例装置的要求。", "2 要求"):
+        doc.add_paragraph(text)
+    doc.add_paragraph("表1　装置参数")
+    table = doc.add_table(rows=5, cols=3)
+    values = [["装置参数", "", ""], ["项目", "指标", "说明"], ["电源", "220 V", "交流"], ["", "50 Hz", ""]]
+    for r, row in enumerate(values):
+        for c, value in enumerate(row):
+            table.cell(r, c).text = value
+    table.cell(0, 0).merge(table.cell(0, 2))  # a title row across the table
+    table.cell(2, 0).merge(table.cell(3, 0))  # 电源 over two rows
+    table.cell(4, 0).merge(table.cell(4, 2))
+    table.cell(4, 0).text = "注：指标为额定值。"
+    document = parse_docx(Path("merged.docx"), save(doc))
+    section = document.section("2")
+    assert section is not None
+    (parsed,) = section.tables
+    assert (parsed.caption, parsed.columns, parsed.line) == ("表1　装置参数", 3, 1)
+    assert parsed.rows == (
+        (Cell("装置参数", col_span=3),),
+        (Cell("项目"), Cell("指标"), Cell("说明")),
+        (Cell("电源", row_span=2), Cell("220 V"), Cell("交流")),
+        (Cell("50 Hz"), Cell("")),
+        (Cell("注：指标为额定值。", col_span=3),),
+    )
+    assert parsed.in_place(section.text.split("\n"))
+    assert section.table_lines() == frozenset(range(1, 6))

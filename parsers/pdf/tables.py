@@ -1,23 +1,19 @@
-"""Table borders from a page's vector paths, and table rows split into cells at them."""
+"""Ruled tables from a page's vector paths: the grid of each, its ruled boxes, the text of each box."""
 
 from __future__ import annotations
 
 import ctypes
 import itertools
-import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from parsers.model import Cell, Table
+from parsers.model import TABLE_CAPTION, TABLE_CONTINUED, Cell, Table
 from parsers.pdf.joining import _glue_all
 from parsers.pdf.layout import _Rules, _Visual
 from parsers.pdf.patterns import _FIRST_TOKEN, _NONCHARACTER, _TOKEN
-
-_CAPTION = re.compile(r"^表\s*[A-Z]?\s*[.．]?\s*\d")
-_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")
 
 
 class _Boxes:
@@ -378,7 +374,7 @@ def _table_rows(
         tuple(tuple(row) for row in rows),
         columns=len(grid.xs) - 1,
         caption=caption,
-        continued=_CONTINUED.search(caption) is not None,
+        continued=TABLE_CONTINUED.search(caption) is not None,
     )
     return table, extents
 
@@ -433,4 +429,4 @@ def _caption(before: list[_Visual], grid: _Grid) -> str:
     nearest = min(above, key=lambda ln: ln.bottom - grid.top)
     if nearest.bottom - grid.top > 3 * max(nearest.size, 1.0):
         return ""
-    return nearest.text if _CAPTION.match(nearest.text) else ""
+    return nearest.text if TABLE_CAPTION.match(nearest.text) else ""
