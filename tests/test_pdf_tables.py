@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -195,7 +197,8 @@ def test_rendering_follows_the_text_once_an_edit_changed_a_row() -> None:
     assert "| 注：示例。 |" not in text
 
 
-def test_parse_pdf_puts_each_table_in_its_section_at_its_first_row(cjk_font: Path) -> None:
+def small_standard(cjk_font: Path) -> bytes:
+    """Two chapters; the second holds a captioned table with an empty cell at a row's start and a note row."""
     sheet = Sheet(cjk_font, header=None)
     sheet.page()
     sheet.line("GB/T 99998—2025")
@@ -209,15 +212,19 @@ def test_parse_pdf_puts_each_table_in_its_section_at_its_first_row(cjk_font: Pat
     sheet.line("表1　技术要求", center=True)
     pdf, widths, top = sheet.pdf, (30, 50, 60), sheet.y
     pdf.set_font("cjk", size=9)
-    for r, row in enumerate((("项目", "要求", "检验方法"), ("外观", "", "目测"))):
+    for r, row in enumerate((("项目", "要求", "检验方法"), ("外观", "", "目测"), ("", "无划痕", "手摸"))):
         x = sheet.LEFT
         for text, width in zip(row, widths, strict=True):
             pdf.rect(x, top + 7 * r, width, 7)
             pdf.text(x + 1, top + 7 * r + 5, text)
             x += width
-    pdf.rect(sheet.LEFT, top + 14, sum(widths), 7)
-    pdf.text(sheet.LEFT + 1, top + 19, "注：要求一栏留空。")
-    doc = parse_pdf(Path("t.pdf"), sheet.output())
+    pdf.rect(sheet.LEFT, top + 21, sum(widths), 7)
+    pdf.text(sheet.LEFT + 1, top + 26, "注：要求一栏留空。")
+    return sheet.output()
+
+
+def test_parse_pdf_puts_each_table_in_its_section_at_its_first_row(cjk_font: Path) -> None:
+    doc = parse_pdf(Path("t.pdf"), small_standard(cjk_font))
     section = doc.section("2")
     assert section is not None
     assert section.text.split("\n") == [
@@ -225,12 +232,34 @@ def test_parse_pdf_puts_each_table_in_its_section_at_its_first_row(cjk_font: Pat
         "表1　技术要求",
         "项目 | 要求 | 检验方法",
         "外观 |  | 目测",
+        "| 无划痕 | 手摸",
         "注：要求一栏留空。",
     ]
     (table,) = section.tables
     assert (table.line, table.caption, table.columns) == (2, "表1　技术要求", 3)
     assert table.rows[1] == (Cell("外观"), Cell(""), Cell("目测"))
-    assert table.rows[2] == (Cell("注：要求一栏留空。", col_span=3),)
+    assert table.rows[2] == (Cell(""), Cell("无划痕"), Cell("手摸"))
+    assert table.rows[3] == (Cell("注：要求一栏留空。", col_span=3),)
+
+
+def test_parse_json_prints_the_cells(cjk_font: Path, tmp_path: Path) -> None:
+    path = tmp_path / "standard.pdf"
+    path.write_bytes(small_standard(cjk_font))
+    root = Path(__file__).resolve().parents[1]
+    command = [sys.executable, "-m", "flows.cli", "parse", str(path), "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
+    assert result.returncode == 0, result.stderr
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
+    section = next(s for s in row["sections"] if s["number"] == "2")
+    (table,) = section["tables"]
+    cells = [[cell["text"] for cell in r] for r in table["rows"]]
+    assert cells == [
+        ["项目", "要求", "检验方法"],
+        ["外观", "", "目测"],
+        ["", "无划痕", "手摸"],
+        ["注：要求一栏留空。"],
+    ]
+    assert table["rows"][3][0]["col_span"] == 3
 
 
 # --- non-characters -------------------------------------------------------------------------------
