@@ -321,6 +321,15 @@ def test_provision_lines_leave_out_every_table_row_by_the_structure() -> None:
     assert [line for _, line in body_lines(edited)] == ["正文。", "检验项目应符合下列要求"]
 
 
+def test_term_uses_are_looked_for_outside_every_table_row() -> None:
+    from injectors.language.terms import prose_lines
+
+    table = Table(rows=((Cell("示例装置的组成", col_span=2),), (Cell("外壳"), Cell("金属"))), columns=2)
+    section = document_with(table, [r.strip() for r in table.row_texts()]).sections[1]
+    assert [line for _, line in prose_lines(section.text, section.table_lines())] == ["正文。"]
+    assert [line for _, line in prose_lines(section.text)] == ["正文。", "示例装置的组成"]
+
+
 # --- the same structure from Word -----------------------------------------------------------------
 
 
