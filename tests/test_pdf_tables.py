@@ -366,3 +366,22 @@ def test_word_tables_carry_their_merged_cells_too() -> None:
     )
     assert parsed.in_place(section.text.split("\n"))
     assert section.table_lines() == frozenset(range(1, 6))
+
+
+def test_graph_paper_is_not_read_as_a_table(cjk_font: Path) -> None:
+    """A grid finer than any table (here 80 × 130 boxes) is a drawing: its text stays text."""
+    from parsers.pdf.tables import MAX_GRID_CELLS
+
+    assert MAX_GRID_CELLS < 80 * 130
+    sheet = FPDF(unit="mm", format="A4")
+    sheet.add_font("cjk", "", str(cjk_font), collection_font_number=0)
+    sheet.add_page()
+    sheet.set_line_width(0.1)
+    for k in range(81):
+        sheet.line(25 + 2 * k, 20, 25 + 2 * k, 280)
+    for k in range(131):
+        sheet.line(25, 20 + 2 * k, 185, 20 + 2 * k)
+    sheet.set_font("cjk", size=5)
+    sheet.text(30, 41.5, "坐标纸上的说明文字")
+    lines = read_lines(Path("graph.pdf"), bytes(sheet.output()))
+    assert [(ln.text, ln.table_row) for ln in lines] == [("坐标纸上的说明文字", False)]

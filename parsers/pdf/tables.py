@@ -123,6 +123,8 @@ def _add_rule(rules: _Rules, a: tuple[float, float], b: tuple[float, float]) -> 
         rules.horizontal.append((a[1], min(a[0], b[0]), max(a[0], b[0])))
 
 
+MAX_RULES = 4000  # whole rules on one page; real pages of tables have a few hundred
+MAX_GRID_CELLS = 5000  # grid positions of one table; real tables have a few hundred
 _MEET = 2.0  # pt: a vertical and a horizontal rule this close are drawn to meet
 _SAME_X = 3.0  # pt: vertical rules closer than this are one column border
 _SAME_Y = 3.0  # pt: horizontal rules closer than this are one row border (double rules, thick strokes)
@@ -260,8 +262,10 @@ def _components(
 def _grids(rules: _Rules) -> list[_Grid]:
     """The ruled tables of a page: framed grids of two or more columns, or of one column and several ruled
     rows (a framed block of one row, a title box or a flowchart label, is not a table)."""
-    out = []
+    out: list[_Grid] = []
     vertical, horizontal = _joined(rules.vertical), _joined(rules.horizontal)
+    if len(vertical) + len(horizontal) > MAX_RULES:
+        return out  # graph paper or a drawing, not tables: finding its grids would cost their product
     for vs, hs in _components(vertical, horizontal):
         if len(vs) < 2:
             continue
@@ -300,6 +304,8 @@ def _grid(
     if len(ys) < (2 if len(xs) > 2 else 3):
         return None
     rows, cols = len(ys) - 1, len(xs) - 1
+    if rows * cols > MAX_GRID_CELLS:
+        return None  # a grid this fine is a drawing (graph paper), and reading it costs rows × columns
     parent = list(range(rows * cols))
 
     def find(i: int) -> int:
