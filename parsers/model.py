@@ -28,8 +28,10 @@ class Provenance:
     offset: int | None = None
 
 
-TABLE_CAPTION = re.compile(r"^表\s*[A-Z]?\s*[.．]?\s*\d")  # "表 3 …", "表A.1 …"
-TABLE_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$")  # a caption's "（续）"
+TABLE_CAPTION = re.compile(r"^(?:续\s*)?表\s*[A-Z]?\s*[.．]?\s*\d")  # "表 3 …", "表A.1 …", "续表 3"
+TABLE_CONTINUED = re.compile(
+    r"[（(]\s*续\s*[)）]\s*$|^续\s*表"
+)  # "表 3 …（续）", or "续表 3" (older editions)
 
 
 @dataclass(frozen=True)

@@ -197,7 +197,7 @@ def test_rendering_follows_the_text_once_an_edit_changed_a_row() -> None:
     assert "| 注：示例。 |" not in text
 
 
-def small_standard(cjk_font: Path) -> bytes:
+def small_standard(cjk_font: Path, caption: str = "表1　技术要求") -> bytes:
     """Two chapters; the second holds a captioned table with an empty cell at a row's start and a note row."""
     sheet = Sheet(cjk_font, header=None)
     sheet.page()
@@ -209,7 +209,7 @@ def small_standard(cjk_font: Path) -> bytes:
     )
     sheet.line("2　技术要求")
     sheet.paragraph("仪器应符合表1的规定。")
-    sheet.line("表1　技术要求", center=True)
+    sheet.line(caption, center=True)
     pdf, widths, top = sheet.pdf, (30, 50, 60), sheet.y
     pdf.set_font("cjk", size=9)
     for r, row in enumerate((("项目", "要求", "检验方法"), ("外观", "", "目测"), ("", "无划痕", "手摸"))):
@@ -240,6 +240,15 @@ def test_parse_pdf_puts_each_table_in_its_section_at_its_first_row(cjk_font: Pat
     assert table.rows[1] == (Cell("外观"), Cell(""), Cell("目测"))
     assert table.rows[2] == (Cell(""), Cell("无划痕"), Cell("手摸"))
     assert table.rows[3] == (Cell("注：要求一栏留空。", col_span=3),)
+
+
+@pytest.mark.parametrize(
+    ("caption", "continued"), [("表1　技术要求（续）", True), ("续表1", True), ("表 1 技术要求", False)]
+)
+def test_a_caption_says_whether_the_table_continues(cjk_font: Path, caption: str, continued: bool) -> None:
+    lines = read_lines(Path("t.pdf"), small_standard(cjk_font, caption))
+    ((_, table),) = found(lines)
+    assert (table.caption, table.continued) == (caption, continued)
 
 
 def test_parse_json_prints_the_cells(cjk_font: Path, tmp_path: Path) -> None:
