@@ -28,10 +28,9 @@ class Provenance:
     offset: int | None = None
 
 
-TABLE_CAPTION = re.compile(r"^(?:续\s*)?表\s*[A-Z]?\s*[.．]?\s*\d")  # "表 3 …", "表A.1 …", "续表 3"
-TABLE_CONTINUED = re.compile(
-    r"[（(]\s*续\s*[)）]\s*$|^续\s*表"
-)  # "表 3 …（续）", or "续表 3" (older editions)
+# a table's caption: "表 3 …", "表A.1 …", "续表 3"; it continues a table as "表 3 …（续）" or "续表 3"
+TABLE_CAPTION = re.compile(r"^(?:续\s*)?表\s*[A-Z]?\s*[.．]?\s*\d")
+TABLE_CONTINUED = re.compile(r"[（(]\s*续\s*[)）]\s*$|^续\s*表")
 
 
 @dataclass(frozen=True)
