@@ -394,3 +394,30 @@ def test_graph_paper_is_not_read_as_a_table(cjk_font: Path) -> None:
     sheet.text(30, 41.5, "坐标纸上的说明文字")
     lines = read_lines(Path("graph.pdf"), bytes(sheet.output()))
     assert [(ln.text, ln.table_row) for ln in lines] == [("坐标纸上的说明文字", False)]
+
+
+def test_a_table_nested_in_a_cell_is_that_cells_text_row_by_row(cjk_font: Path) -> None:
+    sheet = FPDF(unit="mm", format="A4")
+    sheet.add_font("cjk", "", str(cjk_font), collection_font_number=0)
+    sheet.add_page()
+    sheet.set_font("cjk", size=9)
+    sheet.text(80, 36, "表1　编码结构")
+    sheet.rect(25, 40, 40, 8)
+    sheet.rect(65, 40, 100, 8)
+    sheet.text(26, 45, "字段")
+    sheet.text(66, 45, "说明")
+    sheet.rect(25, 48, 40, 30)
+    sheet.rect(65, 48, 100, 30)
+    sheet.text(26, 60, "设备编码")
+    sheet.text(66, 53, "编码由三部分组成：")
+    for r, row in enumerate((("类别", "地区", "序号"), ("2", "6", "4"))):
+        for k, text in enumerate(row):
+            sheet.rect(75 + 25 * k, 57 + 7 * r, 25, 7)
+            sheet.text(76 + 25 * k, 62 + 7 * r, text)
+    tables = found(read_lines(Path("nested.pdf"), bytes(sheet.output())))
+    assert len(tables) == 1
+    ((_, table),) = tables
+    assert table.rows == (
+        (Cell("字段"), Cell("说明")),
+        (Cell("设备编码"), Cell("编码由三部分组成： 类别 地区 序号 2 6 4")),
+    )

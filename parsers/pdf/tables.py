@@ -272,7 +272,7 @@ def _grids(rules: _Rules) -> list[_Grid]:
         grid = _grid([vertical[v] for v in vs], [horizontal[h] for h in hs])
         if grid is not None:
             out.append(grid)
-    return out
+    return sorted(out, key=lambda g: (g.right - g.left) * (g.top - g.bottom))
 
 
 def _grid(
@@ -348,6 +348,11 @@ def _fill(grid: _Grid, lines: list[_Visual], boxes: _Boxes, text: str) -> list[l
     """
     found: list[list[list[str]]] = [[] for _ in grid.spans]
     for line in lines:
+        if line.cells is not None:  # a row of a table nested in a cell: its cells, apart, on one line
+            nested = " ".join(cell for cell in line.cells if cell)
+            if nested:
+                found[grid.box_at(line.x0 + 1, (line.top + line.bottom) / 2)].append([f" {nested} "])
+            continue
         seen: dict[int, list[str]] = {}
         for m in _TOKEN.finditer(text, line.start, line.end + 1):
             x0, _, y0, y1 = boxes.box(m.start())
@@ -373,7 +378,7 @@ def _table_rows(
     rows: list[list[Cell]] = [[] for _ in starts]
     for b in sorted(range(len(grid.spans)), key=lambda b: (grid.spans[b][0], grid.spans[b][1])):
         r0, c0, r1, c1 = grid.spans[b]
-        text = _glue_all([" ".join(tokens) for tokens in found[b]])
+        text = " ".join(_glue_all([" ".join(tokens) for tokens in found[b]]).split())
         rows[row_of[r0]].append(Cell(text, row_of[r1] - row_of[r0] + 1, c1 - c0 + 1))
     extents = [(s, (starts[i + 1] - 1) if i + 1 < len(starts) else bands - 1) for i, s in enumerate(starts)]
     table = Table(
@@ -390,8 +395,8 @@ def _tables(lines: list[_Visual], rules: _Rules, boxes: _Boxes, text: str) -> li
     if len(rules.vertical) < 2:
         return lines
     out = lines
-    for grid in _grids(rules):
-        inside = [ln for ln in out if ln.measured and ln.cells is None and grid.holds(ln)]
+    for grid in _grids(rules):  # smallest first: a table nested in a cell is read before the one around it
+        inside = [ln for ln in out if ln.measured and grid.holds(ln)]
         if not inside:
             continue
         first = out.index(inside[0])
