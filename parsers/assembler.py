@@ -9,7 +9,7 @@ inside clause 5.2 is text, not chapter 10), but tolerantly enough that a draft w
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import regex
@@ -17,7 +17,7 @@ import regex
 from parsers.cover import _TOC_ENTRY, _drafting_rules, _id_from_filename, read_cover
 from parsers.errors import EmptyFileError, NotAStandardError
 from parsers.lines import Line
-from parsers.model import Document, Provenance, Section, doc_id_for
+from parsers.model import Document, Provenance, Section, Table, doc_id_for
 from parsers.numbering import (
     TOC_TITLE,
     UNNUMBERED,
@@ -64,6 +64,7 @@ class _Open:
     kind: str
     provenance: Provenance
     body: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)  # each placed at the body line of its first row
 
 
 @dataclass
@@ -285,7 +286,10 @@ class _Assembler:
             heading = self.candidate(i)
             if heading is None:
                 if self.sections:
-                    self.sections[-1].body.append(self.lines[i].text.strip())
+                    body = self.sections[-1]
+                    if (table := self.lines[i].table) is not None:
+                        body.tables.append(replace(table, line=len(body.body)))
+                    body.body.append(self.lines[i].text.strip())
                 i += 1
                 continue
             line = self.lines[i]
@@ -352,6 +356,7 @@ def assemble(lines: Sequence[Line], *, path: Path, fmt: str, data: bytes) -> Doc
             kind=o.kind,
             annex_marker=o.heading.annex_marker,
             provenance=o.provenance,
+            tables=tuple(o.tables),
         )
         for o in opened
     ]
@@ -382,8 +387,6 @@ def _strip_repeated_title(sections: list[Section], title: str) -> list[Section]:
     for s in sections:
         lines = s.text.split("\n") if s.text else []
         if s.kind in ("foreword", "introduction") and lines and compact(lines[-1]) == key:
-            s = Section(
-                s.number, s.title, "\n".join(lines[:-1]), s.level, s.kind, s.annex_marker, s.provenance
-            )
+            s = replace(s, text="\n".join(lines[:-1]))
         out.append(s)
     return out

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from parsers.model import Table
+
 
 @dataclass(frozen=True)
 class Line:
@@ -16,3 +18,4 @@ class Line:
     offset: int | None = None  # character offset in the source text or extraction
     heading_level: int | None = None  # set when the format itself marks a heading (Word style/outline)
     table_row: bool = False  # a row of a table, cells joined by " | "
+    table: Table | None = None  # on the first row of a table whose structure the reader knows

@@ -213,11 +213,12 @@ class Occurrence:
     entry: DefinedTerm
 
 
-def prose_lines(text: str) -> Iterator[tuple[int, str]]:
-    """(offset, line) of the lines that are prose, not table rows."""
+def prose_lines(text: str, table_rows: frozenset[int] = frozenset()) -> Iterator[tuple[int, str]]:
+    """(offset, line) of the lines that are prose, not table rows (`table_rows`: the indices of the rows
+    a section's table structure knows, full-width rows without " | " among them)."""
     offset = 0
-    for line in text.split("\n"):
-        if line.strip() and " | " not in line:
+    for k, line in enumerate(text.split("\n")):
+        if line.strip() and " | " not in line and k not in table_rows:
             yield offset, line
         offset += len(line) + 1
 
@@ -241,7 +242,7 @@ def occurrences(document: Document, entries: Sequence[DefinedTerm] | None = None
     for position, s in enumerate(document.sections):
         if s.kind not in BODY_KINDS:
             continue
-        for offset, line in prose_lines(s.text):
+        for offset, line in prose_lines(s.text, s.table_lines()):
             taken: list[tuple[int, int]] = []
             for form, entry in forms:
                 for a in _literal_starts(form, line):

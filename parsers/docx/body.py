@@ -37,6 +37,7 @@ from parsers.docx.ooxml import (
 )
 from parsers.docx.package import _Package
 from parsers.docx.styles import _Counters, _leader, _Numbering, _Styles
+from parsers.model import TABLE_CAPTION, TABLE_CONTINUED, Cell, Table
 
 # Wrappers whose children are blocks (paragraphs, tables) or inline content, read through as if absent.
 _BLOCK_WRAPPERS = {_w("customXml"), _w("ins"), _w("moveTo"), SDT_CONTENT, SDT}
@@ -62,6 +63,7 @@ class _Out:
     text: str
     heading_level: int | None = None
     table_row: bool = False
+    table: Table | None = None  # on the first row of a table
 
 
 class _BodyReader:
@@ -87,13 +89,19 @@ class _BodyReader:
                 self.blocks(_chosen(child))
 
     def table(self, tbl: etree._Element) -> None:
+        caption = self.out[-1].text if self.out and TABLE_CAPTION.match(self.out[-1].text) else ""
+        rows: list[list[tuple[etree._Element, str]]] = []
         for row in _children(tbl, TR, _ROW_WRAPPERS):
             props = row.find(_w("trPr"))
             if props is not None and props.find(_w("del")) is not None:
                 continue
-            cells = [self.cell_text(tc) for tc in _children(row, TC, _ROW_WRAPPERS)]
-            if any(cells):
-                self.out.append(_Out(" | ".join(cells), table_row=True))
+            cells = [(tc, self.cell_text(tc)) for tc in _children(row, TC, _ROW_WRAPPERS)]
+            if any(text for _, text in cells):
+                rows.append(cells)
+        table = _structure(rows, caption)
+        for i, cells in enumerate(rows):
+            text = " | ".join(text for _, text in cells)
+            self.out.append(_Out(text, table_row=True, table=table if i == 0 else None))
 
     def cell_text(self, tc: etree._Element) -> str:
         """A cell's paragraphs (and nested tables) on one line; numbering inside still counts."""
@@ -239,6 +247,39 @@ def _text_boxes(el: etree._Element) -> list[etree._Element]:
     for child in el:
         found.extend(_text_boxes(child))
     return found
+
+
+def _structure(rows: list[list[tuple[etree._Element, str]]], caption: str) -> Table | None:
+    """The table's cells with their spans: w:gridSpan spans columns, a w:vMerge that does not restart
+    continues the cell above in the same grid column."""
+    if not rows:
+        return None
+    built: list[list[list[int | str]]] = []  # per row: [text, row span, column span, grid column]
+    above: dict[int, list[int | str]] = {}  # grid column → the cell that last started there
+    for cells in rows:
+        row: list[list[int | str]] = []
+        col = 0
+        for tc, text in cells:
+            props = tc.find(_w("tcPr"))
+            span = max(_int(_val(props.find(_w("gridSpan")))) or 1, 1) if props is not None else 1
+            merge = props.find(_w("vMerge")) if props is not None else None
+            anchor = above.get(col)
+            if merge is not None and _val(merge) in (None, "continue") and anchor is not None:
+                anchor[1] = int(anchor[1]) + 1
+            else:
+                cell: list[int | str] = [text, 1, span, col]
+                row.append(cell)
+                for c in range(col, col + span):
+                    above[c] = cell
+            col += span
+        built.append(row)
+    columns = max(int(c[3]) + int(c[2]) for row in built for c in row) if any(built) else 1
+    return Table(
+        tuple(tuple(Cell(str(c[0]), int(c[1]), int(c[2])) for c in row) for row in built),
+        columns=columns,
+        caption=caption,
+        continued=TABLE_CONTINUED.search(caption) is not None,
+    )
 
 
 def _children(parent: etree._Element, tag: str, wrappers: set[str]) -> Iterator[etree._Element]:

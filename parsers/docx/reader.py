@@ -10,6 +10,7 @@ files), so every bad input becomes a typed `ParseError` naming the file and the 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from parsers.docx.body import _BodyReader
@@ -32,7 +33,8 @@ def read_lines(path: Path, data: bytes) -> list[Line]:
     lines: list[Line] = []
     offset = 0
     for out in reader.out:
-        lines.append(Line(out.text, offset=offset, heading_level=out.heading_level, table_row=out.table_row))
+        line = Line(out.text, offset=offset, heading_level=out.heading_level, table_row=out.table_row)
+        lines.append(replace(line, table=out.table) if out.table is not None else line)
         offset += len(out.text) + 1  # lines are joined with "\n" in the concatenated text
     if not lines:
         raise EmptyFileError(path, "no text: the document body is empty")

@@ -8,9 +8,10 @@ import itertools
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from parsers.lines import Line
+from parsers.model import Table
 from parsers.numbering import Heading, parse_heading
 from parsers.pdf.layout import EDGE_ZONE, _Page, _Visual
 from parsers.pdf.patterns import (
@@ -140,11 +141,12 @@ def _join(pages: Sequence[_Page]) -> list[Line]:
     margins = _Margins.of(pages)
     out: list[Line] = []
     current: _Paragraph | None = None
+    last_table: Table | None = None
     in_references = False
     for page in pages:
         for line in page.lines:
             if current is not None:
-                if _belongs(current, line, page, margins, in_references):
+                if _belongs(current, line, margins, in_references):
                     current.parts.append(line)
                     continue
                 out.append(_emit(current))
@@ -154,6 +156,10 @@ def _join(pages: Sequence[_Page]) -> list[Line]:
                     in_references = True
                 elif heading.title and not _REFERENCE.match(line.text):
                     in_references = False
+            if line.table is not None:
+                if _continues_table(line.table, last_table, out, line.page):
+                    line.table = replace(line.table, continued=True)
+                last_table = line.table
             marker = _starts_marker(line.text, in_references)
             current = _Paragraph([line], marker, table=line.cells is not None)
     if current is not None:
@@ -161,11 +167,19 @@ def _join(pages: Sequence[_Page]) -> list[Line]:
     return out
 
 
-def _belongs(par: _Paragraph, line: _Visual, page: _Page, margins: _Margins, in_references: bool) -> bool:
-    """Table lines join their row, text lines their paragraph; the two never mix."""
-    if line.cells is not None:
-        return par.table and _same_row(page, par.last, line)
-    return not par.table and _continues(par, line, margins, in_references)
+def _belongs(par: _Paragraph, line: _Visual, margins: _Margins, in_references: bool) -> bool:
+    """Text lines join their paragraph; a table row is whole already (the reader read it from the ruling)."""
+    if line.cells is not None or par.table:
+        return False
+    return _continues(par, line, margins, in_references)
+
+
+def _continues_table(table: Table, last: Table | None, out: list[Line], page: int) -> bool:
+    """An uncaptioned table at the top of a page continues the table of as many columns that ended the
+    previous one (a captioned table says so itself)."""
+    if table.caption or last is None or last.columns != table.columns:
+        return False
+    return bool(out) and out[-1].table_row and out[-1].page == page - 1
 
 
 def _heading(text: str) -> Heading | None:
@@ -230,32 +244,11 @@ def _indent_continues(par: _Paragraph, line: _Visual, left: float) -> bool:
     return par.marker and par.first.x0 - tol <= line.x0 <= par.first.x0 + 6 * line.size
 
 
-def _same_row(page: _Page, prev: _Visual, line: _Visual) -> bool:
-    """Two visual lines of a ruled table belong to one row when no horizontal rule separates them."""
-    if prev.page != line.page or prev.grid != line.grid or prev.grid is None:
-        return False
-    a = (prev.top + prev.bottom) / 2
-    b = (line.top + line.bottom) / 2
-    lower, upper = min(a, b), max(a, b)  # cells are centred vertically: a later line may sit higher
-    x0, x1 = prev.grid
-    for y, h0, h1 in page.rules.horizontal:
-        if lower < y < upper and h0 <= x1 - 2 and h1 >= x0 + 2:
-            return False
-    return True
-
-
 def _emit(par: _Paragraph) -> Line:
-    """The logical line: wrapped text glued back, or a table row's cells joined with " | "."""
+    """The logical line: wrapped text glued back, or a table row as the table renders it."""
     first = par.first
     if par.table:
-        width = max(len(p.cells or []) for p in par.parts)
-        columns: list[list[str]] = [[] for _ in range(width)]
-        for part in par.parts:
-            for i, cell in enumerate(part.cells or []):
-                if cell:
-                    columns[i].append(cell)
-        cells = [_glue_all(column) for column in columns]
-        return Line(" | ".join(cells), page=first.page, offset=first.offset, table_row=True)
+        return Line(first.text, page=first.page, offset=first.offset, table_row=True, table=first.table)
     return Line(_glue_all([p.text for p in par.parts]), page=first.page, offset=first.offset)
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-_BAND = 12.0  # pt: height of the buckets vertical rules are indexed by
-
+from parsers.model import Table
 
 EDGE_ZONE = 0.1  # top and bottom tenth of a page: where running heads and page numbers live
 
@@ -25,8 +24,10 @@ class _Visual:
     end_size: float = 0.0
     token_width: float = 0.0  # width of the first word (or CJK character): what did not fit above
     cells: list[str] | None = None  # set for a row of a ruled table
-    grid: tuple[int, int] | None = None  # left and right border of that table
+    table: Table | None = None  # set on the first row of a ruled table
     measured: bool = False
+    start: int = 0  # first and last character of the line in its page's text
+    end: int = 0
 
 
 @dataclass
@@ -35,13 +36,6 @@ class _Rules:
 
     vertical: list[tuple[float, float, float]] = field(default_factory=list)
     horizontal: list[tuple[float, float, float]] = field(default_factory=list)
-    bands: dict[int, list[tuple[float, float, float]]] = field(default_factory=dict)
-
-    def index(self) -> None:
-        """Bucket the vertical rules by height so that a line only looks at the rules near it."""
-        for rule in self.vertical:
-            for band in range(int((rule[1] - 1) // _BAND), int((rule[2] + 1) // _BAND) + 1):
-                self.bands.setdefault(band, []).append(rule)
 
 
 @dataclass

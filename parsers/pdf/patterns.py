@@ -19,6 +19,12 @@ _LINE = re.compile(r"[^\r\n]+")
 _TOKEN = re.compile(r"\S+")
 
 
+# Unicode non-characters: pdfium writes U+FFFE where a word is hyphenated at a line end, and none of
+# them is text (the planes' last two code points and U+FDD0..U+FDEF)
+_PLANE_ENDS = "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17))
+_NONCHARACTER = re.compile(f"[\ufdd0-\ufdef{_PLANE_ENDS}]")
+
+
 _PAGE_NUMBER = re.compile(
     r"^(?:[-—–－~·\s]*(?:\d{1,4}|[IVX]{1,6}|[ivx]{1,6}|[Ⅰ-Ⅻ]|[ⅰ-ⅻ])[-—–－~·\s]*"
     r"|第\s*\d{1,4}\s*页(?:\s*[/，,]?\s*共\s*\d{1,4}\s*页)?|\d{1,4}\s*/\s*\d{1,4})$"

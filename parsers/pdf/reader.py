@@ -28,8 +28,8 @@ from parsers.lines import Line
 from parsers.model import Document
 from parsers.pdf.joining import _drop_running_heads, _join
 from parsers.pdf.layout import _Page, _Visual
-from parsers.pdf.patterns import _LINE, _SPACE
-from parsers.pdf.tables import _Boxes, _measure, _page_rules, _split_cells
+from parsers.pdf.patterns import _LINE, _NONCHARACTER, _SPACE
+from parsers.pdf.tables import _Boxes, _measure, _page_rules, _tables
 from parsers.widths import normalize_texts
 
 NO_TEXT_LAYER = "no text layer: scanned document, OCR is not supported"
@@ -224,7 +224,7 @@ def _load(
 def _read_page(
     page: pdfium.PdfPage, textpage: pdfium.PdfTextPage, text: str, number: int, base: int
 ) -> _Page:
-    """The visual lines of a page with their geometry, and the table rows split into cells."""
+    """The visual lines of a page with their geometry; the lines inside a ruled table become its rows."""
     left, bottom, right, top = page.get_bbox()
     rules = _page_rules(page)
     lines: list[_Visual] = []
@@ -238,10 +238,13 @@ def _read_page(
             continue
         first = start + (len(raw) - len(raw.lstrip()))
         last = start + len(raw.rstrip()) - 1
-        line = _Visual(stripped, number, base + first)
+        clean = _NONCHARACTER.sub("", stripped)
+        if not clean.strip():
+            continue
+        line = _Visual(clean, number, base + first, start=first, end=last)
         if measurable:
             _measure(line, boxes, first, last, stripped)
-            if rules.vertical:
-                _split_cells(line, boxes, rules, first, last, text)
         lines.append(line)
+    if measurable:
+        lines = _tables(lines, rules, boxes, text)
     return _Page(number, right - left, top - bottom, bottom, lines, rules)

@@ -80,10 +80,13 @@ def is_note_or_example(line: str) -> bool:
 
 
 def body_lines(section: Section) -> Iterator[tuple[int, str]]:
-    """Lines that state provisions: not notes, examples, table rows or captions."""
-    for offset, line in text_lines(section.text):
+    """Lines that state provisions: not notes, examples, table rows (by the section's table structure
+    where it has one: a full-width row has no " | ") or captions."""
+    in_tables = section.table_lines()
+    for k, (offset, line) in enumerate(text_lines(section.text)):
         if (
             line.strip()
+            and k not in in_tables
             and not is_note_or_example(line)
             and not is_table_row(line)
             and not CAPTION.match(line)

@@ -238,7 +238,7 @@ class UndefinedTermUsed(TerminologyInjector):
         further it reaches. Never inside a quotation, a cited document's title or a heading line: the
         drafter does not own those words ("提示“信息以广播为准”" is a display text, not a term use)."""
         guarded = protected_spans(section.text)
-        for offset, line in prose_lines(section.text):
+        for offset, line in prose_lines(section.text, section.table_lines()):
             if _NOTE_OR_EXAMPLE.match(line) or "\t" in line or not _prose(line):
                 continue
             tokens = tagged(line)
