@@ -60,8 +60,8 @@ def test_parse_shows_the_gate_and_inject_refuses_a_broken_parse(tmp_path: Path) 
     ]
     assert "structure: refused for injection" in run("parse", str(broken)).stdout
     refused = run("inject", str(broken), "--corpus", str(tmp_path / "none"))
-    assert refused.returncode == 1 and refused.stdout == ""
-    assert f"ERROR {broken}: structure check failed: 2 empty heading(s)" in refused.stderr
+    assert refused.returncode == 2 and refused.stdout == ""  # nothing done
+    assert f"ERROR: {broken}: structure check failed: 2 empty heading(s)" in refused.stderr
 
 
 def test_lint_reports_violations_and_exit_status(tmp_path: Path) -> None:
