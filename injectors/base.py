@@ -67,6 +67,7 @@ class Proposal:
     fix: str  # how to correct it
     generator: str = "rule"
     llm: LLMTrace | None = None  # set when an LLM wrote the edit or was tried before a template fallback
+    form: str | None = None  # which of the type's forms this edit takes (InjectionProvenance.form)
 
 
 @dataclass
@@ -264,6 +265,7 @@ class Injector(ABC):
                 proposal.generator,
                 self.version,
                 seed,
+                form=proposal.form,
                 **(proposal.llm.provenance_fields() if proposal.llm is not None else {}),
             ),
         )

@@ -25,6 +25,9 @@ class InjectionProvenance:
     fallback_reason: str | None = None
     llm_attempts: int | None = None
     llm_failures: tuple[str, ...] | None = None
+    # which of its type's forms the error takes (the element deleted, the verb used, the prefix added), so
+    # that an audit can tell a type that always takes one form from a varied one; None where a type has one
+    form: str | None = None
 
 
 @dataclass(frozen=True)

@@ -207,7 +207,7 @@ Every config has one `test` split. A local build folder loads the same way
 
 In `instances`, `edit` (op, target, replacements, span, inserted, before, renames) and `provenance`
 (generator, injector_version, seed, model, prompt_id, cache_key, fallback_reason, llm_attempts,
-llm_failures) are structs; `flags` lists checks an instance failed (it stays in the gold list and is
+llm_failures, form) are structs; `flags` lists checks an instance failed (it stays in the gold list and is
 queued for human review). In `items`, `gold` is a list of `{{location, dimension, error_type,
 description}}` and `pre_existing` a list of `{{location, dimension, error_type, message}}`; scoring
 matches location + dimension + error_type after normalising the section number. `pre_existing`

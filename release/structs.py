@@ -54,6 +54,7 @@ PROVENANCE_STRUCT = pa.struct(
         ("fallback_reason", pa.string()),
         ("llm_attempts", pa.int32()),
         ("llm_failures", pa.list_(pa.string())),
+        ("form", pa.string()),  # which of its type's forms the error takes (null: the type has one)
     ]
 )
 GOLD_STRUCT = pa.struct(
