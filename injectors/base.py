@@ -133,6 +133,9 @@ class Baseline:
 class Injector(ABC):
     error_type: ClassVar[str]
     version: ClassVar[str] = "1"
+    # the forms its instances record (Proposal.form) where the type has a closed set of them: the audit
+    # judges a type's variety against the forms it could take, not only those a release happens to show
+    forms: ClassVar[tuple[str, ...]] = ()
 
     @property
     def spec(self) -> ErrorType:

@@ -74,6 +74,7 @@ class RequirementWeakened(Injector):
     the new word as the intended modal verb)."""
 
     error_type = ERROR_TYPE.id
+    forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         """Clauses whose weakening the document reveals; where it offers enough of them, those revealed by
@@ -114,6 +115,7 @@ class RequirementWeakened(Injector):
             f"{place(number)}将要求“{old_words}”弱化为{force}“{new_words}”；"
             + named(chosen.evidence[0], "要求"),
             f"将“{modal.word[:-1]}{new}”改回“{modal.word[:-1]}{old}”，恢复为要求型条款",
+            form=f"{modal.word[:-1]}{old}→{modal.word[:-1]}{new}",
         )
 
 

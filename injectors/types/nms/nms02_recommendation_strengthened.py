@@ -65,6 +65,7 @@ class RecommendationStrengthened(Injector):
     均/方/才 ("……均可", "审批后方可……"), where 应 would not read as a sentence."""
 
     error_type = ERROR_TYPE.id
+    forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         return evidenced_sites(document, _strengthenable, recommendation_evidence)
@@ -92,6 +93,7 @@ class RecommendationStrengthened(Injector):
             modify(site.target, found, at, old, "应"),
             f"{place(number)}将{kind}“{old_words}”强化为要求“{new_words}”；{named(chosen.evidence[0], kind)}",
             f"将“{new_word}”改回“{modal.word}”",
+            form=f"{modal.word}→{new_word}",
         )
 
 

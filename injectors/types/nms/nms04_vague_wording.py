@@ -52,6 +52,10 @@ def _section_vague(informative: frozenset[str], section: Section) -> Iterator[Vi
 vague_wording = SectionCheck(informative_annexes, _section_vague)
 
 
+# The taxonomy's vague forms: the form is the error, so each is drawn equally often where it fits.
+FORMS = ("尽量", "最好", "一般", "原则上", "适当")
+
+
 # --- NMS-04 -------------------------------------------------------------------------------------------
 class VagueWording(Injector):
     """应 / 宜 / 可 → 尽量, 最好, 一般, 原则上, 适当 (不应 → 一般不 …): the clause no longer says whether it
@@ -59,6 +63,7 @@ class VagueWording(Injector):
     采用/设置/不超过…, 适当 before 增加/缩短/调整…, 尽量/最好 before an action."""
 
     error_type = ERROR_TYPE.id
+    forms = FORMS
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, vague_wording)
@@ -85,11 +90,8 @@ class VagueWording(Injector):
             modify(site.target, found, modal.start, modal.word, new),
             f"{place(number)}将“{old_words}”改为含糊表述“{new_words}”，“{word}”不是能愿动词，条款的性质不明确",
             f"删除“{word}”，按原意用“{modal.word}”明确表述",
+            form=word,
         )
-
-
-# The taxonomy's vague forms: the form is the error, so each is drawn equally often where it fits.
-FORMS = ("尽量", "最好", "一般", "原则上", "适当")
 
 
 def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModal, str] | None:

@@ -217,6 +217,7 @@ class ProvisionInInformativePlace(Injector):
     which have their own types."""
 
     error_type = ERROR_TYPE.id
+    forms = ("注", "示例", "资料性附录", "条文改为注")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, provision_in_informative_place)
@@ -278,6 +279,7 @@ class ProvisionInInformativePlace(Injector):
             edit,
             f"{host}中写入了{_KIND[modal]}型条款“{new_words}”（原为陈述“{old_words}”），{where}不应包含条款",
             fix,
+            form=where,
         )
 
 
@@ -311,6 +313,7 @@ def _note_proposal(target: int, section: Section, move: NoteMove) -> Proposal:
         Edit("modify", target, (move.replacement(),)),
         f"{place(section.number)}将{move.force}型条款“{quoted}”写成了注，注是资料性的，不应包含条款",
         f"删除“注：”，将“{quoted}”恢复为{place(section.number)}的条文",
+        form="条文改为注",
     )
 
 

@@ -92,6 +92,10 @@ def missing_mandatory_element(document: Document) -> list[Violation]:
     return out
 
 
+# The form an instance records: the element it deletes.
+ELEMENT_FORM = {"foreword": "前言", "scope": "范围", "references": "规范性引用文件", "terms": "术语和定义"}
+
+
 def later_chapters(document: Document, after: int) -> list[int]:
     return sorted({int(s.number) for s in document.sections if s.number.isdigit() and int(s.number) > after})
 
@@ -112,6 +116,7 @@ class MandatoryElementRemoved(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = tuple(ELEMENT_FORM.values())
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
@@ -138,6 +143,7 @@ class MandatoryElementRemoved(Injector):
                 Edit("remove", site.target, span=block_end(document, site.target) - site.target),
                 "文件缺少必备要素“前言”：整个前言被删除",
                 f"补充“前言”，说明“{drafting_sentence(document)}。”以及提出、归口、起草单位和主要起草人等信息",
+                form="前言",
             )
         span = block_end(document, site.target) - site.target
         gone = frozenset(s.number for s in document.sections[site.target : site.target + span])
@@ -159,6 +165,7 @@ class MandatoryElementRemoved(Injector):
             Edit("remove", site.target, span=span, renames=renames),
             f"文件缺少必备要素“{section.number} {section.title}”：该章被整体删除{shifted}",
             fix,
+            form=ELEMENT_FORM[site.detail],
         )
 
 

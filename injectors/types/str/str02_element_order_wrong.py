@@ -58,6 +58,11 @@ def element_label(section: Section) -> str:
     return f"第{section.number}章“{section.title}”"
 
 
+def order_form(moved: Section, passed: Section) -> str:
+    """The form an instance records: which element now stands after which ("附录>参考文献")."""
+    return f"{ELEMENT_NAME[moved.kind]}>{ELEMENT_NAME[passed.kind]}"
+
+
 def element_order(document: Document) -> list[Violation]:
     """An element that comes after one that GB/T 1.1 table 3 puts later (reported at the late-comer)."""
     if not structure_checkable(document):
@@ -128,12 +133,14 @@ class ElementOrderWrong(Injector):
                 edit,
                 f"要素顺序错误：“{moved.title}”被置于“{passed.title}”之后（现为第{b}章，第{a}章成为“{passed.title}”）",
                 f"将“{moved.title}”调回为第{a}章、“{passed.title}”为第{b}章",
+                form=order_form(moved, passed),
             )
         edit = Edit("move", site.target, span=span, before=before)
         return Proposal(
             edit,
             f"要素顺序错误：“{moved.number}”被置于“{passed.number}”之后",
             f"将“{moved.number}”移至“{passed.number}”之前",
+            form=order_form(moved, passed),
         )
 
 

@@ -216,6 +216,7 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = ("english", "gap", "duplicate", "none", "only-ref", "generation")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         yield from self._entry_sites(document)
@@ -299,6 +300,7 @@ class TermEntryFormat(TerminologyInjector):
                 Edit("modify", site.target, (Replacement("title", cut, title[cut:], ""),)),
                 error=f"术语条目“{entry.term}”缺少英文对应词",
                 fix=f"在术语“{entry.term}”后补充英文对应词“{entry.english}”",
+                form=change.kind,
             )
         edit = Edit("modify", site.target, span=change.span, renames=change.renames)
         if change.kind == "gap":
@@ -307,11 +309,13 @@ class TermEntryFormat(TerminologyInjector):
                 edit,
                 error=f"术语条目编号不连续：{where}编为“{change.shown}”，缺少“{change.previous}”",
                 fix=f"将“{change.shown}”改为“{change.previous}”，其后条目编号依次前移",
+                form=change.kind,
             )
         return Proposal(
             edit,
             error=f"术语条目编号重复：第{change.shown}条之后的条目也编为“{change.shown}”",
             fix=f"将第二个“{change.shown}”改为“{change.previous}”，其后条目编号依次后移",
+            form=change.kind,
         )
 
     @staticmethod
@@ -322,17 +326,20 @@ class TermEntryFormat(TerminologyInjector):
                 edit,
                 error=f"术语和定义的引导语写作“{change.new}”，但其后列出了术语条目",
                 fix=f"将引导语改为“{change.old}”",
+                form=change.kind,
             )
         if change.kind == "only-ref":
             return Proposal(
                 edit,
                 error="术语和定义的引导语删去了“以及下列”，只称引用文件界定的术语适用，与其后列出的术语条目矛盾",
                 fix="在引导语“界定的”之后补上“以及下列”",
+                form=change.kind,
             )
         return Proposal(
             edit,
             error="按GB/T 1.1—2020起草的文件，术语和定义的引导语写作“适用于本标准”",
             fix="将“本标准”改为“本文件”",
+            form=change.kind,
         )
 
 
