@@ -379,3 +379,22 @@ def test_a_term_of_the_same_broad_field_is_not_borrowed(corpus_documents: list[D
     assert at_home(doc, broad, vocab) is None
     narrow = CorpusTerm("other", entry, field, doc.cover.ics, doc.cover.ccs)
     assert at_home(doc, narrow, vocab) is not None
+
+
+def test_ter03_never_writes_a_short_form_the_document_already_uses_on_its_own(ter_injectors: dict) -> None:
+    """The document's own usage is no inconsistency: once the body writes "区域边界" on its own beside the
+    defined "网络区域边界", that short form is never the edit; while it does not, it may be."""
+    terms = "3.1 网络区域边界 network zone boundary\n划分网络安全区域的逻辑界线。"
+    body = (
+        "4 要求\n4.1 划分\n网络区域边界应在设计阶段确定。\n4.2 防护\n网络区域边界应部署访问控制设备。\n"
+        "4.3 审计\n网络区域边界的访问日志应保存180 d。"
+    )
+    injector = ter_injectors["TER-03"]
+
+    def short_forms(doc: Document) -> set[str]:
+        sites = injector.sites(doc, InjectionContext())
+        return {s for site in sites for o in site.detail for s in o.synonyms}
+
+    assert "区域边界" in short_forms(document(terms=terms, body=body))
+    own = body + "\n4.4 标识\n各区域边界应设置标识。"
+    assert "区域边界" not in short_forms(document(terms=terms, body=own))
