@@ -375,7 +375,7 @@ def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
 
 def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None:
     """ "宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
-    "长度宜为…，宽度宜为…" is a list of like provisions, and the kept one is evidence."""
+    so is "长度宜为…，宽度宜为…": two subjects may carry two strengths."""
     from injectors.language.modals import modal_verbs
     from injectors.types.nms.evidence import recommendation_evidence
 
@@ -386,7 +386,7 @@ def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None
         return [e.where for e in recommendation_evidence(doc, position, offset, line, modal_verbs(line)[1])]
 
     assert evidence("知识结构宜使用树状层次化结构，知识的分类宜采用按生命周期分类。") == []
-    assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == ["同一句"]
+    assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == []
 
 
 def test_nms04_never_blurs_a_describing_ke() -> None:
