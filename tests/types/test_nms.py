@@ -403,3 +403,26 @@ def test_nms04_never_blurs_a_describing_ke() -> None:
     assert ke_lines(standard("柜体可分为主柜和副柜两部分。\n格口可采用不锈钢门板。")) == [
         "格口可采用不锈钢门板。"
     ]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "QN\t请求编号\tC20\t可选",  # a table a PDF rendered with tabs between the cells
+        "QN　请求编号　C20　可选",  # … or with ideographic spaces
+        "可选",  # a lone cell
+        "数据段的ST字段为必选/可选项，由数据类型确定。",  # a list of fixed values
+        "该字段可选，缺省时按0处理。",  # a value word, not a modal verb and its verb
+    ],
+)
+def test_no_nms_type_edits_a_table_cell_or_a_fixed_value(row: str) -> None:
+    """A 必选/可选 column's 可选 became "原则上选" on a real standard: a broken word, and no provision was
+    involved. Table cells and fixed values are never a site of NMS-01, NMS-02 or NMS-04."""
+    document = standard(f"数据包的字段如下：\n{row}\n柜门应采用金属材料，开启力不应大于50 N。")
+    context = InjectionContext.from_documents([document])
+    lines = row.replace("\t", " ").split("\n")
+    for injector in (RequirementWeakened(), RecommendationStrengthened(), VagueWording()):
+        for site in injector.sites(document, context):
+            for option in site.detail:
+                found = getattr(option, "found", option)
+                assert found.line.replace("\t", " ") not in lines, (injector.error_type, found.line)
