@@ -398,3 +398,70 @@ def test_ter03_never_writes_a_short_form_the_document_already_uses_on_its_own(te
     assert "区域边界" in short_forms(document(terms=terms, body=body))
     own = body + "\n4.4 标识\n各区域边界应设置标识。"
     assert "区域边界" not in short_forms(document(terms=terms, body=own))
+
+
+SYMBOLS = (
+    "4 符号和缩略语\n下列符号和缩略语适用于本文件。\n"
+    "RTU：远程终端单元（Remote Terminal Unit）\nrmin：最小转弯半径\nUa：供电电压"
+)
+
+
+def _with_symbols(uses: str) -> Document:
+    body = (
+        BODY.replace("4 要求", SYMBOLS + "\n5 要求")
+        .replace("4.1 采样", "5.1 采样")
+        .replace("4.2 标志", "5.2 标志")
+        .replace("采样单元应每天自检一次", f"采样单元应每天通过RTU自检一次，{uses}")
+    )
+    return document(body=body)
+
+
+def test_ter01_never_takes_a_symbol_out_of_the_list(ter_injectors: dict) -> None:
+    """A quantity symbol is no abbreviation, and the body introduces it where it is used: "rmin" taken out
+    of a symbols list and described as a 缩略语 shows no error. Only "RTU" is a site."""
+    doc = _with_symbols("转弯半径不应小于rmin，供电电压为Ua")
+    injector = ter_injectors["TER-01"]
+    entries = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail]
+    assert [e.abbreviation for e in entries] == ["RTU"]
+    explained = _with_symbols("式中：RTU——远程终端单元")
+    assert not [o for s in injector.sites(explained, InjectionContext()) for o in s.detail]
+    symbols_only = document(
+        body=BODY.replace("4 要求", "4 符号\nRTU：远程终端单元\nPLC：可编程逻辑控制器\n5 要求")
+        .replace("4.1 采样", "5.1 采样")
+        .replace("4.2 标志", "5.2 标志")
+        .replace("采样单元应每天自检一次", "采样单元应每天通过RTU自检一次")
+    )
+    assert not [o for s in injector.sites(symbols_only, InjectionContext()) for o in s.detail]
+
+
+ENTRIES = """3.1 采样单元 sampling unit
+从被测介质中抽取并输送试样的部件组合。
+3.2 隐私保护 privacy protection
+为保护隐私而采取的措施。
+3.3 标定周期 calibration interval
+相邻两次标定之间的时间间隔。
+3.4 零点漂移 zero drift
+无输入时输出值随时间的缓慢变化。"""
+USES = """4 要求
+4.1 采样
+采样单元应每天自检一次，标定周期不应超过30 d，零点漂移不应超过1%，隐私保护措施应有记录。
+4.2 标志
+采样单元的标志应符合GB/T 191—2008的规定，隐私保护措施应在标志中说明。
+4.3 校准
+每个标定周期结束时应记录零点漂移。"""
+
+
+def test_ter01_removes_only_technical_entries_and_is_located_at_the_terms_chapter(
+    ter_injectors: dict,
+) -> None:
+    """ "隐私保护" (defined as 为保护隐私而采取的措施) is understood from its words: its missing entry is no
+    error. The instance is located at chapter 3, which lacks the entry, not at a number that now holds
+    the next entry or no longer exists."""
+    doc = document(terms=ENTRIES, body=USES)
+    injector = ter_injectors["TER-01"]
+    terms = {o.term for s in injector.sites(doc, InjectionContext()) for o in s.detail}
+    assert "隐私保护" not in terms and {"采样单元", "标定周期", "零点漂移"} <= terms
+    for seed in range(6):
+        instance = injector.inject(Baseline(doc), random.Random(seed), InjectionContext(), seed=seed).instance
+        assert instance is not None and instance.edit.op == "remove"
+        assert instance.location == "3"
