@@ -447,3 +447,22 @@ def test_nms05_offers_clauses_as_notes_no_more_often_than_its_other_places() -> 
         ProvisionInInformativePlace().sites(only_moves, InjectionContext.from_documents([only_moves]))
     )
     assert len(moves) >= 4  # without another place, every clause that can be demoted is offered
+
+
+def test_nms04_is_not_mostly_yuanzeshang() -> None:
+    """原则上 fits almost any clause, 尽量/最好 only before an action: where the document offers both kinds
+    of clause, the clauses where only 原则上 fits are not sites, so 原则上 is drawn as often as the rest."""
+    body = (
+        "柜门应牢固。\n4.1.1 箱体\n箱体应稳固。\n4.1.2 锁具\n管理员应每日检查柜门锁具。\n"
+        "4.1.3 底座\n底座应平稳。\n4.1.4 清洁\n运营方应定期清洁柜体表面。"
+    )
+    document = standard(body)
+    context = InjectionContext.from_documents([document])
+    lines = {m.line for s in VagueWording().sites(document, context) for m in s.detail}
+    assert lines and all("清洁" in line or "服务电话" in line for line in lines)
+    forms = Counter()
+    for seed in range(30):
+        attempt = VagueWording().inject(Baseline(document), random.Random(seed), context, seed=seed)
+        assert attempt.instance is not None
+        forms[attempt.instance.provenance.form] += 1
+    assert forms["原则上"] <= 0.4 * sum(forms.values()), forms

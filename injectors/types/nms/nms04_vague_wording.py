@@ -69,9 +69,13 @@ class VagueWording(Injector):
         skip = flagged(document, vague_wording)
         wanted = ("应", "不应", "宜", "不宜", "可")
         # a 可 that describes ("可被感知", "可分为三层") permits nothing: blurring it blurs no provision
-        return modal_sites(
-            document, lambda m: m.modal.word in wanted and not describes(m.line, m.modal), skip
+        found = list(
+            modal_sites(document, lambda m: m.modal.word in wanted and not describes(m.line, m.modal), skip)
         )
+        # 原则上 fits almost any clause, the other forms only some: where the document has clauses that take
+        # another form, only those are offered (原则上 fits them too, and is drawn as often as the others)
+        varied = [s for s in found if any(_other_forms(m) for m in s.detail)]
+        return varied or found
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -120,6 +124,10 @@ def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModa
             return None  # most such clauses are passed over for another clause (the base tries the next)
         options = inside or options
     return rng.choice(options)
+
+
+def _other_forms(found: BodyModal) -> bool:
+    return any(option.removesuffix("不") != "原则上" for option in _vague_options(found))
 
 
 def _after_punctuation(found: BodyModal) -> bool:
