@@ -465,3 +465,23 @@ def test_ter01_removes_only_technical_entries_and_is_located_at_the_terms_chapte
         instance = injector.inject(Baseline(doc), random.Random(seed), InjectionContext(), seed=seed).instance
         assert instance is not None and instance.edit.op == "remove"
         assert instance.location == "3"
+
+
+def test_ter05_a_terms_chapter_without_its_lead_in(ter_injectors: dict) -> None:
+    """Drafters often go straight to the entries: the lead-in "下列术语和定义适用于本文件。" is missing.
+    The checker reports it at chapter 3 only when entries follow; the injector removes a plain lead-in."""
+    assert [v.location for v in lint(document(lead_in=""), ["TER-05"])] == ["3"]
+    empty = document(lead_in="", terms="")
+    assert [v for v in lint(empty, ["TER-05"]) if v.location == "3"] == []
+    doc = document()
+    injector = ter_injectors["TER-05"]
+    missing = [
+        s for s in injector.sites(doc, InjectionContext()) if getattr(s.detail, "kind", "") == "missing"
+    ]
+    assert len(missing) == 1
+    proposal = injector.propose(doc, missing[0], random.Random(0), InjectionContext())
+    assert proposal is not None and proposal.form == "missing"
+    instance, failure = injector._verified(Baseline(doc), proposal, 0)
+    assert instance is not None, failure
+    assert instance.location == "3" and "下列术语和定义适用于本文件" not in instance.corrupted_section.text
+    assert "补充引导语“下列术语和定义适用于本文件。”" in instance.description
