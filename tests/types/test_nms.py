@@ -373,6 +373,15 @@ def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
     assert [m.sentence for m in note_moves(whole.sections[position])] == ["里程的分辨率应等于或优于0.1 km。"]
 
 
+@pytest.mark.parametrize("item", ["3 封孔长度不应低于7 m。", "１０.７ 其他使用上应注意的事项。"])
+def test_a_numbered_item_or_a_heading_read_as_text_never_becomes_a_note(item: str) -> None:
+    """An engineering code's numbered item ("3 在煤壁开孔的钻孔，封孔长度不应低于7 m") or a heading the
+    parser left in the text would read "注：3 …" as a note: it is no paragraph of its own."""
+    doc = standard(f"记录仪应每天自检一次。\n{item}")
+    position = next(i for i, s in enumerate(doc.sections) if "记录仪" in s.text)
+    assert list(note_moves(doc.sections[position])) == []
+
+
 def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None:
     """ "宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
     so is "长度宜为…，宽度宜为…": two subjects may carry two strengths."""
