@@ -71,7 +71,8 @@ def requirement_weakened(original: Document, corrupted: Document) -> Iterable[Vi
 class RequirementWeakened(Injector):
     """应 → 宜 / 可, 不应 → 不宜 in a body requirement: the clause reads as a mere recommendation or
     permission. Only clean replacements: never 应能 → 可能 or 应用-like compounds (the diff rule reads
-    the new word as the intended modal verb)."""
+    the new word as the intended modal verb). Only where the document reveals the requirement
+    (`evidence.requirement_evidence`), and never in a table cell or a fixed value (`editing.fixed_value`)."""
 
     error_type = ERROR_TYPE.id
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")

@@ -60,7 +60,8 @@ FORMS = ("尽量", "最好", "一般", "原则上", "适当")
 class VagueWording(Injector):
     """应 / 宜 / 可 → 尽量, 最好, 一般, 原则上, 适当 (不应 → 一般不 …): the clause no longer says whether it
     is a requirement, a recommendation or a permission. Each word only where it reads naturally: 一般 before
-    采用/设置/不超过…, 适当 before 增加/缩短/调整…, 尽量/最好 before an action."""
+    采用/设置/不超过…, 适当 before 增加/缩短/调整…, 尽量/最好 before an action. Never in a table cell or a
+    fixed value (`editing.fixed_value`: 可选 of a 必选/可选 column is a value word, not a provision)."""
 
     error_type = ERROR_TYPE.id
     forms = FORMS
