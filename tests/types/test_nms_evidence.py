@@ -195,6 +195,18 @@ def test_recommendation_whose_exception_the_document_foresees() -> None:
     assert "随后规定了“无法满足时”的做法" in instance.description
 
 
+def test_recommendation_whose_other_way_the_document_foresees() -> None:
+    """ "宜设置在…；设置在…时，应……": the clause says what applies when the other way is taken."""
+    document = standard("控制主板宜安装在柜体顶部的设备舱中；安装在柜体底部时，应加装防潮隔板。")
+    found = recommendation_evidence(document, position(document, "4.1"), *_line(document, "4.1", "宜安装"))
+    assert [(e.kind, e.words) for e in found] == [(FALLBACK, "安装在柜体底部时")]
+    same_way = standard("控制主板宜安装在柜体顶部。安装在柜体顶部时，应加装散热片。")
+    line = _line(same_way, "4.1", "宜安装")
+    assert FALLBACK not in [
+        e.kind for e in recommendation_evidence(same_way, position(same_way, "4.1"), *line)
+    ]
+
+
 @pytest.mark.parametrize(
     "text",
     [

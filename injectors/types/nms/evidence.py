@@ -358,6 +358,7 @@ def recommendation_evidence(
     if hedge is not None:
         out.append(Evidence(HEDGE, hedge.group(), "本条"))
     out.extend(presupposed_option(section, line_offset, line, modal))
+    out.extend(foreseen_alternative(section, line_offset, line, modal))
     force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
     # siblings count only where they bind the same actor to the same object: two different recommendations
     # in one sentence or list ("宜使用…，分类宜采用…", "下级平台应…，上级平台可以…") are common, and
@@ -401,6 +402,30 @@ def presupposed_option(section: Section, line_offset: int, line: str, modal: Mod
         return []
     words = found.group().lstrip("。；;\n").rstrip("，,")
     return [Evidence(PRESUPPOSED, words, "本条")]
+
+
+@lru_cache(maxsize=1024)
+def _other_way(verb: str) -> regex.Pattern[str]:
+    """A condition made of doing `verb` another way ("设置在舱内时，", "当采用有线方式时，")."""
+    return regex.compile(
+        rf"(?:^|[。；;，,\n]){_CONDITION_OPENER}?[^。；;，,\n]{{0,8}}?{regex.escape(verb)}"
+        rf"(?P<how>[在于为成用][^。；;，,\n]{{1,20}}?){_CONDITION_CLOSER}"
+    )
+
+
+def foreseen_alternative(section: Section, line_offset: int, line: str, modal: Modal) -> list[Evidence]:
+    """A later sentence of the clause says what applies when the recommended way is not taken ("宜设置
+    在舱外控制柜中；设置在舱内时，应……"): the document foresees the other way, so it was an option."""
+    verb = next_word(line, modal.end)
+    if len(verb) < 2 or not HAN_WORD.fullmatch(verb):
+        return []
+    _, end = sentence_span(line, modal.start, modal.end)
+    mine = line[modal.end + len(verb) : end]
+    later = section.text[line_offset + end :]
+    found = _other_way(verb).search(later) if verb in later else None
+    if found is None or found.group("how") in mine:
+        return []  # the same way again is a condition on the option itself (`presupposed_option`)
+    return [Evidence(FALLBACK, found.group().lstrip("。；;，,\n").rstrip("，,"), "本条")]
 
 
 def _conditional(line: str, modal: Modal) -> bool:
