@@ -82,3 +82,20 @@ def test_an_injected_instance_records_its_form() -> None:
         assert attempt.instance is not None
         seen.add(attempt.instance.provenance.form)
     assert seen <= set(injector.forms) and len(seen) >= 2
+
+
+def test_the_planner_takes_the_form_earlier_documents_took_least() -> None:
+    """Of a type's candidates in a document, the corpus-wide choice prefers the one whose form earlier
+    documents took least: a type's forms take turns instead of the first alternative always winning."""
+    from collections import Counter
+
+    from injectors.planner import PlanConfig, candidate_instances, choose, form_key
+
+    document = parse_text(Path("sample.txt"), SAMPLE.encode())
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01",))
+    candidates = candidate_instances(document, 3, InjectionContext(), config)
+    first, second = candidates.instances
+    assert first.provenance.form != second.provenance.form
+    assert choose(candidates, 3, config, said=Counter()) == [first]
+    said = Counter({form_key(first): 2, form_key(second): 1})
+    assert choose(candidates, 3, config, said=said) == [second]
