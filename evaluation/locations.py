@@ -2,7 +2,8 @@
 
 The reference compares section numbers after trimming, removing one enclosing `[...]` and a leading 附录;
 nothing else, so "第5章", "５.２" or "5.2条" never match "5" / "5.2". Ours folds the spellings a reviewer
-model actually writes onto the number the gold list uses.
+model actually writes onto the number the gold list uses, and places a prediction of a type located at a
+whole element inside that element (`at_element`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from collections.abc import Iterable
 
 _REF_BRACKETS = re.compile(r"^\[(.+)]$")  # no DOTALL: as the reference
 _REF_ANNEX = re.compile(r"^附\s*录\s*")
@@ -77,3 +79,24 @@ def normalise_location(raw: str | int | None) -> str | None:
         if head is not None:
             return head.group(1)
     return _NAMES.get(text.lower(), text)
+
+
+# Types located at the element that lacks something (docs/taxonomy.md, "Where an error is located"):
+# TER-01's missing entry is located at the terms chapter, and a reviewer may point at the entry's place in
+# it (3.4) as well as at the chapter (3).
+ELEMENT_LOCATED = frozenset({"TER-01"})
+
+
+def within(location: str | None, element: str | None) -> bool:
+    """Whether a normalised location lies inside a normalised element: "3.4" in "3", "A.2" in "附录A"."""
+    if not location or not element or location == element:
+        return False
+    if element.startswith("附录"):
+        return location.startswith(element[2:] + ".")
+    return location.startswith(element + ".")
+
+
+def at_element(location: str | None, elements: Iterable[str | None]) -> str | None:
+    """The element of `elements` that holds `location` (itself when none does); the innermost wins."""
+    holding = [e for e in elements if e is not None and within(location, e)]
+    return max(holding, key=len) if holding else location

@@ -2,6 +2,8 @@
 
 - Locations are normalised fully (evaluation.locations.normalise_location), codes case- and width-folded
   and mapped through the taxonomy, so "第5章" / "ｓｔｒ-01" / "E-S-01" score as the gold "5" / "STR-01".
+  A prediction of a type located at a whole element (TER-01: the terms chapter that lacks the entry)
+  inside an element a gold error of that type names is located at that element (3.4 → 3).
 - Precision and F1 at each level. A prediction that is not a hit but matches a violation the original
   document already had (pre_existing.parquet) on location + dimension + type is *neutral*: neither a hit
   nor a false positive (one neutral prediction per pre-existing violation; a repeat is a false positive).
@@ -15,14 +17,14 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from evaluation.benchmark import GoldError
-from evaluation.locations import normalise_location
+from evaluation.locations import ELEMENT_LOCATED, at_element, normalise_location
 from evaluation.predictions import Prediction
 from injectors.taxonomy import DIMENSIONS, REFERENCE_DIMENSIONS, by_id, reference_to_ours
 
@@ -72,9 +74,14 @@ def gold_keys(item: GoldError) -> dict[str, Key]:
     return {lv: _key(location, item.dimension, item.error_type, lv) for lv in LEVELS}
 
 
-def prediction_keys(item: Prediction) -> dict[str, Key]:
+def prediction_keys(
+    item: Prediction, elements: Mapping[str, set[str | None]] | None = None
+) -> dict[str, Key]:
+    """`elements`: per type located at a whole element, the locations of the document's gold errors."""
     error_type = canonical_type(item.error_type)
     location = normalise_location(item.location)
+    if elements and error_type is not None and error_type in elements:
+        location = at_element(location, elements[error_type])
     dimension = canonical_dimension(item.dimension, error_type)
     return {lv: _key(location, dimension, error_type, lv) for lv in LEVELS}
 
@@ -100,7 +107,10 @@ def score_document(
     gold: Sequence[GoldError], pre_existing: Sequence[GoldError], predictions: Sequence[Prediction]
 ) -> DocumentResult:
     g_keys = [gold_keys(g) for g in gold]
-    p_keys = [prediction_keys(p) for p in predictions]
+    elements = {
+        t: {normalise_location(g.location) for g in gold if g.error_type == t} for t in ELEMENT_LOCATED
+    }
+    p_keys = [prediction_keys(p, elements) for p in predictions]
     known = Counter(gold_keys(v)["diagnosis"] for v in pre_existing)
     p_known = [known[k["diagnosis"]] > 0 for k in p_keys]
     hits: dict[str, int] = {}

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
-from injectors.planner import Candidates, PlanConfig, choose
+from injectors.planner import Candidates, PlanConfig, choose, form_key
 
 
 @dataclass(frozen=True)
@@ -192,6 +192,7 @@ def _choose_all(
         if len(kept) >= config.min_errors:
             chosen[c.document.doc_id] = tuple(picked)
             said.update((i.error_type, g) for i in picked for g in c.added_wording(i))
+            said.update(form_key(i) for i in picked if i.provenance.form)
         else:
             dropped[c.document.doc_id] = (
                 f"only {len(kept)} errors could be injected (at least {config.min_errors} needed)"

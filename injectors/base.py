@@ -136,6 +136,9 @@ class Baseline:
 class Injector(ABC):
     error_type: ClassVar[str]
     version: ClassVar[str] = "1"
+    # the forms its instances record (Proposal.form) where the type has a closed set of them: the audit
+    # judges a type's variety against the forms it could take, not only those a release happens to show
+    forms: ClassVar[tuple[str, ...]] = ()
 
     @property
     def spec(self) -> ErrorType:
@@ -268,7 +271,7 @@ class Injector(ABC):
                 proposal.generator,
                 self.version,
                 seed,
-                form=proposal.form,
+                form=proposal.form or None,
                 **(proposal.llm.provenance_fields() if proposal.llm is not None else {}),
             ),
         )

@@ -268,7 +268,7 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
     sections: list[Section | None] = []
     for n, edit in enumerate(edits):
         if edit.op == "remove":
-            locations.append(document.sections[edit.target].number)
+            locations.append(_removed_location(document, edit.target, by_key))
             sections.append(None)
             continue
         section = by_key[("insert", n) if edit.op == "insert" else edit.target]
@@ -280,6 +280,20 @@ def apply_edits(document: Document, edits: Sequence[Edit]) -> Applied:
         numbers.setdefault(s.number, final_numbers.get(i))
     corrupted = replace(document, sections=tuple(s for _, s in final))
     return Applied(corrupted, tuple(locations), tuple(sections), renames, numbers, followed)
+
+
+def _removed_location(document: Document, target: int, by_key: Mapping[object, Section]) -> str:
+    """Where a reviewer points at a removed section: a removed element (前言, chapter 2) by its own
+    number; a removed sub-clause (a term entry) by the element that now lacks it, as that element is
+    numbered in the result, since its own number is gone or now names the next one."""
+    number = document.sections[target].number
+    if "." not in number:
+        return number
+    parent = number.rsplit(".", 1)[0]
+    above = next((p for p in range(target - 1, -1, -1) if document.sections[p].number == parent), None)
+    if above is None or above not in by_key:
+        return number
+    return by_key[above].number
 
 
 def _renumbered(

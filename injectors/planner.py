@@ -202,9 +202,15 @@ def choose(
         for i in candidates.instances
     }
     # what ranks a candidate among those of its type (its type's counts rank the types): the pool is kept
-    # in this order, so the first candidate of each type in it is the best of that type
+    # in this order, so the first candidate of each type in it is the best of that type; among equals, the
+    # one whose form (`form_key`) earlier documents took least, so that a type's forms take turns
     within = {
-        id(i): (repeats[id(i)] > 0 and not lift[i.error_type], repeats[id(i)], rank[id(i)])
+        id(i): (
+            repeats[id(i)] > 0 and not lift[i.error_type],
+            repeats[id(i)],
+            heard[form_key(i)],
+            rank[id(i)],
+        )
         for i in candidates.instances
     }
     ordered = sorted(candidates.instances, key=lambda i: within[id(i)])
@@ -216,7 +222,7 @@ def choose(
     ceiling = cap if cap is not None else {}
 
     def key(i: ErrorInstance) -> tuple[Any, ...]:
-        t, (stock, repeated, n) = i.error_type, within[id(i)]
+        t, (stock, repeated, _, n) = i.error_type, within[id(i)]
         again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
         return (again, stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
 
@@ -301,6 +307,12 @@ def _pairwise(candidates: Candidates) -> tuple[frozenset[int], ...]:
                 found[a].add(b)
                 found[b].add(a)
     return tuple(frozenset(f) for f in found)
+
+
+def form_key(instance: ErrorInstance) -> tuple[str, tuple[str, ...]]:
+    """How `said` counts the form an instance takes (provenance.form), beside its type's added n-grams: a
+    key no n-gram can be, read only to order a type's candidates, never as stock wording."""
+    return instance.error_type, ("\0form", instance.provenance.form or "")
 
 
 def _room(error_type: str, here: Sequence[str]) -> bool:

@@ -334,7 +334,7 @@ class LLMRewriter:
             fix = f"将“{_short(answer.rewritten_span)}”改回“{_short(answer.original_span)}”"
         else:
             fix = f"删除“{_short(answer.rewritten_span)}”"
-        form = template.form if template is not None else None
+        form = template.form if template is not None else ""
         return Proposal(edit, description, fix, generator="llm", llm=trace, form=form)
 
     # --- lifetime ------------------------------------------------------------------------------------------

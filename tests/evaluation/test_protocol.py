@@ -118,3 +118,18 @@ def test_bootstrap_is_seeded_and_brackets_the_estimate() -> None:
     assert ci[0] < a["levels"]["diagnosis"]["recall"] < ci[1]
     same = run([docs[3]] * 10)  # identical documents: no spread
     assert same["levels"]["diagnosis"]["ci"]["recall"] == [1.0, 1.0]
+
+
+def test_an_undefined_term_is_hit_at_its_chapter_or_inside_it() -> None:
+    """TER-01 is located at the element that lacks the entry (docs/taxonomy.md): a reviewer pointing at
+    the chapter or at the entry's place in it hits; pointing elsewhere, or another type there, does not."""
+    gold = (GoldError("3", "TER", "TER-01"), GoldError("附录B", "STR", "STR-05"))
+    for where in ("3", "第3章", "3.4", "3.4.1"):
+        hit = run([(gold, (), (p(where, "TER", "TER-01"),))])["levels"]["diagnosis"]
+        assert hit["hits"] == 1, where
+    for prediction in (p("4.2", "TER", "TER-01"), p("3.4", "TER", "TER-04"), p("B.1", "STR", "STR-05")):
+        miss = run([(gold, (), (prediction,))])["levels"]["diagnosis"]
+        assert miss["hits"] == 0, prediction
+    # two predictions inside the same element are one hit and one false positive, as at any location
+    twice = run([(gold, (), (p("3.1", "TER", "TER-01"), p("3.2", "TER", "TER-01")))])["levels"]["diagnosis"]
+    assert (twice["hits"], twice["false_positives"]) == (1, 1)

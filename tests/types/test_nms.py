@@ -374,9 +374,18 @@ def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
     assert [m.sentence for m in note_moves(whole.sections[position])] == ["里程的分辨率应等于或优于0.1 km。"]
 
 
+@pytest.mark.parametrize("item", ["3 封孔长度不应低于7 m。", "１０.７ 其他使用上应注意的事项。"])
+def test_a_numbered_item_or_a_heading_read_as_text_never_becomes_a_note(item: str) -> None:
+    """An engineering code's numbered item ("3 在煤壁开孔的钻孔，封孔长度不应低于7 m") or a heading the
+    parser left in the text would read "注：3 …" as a note: it is no paragraph of its own."""
+    doc = standard(f"记录仪应每天自检一次。\n{item}")
+    position = next(i for i, s in enumerate(doc.sections) if "记录仪" in s.text)
+    assert list(note_moves(doc.sections[position])) == []
+
+
 def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None:
     """ "宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
-    "长度宜为…，宽度宜为…" is a list of like provisions, and the kept one is evidence."""
+    so is "长度宜为…，宽度宜为…": two subjects may carry two strengths."""
     from injectors.language.modals import modal_verbs
     from injectors.types.nms.evidence import recommendation_evidence
 
@@ -387,7 +396,7 @@ def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None
         return [e.where for e in recommendation_evidence(doc, position, offset, line, modal_verbs(line)[1])]
 
     assert evidence("知识结构宜使用树状层次化结构，知识的分类宜采用按生命周期分类。") == []
-    assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == ["同一句"]
+    assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == []
 
 
 def test_nms04_never_blurs_a_describing_ke() -> None:
@@ -404,3 +413,66 @@ def test_nms04_never_blurs_a_describing_ke() -> None:
     assert ke_lines(standard("柜体可分为主柜和副柜两部分。\n格口可采用不锈钢门板。")) == [
         "格口可采用不锈钢门板。"
     ]
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        "QN\t请求编号\tC20\t可选",  # a table a PDF rendered with tabs between the cells
+        "QN　请求编号　C20　可选",  # … or with ideographic spaces
+        "可选",  # a lone cell
+        "数据段的ST字段为必选/可选项，由数据类型确定。",  # a list of fixed values
+        "该字段可选，缺省时按0处理。",  # a value word, not a modal verb and its verb
+    ],
+)
+def test_no_nms_type_edits_a_table_cell_or_a_fixed_value(row: str) -> None:
+    """A 必选/可选 column's 可选 became "原则上选" on a real standard: a broken word, and no provision was
+    involved. Table cells and fixed values are never a site of NMS-01, NMS-02 or NMS-04."""
+    document = standard(f"数据包的字段如下：\n{row}\n柜门应采用金属材料，开启力不应大于50 N。")
+    context = InjectionContext.from_documents([document])
+    lines = row.replace("\t", " ").split("\n")
+    for injector in (RequirementWeakened(), RecommendationStrengthened(), VagueWording()):
+        for site in injector.sites(document, context):
+            for option in site.detail:
+                found = getattr(option, "found", option)
+                assert found.line.replace("\t", " ") not in lines, (injector.error_type, found.line)
+
+
+def test_nms05_offers_clauses_as_notes_no_more_often_than_its_other_places() -> None:
+    """Nearly every clause's last provision could become a note; a statement of a 注 exists only where
+    the document has one. Where it has, the clauses offered as notes are no more than the other places,
+    so that "注：" before a provision is not what marks the type."""
+    clauses = "\n".join(
+        f"4.{k} 要求{k}\n格口{k}的门板应采用金属材料。\n格口{k}的开启力不应大于{k + 40} N。"
+        for k in range(1, 7)
+    )
+    body = f"格口应能自动锁闭。\n注：格口的尺寸由运营方确定。\n{clauses}"
+    document = standard(body)
+    sites = list(ProvisionInInformativePlace().sites(document, InjectionContext.from_documents([document])))
+    kinds = Counter(type(o).__name__ for s in sites for o in s.detail[:1])
+    assert kinds["Statement"] >= 1
+    assert 1 <= kinds["NoteMove"] <= kinds["Statement"]
+    only_moves = standard(clauses)
+    moves = list(
+        ProvisionInInformativePlace().sites(only_moves, InjectionContext.from_documents([only_moves]))
+    )
+    assert len(moves) >= 4  # without another place, every clause that can be demoted is offered
+
+
+def test_nms04_is_not_mostly_yuanzeshang() -> None:
+    """原则上 fits almost any clause, 尽量/最好 only before an action: where the document offers both kinds
+    of clause, the clauses where only 原则上 fits are not sites, so 原则上 is drawn as often as the rest."""
+    body = (
+        "柜门应牢固。\n4.1.1 箱体\n箱体应稳固。\n4.1.2 锁具\n管理员应每日检查柜门锁具。\n"
+        "4.1.3 底座\n底座应平稳。\n4.1.4 清洁\n运营方应定期清洁柜体表面。"
+    )
+    document = standard(body)
+    context = InjectionContext.from_documents([document])
+    lines = {m.line for s in VagueWording().sites(document, context) for m in s.detail}
+    assert lines and all("清洁" in line or "服务电话" in line for line in lines)
+    forms = Counter()
+    for seed in range(30):
+        attempt = VagueWording().inject(Baseline(document), random.Random(seed), context, seed=seed)
+        assert attempt.instance is not None
+        forms[attempt.instance.provenance.form] += 1
+    assert forms["原则上"] <= 0.4 * sum(forms.values()), forms

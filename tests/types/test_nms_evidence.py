@@ -195,11 +195,45 @@ def test_recommendation_whose_exception_the_document_foresees() -> None:
     assert "随后规定了“无法满足时”的做法" in instance.description
 
 
-def test_recommendation_kept_by_a_parallel_clause() -> None:
-    document = standard("格口的高度宜为300 mm，宽度宜为400 mm。")
-    instance = instances(document, RecommendationStrengthened())[0].instance
-    assert instance is not None
-    assert "同一句中并列的" in instance.description and "仍为推荐" in instance.description
+def test_recommendation_whose_other_way_the_document_foresees() -> None:
+    """ "宜设置在…；设置在…时，应……": the clause says what applies when the other way is taken."""
+    document = standard("控制主板宜安装在柜体顶部的设备舱中；安装在柜体底部时，应加装防潮隔板。")
+    found = recommendation_evidence(document, position(document, "4.1"), *_line(document, "4.1", "宜安装"))
+    assert [(e.kind, e.words) for e in found] == [(FALLBACK, "安装在柜体底部时")]
+    same_way = standard("控制主板宜安装在柜体顶部。安装在柜体顶部时，应加装散热片。")
+    line = _line(same_way, "4.1", "宜安装")
+    assert FALLBACK not in [
+        e.kind for e in recommendation_evidence(same_way, position(same_way, "4.1"), *line)
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "格口的高度宜为300 mm，宽度宜为400 mm。",
+        "主控单元可以通过有线网络上报状态，备用单元可以通过无线网络上报状态。",
+        "取件信息宜采用短信通知，催领信息宜采用短信通知。",
+        "柜门的检查应符合下列规定：\na) 管理员可以每日检查柜门；\nb) 运营方可以每周检查柜门。",
+    ],
+)
+def test_a_sibling_with_another_actor_or_object_is_no_evidence(text: str) -> None:
+    """Two subjects (or two objects) may legitimately carry different strengths: "高度应为…，宽度宜为…" and
+    "主控单元应通过…，备用单元可以通过…" are plausible provisions, so the kept sibling shows nothing."""
+    document = standard(text)
+    assert all(a.instance is None for a in instances(document, RecommendationStrengthened()))
+
+
+def test_a_sibling_is_evidence_only_for_the_same_actor_and_object() -> None:
+    from injectors.language.modals import modal_verbs
+    from injectors.types.nms.evidence import same_provision
+
+    def pair(a: str, b: str) -> bool:
+        return same_provision(a, modal_verbs(a)[0], b, modal_verbs(b)[0])
+
+    assert pair("a) 宜每日清洁柜门；", "b) 宜每日清洁柜门。")  # the list lead's actor, the same object
+    assert pair("管理员宜清洁柜门；", "管理员宜清洁柜门。")
+    assert not pair("管理员宜清洁柜门；", "运营方宜清洁柜门。")  # another actor
+    assert not pair("a) 宜每日清洁柜门；", "b) 宜每日清洁格口。")  # another object
 
 
 # --- word-aware edits (issue 9, class 4) ------------------------------------------------------------------

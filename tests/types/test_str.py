@@ -319,8 +319,15 @@ def _variant(error_type: str, proposal: Proposal, original: Section) -> str:
 
 
 EXPECTED_VARIANTS = {
-    "STR-01": {"foreword", "normative_references", "terms"},
-    "STR-02": {"normative_references-renamed", "scope-renamed", "annex-moved", "foreword-moved"},
+    "STR-01": {"foreword", "scope", "normative_references", "terms"},
+    "STR-02": {
+        "normative_references-renamed",
+        "scope-renamed",
+        "terms-renamed",
+        "annex-moved",
+        "foreword-moved",
+        "clause-moved",
+    },
     "STR-03": {"foreword", "scope", "normative_references", "terms", "bibliography"},
     "STR-04": {"hanging", "duplicate", "renamed"},
     "STR-05": {"annex_marker", "annex_marker-removed", "text-removed"},
@@ -345,6 +352,44 @@ def test_every_site_verifies(
             assert location not in before
             variants.add(_variant(error_type, proposal, doc.sections[site.target]))
     assert variants == EXPECTED_VARIANTS[error_type]
+
+
+@pytest.mark.parametrize(
+    ("error_type", "expected"),
+    [
+        ("STR-01", {"前言", "范围", "规范性引用文件", "术语和定义"}),
+        (
+            "STR-02",
+            {"范围>规范性引用文件", "规范性引用文件>术语和定义", "术语和定义>技术内容", "技术内容>附录"},
+        ),
+    ],
+)
+def test_every_element_and_order_the_rules_forbid_is_drawn(error_type: str, expected: set[str]) -> None:
+    """Not always the 前言 deleted, not always an annex after 参考文献: each form the document offers is
+    drawn, none in most instances."""
+    document = edited(("箱体表面应平整", "恒温箱表面应平整"))  # the term stays in use without the scope
+    injector = injectors()[error_type]
+    forms = []
+    for seed in range(40):
+        attempt = injector.inject(Baseline(document), random.Random(seed), InjectionContext(), seed=seed)
+        assert attempt.instance is not None, attempt.reason
+        forms.append(attempt.instance.provenance.form)
+    assert expected <= set(forms) <= set(injector.forms or forms)
+    assert max(forms.count(f) for f in set(forms)) <= 0.5 * len(forms)
+
+
+def test_a_chapter_after_the_annexes_is_to_be_moved_before_the_first_annex() -> None:
+    document = parse(SAMPLE)
+    injector = injectors()["STR-02"]
+    site = next(
+        s
+        for s in injector.sites(document, InjectionContext())
+        if s.detail[0] == "after" and document.sections[s.target].kind == "clause"
+    )
+    proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    assert "第5章“试验方法”被置于附录B之后" in proposal.error
+    assert proposal.fix == "将第5章“试验方法”移至附录A之前"
 
 
 def test_gap_duplicate_and_wrong_parent_are_all_offered(

@@ -379,3 +379,109 @@ def test_a_term_of_the_same_broad_field_is_not_borrowed(corpus_documents: list[D
     assert at_home(doc, broad, vocab) is None
     narrow = CorpusTerm("other", entry, field, doc.cover.ics, doc.cover.ccs)
     assert at_home(doc, narrow, vocab) is not None
+
+
+def test_ter03_never_writes_a_short_form_the_document_already_uses_on_its_own(ter_injectors: dict) -> None:
+    """The document's own usage is no inconsistency: once the body writes "区域边界" on its own beside the
+    defined "网络区域边界", that short form is never the edit; while it does not, it may be."""
+    terms = "3.1 网络区域边界 network zone boundary\n划分网络安全区域的逻辑界线。"
+    body = (
+        "4 要求\n4.1 划分\n网络区域边界应在设计阶段确定。\n4.2 防护\n网络区域边界应部署访问控制设备。\n"
+        "4.3 审计\n网络区域边界的访问日志应保存180 d。"
+    )
+    injector = ter_injectors["TER-03"]
+
+    def short_forms(doc: Document) -> set[str]:
+        sites = injector.sites(doc, InjectionContext())
+        return {s for site in sites for o in site.detail for s in o.synonyms}
+
+    assert "区域边界" in short_forms(document(terms=terms, body=body))
+    own = body + "\n4.4 标识\n各区域边界应设置标识。"
+    assert "区域边界" not in short_forms(document(terms=terms, body=own))
+
+
+SYMBOLS = (
+    "4 符号和缩略语\n下列符号和缩略语适用于本文件。\n"
+    "RTU：远程终端单元（Remote Terminal Unit）\nrmin：最小转弯半径\nUa：供电电压"
+)
+
+
+def _with_symbols(uses: str) -> Document:
+    body = (
+        BODY.replace("4 要求", SYMBOLS + "\n5 要求")
+        .replace("4.1 采样", "5.1 采样")
+        .replace("4.2 标志", "5.2 标志")
+        .replace("采样单元应每天自检一次", f"采样单元应每天通过RTU自检一次，{uses}")
+    )
+    return document(body=body)
+
+
+def test_ter01_never_takes_a_symbol_out_of_the_list(ter_injectors: dict) -> None:
+    """A quantity symbol is no abbreviation, and the body introduces it where it is used: "rmin" taken out
+    of a symbols list and described as a 缩略语 shows no error. Only "RTU" is a site."""
+    doc = _with_symbols("转弯半径不应小于rmin，供电电压为Ua")
+    injector = ter_injectors["TER-01"]
+    entries = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail]
+    assert [e.abbreviation for e in entries] == ["RTU"]
+    explained = _with_symbols("式中：RTU——远程终端单元")
+    assert not [o for s in injector.sites(explained, InjectionContext()) for o in s.detail]
+    symbols_only = document(
+        body=BODY.replace("4 要求", "4 符号\nRTU：远程终端单元\nPLC：可编程逻辑控制器\n5 要求")
+        .replace("4.1 采样", "5.1 采样")
+        .replace("4.2 标志", "5.2 标志")
+        .replace("采样单元应每天自检一次", "采样单元应每天通过RTU自检一次")
+    )
+    assert not [o for s in injector.sites(symbols_only, InjectionContext()) for o in s.detail]
+
+
+ENTRIES = """3.1 采样单元 sampling unit
+从被测介质中抽取并输送试样的部件组合。
+3.2 隐私保护 privacy protection
+为保护隐私而采取的措施。
+3.3 标定周期 calibration interval
+相邻两次标定之间的时间间隔。
+3.4 零点漂移 zero drift
+无输入时输出值随时间的缓慢变化。"""
+USES = """4 要求
+4.1 采样
+采样单元应每天自检一次，标定周期不应超过30 d，零点漂移不应超过1%，隐私保护措施应有记录。
+4.2 标志
+采样单元的标志应符合GB/T 191—2008的规定，隐私保护措施应在标志中说明。
+4.3 校准
+每个标定周期结束时应记录零点漂移。"""
+
+
+def test_ter01_removes_only_technical_entries_and_is_located_at_the_terms_chapter(
+    ter_injectors: dict,
+) -> None:
+    """ "隐私保护" (defined as 为保护隐私而采取的措施) is understood from its words: its missing entry is no
+    error. The instance is located at chapter 3, which lacks the entry, not at a number that now holds
+    the next entry or no longer exists."""
+    doc = document(terms=ENTRIES, body=USES)
+    injector = ter_injectors["TER-01"]
+    terms = {o.term for s in injector.sites(doc, InjectionContext()) for o in s.detail}
+    assert "隐私保护" not in terms and {"采样单元", "标定周期", "零点漂移"} <= terms
+    for seed in range(6):
+        instance = injector.inject(Baseline(doc), random.Random(seed), InjectionContext(), seed=seed).instance
+        assert instance is not None and instance.edit.op == "remove"
+        assert instance.location == "3"
+
+
+def test_ter05_a_terms_chapter_without_its_lead_in(ter_injectors: dict) -> None:
+    """Drafters often go straight to the entries: the lead-in "下列术语和定义适用于本文件。" is missing.
+    The checker reports it at chapter 3 only when entries follow; the injector removes a plain lead-in."""
+    assert [v.location for v in lint(document(lead_in=""), ["TER-05"])] == ["3"]
+    empty = document(lead_in="", terms="")
+    assert [v for v in lint(empty, ["TER-05"]) if v.location == "3"] == []
+    doc = document()
+    injector = ter_injectors["TER-05"]
+    missing = [
+        s for s in injector.sites(doc, InjectionContext()) if getattr(s.detail, "kind", "") == "missing"
+    ]
+    assert len(missing) == 1
+    proposal = injector.propose(doc, missing[0], random.Random(0), InjectionContext())
+    assert proposal is not None and proposal.form == "missing"
+    instance, failure = injector._verified(Baseline(doc), proposal, 0)
+    assert instance is not None, failure
+    assert instance.location == "3" and "下列术语和定义适用于本文件" not in instance.corrupted_section.text
+    assert "补充引导语“下列术语和定义适用于本文件。”" in instance.description

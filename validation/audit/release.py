@@ -37,6 +37,7 @@ class AuditInstance:
     corrupted_section: Section | None
     edit: Edit
     description: str = ""
+    form: str | None = None  # which of its type's forms it takes (provenance.form; None in older releases)
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,17 @@ def _instances(path: Path) -> dict[str, list[AuditInstance]]:
                 corrupted_section=_section(row["corrupted_section"]),
                 edit=edit,
                 description=row.get("description") or "",
+                form=_form(row.get("provenance")),
             )
         )
     return per_doc
+
+
+def _form(provenance: Any) -> str | None:
+    """The recorded form: a typed struct, or a JSON string in older releases (which have none)."""
+    if isinstance(provenance, str):
+        try:
+            provenance = json.loads(provenance)
+        except ValueError:
+            return None
+    return provenance.get("form") if isinstance(provenance, dict) else None

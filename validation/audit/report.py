@@ -13,7 +13,9 @@ from typing import Any
 from injectors.language.novelty import forget_ngrams
 from injectors.registry import definitions
 from validation.audit import baseline, ngrams
+from validation.audit import forms as form_audit
 from validation.audit.baseline import TypeBaseline, audit_baseline
+from validation.audit.forms import TypeForms, audit_forms
 from validation.audit.integrity import IntegrityResult, audit_integrity
 from validation.audit.joint import JointResult, audit_joint
 from validation.audit.ngrams import TypeNgrams, audit_ngrams
@@ -36,6 +38,7 @@ class Audit:
     positions: dict[str, TypePosition]
     integrity: IntegrityResult
     joint: JointResult
+    forms: dict[str, TypeForms]
 
     @property
     def types(self) -> list[str]:
@@ -50,6 +53,9 @@ class Audit:
             b = self.baseline.get(t)
             if b is not None and b.auc is not None:
                 out[f"{t} surface AUC <= {baseline.GOAL}"] = bool(b.passed)
+        for t, f in self.forms.items():
+            if f.passed is not None:
+                out[f"{t} most frequent form <= {form_audit.GOAL:.0%}"] = f.passed
         out["cross-references: 0 unexplained"] = not self.integrity.by_status("unexplained")
         out["joint validity: 100%"] = not self.joint.failures
         return out
@@ -70,6 +76,7 @@ class Audit:
                     "baseline": {**asdict(self.baseline[t]), "passed": self.baseline[t].passed},
                     "position": asdict(self.positions[t]),
                     "joint_failures": len(self.joint.failures_of(t)),
+                    "forms": {**asdict(self.forms[t]), "passed": self.forms[t].passed},
                 }
             )
         broken = self.integrity.broken
@@ -97,7 +104,8 @@ class Audit:
 
 
 def audit(release: Release, seed: int = 0) -> Audit:
-    types = [d.error_type.id for d in definitions()]
+    known = definitions()
+    types = [d.error_type.id for d in known]
     types += sorted({i.error_type for i in release.instances} - set(types))
     wording = audit_ngrams(release, types)
     forget_ngrams()  # nothing after this counts n-grams
@@ -110,6 +118,7 @@ def audit(release: Release, seed: int = 0) -> Audit:
         positions=audit_positions(release, types),
         integrity=audit_integrity(release),
         joint=audit_joint(release),
+        forms=audit_forms(release, types, {d.error_type.id: d.injector.forms for d in known}),
     )
 
 
@@ -137,10 +146,11 @@ def _mark(passed: bool | None) -> str:
 
 
 def rows(result: Audit) -> list[list[str]]:
-    """One row per type: instances, top added n-gram and its share, AUC, position, joint failures."""
+    """One row per type: instances, top added n-gram and its share, AUC, position, most frequent form,
+    joint failures."""
     out = []
     for t in result.types:
-        n, b, p = result.ngrams[t], result.baseline[t], result.positions[t]
+        n, b, p, f = result.ngrams[t], result.baseline[t], result.positions[t], result.forms[t]
         judged = t in JUDGEMENT_TYPES
         top = f"{n.top[0].ngram} {n.top[0].share:.0%}" if n.top else "-"
         auc = f"{b.auc:.2f}" if b.auc is not None else "skip"
@@ -154,13 +164,27 @@ def rows(result: Audit) -> list[list[str]]:
                 _mark(b.passed) if judged else "",
                 "-" if p.mean_relative is None else f"{p.mean_relative:.2f}",
                 "-" if p.share_last is None else f"{p.share_last:.0%}",
+                "-" if f.top is None else f"{f.top} {f.top_share:.0%} of {f.forms}",
+                _mark(f.passed),
                 str(len(result.joint.failures_of(t))),
             ]
         )
     return out
 
 
-HEADER = ["type", "n", "top added n-gram", "n-gram", "AUC", "AUC goal", "pos", "last", "joint fail"]
+HEADER = [
+    "type",
+    "n",
+    "top added n-gram",
+    "n-gram",
+    "AUC",
+    "AUC goal",
+    "pos",
+    "last",
+    "top form",
+    "form goal",
+    "joint fail",
+]
 
 
 def _summary(result: Audit) -> list[str]:
@@ -173,6 +197,8 @@ def _summary(result: Audit) -> list[str]:
         f"{len(i.by_status('pre-existing'))} already unresolved in the original",
         f"joint validity: {result.joint.valid_share:.1%} of {result.joint.instances} instances hold on "
         f"their final document (goal 100%)",
+        f"forms: no form in > {form_audit.GOAL:.0%} of a type's instances, for types with "
+        f"{form_audit.MIN_FORMS} forms or more and {form_audit.MIN_INSTANCES} instances or more",
     ]
     if i.replay_failures:
         lines.append(f"edits that did not replay to the published text: {len(i.replay_failures)} documents")

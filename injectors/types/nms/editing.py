@@ -4,7 +4,9 @@ Every edit is one small replacement inside one body line, chosen only where the 
 `analysis` reads the changed word exactly as intended, so that the checker (D types) or
 the diff rule (D∆ types) sees the error and nothing else changes. Sentences that cite a standard or an
 annex are left alone: changing their modal verb would also change what the references chapter or the
-annex marker must say, which belongs to other types.
+annex marker must say, which belongs to other types. Nor is a table cell or a fixed value (a 必选/可选
+column, "该字段可选") a provision: its 可 is part of a value word, and no clause is there to weaken,
+strengthen or blur (`fixed_value`).
 """
 
 from __future__ import annotations
@@ -48,13 +50,38 @@ def _body_modals(section: Section, informative: frozenset[str]) -> tuple[BodyMod
         return ()
     out = []
     for offset, line in body_lines(section):
+        if table_like(line):
+            continue
         for modal in modal_verbs(line):
+            if fixed_value(line, modal.start):
+                continue
             if not word_aligned(line, modal.start, modal.end):
                 continue  # 可 of 方可, 应 of 应对: replacing it alone would break a word
             a, b = sentence_span(line, modal.start, modal.end)
             if not CITATION.search(line[a:b]) and not relative_clause(line, modal.end):
                 out.append(BodyModal(offset, line, modal))
     return tuple(out)
+
+
+# 可选, 必选/可选, 可空, 可读写: values of a table column or a field list, not a modal verb and its verb
+_VALUE_WORD = regex.compile(r"(?:可|应|宜)(?:选|空|读写|读|写|选项)(?=$|[\s|/／、，,；;。）)])")
+# cells of a table a PDF rendered as a line: tab, two spaces or more, an ideographic space, a bar
+_CELL_GAP = regex.compile(r"\t| {2,}|\u3000|\|")
+
+
+def fixed_value(line: str, start: int) -> bool:
+    """Whether the modal verb at `start` begins a value word (可选 in a 必选/可选 column) or stands in a
+    slash-separated list of values ("必选/可选")."""
+    if _VALUE_WORD.match(line, start):
+        return True
+    return line[start - 1 : start] in ("/", "／")
+
+
+def table_like(line: str) -> bool:
+    """A table row a PDF rendered as text (cells apart by tabs or wide gaps), or a line too short to hold
+    a provision (a lone cell such as "可选")."""
+    stripped = line.strip()
+    return len(_CELL_GAP.findall(stripped)) >= 2 or len(regex.findall(r"\p{Han}", stripped)) < 5
 
 
 _OBJECT_VERBS = frozenset(

@@ -10,7 +10,9 @@ document could tell. A change is detectable when the document itself says how st
 - for a recommendation, its own sentence offers an alternative (也可 …) or hedges it (条件允许时, 如有可能),
   or a later sentence of the clause presupposes that the option may not be taken ("可设置旁路阀。设置旁路阀
   时，……": once it is required, the condition is empty). "优先" and "尽可能" are no evidence: "应优先采用",
-  "应尽可能减少" are ordinary requirements.
+  "应尽可能减少" are ordinary requirements. A sibling is evidence for a recommendation only when it has the
+  same actor and the same object (`same_provision`): two subjects or two objects may legitimately carry
+  different strengths ("下级平台应通过主链路…，上级平台可以通过从链路…", "正常信息应采用…，变化信息宜采用…").
 
 Each finder returns `Evidence` (its kind, the document's own words, where they stand) that the description
 names; a site without evidence is no site.
@@ -246,8 +248,35 @@ def safety_consequence(line: str, modal: Modal) -> list[Evidence]:
     return [Evidence(SAFETY, found.group(), "本条")] if found else []
 
 
-def list_siblings(section: Section, line_offset: int, force: str) -> list[Evidence]:
-    """Items of the same list (a) b) c), ——) that keep a modal verb of `force`."""
+def _actor(line: str, modal: Modal) -> str:
+    """Who the provision binds: the words before the modal verb in its clause ("" when the clause has
+    none of its own and inherits the sentence's or the list's subject)."""
+    a, _ = clause_span(line, modal.start, modal.end)
+    before = _LIST_ITEM.sub("", line[a : modal.start]) if a == 0 else line[a : modal.start]
+    return before.strip(" \t，,：:；;")
+
+
+def _object(line: str, modal: Modal) -> str:
+    """What the provision acts on: its clause after the modal verb and the verb that follows it."""
+    verb = next_word(line, modal.end)
+    return _provision_after(line, modal)[len(verb) :].strip(" \t，,。；;")
+
+
+def same_provision(line: str, modal: Modal, other_line: str, other: Modal) -> bool:
+    """Whether two modal verbs bind the same actor to the same object (a subject left out is the
+    sentence's or the list lead's, and so the same): only then does the other one's strength say what this
+    one's must be."""
+    if _actor(line, modal) != _actor(other_line, other):
+        return False
+    mine, theirs = _object(line, modal), _object(other_line, other)
+    return bool(mine) and mine == theirs
+
+
+def list_siblings(
+    section: Section, line_offset: int, force: str, modal: Modal | None = None
+) -> list[Evidence]:
+    """Items of the same list (a) b) c), ——) that keep a modal verb of `force` (given `modal`, only those
+    that bind its actor to its object: `same_provision`)."""
     lines = section.text.split("\n")
     at = section.text.count("\n", 0, line_offset)
     if not _LIST_ITEM.match(lines[at]):
@@ -261,16 +290,21 @@ def list_siblings(section: Section, line_offset: int, force: str) -> list[Eviden
     for i in range(first, last + 1):
         if i == at:
             continue
-        modal = next((m for m in modal_verbs(lines[i]) if m.force == force), None)
-        if modal is not None and _heads_its_item(lines[i], modal):
-            words = _excerpt(lines[i], modal.start, modal.end)
-            out.append(Evidence(SIBLING, words, "同一列项"))
+        found = next((m for m in modal_verbs(lines[i]) if m.force == force), None)
+        if found is None or not _heads_its_item(lines[i], found):
+            continue
+        if modal is not None and not same_provision(lines[at], modal, lines[i], found):
+            continue
+        out.append(Evidence(SIBLING, _excerpt(lines[i], found.start, found.end), "同一列项"))
     return out
 
 
-def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[Evidence]:
+def sentence_siblings(
+    line: str, modal: Modal, same_verb: bool = True, same_actor: bool = False
+) -> list[Evidence]:
     """Parallel clauses of the same sentence keeping the same modal verb ("长度宜为…，宽度宜为…",
-    "箱体不应破裂，盖体不应脱开"): a list written in one sentence."""
+    "箱体不应破裂，盖体不应脱开"): a list written in one sentence (with `same_actor`, only clauses that
+    bind the same actor to the same object: `same_provision`)."""
     a, b = sentence_span(line, modal.start, modal.end)
     if _EXAMPLES.search(line[a:b]):
         return []  # "如按钮可点击、复选框可改变状态": examples, not a list of provisions
@@ -278,6 +312,8 @@ def sentence_siblings(line: str, modal: Modal, same_verb: bool = True) -> list[E
     out = []
     for other in modal_verbs(line[:b]):
         if other.start < a or other.start == modal.start or other.word != modal.word:
+            continue
+        if same_actor and not same_provision(line, modal, line, other):
             continue
         if modal.negative or not same_verb or next_word(line, other.end) == nxt:
             out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end, avoid=modal), "同一句"))
@@ -327,11 +363,13 @@ def recommendation_evidence(
     if hedge is not None:
         out.append(Evidence(HEDGE, hedge.group(), "本条"))
     out.extend(presupposed_option(section, line_offset, line, modal))
+    out.extend(foreseen_alternative(section, line_offset, line, modal))
     force = modal.force if modal.force in (RECOMMENDATION, PERMISSION) else RECOMMENDATION
-    # parallel clauses count only as a list of like provisions ("长度宜为…，宽度宜为…"): two different
-    # recommendations in one sentence ("宜使用…，分类宜采用…") are common; strengthening one is plausible
-    parallel = sentence_siblings(line, modal, same_verb=True)
-    return out + list_siblings(section, line_offset, force) + parallel
+    # siblings count only where they bind the same actor to the same object: two different recommendations
+    # in one sentence or list ("宜使用…，分类宜采用…", "下级平台应…，上级平台可以…") are common, and
+    # strengthening one of them is plausible
+    parallel = sentence_siblings(line, modal, same_verb=True, same_actor=True)
+    return out + list_siblings(section, line_offset, force, modal) + parallel
 
 
 _OPTIONS = regex.compile(r"[、或]")  # "A、B或C": options listed after the verb
@@ -369,6 +407,30 @@ def presupposed_option(section: Section, line_offset: int, line: str, modal: Mod
         return []
     words = found.group().lstrip("。；;\n").rstrip("，,")
     return [Evidence(PRESUPPOSED, words, "本条")]
+
+
+@lru_cache(maxsize=1024)
+def _other_way(verb: str) -> regex.Pattern[str]:
+    """A condition made of doing `verb` another way ("设置在舱内时，", "当采用有线方式时，")."""
+    return regex.compile(
+        rf"(?:^|[。；;，,\n]){_CONDITION_OPENER}?[^。；;，,\n]{{0,8}}?{regex.escape(verb)}"
+        rf"(?P<how>[在于为成用][^。；;，,\n]{{1,20}}?){_CONDITION_CLOSER}"
+    )
+
+
+def foreseen_alternative(section: Section, line_offset: int, line: str, modal: Modal) -> list[Evidence]:
+    """A later sentence of the clause says what applies when the recommended way is not taken ("宜设置
+    在舱外控制柜中；设置在舱内时，应……"): the document foresees the other way, so it was an option."""
+    verb = next_word(line, modal.end)
+    if len(verb) < 2 or not HAN_WORD.fullmatch(verb):
+        return []
+    _, end = sentence_span(line, modal.start, modal.end)
+    mine = line[modal.end + len(verb) : end]
+    later = section.text[line_offset + end :]
+    found = _other_way(verb).search(later) if verb in later else None
+    if found is None or found.group("how") in mine:
+        return []  # the same way again is a condition on the option itself (`presupposed_option`)
+    return [Evidence(FALLBACK, found.group().lstrip("。；;，,\n").rstrip("，,"), "本条")]
 
 
 def _conditional(line: str, modal: Modal) -> bool:

@@ -71,9 +71,11 @@ def requirement_weakened(original: Document, corrupted: Document) -> Iterable[Vi
 class RequirementWeakened(Injector):
     """应 → 宜 / 可, 不应 → 不宜 in a body requirement: the clause reads as a mere recommendation or
     permission. Only clean replacements: never 应能 → 可能 or 应用-like compounds (the diff rule reads
-    the new word as the intended modal verb)."""
+    the new word as the intended modal verb). Only where the document reveals the requirement
+    (`evidence.requirement_evidence`), and never in a table cell or a fixed value (`editing.fixed_value`)."""
 
     error_type = ERROR_TYPE.id
+    forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         """Clauses whose weakening the document reveals; where it offers enough of them, those revealed by
@@ -114,6 +116,7 @@ class RequirementWeakened(Injector):
             f"{place(number)}将要求“{old_words}”弱化为{force}“{new_words}”；"
             + named(chosen.evidence[0], "要求"),
             f"将“{modal.word[:-1]}{new}”改回“{modal.word[:-1]}{old}”，恢复为要求型条款",
+            form=f"{modal.word[:-1]}{old}→{modal.word[:-1]}{new}",
         )
 
 

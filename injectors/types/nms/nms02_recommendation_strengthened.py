@@ -62,9 +62,16 @@ _NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚", "也",
 
 class RecommendationStrengthened(Injector):
     """宜 → 应, 不宜 → 不应, 可 / 可以 → 应 in a body clause: an option becomes an obligation. Not after
-    均/方/才 ("……均可", "审批后方可……"), where 应 would not read as a sentence."""
+    均/方/才 ("……均可", "审批后方可……"), where 应 would not read as a sentence.
+
+    Evidence rule (`evidence.recommendation_evidence`): only where the document shows the option — its own
+    sentence offers an alternative, foresees the exception or hedges it, a later sentence presupposes it
+    may not be taken, or a sibling binds the same actor to the same object with 宜/可. A sibling with
+    another subject or object is no evidence ("下级平台应…，上级平台可以…" is a legitimate pair). Never in a
+    table cell or a fixed value (`editing.fixed_value`: a 必选/可选 column)."""
 
     error_type = ERROR_TYPE.id
+    forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         return evidenced_sites(document, _strengthenable, recommendation_evidence)
@@ -92,6 +99,7 @@ class RecommendationStrengthened(Injector):
             modify(site.target, found, at, old, "应"),
             f"{place(number)}将{kind}“{old_words}”强化为要求“{new_words}”；{named(chosen.evidence[0], kind)}",
             f"将“{new_word}”改回“{modal.word}”",
+            form=f"{modal.word}→{new_word}",
         )
 
 

@@ -82,6 +82,7 @@ class NonstandardModal(Injector):
     ("禁止以明文方式传输", not "禁止大于1 s"); 务必 only before a verb."""
 
     error_type = ERROR_TYPE.id
+    forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, nonstandard_modal_wording)
@@ -104,6 +105,7 @@ class NonstandardModal(Injector):
             modify(site.target, found, modal.start, modal.word, new),
             f"{place(number)}将“{old_words}”写作“{new_words}”，“{new}”不是GB/T 1.1规定的能愿动词",
             f"将“{new}”改为“{modal.word}”",
+            form=new,
         )
 
 

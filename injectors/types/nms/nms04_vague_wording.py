@@ -52,21 +52,31 @@ def _section_vague(informative: frozenset[str], section: Section) -> Iterator[Vi
 vague_wording = SectionCheck(informative_annexes, _section_vague)
 
 
+# The taxonomy's vague forms: the form is the error, so each is drawn equally often where it fits.
+FORMS = ("尽量", "最好", "一般", "原则上", "适当")
+
+
 # --- NMS-04 -------------------------------------------------------------------------------------------
 class VagueWording(Injector):
     """应 / 宜 / 可 → 尽量, 最好, 一般, 原则上, 适当 (不应 → 一般不 …): the clause no longer says whether it
     is a requirement, a recommendation or a permission. Each word only where it reads naturally: 一般 before
-    采用/设置/不超过…, 适当 before 增加/缩短/调整…, 尽量/最好 before an action."""
+    采用/设置/不超过…, 适当 before 增加/缩短/调整…, 尽量/最好 before an action. Never in a table cell or a
+    fixed value (`editing.fixed_value`: 可选 of a 必选/可选 column is a value word, not a provision)."""
 
     error_type = ERROR_TYPE.id
+    forms = FORMS
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, vague_wording)
         wanted = ("应", "不应", "宜", "不宜", "可")
         # a 可 that describes ("可被感知", "可分为三层") permits nothing: blurring it blurs no provision
-        return modal_sites(
-            document, lambda m: m.modal.word in wanted and not describes(m.line, m.modal), skip
+        found = list(
+            modal_sites(document, lambda m: m.modal.word in wanted and not describes(m.line, m.modal), skip)
         )
+        # 原则上 fits almost any clause, the other forms only some: where the document has clauses that take
+        # another form, only those are offered (原则上 fits them too, and is drawn as often as the others)
+        varied = [s for s in found if any(_other_forms(m) for m in s.detail)]
+        return varied or found
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -85,11 +95,8 @@ class VagueWording(Injector):
             modify(site.target, found, modal.start, modal.word, new),
             f"{place(number)}将“{old_words}”改为含糊表述“{new_words}”，“{word}”不是能愿动词，条款的性质不明确",
             f"删除“{word}”，按原意用“{modal.word}”明确表述",
+            form=word,
         )
-
-
-# The taxonomy's vague forms: the form is the error, so each is drawn equally often where it fits.
-FORMS = ("尽量", "最好", "一般", "原则上", "适当")
 
 
 def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModal, str] | None:
@@ -118,6 +125,10 @@ def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModa
             return None  # most such clauses are passed over for another clause (the base tries the next)
         options = inside or options
     return rng.choice(options)
+
+
+def _other_forms(found: BodyModal) -> bool:
+    return any(option.removesuffix("不") != "原则上" for option in _vague_options(found))
 
 
 def _after_punctuation(found: BodyModal) -> bool:

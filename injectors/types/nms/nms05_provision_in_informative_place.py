@@ -220,13 +220,21 @@ class ProvisionInInformativePlace(Injector):
     以百分数表示" → "注：数据完整率应以百分数表示"), 应 to a statement of an informative annex, or a real
     provision of a clause written as its 注 (`provision_as_note`). No stock sentence is ever added (a
     template 前言 sentence was a give-away). Never in the scope (SCP-01) or a term definition (TER-04),
-    which have their own types."""
+    which have their own types.
+
+    A clause's own provision can become a note almost anywhere, a statement of a 注, 示例 or informative
+    annex only where the document has one: where it has, the clauses offered as notes are no more than
+    the other places (spread through the document), so that "a provision written as 注：" does not mark
+    the type."""
 
     error_type = ERROR_TYPE.id
+    forms = ("注", "示例", "资料性附录", "条文改为注")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, provision_in_informative_place)
         informative = informative_annexes(document)
+        statements: list[Site] = []
+        moves: list[Site] = []
         for position, section in enumerate(document.sections):
             if section.number in skip:
                 continue
@@ -235,9 +243,14 @@ class ProvisionInInformativePlace(Injector):
             if section.kind == "normative_references":
                 continue
             in_annex = annex_letter_of(section) in informative
-            found: tuple[Statement | NoteMove, ...] = (*_statements(section, in_annex), *note_moves(section))
-            if found:
-                yield Site(position, found)
+            if found := tuple(_statements(section, in_annex)):
+                statements.append(Site(position, found))
+            if moved := tuple(note_moves(section)):
+                moves.append(Site(position, moved))
+        if statements and len(moves) > len(statements):
+            step = len(moves) / len(statements)
+            moves = [moves[int(k * step)] for k in range(len(statements))]
+        return sorted([*statements, *moves], key=lambda s: s.target)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -318,6 +331,7 @@ def _note_proposal(target: int, section: Section, move: NoteMove) -> Proposal:
         Edit("modify", target, (move.replacement(),)),
         f"{place(section.number)}将{move.force}型条款“{quoted}”写成了注，注是资料性的，不应包含条款",
         f"删除“注：”，将“{quoted}”恢复为{place(section.number)}的条文",
+        form="条文改为注",
     )
 
 

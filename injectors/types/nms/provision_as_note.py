@@ -19,8 +19,11 @@ from parsers.model import Section
 
 # A line that is a list item, a lead-in or a formula: moving it into a note would break the list.
 # An example written inline ("例如：……可仅使用……") is informative already: as a note it is no error.
+# A numbered item of an engineering code ("3 在煤壁开孔的钻孔，……") or a heading read as text ("10.7 …")
+# is no paragraph of its own either.
 _NOT_PROSE = regex.compile(
-    r"^\s*(?:[a-z][)）]|\d+[)）]|——|—|[（(]\d+[)）]|[A-Z]\.\d|式|where|其中|例如|比如|示例|如[:：])"
+    r"^\s*(?:[a-z][)）]|\d+[)）]|——|—|[（(]\d+[)）]|[A-Z]\.\d|式|where|其中|例如|比如|示例|如[:：]"
+    r"|\d{1,3}(?:[.．]\d+)*\s)"
 )
 
 

@@ -92,6 +92,10 @@ def missing_mandatory_element(document: Document) -> list[Violation]:
     return out
 
 
+# The form an instance records: the element it deletes.
+ELEMENT_FORM = {"foreword": "前言", "scope": "范围", "references": "规范性引用文件", "terms": "术语和定义"}
+
+
 def later_chapters(document: Document, after: int) -> list[int]:
     return sorted({int(s.number) for s in document.sections if s.number.isdigit() and int(s.number) > after})
 
@@ -103,15 +107,17 @@ def drafting_sentence(document: Document) -> str:
 
 
 class MandatoryElementRemoved(Injector):
-    """Why: 前言, 规范性引用文件 and 术语和定义 are mandatory (GB/T 1.1—2020 table 3), and a draft
-    that lost one is a classic structural defect. How: remove the 前言, or chapter 2 or 3 with its
+    """Why: 前言, 范围, 规范性引用文件 and 术语和定义 are mandatory (GB/T 1.1—2020 table 3), and a draft
+    that lost one is a classic structural defect. How: remove the 前言, or chapter 1, 2 or 3 with its
     entries, and renumber every later chapter (and the references to them) so that only the missing
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
-    2009 documents only lose chapter 2 when the body cites documents normatively (the chapter was
-    optional then), never chapter 3.
+    Every element the document's edition makes mandatory is a site, drawn evenly, so that no one element
+    marks the type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites
+    documents normatively (the chapter was optional then), never chapter 3.
     """
 
     error_type = ERROR_TYPE.id
+    forms = tuple(ELEMENT_FORM.values())
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
@@ -120,6 +126,9 @@ class MandatoryElementRemoved(Injector):
         foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
         if foreword is not None:
             out.append(Site(foreword, "foreword"))
+        scope = chapter_at(document, "1", "scope")
+        if scope is not None:
+            out.append(Site(scope, "scope"))
         modern = generation(document) == "2020"
         references = chapter_at(document, "2", "normative_references")
         if references is not None and (modern or cites_documents_normatively(document)):
@@ -138,6 +147,7 @@ class MandatoryElementRemoved(Injector):
                 Edit("remove", site.target, span=block_end(document, site.target) - site.target),
                 "文件缺少必备要素“前言”：整个前言被删除",
                 f"补充“前言”，说明“{drafting_sentence(document)}。”以及提出、归口、起草单位和主要起草人等信息",
+                form="前言",
             )
         span = block_end(document, site.target) - site.target
         gone = frozenset(s.number for s in document.sections[site.target : site.target + span])
@@ -146,7 +156,9 @@ class MandatoryElementRemoved(Injector):
         number = int(section.number)
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
-        if site.detail == "references":
+        if site.detail == "scope":
+            fix = "恢复第1章“范围”，说明文件规定的内容和适用界限，并恢复后续章的编号"
+        elif site.detail == "references":
             fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"
         else:
             entries = span - 1
@@ -159,6 +171,7 @@ class MandatoryElementRemoved(Injector):
             Edit("remove", site.target, span=span, renames=renames),
             f"文件缺少必备要素“{section.number} {section.title}”：该章被整体删除{shifted}",
             fix,
+            form=ELEMENT_FORM[site.detail],
         )
 
 

@@ -58,6 +58,11 @@ def element_label(section: Section) -> str:
     return f"第{section.number}章“{section.title}”"
 
 
+def order_form(moved: Section, passed: Section) -> str:
+    """The form an instance records: which element now stands after which ("附录>参考文献")."""
+    return f"{ELEMENT_NAME[moved.kind]}>{ELEMENT_NAME[passed.kind]}"
+
+
 def element_order(document: Document) -> list[Violation]:
     """An element that comes after one that GB/T 1.1 table 3 puts later (reported at the late-comer)."""
     if not structure_checkable(document):
@@ -81,8 +86,11 @@ def element_order(document: Document) -> list[Violation]:
 class ElementOrderWrong(Injector):
     """Why: GB/T 1.1—2020 table 3 fixes the order 前言, 引言, 范围, 规范性引用文件, 术语和定义 … 附录,
     参考文献. How: move one element past its successor — 规范性引用文件 after 术语和定义, 范围 after
-    规范性引用文件 (chapter numbers follow the new order, so only the titles are out of order), the last
-    annex after 参考文献, or 前言 after 引言. The location is the moved element: the one now too late.
+    规范性引用文件, 术语和定义 after the chapter that follows it (符号和缩略语 or the first technical
+    chapter; chapter numbers follow the new order, so only the titles are out of order), the last chapter
+    after the annexes, the last annex after 参考文献, or 前言 after 引言. Each order the document offers is
+    a site, drawn evenly, so that no one order marks the type. The location is the moved element: the one
+    now too late.
     """
 
     error_type = ERROR_TYPE.id
@@ -98,12 +106,22 @@ class ElementOrderWrong(Injector):
             out.append(Site(references, ("swap", terms)))
         if scope is not None and references is not None and block_end(document, scope) == references:
             out.append(Site(scope, ("swap", references)))
+        if terms is not None:
+            following = block_end(document, terms)
+            if (
+                chapter_at(document, "4", "symbols") == following
+                or chapter_at(document, "4", "clause") == following
+            ):
+                out.append(Site(terms, ("swap", following)))
         annexes = [
             i for i, s in enumerate(document.sections) if s.kind == "annex" and s.number.startswith("附录")
         ]
         bibliography = next((i for i, s in enumerate(document.sections) if s.kind == "bibliography"), None)
         if annexes and bibliography is not None and block_end(document, annexes[-1]) == bibliography:
             out.append(Site(annexes[-1], ("after", bibliography)))
+        last = max((i for i, s in elements(document) if s.kind == "clause"), default=None)
+        if annexes and last is not None and block_end(document, last) == annexes[0] and last > (terms or 0):
+            out.append(Site(last, ("after", annexes[-1])))
         foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
         introduction = next((i for i, s in enumerate(document.sections) if s.kind == "introduction"), None)
         if foreword is not None and introduction == foreword + 1:
@@ -128,12 +146,16 @@ class ElementOrderWrong(Injector):
                 edit,
                 f"要素顺序错误：“{moved.title}”被置于“{passed.title}”之后（现为第{b}章，第{a}章成为“{passed.title}”）",
                 f"将“{moved.title}”调回为第{a}章、“{passed.title}”为第{b}章",
+                form=order_form(moved, passed),
             )
         edit = Edit("move", site.target, span=span, before=before)
+        # where it belongs: before the element that followed it (附录A, not the last annex it now follows)
+        follower = document.sections[block_end(document, site.target)]
         return Proposal(
             edit,
-            f"要素顺序错误：“{moved.number}”被置于“{passed.number}”之后",
-            f"将“{moved.number}”移至“{passed.number}”之前",
+            f"要素顺序错误：{element_label(moved)}被置于{element_label(passed)}之后",
+            f"将{element_label(moved)}移至{element_label(follower)}之前",
+            form=order_form(moved, passed),
         )
 
 

@@ -123,6 +123,7 @@ class NonStandardElementTitle(Injector):
             Edit("modify", site.target, tuple(replacements)),
             f"{where}“{section.title}”被写为不规范的“{new}”",
             f"将“{new}”改为规定的要素标题“{section.title}”",
+            form=new,
         )
 
 

@@ -260,6 +260,7 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = ("gap", "duplicate", "parent", "hanging")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
@@ -314,6 +315,7 @@ class NumberingHierarchyError(Injector):
                 Edit("modify", site.target, (Replacement("text", 0, "", paragraph),)),
                 f"{_label(key)}标题与其第一个子条“{first}”之间设有悬置段“{paragraph}”",
                 f"删除该悬置段，或将其内容作为一个编号的条（如“{first} 概述”）并相应调整后续条的编号",
+                form=mode,
             )
         new_key: Key = site.detail[1]
         new = key_number(new_key)
@@ -333,7 +335,7 @@ class NumberingHierarchyError(Injector):
                 f"条“{new}”位于{parent}之下，编号与其所属上一层次不符（接续了{_label(new_key[:-1])}的编号）"
             )
             fix = f"将“{new}”改为“{old}”"
-        return Proposal(edit, error, fix)
+        return Proposal(edit, error, fix, form=mode)
 
 
 def _previous_sibling(key: Key) -> Key | None:

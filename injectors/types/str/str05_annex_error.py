@@ -247,6 +247,7 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = ("caption", "missing", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:
         """A document that declares no edition but marks its annexes "（规范性附录）/（资料性附录）" is
@@ -300,6 +301,7 @@ class AnnexError(Injector):
                 Edit("modify", site.target, (Replacement("text", start, old, ""),)),
                 f"附录{letter}中的“{kind}{letter}.{n}”被编为“{kind}{n}”，附录中的{kind}未按“{kind}{letter}.{n}”的形式编号",
                 f"将“{kind}{n}”改为“{kind}{letter}.{n}”",
+                form=mode,
             )
         marker = section.annex_marker
         annex = section.number
@@ -308,6 +310,7 @@ class AnnexError(Injector):
                 Edit("modify", site.target, (Replacement("annex_marker", 0, marker, ""),)),
                 f"“{annex}”缺少附录性质的标识“（{marker}）”",
                 f"在“{annex}”之下标明“（{marker}）”",
+                form=mode,
             )
         current = annex_marker_kind(marker)
         new = "资料性" if mode == "informative" else "规范性"
@@ -323,6 +326,7 @@ class AnnexError(Injector):
             Edit("modify", site.target, (Replacement("annex_marker", 0, current, new),)),
             f"“{annex}”被标为“（{printed}）”，{why}，附录性质标识错误（应为“（{marker}）”）",
             f"将“{annex}”的标识改为“（{marker}）”",
+            form=mode,
         )
 
 

@@ -1,8 +1,13 @@
 """Entries of the 缩略语 list that the body relies on (TER-01's second form).
 
-Issue 9: TER-01 must not change what a clause says. Taking an abbreviation's line out of 缩略语 leaves
-every body use of it ("NB-IoT") word for word as the drafter wrote it, now undefined: the abbreviation
-stands where it stood and means what it meant, and a reviewer reading the document finds it nowhere.
+TER-01 must not change what a clause says. Taking an abbreviation's line out of 缩略语 leaves every body
+use of it ("NB-IoT") word for word as the drafter wrote it, now undefined: the abbreviation stands where
+it stood and means what it meant, and a reviewer reading the document finds it nowhere.
+
+Never a symbol: a quantity symbol (r_min, U_a, v) is no abbreviation, and drafters introduce it where it
+is used ("式中：rmin——最小转弯半径"), so a symbols list without it shows no error. An abbreviation here is
+made of capitals (two or more, more capitals than small letters: "NB-IoT", "CRC"), stands in a list that
+is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body.
 """
 
 from __future__ import annotations
@@ -31,6 +36,19 @@ class AbbreviationEntry:
     used_in: str  # the number of the first body section that uses it
 
 
+def is_abbreviation(token: str) -> bool:
+    """Capitals, two or more, outnumbering small letters: "CRC", "NB-IoT", not "rmin", "Ua", "dB"."""
+    upper = sum(c.isupper() for c in token)
+    return upper >= 2 and upper > sum(c.islower() for c in token)
+
+
+def _introduced(abbreviation: str, text: str) -> bool:
+    """Spelled out or explained in the body: "消息鉴别码（MAC）", "式中：rmin——…", "MAC：消息鉴别码"."""
+    if f"（{abbreviation}）" in text or f"({abbreviation})" in text:
+        return True
+    return regex.search(_token(abbreviation).pattern + r"\s*(?:——|—|--|[：:=＝]|为)", text) is not None
+
+
 def _used(abbreviation: str, text: str) -> bool:
     """The abbreviation as a whole token (not "CRC" inside "CRC32" nor "MAC" inside "MACs")."""
     return _token(abbreviation).search(text) is not None
@@ -46,8 +64,8 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
     other line of the document spells out (a body line "消息鉴别码（MAC）" would still define it)."""
     body = [(s.number, s.text) for s in document.sections if s.kind in BODY_KINDS]
     for position, section in enumerate(document.sections):
-        if section.kind != "symbols":
-            continue
+        if section.kind != "symbols" or ("符号" in section.title and "缩略" not in section.title):
+            continue  # a symbols list holds quantity symbols, introduced where they are used
         at = 0
         for raw in section.text.split("\n"):
             start, at = at, at + len(raw) + 1
@@ -55,9 +73,11 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             if found is None:
                 continue
             abbreviation, full = found.group("abbr"), found.group("full")
+            if not is_abbreviation(abbreviation):
+                continue
             users = [number for number, text in body if _used(abbreviation, text)]
-            spelled = any(f"（{abbreviation}）" in text or f"({abbreviation})" in text for _, text in body)
-            if users and not spelled and len(abbreviation) >= 2:
+            spelled = any(_introduced(abbreviation, text) for _, text in body)
+            if users and not spelled:
                 if at <= len(section.text):  # the line with its break
                     entry = AbbreviationEntry(start, raw + "\n", abbreviation, full, users[0])
                 elif start == 0:  # the only line: the list would be left empty

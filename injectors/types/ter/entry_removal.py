@@ -24,6 +24,7 @@ from injectors.language.terms import (
     terms_chapter,
     words,
 )
+from injectors.language.words import tokenizer
 from injectors.types.ter.editing import COMMON_WORDS, clean_term
 from injectors.types.ter.lexicon import GENERIC_HEADS, GENERIC_QUALIFIERS, term_like
 from injectors.types.ter.ter02_defined_term_unused import referenced_numbers
@@ -60,9 +61,25 @@ def technical(term: str) -> bool:
     return len(term) >= 3 and term not in general | GENERIC_HEADS
 
 
+# How often jieba's dictionary must count a one-word term before it is a word of the general language
+# ("一致性"), whose meaning a reader knows without a definition.
+GENERAL_WORD_COUNT = 100
+
+
+def self_explanatory(entry: DefinedTerm) -> bool:
+    """A term a reader understands from its words alone, so that its missing entry shows no error: a
+    compound whose definition only restates its own words ("隐私保护: 为保护隐私而采取的措施"), or one
+    word that the general language uses ("一致性")."""
+    parts = words(entry.term)
+    if len(parts) >= 2:
+        return all(p in entry.definition for p in parts)
+    return int(tokenizer().FREQ.get(entry.term, 0)) >= GENERAL_WORD_COUNT
+
+
 def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
     """(position, entry) of the entries of a flat, consecutively numbered terms chapter of three entries
-    or more whose technical term the body uses in several clauses, and that no text refers to by number
+    or more whose technical term (not `self_explanatory`) the body uses in several clauses, and that no
+    text refers to by number
     (nor the entries after it, which move up). A chapter whose lead-in brings in another document's
     terms is left alone: a reader could not tell that the term is not defined there."""
     found = terms_chapter(document)
@@ -83,7 +100,7 @@ def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
         if any(r == m or r.startswith(m + ".") for r in referenced for m in moved):
             continue
         entry = defined.get(position)
-        if entry is None or not technical(entry.term):
+        if entry is None or not technical(entry.term) or self_explanatory(entry):
             continue
         used_in = uses.get(entry.number, ())
         if len(used_in) < MIN_SECTIONS:

@@ -126,6 +126,7 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = ("entry_removed", "abbreviation_removed", "own_concept", "field_term")
     FOREIGN_TERMS = (
         40  # the borrowed terms most related to the document (their qualifier is checked per site)
     )
@@ -287,6 +288,7 @@ class UndefinedTermUsed(TerminologyInjector):
                 ),
                 fix=f"在{chapter}中增加术语条目“{choice.term}”并给出其定义{shifted}",
                 generator="rule-template",
+                form="entry_removed",
             )
         if isinstance(choice, AbbreviationEntry):
             symbols = document.sections[site.target]
@@ -300,6 +302,7 @@ class UndefinedTermUsed(TerminologyInjector):
                 ),
                 fix=f"在{where}中补充“{choice.abbreviation}：{choice.full}”",
                 generator="rule-template",
+                form="abbreviation_removed",
             )
         edit = Edit("modify", site.target, (Replacement("text", choice.start, choice.head, choice.term),))
         if choice.origin:
@@ -314,6 +317,7 @@ class UndefinedTermUsed(TerminologyInjector):
             ),
             fix=f"在{chapter}中界定“{choice.term}”，或改回通用表述“{choice.head}”",
             generator="rule-template",
+            form="own_concept" if choice.origin else "field_term",
         )
 
 

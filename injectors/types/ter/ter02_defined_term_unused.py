@@ -284,6 +284,7 @@ class UnusedTermDefined(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -332,6 +333,7 @@ class UnusedTermDefined(TerminologyInjector):
             Edit("insert", where.after, inserted=section, renames=where.renames),
             error=f"{chapter_name(document)}增加了术语条目“{borrowed.term}”，但该术语在文件其他部分均未使用",
             fix=f"删除术语条目“{borrowed.term}”，或在正文中按界定的含义使用该术语",
+            form="added_entry",
         )
 
 
@@ -343,6 +345,7 @@ def _renamed(document: Document, renamed: RenamedEntry) -> Proposal:
             f"第{entry.number}条界定的术语“{renamed.new}”在文件其他部分均未使用（正文使用的是“{entry.term}”）"
         ),
         fix=f"将术语条目改回正文使用的“{entry.term}”，或在正文中统一使用“{renamed.new}”",
+        form="renamed_entry",
     )
 
 

@@ -10,7 +10,7 @@ from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.joint import term_still_defined
-from injectors.language.terms import compact_key, defined_terms, occurrences
+from injectors.language.terms import compact_key, defined_terms, document_text, occurrences
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -57,12 +57,28 @@ class Substitution:
     term: str
 
 
+def own_usage(form: str, whole: str, terms: set[str]) -> bool:
+    """Whether the document writes `form` on its own somewhere: left over once the defined terms (and
+    their variants) that contain it are taken out, longest first."""
+    key = compact_key(form)
+    rest = whole
+    for term in sorted((compact_key(t) for t in terms), key=len, reverse=True):
+        if key in term:
+            rest = rest.replace(term, "\x00")
+    return key in rest
+
+
 class InconsistentTermUse(TerminologyInjector):
     """TER-03: one body occurrence of a defined term (used 3+ times) becomes a near-synonym.
 
     The occurrence is word-aligned (jieba boundaries, the longest defined term wins), so "温度记录仪"
     inside "一次性温度记录仪" is never touched; the term stays in use elsewhere, so the document now
     names one concept in two ways.
+
+    Evidence rule: the corrupted document's only free-standing use of the near-synonym is the one the
+    edit writes. A short form the document already writes on its own (outside the full term: "区域边界"
+    beside "网络区域边界") is the document's own usage, and a reviewer could not tell the injected use
+    from the drafter's, so that form is never chosen.
     """
 
     error_type = ERROR_TYPE.id
@@ -72,11 +88,12 @@ class InconsistentTermUse(TerminologyInjector):
         taken = {v for e in entries for v in e.variants}
         found = occurrences(document, entries)
         counts = body_counts(found)
+        whole = document_text(document)
         by_section: dict[int, list[Substitution]] = {}
         for o in found:
             if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
                 continue
-            synonyms = near_synonyms(o.form, taken)
+            synonyms = tuple(s for s in near_synonyms(o.form, taken) if not own_usage(s, whole, taken))
             if synonyms:
                 by_section.setdefault(o.position, []).append(
                     Substitution(o.start, o.form, synonyms, o.entry.term)

@@ -75,6 +75,12 @@ class DefinitionDefect(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = (
+        *OPENERS,
+        *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),
+        "定义中应",
+        "定义中宜",
+    )
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         for entry in defined_terms(document):
@@ -106,6 +112,7 @@ class DefinitionDefect(TerminologyInjector):
                 Edit("modify", site.target, (Replacement("text", start, "", opener),)),
                 error=f"术语“{entry.term}”的定义以“{opener}”开头（“{opener}{head}”），不能直接替换术语",
                 fix=f"删去定义开头的“{opener}”",
+                form=opener,
             )
         if variant == "term-first":
             added = rng.choice(TERM_FIRST).format(entry.term)
@@ -113,6 +120,7 @@ class DefinitionDefect(TerminologyInjector):
                 Edit("modify", site.target, (Replacement("text", start, "", added),)),
                 error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}”），定义中重复了术语",
                 fix=f"删去定义开头的“{added}”，使定义能直接替换术语",
+                form=added.replace(entry.term, "{术语}"),
             )
         if variant == "provision":
             assert verb is not None
@@ -122,6 +130,7 @@ class DefinitionDefect(TerminologyInjector):
                 Edit("modify", site.target, (Replacement("text", start + at, "", modal),)),
                 error=f"术语“{entry.term}”的定义中写入了能愿动词“{modal}”（“{modal}{word}……”），定义不应包含要求",
                 fix=f"删去定义中的“{modal}”，定义只陈述概念",
+                form=f"定义中{modal}",
             )
         end = start + first_sentence(definition).index("。")
         added = rng.choice(TERM_LAST).format(entry.term)
@@ -129,6 +138,7 @@ class DefinitionDefect(TerminologyInjector):
             Edit("modify", site.target, (Replacement("text", end, "", added),)),
             error=f"术语“{entry.term}”的定义在句末重复了被定义的术语（“……{added}。”）",
             fix=f"删去定义中的“{added}”",
+            form=added.replace(entry.term, "{术语}"),
         )
 
 

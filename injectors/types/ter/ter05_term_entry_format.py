@@ -140,10 +140,12 @@ def lead_in_defects(document: Document) -> Iterator[Violation]:
     _, chapter = found
     _, line = lead_in(chapter)
     line = compact_key(line)  # PDFs break "适 用于" apart
-    if not line:
-        return
     has_entries = bool(entry_sections(document))
     where = chapter.number
+    if not line:
+        if has_entries and numbering_readable(document):
+            yield Violation(where, "TER-05", "术语和定义一章没有引导语，术语条目前未说明其适用于本文件")
+        return
     if LEAD_NONE.search(line) and has_entries:
         yield Violation(where, "TER-05", f"引导语为“{line}”，但其后列出了术语条目")
     ref = LEAD_REF.match(line)
@@ -181,7 +183,7 @@ class EntryChange:
 
 @dataclass(frozen=True)
 class LeadInChange:
-    kind: str  # none | only-ref | generation
+    kind: str  # none | only-ref | generation | missing
     start: int
     old: str
     new: str
@@ -205,9 +207,10 @@ def _sibling_entries(document: Document) -> list[tuple[int, Section]]:
 
 
 class TermEntryFormat(TerminologyInjector):
-    """TER-05: an entry number gap or duplicate, an English equivalent removed, or a lead-in sentence
-    that contradicts the entries (本文件没有需要界定的术语和定义 / only "X界定的" without 以及下列) or
-    the document's drafting rules ("适用于本标准" in a GB/T 1.1—2020 document). A lead-in citing a
+    """TER-05: an entry number gap or duplicate, an English equivalent removed, a lead-in sentence that
+    contradicts the entries (本文件没有需要界定的术语和定义 / only "X界定的" without 以及下列) or the
+    document's drafting rules ("适用于本标准" in a GB/T 1.1—2020 document), or no lead-in at all (the
+    drafter went straight to the entries). A lead-in citing a
     document chapter 2 does not list is NREF-01's (cited normatively but not listed), not injected here.
 
     Numbers change through `Edit.renames` on the entry and the entries after it, so the rest of the
@@ -216,6 +219,7 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         yield from self._entry_sites(document)
@@ -275,6 +279,8 @@ class TermEntryFormat(TerminologyInjector):
         line = line[: line.index("。") + 1] if "。" in line else line  # the lead-in sentence only
         this = "本标准" if "本标准" in line else "本文件"
         yield Site(position, LeadInChange("none", start, line, f"{this}没有需要界定的术语和定义。"))
+        if LEAD_LIST.match(line) and chapter.text.strip() == line:
+            yield Site(position, LeadInChange("missing", start, line, ""))  # the drafter went to the entries
         also = line.find("以及下列")
         if LEAD_REF.match(line) and also >= 0:
             yield Site(position, LeadInChange("only-ref", start + also, "以及下列", ""))
@@ -299,6 +305,7 @@ class TermEntryFormat(TerminologyInjector):
                 Edit("modify", site.target, (Replacement("title", cut, title[cut:], ""),)),
                 error=f"术语条目“{entry.term}”缺少英文对应词",
                 fix=f"在术语“{entry.term}”后补充英文对应词“{entry.english}”",
+                form=change.kind,
             )
         edit = Edit("modify", site.target, span=change.span, renames=change.renames)
         if change.kind == "gap":
@@ -307,11 +314,13 @@ class TermEntryFormat(TerminologyInjector):
                 edit,
                 error=f"术语条目编号不连续：{where}编为“{change.shown}”，缺少“{change.previous}”",
                 fix=f"将“{change.shown}”改为“{change.previous}”，其后条目编号依次前移",
+                form=change.kind,
             )
         return Proposal(
             edit,
             error=f"术语条目编号重复：第{change.shown}条之后的条目也编为“{change.shown}”",
             fix=f"将第二个“{change.shown}”改为“{change.previous}”，其后条目编号依次后移",
+            form=change.kind,
         )
 
     @staticmethod
@@ -322,17 +331,27 @@ class TermEntryFormat(TerminologyInjector):
                 edit,
                 error=f"术语和定义的引导语写作“{change.new}”，但其后列出了术语条目",
                 fix=f"将引导语改为“{change.old}”",
+                form=change.kind,
+            )
+        if change.kind == "missing":
+            return Proposal(
+                edit,
+                error="术语和定义一章缺少引导语，术语条目前没有说明其适用范围的引导语",
+                fix=f"在术语条目前补充引导语“{change.old}”",
+                form=change.kind,
             )
         if change.kind == "only-ref":
             return Proposal(
                 edit,
                 error="术语和定义的引导语删去了“以及下列”，只称引用文件界定的术语适用，与其后列出的术语条目矛盾",
                 fix="在引导语“界定的”之后补上“以及下列”",
+                form=change.kind,
             )
         return Proposal(
             edit,
             error="按GB/T 1.1—2020起草的文件，术语和定义的引导语写作“适用于本标准”",
             fix="将“本标准”改为“本文件”",
+            form=change.kind,
         )
 
 
