@@ -44,7 +44,10 @@ def test_correct_rewrites_become_llm_instances(battery: Document, context: Injec
     with ChatCompletionsServer() as server:
         result, rewriter = run(battery, context, server, supported_types())
     llm = [i for i in result.instances if i.provenance.generator == "llm"]
-    assert len(llm) >= 8, [(i.error_type, i.provenance.generator) for i in result.instances]
+    # the server's descriptions quote whole sentences: where two errors share a sentence, the one whose
+    # quote the other changed no longer holds on the assembled document and is replaced
+    assert len(llm) >= 6, [(i.error_type, i.provenance.generator) for i in result.instances]
+    assert len({i.error_type for i in llm}) >= 6
     for i in llm:
         p = i.provenance
         assert p.model == "scripted-model" and p.prompt_id.startswith(i.error_type + "@")

@@ -117,3 +117,36 @@ def shorten(text: str, limit: int) -> str:
         if a < cut < b:
             cut = a or b
     return text[:cut].rstrip("，,、；;：: ") + "……"
+
+
+def whole_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """text[start:end] widened to word edges on both sides (never inside a Latin or number run or a
+    standard number): what a quote of that span should show."""
+    edges = quote_edges(text)
+    start = max([e for e in edges if e <= start] or [0])
+    end = max(end, _word_end(text, end)) if end < len(text) else end
+    for a, b in _kept_whole(text):
+        if a < start < b:
+            start = a
+        if a < end < b:
+            end = b
+    return start, end
+
+
+_QUOTED = regex.compile(r"“([^“”]+)”")
+
+
+def whole_quotes(description: str, *texts: str) -> str:
+    """Each quote of `description` found in one of `texts` widened to whole words there: a model's
+    description may quote "温度宜不大" where the section says "温度宜不大于"."""
+
+    def widened(m: regex.Match[str]) -> str:
+        quote = m.group(1)
+        for text in texts:
+            at = text.find(quote)
+            if at >= 0:
+                start, end = whole_span(text, at, at + len(quote))
+                return f"“{text[start:end]}”"
+        return m.group()
+
+    return _QUOTED.sub(widened, description)

@@ -22,6 +22,7 @@ from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
+from injectors.language.quotes import whole_quotes
 from injectors.llm.cache import LLMCache
 from injectors.llm.client import ChatRequest, LLMClient, LLMError, LLMStats
 from injectors.llm.config import LLMConfig
@@ -335,6 +336,9 @@ class LLMRewriter:
         else:
             fix = f"删除“{_short(answer.rewritten_span)}”"
         form = template.form if template is not None else ""
+        # a model quotes spans as it cut them; the description quotes whole words of the section as it reads
+        texts = (answer.rewritten_text, case.section.text)
+        description, fix = whole_quotes(description, *texts), whole_quotes(fix, *texts)
         return Proposal(edit, description, fix, generator="llm", llm=trace, form=form)
 
     # --- lifetime ------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ Fixtures are small standards written for these tests (a made-up road water-depth
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -279,15 +280,18 @@ def test_a_sibling_in_the_same_phrase_is_quoted_without_the_changed_modal() -> N
 def test_nms02_s_sibling_evidence_stands_in_the_corrupted_text() -> None:
     text = MONITOR_2009.replace(
         "4.2 标志\n",
-        "4.2 供电\n监测仪宜采用交流供电或宜采用太阳能供电，电池宜采用锂电池或宜采用铅酸电池。\n4.3 标志\n",
+        # evidence is a sibling binding the same actor to the same object (the NMS-02 rule): list items
+        # under one lead, the same words
+        "4.2 清洁\n监测仪的清洁应符合下列规定：\na) 宜每日清洁采样口；\nb) 宜每日清洁采样口。\n4.3 标志\n",
     )
     document = parse(text)
-    made = [i for i in instances(document, "NMS-02", seeds=12) if "并列的" in i.description]
+    sibling_quote = re.compile(r"(?:并列的|同一列项中的)“([^”]+)”")
+    made = [i for i in instances(document, "NMS-02", seeds=12) if sibling_quote.search(i.description)]
     assert made
     for instance in made:
         corrupted = instance.corrupted_section
         assert corrupted is not None
-        sibling = instance.description.split("并列的“", 1)[1].split("”", 1)[0]
+        sibling = sibling_quote.search(instance.description).group(1)  # type: ignore[union-attr]
         assert sibling.removesuffix("……") in corrupted.text, instance.description
         assert "应" not in sibling, instance.description  # the changed verb is not the evidence
 
