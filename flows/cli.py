@@ -21,7 +21,8 @@ from flows.console import err, progress_bar
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from flows.malloc_settings import fix_mmap_threshold
-from parsers import ParseOutcome, expand_paths, parse_file, parse_many
+from parsers import ParseOutcome, expand_paths, parse_many
+from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
 from parsers.model import Document
 
@@ -156,7 +157,7 @@ def inject(
     lo, hi = parse_range(errors)
     try:
         config = PlanConfig(min_errors=lo, max_errors=hi)
-        document = parse_file(path)
+        document = parse_with_deadline(path)
     except (ValueError, ParseError) as exc:
         print(f"ERROR {path}: {getattr(exc, 'reason', exc)}", file=sys.stderr)
         raise typer.Exit(1) from None

@@ -111,15 +111,7 @@ def parse_bytes(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -
 def parse_file(path: Path | str, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
     """Parse one file; every failure is a ParseError naming the file and the reason."""
     path = Path(path)
-    try:
-        limits.check_size(path, path.stat().st_size)
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise UnsupportedFormatError(path, "is a directory") from None
-    except FileNotFoundError:
-        raise CorruptFileError(path, "file not found") from None
-    except PermissionError:
-        raise CorruptFileError(path, "permission denied") from None
+    data = limits.read(path)
     try:
         return parse_bytes(path, data, limits)
     except ParseError:
@@ -138,11 +130,14 @@ class ParseOutcome:
 
 
 def parse_many(paths: Iterable[Path | str]) -> Iterator[ParseOutcome]:
-    """Parse files one by one; a bad file yields its error and the batch goes on."""
+    """Parse files one by one, each under the parse deadline; a bad file yields its error and the batch
+    goes on."""
+    from parsers.deadline import parse_with_deadline
+
     for p in paths:
         path = Path(p)
         try:
-            yield ParseOutcome(path, document=parse_file(path))
+            yield ParseOutcome(path, document=parse_with_deadline(path))
         except ParseError as exc:
             yield ParseOutcome(path, error=exc)
 

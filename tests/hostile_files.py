@@ -74,6 +74,59 @@ def markdown_stars(size: int) -> bytes:
     return ("# 1 范围\n\n" + unit * max(1, size // len(unit)) + "\n").encode()
 
 
+def _one_page(content: bytes) -> bytes:
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"
+    )
+    return _pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+            font,
+            _stream(content),
+            page,
+        ]
+    )
+
+
+def pdf_text_objects(count: int) -> bytes:
+    """One page showing `count` one-letter strings, each its own text object (a few bytes compressed)."""
+    return _one_page(b"BT /F1 1 Tf 10 10 Td " + b"(a) Tj " * count + b"ET")
+
+
+def pdf_path_objects(count: int) -> bytes:
+    """One page filling `count` tiny rectangles, each its own path object."""
+    return _one_page(b"0 0 1 1 re f\n" * count)
+
+
+def markdown_headings(count: int) -> bytes:
+    """A Markdown standard of `count` numbered headings with a word under each (about 25 bytes each)."""
+    body = "".join(f"## {i} 标题\n字\n" for i in range(1, count + 1))
+    return ("# 1 范围\n\n" + body).encode()
+
+
+def docx_paragraphs(megabytes: int) -> bytes:
+    """A DOCX whose document.xml is about `megabytes` MB of short paragraphs of varied text: under the
+    package's size and ratio limits, but costly to build a tree of."""
+    from docx_fixtures import raw_docx
+
+    words = [f"{n:x}" for n in range(4096)]
+    paragraph = "<w:p><w:r><w:t>{}</w:t></w:r></w:p>"
+    step = 7919  # a prime: the text varies enough not to compress past the ratio limit
+    parts = []
+    size = 0
+    n = 0
+    while size < megabytes * 1_000_000:
+        text = " ".join(words[(n * step + k * 131) % 4096] for k in range(12))
+        part = paragraph.format(text)
+        parts.append(part)
+        size += len(part)
+        n += 1
+    return raw_docx("<w:p><w:r><w:t>1 范围</w:t></w:r></w:p>" + "".join(parts))
+
+
 def write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path
