@@ -31,7 +31,10 @@ def audit(
     except AuditInputError as exc:
         print(f"ERROR {exc.path}: {exc.reason}", file=sys.stderr)
         raise typer.Exit(2) from None
-    path = write_audit(result, output_dir)
+    from flows.output_errors import one_line
+
+    with one_line(output_dir, code=2):
+        path = write_audit(result, output_dir)
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:

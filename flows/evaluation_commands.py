@@ -85,10 +85,22 @@ def score_command(
         _print_scores(scores, protocol)
     _report_input(scores)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        write_chart(scores, out / CHART_NAME, f"{predictions.name} on {benchmark.version}")
-        (out / "report.md").write_text(render_report(scores, title=f"{predictions.name}"), encoding="utf-8")
+        from flows.output_errors import one_line, write_together
+
+        text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
+        report = render_report(scores, title=f"{predictions.name}")
+        title = f"{predictions.name} on {benchmark.version}"
+        with one_line(out):
+            write_together(
+                out,
+                {
+                    "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
+                    CHART_NAME: lambda p: write_chart(
+                        scores, p, f"{predictions.name} on {benchmark.version}"
+                    ),
+                    "report.md": lambda p: p.write_text(report, encoding="utf-8"),
+                },
+            )
 
 
 def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
