@@ -95,9 +95,7 @@ def score_command(
                 out,
                 {
                     "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
-                    CHART_NAME: lambda p: write_chart(
-                        scores, p, f"{predictions.name} on {benchmark.version}"
-                    ),
+                    CHART_NAME: lambda p: write_chart(scores, p, title),
                     "report.md": lambda p: p.write_text(report, encoding="utf-8"),
                 },
             )
