@@ -43,7 +43,7 @@ def timed(call, limit: float):  # type: ignore[no-untyped-def]
     def target() -> None:
         try:
             box.append(call())
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+        except BaseException as exc:
             box.append(exc)
 
     started = time.monotonic()
@@ -58,26 +58,32 @@ def timed(call, limit: float):  # type: ignore[no-untyped-def]
 
 def test_a_trickling_answer_times_out_at_the_call_timeout() -> None:
     """One byte every 0.5 s: each read is quick, so a per-read timeout of 2 s never fires."""
-    with ChatCompletionsServer(default=Behaviour("trickle", trickle=0.5)) as server:
-        with client(server, timeout=2.0) as llm:
-            outcome, seconds = timed(lambda: llm.complete(REQUEST), 20)
+    with (
+        ChatCompletionsServer(default=Behaviour("trickle", trickle=0.5)) as server,
+        client(server, timeout=2.0) as llm,
+    ):
+        outcome, seconds = timed(lambda: llm.complete(REQUEST), 20)
     assert isinstance(outcome, LLMError) and outcome.reason == "timeout", outcome
     assert seconds < 6
 
 
 def test_the_deadline_bounds_a_trickling_answer_with_retries() -> None:
-    with ChatCompletionsServer(default=Behaviour("trickle", trickle=0.5)) as server:
-        with client(server, timeout=5.0, deadline=3.0, max_retries=5) as llm:
-            outcome, seconds = timed(lambda: llm.complete(REQUEST), 30)
+    with (
+        ChatCompletionsServer(default=Behaviour("trickle", trickle=0.5)) as server,
+        client(server, timeout=5.0, deadline=3.0, max_retries=5) as llm,
+    ):
+        outcome, seconds = timed(lambda: llm.complete(REQUEST), 30)
     assert isinstance(outcome, LLMError) and outcome.reason in ("timeout", "deadline"), outcome
     assert seconds < 6
 
 
 def test_a_503_retry_after_is_capped_like_a_429() -> None:
     rules = [Rule(Behaviour("unavailable", retry_after=1000), times=1)]
-    with ChatCompletionsServer(rules=rules) as server:
-        with client(server, max_retries=1, max_retry_after=1.0, deadline=None) as llm:
-            outcome, seconds = timed(lambda: llm.complete(REQUEST), 15)
+    with (
+        ChatCompletionsServer(rules=rules) as server,
+        client(server, max_retries=1, max_retry_after=1.0, deadline=None) as llm,
+    ):
+        outcome, seconds = timed(lambda: llm.complete(REQUEST), 15)
         assert server.count() == 2
     assert not isinstance(outcome, BaseException) and outcome is not None, outcome
     assert seconds < 5
@@ -88,9 +94,11 @@ def test_a_503_retry_after_is_capped_like_a_429() -> None:
 
 def test_an_echoed_key_is_masked_in_the_answer_and_the_cache(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
-    with ChatCompletionsServer(default=Behaviour("echo_key"), api_key=SENTINEL) as server:
-        with client(server, LLMCache(path)) as llm:
-            answer = llm.complete(REQUEST)
+    with (
+        ChatCompletionsServer(default=Behaviour("echo_key"), api_key=SENTINEL) as server,
+        client(server, LLMCache(path)) as llm,
+    ):
+        answer = llm.complete(REQUEST)
     assert SENTINEL not in answer.content and "***" in answer.content
     with sqlite3.connect(path) as db:
         rows = db.execute("SELECT * FROM completions").fetchall()
@@ -160,9 +168,7 @@ def test_a_locked_cache_is_reported_not_moved_aside(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
     with LLMCache(path) as cache:
         cache.put("kept", CachedCompletion("paid for", 3, 4), model="m", prompt_id="p", request={})
-    holder = subprocess.Popen(
-        [sys.executable, "-c", HOLD_LOCK, str(path)], stdout=subprocess.PIPE, text=True
-    )
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         started = time.monotonic()
