@@ -126,7 +126,13 @@ def test_a_build_on_an_external_cluster_leaves_no_server_running(
     address, worker = cluster
     marker = uuid.uuid4().hex
     done = subprocess.run(
-        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", "dask", "--dask-address", address],
+        [
+            *BUILD,
+            str(corpus),
+            "--out",
+            str(tmp_path / "out"),
+            *("--task-runner", "dask", "--dask-address", address),
+        ],
         env=build_env(tmp_path, marker),
         capture_output=True,
         text=True,
