@@ -89,7 +89,8 @@ def _reader(fmt: str) -> Callable[[Path, bytes, ParseLimits], Document]:
     if fmt == "docx":
         from parsers.docx import parse_docx
 
-        def docx(path: Path, data: bytes, _: ParseLimits) -> Document:
+        def docx(path: Path, data: bytes, limits: ParseLimits) -> Document:
+            _check_parts(path, data, limits)
             doc = parse_docx(path, data)
             check_garbled(path, [doc.title, *(s.text for s in doc.sections)])
             return doc
@@ -102,6 +103,21 @@ def _reader(fmt: str) -> Callable[[Path, bytes, ParseLimits], Document]:
     from parsers.text import parse_text
 
     return parse_text
+
+
+def _check_parts(path: Path, data: bytes, limits: ParseLimits) -> None:
+    """The declared size of every XML part, before any is inflated (a damaged zip is the reader's to
+    report)."""
+    import io
+    import zipfile
+
+    try:
+        infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
+        return
+    for info in infos:
+        if info.filename.lower().endswith(".xml"):
+            limits.check_xml(path, info.filename, info.file_size)
 
 
 def parse_bytes(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:

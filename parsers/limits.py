@@ -32,6 +32,7 @@ class ParseLimits:
     max_page_chars: int = 200_000  # a printed A4 page holds a few thousand
     max_page_objects: int = 20_000  # text objects on a PDF page (one per character, at worst)
     max_page_paths: int = 200_000  # path objects on a PDF page (rules, borders, vector figures)
+    max_xml_bytes: int = 64 * 1024 * 1024  # one XML part of a DOCX, inflated; a long standard's is a few MB
     max_memory: int = 1024 * 1024 * 1024  # resident bytes of a parse worker; a real standard needs ~100 MB
     seconds: float = 120.0
 
@@ -45,6 +46,7 @@ class ParseLimits:
             "max_page_chars",
             "max_page_objects",
             "max_page_paths",
+            "max_xml_bytes",
             "max_memory",
         ):
             if getattr(self, name) < 1:
@@ -104,6 +106,14 @@ class ParseLimits:
             raise _open_error(path, exc) from None
         finally:
             os.close(fd)
+
+    def check_xml(self, path: Path | str, part: str, size: int) -> None:
+        """Refuse a DOCX part whose XML alone would take a library's tree builder gigabytes and minutes,
+        though the package is under every zip-bomb limit (its text does not compress)."""
+        if size > self.max_xml_bytes:
+            raise ResourceLimitError(
+                path, f"{part} is {size} bytes of XML (the limit per part is {self.max_xml_bytes})"
+            )
 
     def check_pages(self, path: Path | str, pages: int) -> None:
         if pages > self.max_pages:

@@ -108,23 +108,27 @@ def markdown_headings(count: int) -> bytes:
 
 
 def docx_paragraphs(megabytes: int) -> bytes:
-    """A DOCX whose document.xml is about `megabytes` MB of short paragraphs of varied text: under the
-    package's size and ratio limits, but costly to build a tree of."""
+    """A DOCX whose document.xml is about `megabytes` MB of short paragraphs of random hexadecimal words:
+    under the package's size and ratio limits (it hardly compresses), but costly to build a tree of."""
+    import random
+
     from docx_fixtures import raw_docx
 
-    words = [f"{n:x}" for n in range(4096)]
-    paragraph = "<w:p><w:r><w:t>{}</w:t></w:r></w:p>"
-    step = 7919  # a prime: the text varies enough not to compress past the ratio limit
-    parts = []
-    size = 0
-    n = 0
-    while size < megabytes * 1_000_000:
-        text = " ".join(words[(n * step + k * 131) % 4096] for k in range(12))
-        part = paragraph.format(text)
-        parts.append(part)
-        size += len(part)
-        n += 1
-    return raw_docx("<w:p><w:r><w:t>1 范围</w:t></w:r></w:p>" + "".join(parts))
+    noise = random.Random(0).randbytes(megabytes * 1_000_000 // 3).hex()
+    words = [noise[i : i + 8] for i in range(0, len(noise), 8)]
+    paragraphs = (
+        "<w:p><w:r><w:t>" + " ".join(words[i : i + 12]) + "</w:t></w:r></w:p>"
+        for i in range(0, len(words), 12)
+    )
+    return raw_docx("<w:p><w:r><w:t>1 范围</w:t></w:r></w:p>" + "".join(paragraphs))
+
+
+def raw_brackets(size: int) -> bytes:
+    """A predictions file of one document whose raw model output is `size` bytes of "[x " (an unclosed
+    bracket after another: the shape that made a naive reader quadratic)."""
+    import json
+
+    return (json.dumps({"doc_id": "d1", "raw_output": "[x " * (size // 3)}) + "\n").encode()
 
 
 def write(path: Path, data: bytes) -> Path:

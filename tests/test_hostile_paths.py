@@ -159,7 +159,7 @@ def test_markdown_and_text_are_parsed_under_the_deadline(tmp_path: Path) -> None
 
 def test_a_large_docx_under_every_size_limit_is_stopped_at_the_memory_limit(tmp_path: Path) -> None:
     path = write(tmp_path / "large.docx", docx_paragraphs(20))
-    limits = replace(DEFAULT_LIMITS, max_memory=200 * 1024 * 1024)
+    limits = replace(DEFAULT_LIMITS, max_memory=120 * 1024 * 1024)
     code = (
         "import sys; from dataclasses import replace; from parsers.deadline import parse_with_deadline;"
         "from parsers.limits import DEFAULT_LIMITS; from parsers.errors import ParseError\n"
@@ -168,5 +168,15 @@ def test_a_large_docx_under_every_size_limit_is_stopped_at_the_memory_limit(tmp_
     )
     done = capped(["-c", code, str(path)], memory=3 * GIB)
     assert done.stdout.strip() == (
-        "parsing needed more than 200 MB of memory (the limit per file): stopped"
+        "parsing needed more than 120 MB of memory (the limit per file): stopped"
     ), done.stderr[-2000:]
+
+
+def test_a_docx_part_of_too_much_xml_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    """Under every zip-bomb limit (its text hardly compresses), but a tree of it costs gigabytes."""
+    path = write(tmp_path / "large.docx", docx_paragraphs(3))
+    started = time.perf_counter()
+    with pytest.raises(ResourceLimitError, match=r"word/document.xml is \d+ bytes of XML \(the limit"):
+        parse_file(path, replace(DEFAULT_LIMITS, max_xml_bytes=1_000_000))
+    assert time.perf_counter() - started < 2
+    assert parse_file(path).sections  # under the default limit: read
