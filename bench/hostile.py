@@ -120,7 +120,8 @@ def one(path: str, no_limits: bool) -> None:
         except ParseError as exc:
             outcome = f"{type(exc).__name__}: {exc.reason}"
     seconds = time.perf_counter() - started
-    cpu = time.process_time() - cpu
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = time.process_time() - cpu + children.ru_utime + children.ru_stime  # the parse worker's too
     own = _own_peak_kb()
     workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     print(
