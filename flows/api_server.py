@@ -11,9 +11,7 @@ so even a killed build leaves no server behind. A user's own PREFECT_API_URL is 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -21,16 +19,9 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-PR_SET_PDEATHSIG = 1
+from flows.lifetime import die_with_parent
+
 APP = "prefect.server.api.server:create_app"
-
-
-def _die_with_parent(parent: int) -> None:
-    """In the child, before exec: SIGTERM when the parent dies (Linux), and at once if it already has."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def _free_port() -> int:
@@ -64,7 +55,7 @@ def start_server(timeout: float) -> tuple[subprocess.Popen[bytes], str]:
             env=env,
             stdout=subprocess.DEVNULL,
             stderr=log,
-            preexec_fn=lambda: _die_with_parent(parent),
+            preexec_fn=lambda: die_with_parent(parent),
         )
         deadline = time.monotonic() + timeout
         with httpx.Client() as client:

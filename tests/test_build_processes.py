@@ -71,7 +71,8 @@ def build_env(tmp_path: Path, marker: str) -> dict[str, str]:
 def corpus(tmp_path: Path) -> Path:
     folder = tmp_path / "corpus"
     folder.mkdir()
-    (folder / "one.txt").write_text(render_text(gold_document(corpus_sources()[0])), encoding="utf-8")
+    for source in corpus_sources()[:3]:  # more than one: a pool runs one document in its own process
+        (folder / f"{source.stem}.txt").write_text(render_text(gold_document(source)), encoding="utf-8")
     return folder
 
 
@@ -146,10 +147,16 @@ def test_a_build_on_an_external_cluster_leaves_no_server_running(
     assert marked(marker) == []
 
 
-def test_a_killed_build_leaves_no_server_running(tmp_path: Path, corpus: Path) -> None:
+@pytest.mark.parametrize(
+    ("runner", "helper"), [("thread", SERVER), ("pool", "spawn_main")], ids=["api-server", "pool-workers"]
+)
+def test_a_killed_build_leaves_no_process_running(
+    tmp_path: Path, corpus: Path, runner: str, helper: str
+) -> None:
+    """SIGKILL as soon as the build's helper runs (its Prefect API server; its pool's workers)."""
     marker = uuid.uuid4().hex
     build = subprocess.Popen(
-        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", "thread"],
+        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
         env=build_env(tmp_path, marker),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -158,11 +165,11 @@ def test_a_killed_build_leaves_no_server_running(tmp_path: Path, corpus: Path) -
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and build.poll() is None:
-            if any(SERVER in " ".join(p.cmdline()) for p in marked(marker) if p.pid != build.pid):
+            if any(helper in " ".join(p.cmdline()) for p in marked(marker) if p.pid != build.pid):
                 break
-            time.sleep(0.2)
+            time.sleep(0.1)
         else:
-            pytest.fail("the build never started a Prefect API server")
+            pytest.fail(f"the build ended or never started its {helper}")
         build.kill()
         build.wait()
         deadline = time.monotonic() + 20
