@@ -21,6 +21,7 @@ from flows.console import err, progress_bar
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from flows.malloc_settings import fix_mmap_threshold
+from flows.output_errors import reports_os_errors
 from parsers import ParseOutcome, expand_paths, parse_many
 from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
@@ -77,6 +78,7 @@ def _outline(doc: Document) -> str:
 
 
 @app.command()
+@reports_os_errors("out")
 def parse(
     paths: Annotated[list[Path], typer.Argument(help="Files or folders (searched for .pdf .docx .md .txt).")],
     as_json: Annotated[

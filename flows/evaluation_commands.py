@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
+from flows.output_errors import reports_os_errors
+
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
     from evaluation.predictions import DocumentPrediction
@@ -49,6 +51,7 @@ def _report_input(scores: dict) -> None:
             err.print(f"{inp[name]['count']} documents {note}", markup=False)
 
 
+@reports_os_errors("out")
 def score_command(
     release_dir: Annotated[Path, typer.Argument(help="A release folder (outputs/<version>).")],
     predictions: Annotated[
@@ -106,6 +109,7 @@ def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
     return replace(benchmark, items=tuple(i for i in benchmark.items if i.doc_id in wanted))
 
 
+@reports_os_errors("out")
 def evaluate_command(
     release_dir: Annotated[Path, typer.Argument(help="A release folder (outputs/<version>).")],
     model: Annotated[str | None, typer.Option("--model", help="Model name at the endpoint.")] = None,

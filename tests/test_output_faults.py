@@ -149,3 +149,9 @@ def test_an_lm_eval_sample_with_a_number_for_answers_is_a_reason() -> None:
     row = {"doc": {"doc_id": "d1", "id": "review_1"}, "resps": 5}
     with pytest.raises(ValueError, match="line 3: resps is int, expected a list of answers"):
         prediction_from_row(row, "line 3")
+
+
+def test_parse_into_a_read_only_folder_is_one_line(read_only: Path, corpus: Path) -> None:
+    out = read_only / "parsed"
+    line = one_error_line(run("parse", str(corpus), "--out", str(out)), out)
+    assert line.endswith("Read-only file system")
