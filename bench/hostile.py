@@ -76,7 +76,7 @@ CASES: dict[str, list[tuple[int, str, Make, str]]] = {
         )
     ],
     "md-headings": [(1_000_000, "10^6 headings", written(markdown_headings), ".md")],
-    "docx-large": [(150, "150 MB of XML", written(docx_paragraphs), ".docx")],
+    "docx-large": [(n, f"{n} MB of XML", written(docx_paragraphs), ".docx") for n in (30, 150)],
     "special": [(0, "/dev/zero as .txt", dev_zero, ".txt"), (0, "a FIFO as .md", fifo, ".md")],
     "raw-output": [(1_000_000, "1 MB of '[x '", written(raw_brackets), ".jsonl")],
 }
