@@ -181,3 +181,44 @@ def test_a_locked_cache_is_reported_not_moved_aside(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir() if "corrupt" in p.name) == []
     with LLMCache(path) as cache:
         assert cache.get("kept") == CachedCompletion("paid for", 3, 4)
+
+
+HOLD_WRITE_LOCK = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_cache_locked_mid_run_is_waited_for_once_then_bypassed(tmp_path: Path) -> None:
+    """Another process takes the write lock while this one runs: one wait of the busy timeout, a warning,
+    then the calls go without the cache for a while instead of each waiting again."""
+    path = tmp_path / "cache.sqlite"
+    now = [0.0]
+    warnings: list[str] = []
+    cache = LLMCache(path, busy_timeout=1.0, monotonic=lambda: now[0], warn=warnings.append)
+    cache.put("kept", CachedCompletion("paid for", 3, 4), model="m", prompt_id="p", request={})
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_WRITE_LOCK, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        started = time.monotonic()
+        cache.put("new", CachedCompletion("x", 1, 1), model="m", prompt_id="p", request={})
+        assert 0.8 < time.monotonic() - started < 5  # waited the busy timeout, then went without
+        assert len(warnings) == 1 and "is locked by another process" in warnings[0]
+        started = time.monotonic()
+        for _ in range(20):
+            assert cache.get("kept") is None  # bypassed: no second wait
+            cache.put("new", CachedCompletion("x", 1, 1), model="m", prompt_id="p", request={})
+        assert time.monotonic() - started < 0.5
+    finally:
+        holder.kill()
+        holder.wait()
+    now[0] += 60  # the bypass is over
+    assert cache.get("kept") == CachedCompletion("paid for", 3, 4)
+    assert cache.get("new") is None and len(cache) == 1
+    assert not [p for p in tmp_path.iterdir() if "corrupt" in p.name]
+    cache.close()

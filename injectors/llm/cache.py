@@ -15,6 +15,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -24,6 +25,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_S = 30.0  # how long a call waits for another process's write lock before reporting it
+BYPASS_FACTOR = 10  # after a lock is reported, calls skip the cache for this many busy timeouts
 FILE_MODE = 0o600  # the cache holds the prompts (the standards' text) and the answers: the owner's only
 
 
@@ -100,10 +102,13 @@ class LLMCache:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
         warn: Callable[[str], None] = log.warning,
         busy_timeout: float = BUSY_TIMEOUT_S,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.busy_timeout = busy_timeout
+        self._monotonic = monotonic
+        self._bypass_until = float("-inf")
         _private(self.path)
         self._clock = clock
         self._warn = warn
@@ -167,14 +172,25 @@ class LLMCache:
         """Called with the lock held, when a query fails: a damaged file is replaced; a lock held past the
         busy timeout (or another operational failure) is reported and the call goes without the cache."""
         if not _damaged(exc):
-            self._warn(self._unusable(exc) + ": this answer goes without the cache")
+            self._bypass_until = self._monotonic() + BYPASS_FACTOR * self.busy_timeout
+            self._warn(
+                self._unusable(exc)
+                + f": calls go without the cache for the next {BYPASS_FACTOR * self.busy_timeout:g} s"
+            )
             return
         with contextlib.suppress(sqlite3.Error):
             self._db.close()
         self._db = self._replace(exc)
 
+    def _bypassed(self) -> bool:
+        """Whether the file was found locked a moment ago: calls then go without it instead of each
+        waiting the busy timeout again."""
+        return self._monotonic() < self._bypass_until
+
     def get(self, key: str) -> CachedCompletion | None:
         with self._lock:
+            if self._bypassed():
+                return None
             try:
                 row = self._db.execute(
                     "SELECT content, prompt_tokens, completion_tokens, retried FROM completions "
@@ -214,6 +230,8 @@ class LLMCache:
             json.dumps(list(completion.retried)),
         )
         with self._lock:
+            if self._bypassed():
+                return
             for attempt in range(2):
                 try:
                     self._db.execute(
