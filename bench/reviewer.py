@@ -68,7 +68,7 @@ def main() -> None:
     try:
         benchmark = load_benchmark(args.release, with_documents=True)
     except ReleaseError as exc:
-        sys.exit(f"ERROR {exc} (run `make build` first, or name a release folder)")
+        sys.exit(f"ERROR: {exc} (run `make build` first, or name a release folder)")
     documents = [item.document for item in benchmark.items if item.document is not None]
     calls = [call for document in documents for call in plan_calls(document, FAMILIES)]
     n = len(documents)

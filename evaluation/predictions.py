@@ -179,6 +179,9 @@ def _lm_eval_sample(row: Mapping[str, Any], where: str) -> DocumentPrediction:
     if not str(doc.get("id", "review_")).startswith("review_"):
         raise ValueError(f"{where}: sample {doc.get('id')!r} is not from the review task")
     responses = row.get("filtered_resps")
+    for name in ("filtered_resps", "resps"):
+        if row.get(name) is not None and not isinstance(row[name], list):
+            raise ValueError(f"{where}: {name} is {type(row[name]).__name__}, expected a list of answers")
     if not responses:
         responses = [r[0] if isinstance(r, list) and r else r for r in row.get("resps") or []]
     first = responses[0] if responses else ""

@@ -36,7 +36,10 @@ def audit(
     except AuditInputError as exc:
         error(f"{exc.path}: {exc.reason}")
         raise typer.Exit(UNUSABLE) from None
-    path = write_audit(result, output_dir)
+    from flows.output_errors import one_line
+
+    with one_line(output_dir, code=UNUSABLE):
+        path = write_audit(result, output_dir)
     if as_json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
     else:

@@ -23,6 +23,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
 from flows import stages
+from flows.api_server import build_api
 from flows.common_options import TASK_RUNNERS
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
 from flows.process_pool import run_pool
@@ -139,8 +140,9 @@ def run_build(
         flow_ = build.with_options(task_runner=_task_runner(task_runner, dask_address, workers))
         key = progress_callbacks.register(progress)
         try:
-            # threads run the validation in this process, which can import GX beside the choice
-            return flow_(inputs, config, progress_key=key, warm_validation=task_runner == "thread")
+            with build_api():  # one API server for the build and its tasks, wherever they run
+                # threads run the validation in this process, which can import GX beside the choice
+                return flow_(inputs, config, progress_key=key, warm_validation=task_runner == "thread")
         finally:
             progress_callbacks.unregister(key)
 

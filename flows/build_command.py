@@ -13,11 +13,13 @@ from flows.collector import build_finished
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
 from flows.console import FAILED, UNUSABLE, err, error, progress_bar
 from flows.llm_options import LLMMode, LLMTypes, llm_settings
+from flows.output_errors import reports_os_errors
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
 
 
+@reports_os_errors("out")
 def build(
     corpus: Annotated[
         Path,

@@ -21,7 +21,9 @@ from flows.console import FAILED, UNUSABLE, err, error, progress_bar
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from flows.malloc_settings import fix_mmap_threshold
-from parsers import ParseOutcome, expand_paths, parse_file, parse_many
+from flows.output_errors import reports_os_errors
+from parsers import ParseOutcome, expand_paths, parse_many
+from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
 from parsers.model import Document
 from parsers.structure_quality import StructureReport, check_structure, gate
@@ -81,6 +83,7 @@ def _outline(doc: Document, report: StructureReport | None = None) -> str:
 
 
 @app.command()
+@reports_os_errors("out")
 def parse(
     paths: Annotated[
         list[Path],
@@ -173,7 +176,7 @@ def inject(
     lo, hi = parse_range(errors)
     try:
         config = PlanConfig(min_errors=lo, max_errors=hi)
-        document = parse_file(path)
+        document = parse_with_deadline(path)
         gate(document)  # nothing is injected into a broken parse
     except (ValueError, ParseError) as exc:
         error(f"{path}: {getattr(exc, 'reason', exc)}")

@@ -16,6 +16,7 @@ from rich.console import Console
 
 from flows.choices import Choices
 from flows.console import FAILED, UNUSABLE, error
+from flows.output_errors import reports_os_errors
 
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
@@ -55,6 +56,7 @@ def _report_input(scores: dict) -> None:
             err.print(f"{inp[name]['count']} documents {note}", markup=False)
 
 
+@reports_os_errors("out")
 def score_command(
     release_dir: Annotated[
         Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>).")
@@ -114,10 +116,20 @@ def score_command(
         _print_scores(scores, protocol)
     _report_input(scores)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        write_chart(scores, out / CHART_NAME, f"{predictions.name} on {benchmark.version}")
-        (out / "report.md").write_text(render_report(scores, title=f"{predictions.name}"), encoding="utf-8")
+        from flows.output_errors import one_line, write_together
+
+        text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
+        report = render_report(scores, title=f"{predictions.name}")
+        title = f"{predictions.name} on {benchmark.version}"
+        with one_line(out):
+            write_together(
+                out,
+                {
+                    "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
+                    CHART_NAME: lambda p: write_chart(scores, p, title),
+                    "report.md": lambda p: p.write_text(report, encoding="utf-8"),
+                },
+            )
 
 
 def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out: Path | None) -> None:
@@ -137,10 +149,18 @@ def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out
     if not scores["answered"]:
         raise _fail(ValueError(f"{answers_file}: no answer matches a correction row of {release_dir}"))
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        report = "\n".join(["# Correction", "", *(f"    {line}" for line in correction_lines(scores))])
-        (out / "report.md").write_text(report + "\n", encoding="utf-8")
+        from flows.output_errors import one_line, write_together
+
+        text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
+        report = "\n".join(["# Correction", "", *(f"    {line}" for line in correction_lines(scores))]) + "\n"
+        with one_line(out):
+            write_together(
+                out,
+                {
+                    "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
+                    "report.md": lambda p: p.write_text(report, encoding="utf-8"),
+                },
+            )
 
 
 def _print_corrections(scores: dict, as_json: bool) -> None:
@@ -157,6 +177,7 @@ def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
     return replace(benchmark, items=tuple(i for i in benchmark.items if i.doc_id in wanted))
 
 
+@reports_os_errors("out")
 def evaluate_command(
     release_dir: Annotated[
         Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>).")

@@ -43,9 +43,15 @@ LLMCachePath = Annotated[
 
 def open_llm(llm: str, llm_types: str | None = None, llm_cache: Path | None = None) -> LLMRewriter | None:
     """The rewriter the options ask for (None for --llm none); a bad option exits with status 2."""
+    from injectors.llm.cache import LLMCacheError
     from injectors.llm.settings import open_rewriter_with
 
-    return open_rewriter_with(llm_settings(llm, llm_types, llm_cache))
+    settings = llm_settings(llm, llm_types, llm_cache)
+    try:
+        return open_rewriter_with(settings)
+    except LLMCacheError as exc:  # locked by another process, or not ours to open
+        err.print(f"ERROR: {exc}", markup=False)
+        raise typer.Exit(1) from None
 
 
 def llm_settings(llm: str, llm_types: str | None, llm_cache: Path | None) -> LLMSettings:

@@ -40,7 +40,7 @@ from flows.stages import (
 )
 from flows.work_cache import WorkCache
 from injectors.context import ContextPart, InjectionContext
-from parsers.corpus import corpus_files
+from parsers.corpus import corpus_listing
 from parsers.duplicates import split_duplicates
 from parsers.limits import ParseLimits
 from parsers.model import Document
@@ -76,6 +76,7 @@ class BuildInputs:
     fingerprint: str
     up_to_date: bool
     decisions: ReviewDecisions | None = None
+    skipped: tuple[dict[str, str], ...] = ()  # corpus entries that are not files to read, with the reason
 
 
 @dataclass(frozen=True)
@@ -145,7 +146,8 @@ def prepare(
     corpus, out = Path(corpus).resolve(), Path(out).resolve()
     if not corpus.is_dir():
         raise ValueError(f"{corpus}: corpus folder not found")
-    files = tuple(corpus_files(corpus, prefer))
+    listing = corpus_listing(corpus, prefer)
+    files = listing.files
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     ParseLimits.from_env()
@@ -156,7 +158,8 @@ def prepare(
     if not up_to_date:
         check_version(config.version)
         refuse_existing(out / config.version)
-    return BuildInputs(corpus, out, files, digests, fingerprint, up_to_date, decisions)
+    skipped = tuple({"source": s.source, "reason": s.reason} for s in listing.skipped)
+    return BuildInputs(corpus, out, files, digests, fingerprint, up_to_date, decisions, skipped)
 
 
 def _relative(path: str, root: Path) -> str:
@@ -213,10 +216,14 @@ def run_stages(
     parsed.sort(key=lambda p: p.path)
     kept, duplicates = split_duplicates([(_relative(p.path, inputs.corpus), p) for p in parsed])
     documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)
-    bad_inputs = [
-        {"source": _relative(p.path, inputs.corpus), "reason": p.error}
-        for p in sorted(unreadable, key=lambda p: p.path)
-    ] + [{"source": d.source, "reason": d.reason} for d in duplicates]
+    bad_inputs = (
+        [*inputs.skipped]
+        + [
+            {"source": _relative(p.path, inputs.corpus), "reason": p.error}
+            for p in sorted(unreadable, key=lambda p: p.path)
+        ]
+        + [{"source": d.source, "reason": d.reason} for d in duplicates]
+    )
     lap("parse")
     say.info("parse: %d of %d files parsed, %d unreadable", len(documents), len(items), len(bad_inputs))
     if not documents:  # nothing usable: the caller reports every bad input and fails

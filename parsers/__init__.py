@@ -89,7 +89,8 @@ def _reader(fmt: str) -> Callable[[Path, bytes, ParseLimits], Document]:
     if fmt == "docx":
         from parsers.docx import parse_docx
 
-        def docx(path: Path, data: bytes, _: ParseLimits) -> Document:
+        def docx(path: Path, data: bytes, limits: ParseLimits) -> Document:
+            _check_parts(path, data, limits)
             doc = parse_docx(path, data)
             check_garbled(path, [doc.title, *(s.text for s in doc.sections)])
             return doc
@@ -104,6 +105,21 @@ def _reader(fmt: str) -> Callable[[Path, bytes, ParseLimits], Document]:
     return parse_text
 
 
+def _check_parts(path: Path, data: bytes, limits: ParseLimits) -> None:
+    """The declared size of every XML part, before any is inflated (a damaged zip is the reader's to
+    report)."""
+    import io
+    import zipfile
+
+    try:
+        infos = zipfile.ZipFile(io.BytesIO(data)).infolist()
+    except (zipfile.BadZipFile, ValueError, OSError, EOFError):
+        return
+    for info in infos:
+        if info.filename.lower().endswith(".xml"):
+            limits.check_xml(path, info.filename, info.file_size)
+
+
 def parse_bytes(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
     return _reader(detect_format(path, data))(path, data, limits)
 
@@ -111,15 +127,7 @@ def parse_bytes(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -
 def parse_file(path: Path | str, limits: ParseLimits = DEFAULT_LIMITS) -> Document:
     """Parse one file; every failure is a ParseError naming the file and the reason."""
     path = Path(path)
-    try:
-        limits.check_size(path, path.stat().st_size)
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise UnsupportedFormatError(path, "is a directory") from None
-    except FileNotFoundError:
-        raise CorruptFileError(path, "file not found") from None
-    except PermissionError:
-        raise CorruptFileError(path, "permission denied") from None
+    data = limits.read(path)
     try:
         return parse_bytes(path, data, limits)
     except ParseError:
@@ -138,11 +146,14 @@ class ParseOutcome:
 
 
 def parse_many(paths: Iterable[Path | str]) -> Iterator[ParseOutcome]:
-    """Parse files one by one; a bad file yields its error and the batch goes on."""
+    """Parse files one by one, each under the parse deadline; a bad file yields its error and the batch
+    goes on."""
+    from parsers.deadline import parse_with_deadline
+
     for p in paths:
         path = Path(p)
         try:
-            yield ParseOutcome(path, document=parse_file(path))
+            yield ParseOutcome(path, document=parse_with_deadline(path))
         except ParseError as exc:
             yield ParseOutcome(path, error=exc)
 

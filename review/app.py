@@ -3,17 +3,24 @@
 FastAPI with Jinja2 templates (autoescaped: every document string is HTML-escaped) and a little plain
 JavaScript for keyboard shortcuts. POSTs carry a CSRF token that must match a SameSite=Strict cookie, and a
 cross-origin `Origin` is refused. With a token configured (required off loopback) every request must
-present it once (`?token=`, then a cookie, or `Authorization: Bearer`). Ids in URLs are looked up in
-dictionaries; no request value ever reaches the file system.
+present it once (`?token=`, then a cookie, or `Authorization: Bearer`; any one that matches will do, so a
+stale cookie never locks anyone out). The annotator's name is a signed cookie (a page on another port of
+the same host can set cookies here, but cannot sign them), and the `Host` header must name the address the
+app is bound to (a DNS-rebinding page names its own). Ids in URLs are looked up in dictionaries; no request
+value ever reaches the file system. The database is used from worker threads, never on the event loop, and
+a database locked past its busy timeout is a clear 503 that says the decision was not saved.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
+import os
 import re
 import secrets
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,11 +29,12 @@ from urllib.parse import urlencode, urlsplit
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from starlette.concurrency import run_in_threadpool
 
 from injectors.taxonomy import DIMENSIONS, by_id, types
 from review.agreement import agreement
 from review.queue import QueueItem, ReleaseQueue, diff_segments, overlap_assignments
-from review.store import DECISIONS, REJECT_REASONS, Decision, ReviewStore
+from review.store import DECISIONS, REJECT_REASONS, Decision, ReviewStore, ReviewStoreError
 
 HERE = Path(__file__).resolve().parent
 STATIC = {  # the only files the app serves, by fixed name
@@ -43,6 +51,49 @@ STATUSES = ("todo", "done", "accept", "reject", "fix")
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
+
+
+def session_key(db_path: Path) -> bytes:
+    """The key that signs annotator names: kept beside the database (owner-only), so every server process
+    on that database accepts the same sessions and a restart keeps them."""
+    path = Path(f"{db_path}.session-key")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        key = path.read_bytes()
+        if len(key) >= 32:
+            return key
+        fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+    key = secrets.token_bytes(32)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(key)
+    return key
+
+
+def sign(key: bytes, name: str) -> str:
+    mac = hmac.new(key, name.encode(), hashlib.sha256).digest()
+    return f"{name}|{base64.urlsafe_b64encode(mac).decode().rstrip('=')}"
+
+
+def signed_name(key: bytes, value: str) -> str | None:
+    """The name in a signed cookie value, or None when it is unsigned or signed with another key."""
+    name, _, _ = value.rpartition("|")
+    if not name or not hmac.compare_digest(sign(key, name).encode(), value.encode()):
+        return None
+    return name
+
+
+def bound_hosts(host: str, port: int) -> frozenset[str] | None:
+    """The `Host` headers a browser sends to an app bound to host:port; None (any) for a wildcard bind,
+    which needs a token anyway."""
+    if host in ("0.0.0.0", "::", ""):
+        return None
+    names = {host}
+    if host in ("127.0.0.1", "localhost", "::1"):
+        names |= {"127.0.0.1", "localhost", "[::1]"}
+    elif ":" in host:
+        names = {f"[{host}]"}
+    return frozenset({*names, *(f"{n}:{port}" for n in names)})
 
 
 class ReviewApp:
@@ -142,22 +193,44 @@ def create_app(
     *,
     token: str | None = None,
     clock: Callable[[], datetime] = _utc_now,
+    hosts: Collection[str] | None = None,
+    busy_timeout: float = 5.0,
 ) -> FastAPI:
-    """The app over one release; decisions go to `db_path` (raises ReleaseReadError, ReviewStoreError)."""
-    state = ReviewApp(ReleaseQueue(release_dir), ReviewStore(db_path, clock=clock), token or None)
+    """The app over one release; decisions go to `db_path` (raises ReleaseReadError, ReviewStoreError).
+
+    `hosts`: the `Host` headers accepted (`bound_hosts` of the address served; None accepts any).
+    `busy_timeout`: how long a decision waits for another process's lock on the database."""
+    store = ReviewStore(db_path, clock=clock, timeout=busy_timeout)
+    state = ReviewApp(ReleaseQueue(release_dir), store, token or None)
+    key = session_key(Path(db_path))
+    allowed = frozenset(h.lower() for h in hosts) if hosts is not None else None
     app = FastAPI(title="gbtbench review", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.review = state
 
+    @app.exception_handler(ReviewStoreError)
+    async def busy(request: Request, exc: ReviewStoreError) -> Response:
+        return PlainTextResponse(f"{exc}: nothing was changed; reload the page to try again", 503)
+
+    def _token_given(request: Request) -> bool:
+        """Whether any of the presented tokens is the right one (a stale cookie beside a fresh ?token=
+        must not lock the annotator out)."""
+        assert state.token is not None
+        presented = [
+            request.query_params.get("token"),
+            request.headers.get("authorization", "").removeprefix("Bearer ").strip(),
+            request.cookies.get(TOKEN_COOKIE),
+        ]
+        expected = state.token.encode()
+        return any(hmac.compare_digest(p.encode(), expected) for p in presented if p)
+
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Any]) -> Response:
-        if state.token is not None:
-            given = (
-                request.cookies.get(TOKEN_COOKIE)
-                or request.headers.get("authorization", "").removeprefix("Bearer ").strip()
-                or request.query_params.get("token")
+        if allowed is not None and request.headers.get("host", "").lower() not in allowed:
+            return PlainTextResponse(
+                "unexpected Host header: open the review app at the address it serves", 400
             )
-            if not given or not hmac.compare_digest(given.encode(), state.token.encode()):
-                return PlainTextResponse("a review token is required (open the link with ?token=…)", 401)
+        if state.token is not None and not _token_given(request):
+            return PlainTextResponse("a review token is required (open the link with ?token=…)", 401)
         if request.method == "POST":
             origin = request.headers.get("origin")
             if origin and origin != f"{request.url.scheme}://{request.url.netloc}":
@@ -189,8 +262,8 @@ def create_app(
         return {k: str(v) for k, v in form.items()}
 
     def _annotator(request: Request) -> str | None:
-        name = request.cookies.get(ANNOTATOR_COOKIE, "")
-        return name if _NAME.match(name) else None
+        name = signed_name(key, request.cookies.get(ANNOTATOR_COOKIE, ""))
+        return name if name is not None and _NAME.match(name) else None
 
     def _login(request: Request) -> RedirectResponse:
         target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
@@ -229,7 +302,9 @@ def create_app(
                 error="Use 1–40 letters, digits, spaces, dots, @ or hyphens.",
             )
         response = RedirectResponse(_safe_next(form.get("next", "/queue")), 303)
-        response.set_cookie(ANNOTATOR_COOKIE, name, httponly=True, samesite="strict", max_age=30 * 86400)
+        response.set_cookie(
+            ANNOTATOR_COOKIE, sign(key, name), httponly=True, samesite="strict", max_age=30 * 86400
+        )
         return response
 
     @app.post("/logout", response_model=None)
@@ -331,9 +406,14 @@ def create_app(
             decision = _decision(state.queue, item, annotator, form)
         except ValueError as exc:
             return _item_page(request, instance_id, 422, error=str(exc))
-        state.store.record(decision)
+        try:  # in a worker thread: a wait for the database's lock must not hold up the event loop
+            await run_in_threadpool(state.store.record, decision)
+        except ReviewStoreError as exc:
+            message = f"Your decision was NOT saved: {exc}. Submit it again in a moment."
+            return await run_in_threadpool(_item_page, request, instance_id, 503, message)
         filters = _filters(request)
-        ids = [i.instance_id for i in state.filtered(filters, annotator, state.current_if_needed(filters))]
+        current = await run_in_threadpool(state.current_if_needed, filters)
+        ids = [i.instance_id for i in state.filtered(filters, annotator, current)]
         following = ids[ids.index(instance_id) + 1 :] if instance_id in ids else ids
         target = instance_id if form.get("stay") or not following else following[0]
         return RedirectResponse(f"/item/{target}{_qs(filters)}", 303)
@@ -361,7 +441,9 @@ def create_app(
         except ValueError:
             return PlainTextResponse("overlap must be a number between 0 and 1", 422)
         ids = [i.instance_id for i in state.queue.items]
-        state.store.assign(state.queue.version, overlap_assignments(ids, names, overlap, seed=0))
+        await run_in_threadpool(
+            state.store.assign, state.queue.version, overlap_assignments(ids, names, overlap, seed=0)
+        )
         return RedirectResponse("/queue?mine=1", 303)
 
     @app.get("/api/stats")

@@ -42,7 +42,7 @@ def register(app: typer.Typer, err: Console) -> None:
         port: Annotated[int, typer.Option("--port", metavar="PORT", help="Port to listen on.")] = 8765,
     ) -> None:
         """Serve the review web app over a release's review queue (GBTBENCH_REVIEW_TOKEN off loopback)."""
-        from review.app import create_app
+        from review.app import bound_hosts, create_app
         from review.commands import TOKEN_ENV, ReviewCommandError, check_bind, default_db
         from review.queue import ReleaseReadError
         from review.store import ReviewStoreError
@@ -50,7 +50,9 @@ def register(app: typer.Typer, err: Console) -> None:
         token = os.environ.get(TOKEN_ENV) or None
         try:
             check_bind(host, token)
-            web = create_app(output_dir, db or default_db(output_dir), token=token)
+            web = create_app(
+                output_dir, db or default_db(output_dir), token=token, hosts=bound_hosts(host, port)
+            )
         except (ReviewCommandError, ReleaseReadError, ReviewStoreError) as exc:
             raise _review_fail(exc) from None
         import uvicorn

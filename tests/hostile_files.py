@@ -74,6 +74,63 @@ def markdown_stars(size: int) -> bytes:
     return ("# 1 范围\n\n" + unit * max(1, size // len(unit)) + "\n").encode()
 
 
+def _one_page(content: bytes) -> bytes:
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+    page = (
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        b"/Resources << /Font << /F1 3 0 R >> >> /Contents 4 0 R >>"
+    )
+    return _pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [5 0 R] /Count 1 >>",
+            font,
+            _stream(content),
+            page,
+        ]
+    )
+
+
+def pdf_text_objects(count: int) -> bytes:
+    """One page showing `count` one-letter strings, each its own text object (a few bytes compressed)."""
+    return _one_page(b"BT /F1 1 Tf 10 10 Td " + b"(a) Tj " * count + b"ET")
+
+
+def pdf_path_objects(count: int) -> bytes:
+    """One page filling `count` tiny rectangles, each its own path object."""
+    return _one_page(b"0 0 1 1 re f\n" * count)
+
+
+def markdown_headings(count: int) -> bytes:
+    """A Markdown standard of `count` numbered headings with a word under each (about 25 bytes each)."""
+    body = "".join(f"## {i} 标题\n字\n" for i in range(1, count + 1))
+    return ("# 1 范围\n\n" + body).encode()
+
+
+def docx_paragraphs(megabytes: int) -> bytes:
+    """A DOCX whose document.xml is about `megabytes` MB of short paragraphs of random hexadecimal words:
+    under the package's size and ratio limits (it hardly compresses), but costly to build a tree of."""
+    import random
+
+    from docx_fixtures import raw_docx
+
+    noise = random.Random(0).randbytes(megabytes * 1_000_000 // 3).hex()
+    words = [noise[i : i + 8] for i in range(0, len(noise), 8)]
+    paragraphs = (
+        "<w:p><w:r><w:t>" + " ".join(words[i : i + 12]) + "</w:t></w:r></w:p>"
+        for i in range(0, len(words), 12)
+    )
+    return raw_docx("<w:p><w:r><w:t>1 范围</w:t></w:r></w:p>" + "".join(paragraphs))
+
+
+def raw_brackets(size: int) -> bytes:
+    """A predictions file of one document whose raw model output is `size` bytes of "[x " (an unclosed
+    bracket after another: the shape that made a naive reader quadratic)."""
+    import json
+
+    return (json.dumps({"doc_id": "d1", "raw_output": "[x " * (size // 3)}) + "\n").encode()
+
+
 def write(path: Path, data: bytes) -> Path:
     path.write_bytes(data)
     return path

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -101,8 +102,10 @@ def test_inject_keeps_the_configured_number_of_calls_in_flight(
         sequential, _ = run(battery, context, server, supported_types(), max_concurrency=1)
         assert server.max_in_flight == 1
     assert in_flight >= 3  # was 1: the planner waited for each call before the next
-    assert json.dumps(parallel.to_dict(), ensure_ascii=False) == json.dumps(
-        sequential.to_dict(), ensure_ascii=False
+    # the two servers are two endpoints, hence two sets of cache keys; everything else is the same
+    endpoint_free = re.compile(r'"cache_key": "[0-9a-f]+"')
+    assert endpoint_free.sub("", json.dumps(parallel.to_dict(), ensure_ascii=False)) == endpoint_free.sub(
+        "", json.dumps(sequential.to_dict(), ensure_ascii=False)
     )
 
 

@@ -39,6 +39,11 @@ _DOWNGRADE = {"json_schema": "json_object", "json_object": "none"}
 TRANSPORT_FAILURES = frozenset({"timeout", "connection", "server_error"})
 
 
+def endpoint(config: LLMConfig) -> str:
+    """The server a configuration talks to, as it enters cache keys."""
+    return (config.base_url or "https://api.openai.com/v1").rstrip("/")
+
+
 class LLMError(RuntimeError):
     """A call that failed for good (after retries); `reason` is a short code counted per build."""
 
@@ -147,8 +152,15 @@ class AsyncChatClient:
         }
 
     def key(self, request: ChatRequest) -> str:
+        """The cache key; the endpoint is part of it (hashed, never stored): the same model name on
+        another server is another model, and its answers are not this one's."""
         return cache_key(
-            self.config.model, request.prompt_id, request.messages, self.params(request), request.seed
+            self.config.model,
+            request.prompt_id,
+            request.messages,
+            self.params(request),
+            request.seed,
+            endpoint=endpoint(self.config),
         )
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
@@ -197,9 +209,13 @@ class AsyncChatClient:
         return step / 2 + self._jitter.uniform(0, step / 2)
 
     async def _admit(self, estimate: int) -> None:
-        """Wait out a server's Retry-After (it pauses everyone) and the RPM / TPM buckets."""
+        """Wait out a server's Retry-After (it pauses everyone) and the RPM / TPM buckets, never past the
+        deadline (the guard that follows then ends the call)."""
         for _ in range(100):  # bounded: a new 429 while waiting extends the pause at most this often
             wait = self._cooldown_until - time.monotonic()
+            left = self.deadline.remaining()
+            if left is not None:
+                wait = min(wait, left)
             if wait <= 0:
                 break
             await asyncio.sleep(wait)
@@ -232,11 +248,13 @@ class AsyncChatClient:
                     await self._admit(estimate)
                     timeout = self._guard()  # checked after the wait: the breaker may have opened meanwhile
                     self.stats.add("requests")
-                    completion = await self._post(body, timeout)
+                    # the whole answer within `timeout`: the library's timeout bounds each read, so a
+                    # server trickling a byte at a time would otherwise never time out
+                    completion = await asyncio.wait_for(self._post(body, timeout), timeout)
                 result = self._read(completion, estimate, retried)
                 self.breaker.success()
                 return result
-            except openai.APITimeoutError:
+            except (openai.APITimeoutError, TimeoutError):
                 reason = "timeout"
             except openai.APIConnectionError:
                 reason = "connection"
@@ -264,6 +282,8 @@ class AsyncChatClient:
                     raise LLMError(f"http_{exc.status_code}", redact(str(exc), config.api_key)) from None
                 reason = "server_error" if exc.status_code >= 500 else f"http_{exc.status_code}"
                 delay = retry_after(exc.response.headers)
+                if delay is not None:  # capped like a 429's: a 503 asking for 1000 s must not park the run
+                    delay = min(delay, config.max_retry_after)
             except (openai.APIResponseValidationError, json.JSONDecodeError, ValueError, TypeError):
                 reason = "bad_response"
             except openai.OpenAIError as exc:
@@ -310,6 +330,8 @@ class AsyncChatClient:
         content = (
             message.content if message.content is not None else (getattr(message, "refusal", None) or "")
         )
+        # a server may echo the key in an answer: masked before the answer is cached or written anywhere
+        content = redact(content, self.config.api_key)
         usage = getattr(completion, "usage", None)
         prompt_tokens = int(getattr(usage, "prompt_tokens", 0) or 0) or estimate
         completion_tokens = int(getattr(usage, "completion_tokens", 0) or 0) or estimate_tokens(content)
@@ -352,6 +374,11 @@ class LLMClient:
 
     def key(self, request: ChatRequest) -> str:
         return self._async.key(request)
+
+    def forget(self, key: str) -> None:
+        """Drop a cached answer that failed its constraints: the next run asks again."""
+        if self.cache is not None:
+            self.cache.forget(key)
 
     def complete(self, request: ChatRequest) -> ChatResponse:
         return self._run(self._async.complete(request))

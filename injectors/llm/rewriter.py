@@ -24,7 +24,7 @@ from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, 
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
 from injectors.language.quotes import whole_quotes
 from injectors.llm.cache import LLMCache
-from injectors.llm.client import ChatRequest, LLMClient, LLMError, LLMStats
+from injectors.llm.client import ChatRequest, LLMClient, LLMError, LLMStats, endpoint
 from injectors.llm.config import LLMConfig
 from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
 from injectors.llm.health import stage_health
@@ -186,6 +186,8 @@ class LLMRewriter:
                 self.stats.add("accepted")
                 self.stats.add(f"accepted:{error_type}")
                 return RewriteOutcome(self._proposal(case, answer, trace, template))
+            # an answer that failed is not reused from the cache: the next run asks again
+            self.client.forget(response.cache_key)
             # a refusal is never kept, not even as a candidate for review
             last_answer = answer if all(f.code != "refusal" for f in failed) else None
             for f in failed:
@@ -343,10 +345,11 @@ class LLMRewriter:
 
     # --- lifetime ------------------------------------------------------------------------------------------
     def fingerprint(self) -> str:
-        """What the rewriter's answers depend on (model, prompt versions, parameters, attempts), for the
-        build's per-document cache keys; never the endpoint or the key."""
+        """What the rewriter's answers depend on (endpoint, model, prompt versions, parameters, attempts),
+        for the build's per-document cache keys; the endpoint only hashed, never the key."""
         config = self.client.config
         parts = [
+            hashlib.sha256(endpoint(config).encode()).hexdigest(),
             config.model,
             config.response_format,
             repr(config.temperature),

@@ -26,6 +26,7 @@ from parsers.garbled import GARBLED_SHARE, implausible_count
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.lines import Line
 from parsers.model import Document
+from parsers.pdf.budget import check_content_streams
 from parsers.pdf.joining import _drop_running_heads, _join
 from parsers.pdf.layout import _Page, _Visual
 from parsers.pdf.patterns import _LINE, _NONCHARACTER, _SPACE
@@ -52,6 +53,7 @@ MIN_TEXT_PER_PAGE = 10  # non-space characters on a page that has a real text la
 
 def read_lines(path: Path, data: bytes, limits: ParseLimits = DEFAULT_LIMITS) -> list[Line]:
     """The logical lines of a PDF: one per paragraph, heading, list item, note or table row."""
+    check_content_streams(path, data, limits)  # before pdfium builds a page's objects
     pdf = _open(path, data)
     try:
         limits.check_pages(path, len(pdf))

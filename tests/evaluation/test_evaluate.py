@@ -108,6 +108,7 @@ def test_a_killed_run_resumes_from_the_cache(release_dir: Path, items: list[dict
     args += ["--shots", "1"]  # the one-shot prompts: an exemplar from another document first
     cache = tmp_path / "slow" / "v0.0.9" / "llm-cache.sqlite"
     with ReviewServer(scripted(items), latency=1.0) as server:
+        port = int(server.base_url.rsplit(":", 1)[1].split("/")[0])
         process = subprocess.Popen(
             [*GBTBENCH, *args, "--base-url", server.base_url],
             cwd=ROOT,
@@ -128,7 +129,7 @@ def test_a_killed_run_resumes_from_the_cache(release_dir: Path, items: list[dict
         cached = db.execute("SELECT COUNT(*) FROM completions").fetchone()[0]
     assert 1 <= cached < 3
     assert not (tmp_path / "slow" / "v0.0.9" / "scores.json").exists()
-    with ReviewServer(scripted(items)) as server:
+    with ReviewServer(scripted(items), port=port) as server:  # the same endpoint: its answers are cached
         done = run(*args, "--base-url", server.base_url)
         assert done.returncode == 0, done.stderr
         assert server.requests == 3 - cached  # only what was never answered

@@ -34,6 +34,9 @@ KINDS = (
     "outside_target",  # the context section (scope) edited and returned instead of the target alone
     "unchanged",  # the target returned as it was
     "unauthorized",  # 401 quoting the key it received, as some vendors do
+    "trickle",  # a correct answer sent one byte every `trickle` seconds (each read is quick, the whole slow)
+    "unavailable",  # 503 with Retry-After
+    "echo_key",  # a 200 whose answer quotes the key it received
 )
 
 
@@ -43,6 +46,7 @@ class Behaviour:
     latency: float = 0.0  # seconds before answering (any kind)
     retry_after: float = 1.0  # for rate_limit
     hang: float = 3.0  # for hang: how long the connection is held (bounded)
+    trickle: float = 2.0  # for trickle: seconds between two bytes of the body
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -343,12 +347,20 @@ class ChatCompletionsServer:
         if kind == "server_error":
             handler._json(500, {"error": {"message": "internal error", "type": "server_error"}})
             return
+        if kind == "unavailable":
+            handler._json(
+                503,
+                {"error": {"message": "overloaded", "type": "server_error"}},
+                {"Retry-After": f"{behaviour.retry_after:g}"},
+            )
+            return
         if kind == "hang":
             self._wait(behaviour.hang)
         if kind == "malformed_body":
             handler._send(200, b"<html>upstream proxy error</html>")
             return
-        content = self._content(kind, prompt)
+        content = f"Your key is {token}; nothing else to say." if kind == "echo_key" else ""
+        content = content or self._content(kind, prompt)
         completion = {
             "id": f"chatcmpl-{len(self.requests)}",
             "object": "chat.completion",
@@ -363,7 +375,26 @@ class ChatCompletionsServer:
                 "total_tokens": prompt_tokens + estimate_tokens(content),
             },
         }
+        if kind == "trickle":
+            self._trickle(handler, json.dumps(completion).encode(), behaviour.trickle)
+            return
         handler._json(200, completion)
+
+    def _trickle(self, handler: _Handler, body: bytes, every: float) -> None:
+        """Headers at once, then the body a byte at a time (until the client leaves or the server stops)."""
+        try:
+            handler.send_response(200)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(body)))
+            handler.end_headers()
+            for byte in body:
+                handler.wfile.write(bytes([byte]))
+                handler.wfile.flush()
+                self._wait(every)
+                if self._stopping.is_set():
+                    return
+        except OSError:
+            return  # the client gave up: what the test wants
 
     def _content(self, kind: str, prompt: str) -> str:
         target = _between(prompt, "target") or ""

@@ -16,8 +16,11 @@ from typing import Any
 
 
 class ReviewServer:
-    def __init__(self, answer: Callable[[str], str], *, latency: float = 0.0, fail_first: int = 0) -> None:
+    def __init__(
+        self, answer: Callable[[str], str], *, latency: float = 0.0, fail_first: int = 0, port: int = 0
+    ) -> None:
         self.answer = answer
+        self.port = port  # 0: any free port; a resumed run's server takes the same one (the same endpoint)
         self.latency = latency
         self.fail_first = fail_first  # the first N requests get a 500 (retried by the client)
         self.requests = 0
@@ -45,7 +48,7 @@ class ReviewServer:
                     owner.authorizations.append(self.headers.get("authorization", ""))
                 owner.handle(self, body)
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self

@@ -5,7 +5,10 @@ The JSON holds no time stamp and no absolute path, so auditing the same release 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -137,7 +140,16 @@ def audit_and_write(release_dir: Path, seed: int = 0) -> Audit:
 def write_audit(result: Audit, release_dir: Path) -> Path:
     path = Path(release_dir) / AUDIT_FILE
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(result.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:  # written whole or not at all: a full disk leaves the former audit in place
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
     return path
 
 

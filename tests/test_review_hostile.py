@@ -1,0 +1,127 @@
+"""The review app against a locked database, a stale token cookie, an identity set from another port and a
+rebinding `Host`: a clear answer each time, no decision lost silently, the event loop never held up."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from release_data import injected
+from review_release import write_review_release
+from test_review_app import csrf_of, signed_in
+
+from review.app import bound_hosts, create_app
+from review.queue import ReleaseQueue
+from review.store import ReviewStore
+
+HOLD_WRITE_LOCK = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(float(sys.argv[2]))
+"""
+
+
+@pytest.fixture(scope="module")
+def release(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_review_release(tmp_path_factory.mktemp("rel"), results=injected(1))
+
+
+def first_item(release: Path) -> str:
+    return ReleaseQueue(release).items[0].instance_id
+
+
+def test_a_locked_database_says_the_decision_was_not_saved_and_blocks_nobody(
+    release: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "reviews.sqlite"
+    app = create_app(release, db, busy_timeout=2.0)
+    client, csrf = signed_in(app, "alice")
+    item = first_item(release)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_WRITE_LOCK, str(db), "30"], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        answers: list[object] = []
+        post = threading.Thread(
+            target=lambda: answers.append(
+                client.post(f"/item/{item}", data={"csrf": csrf, "decision": "accept"})
+            )
+        )
+        post.start()
+        time.sleep(0.3)  # the decision is waiting for the lock now
+        started = time.monotonic()
+        other = TestClient(app).get("/static/app.css")  # served while the decision waits
+        assert other.status_code == 200 and time.monotonic() - started < 1.0
+        post.join(20)
+        (response,) = answers
+        assert response.status_code == 503  # type: ignore[attr-defined]
+        assert "Your decision was NOT saved" in response.text  # type: ignore[attr-defined]
+        assert "locked by another process" in response.text  # type: ignore[attr-defined]
+    finally:
+        holder.kill()
+        holder.wait()
+    with ReviewStore(db) as store:
+        assert store.count() == 0  # not taken, and said so
+    again = client.post(f"/item/{item}", data={"csrf": csrf, "decision": "accept"}, follow_redirects=False)
+    assert again.status_code == 303
+    with ReviewStore(db) as store:
+        assert store.count() == 1
+
+
+def test_a_stale_token_cookie_does_not_lock_anyone_out(release: Path, tmp_path: Path) -> None:
+    app = create_app(release, tmp_path / "reviews.sqlite", token="fresh-token-1234")
+    client = TestClient(app)
+    client.cookies.set("gbtbench_token", "stale-token-from-yesterday")
+    assert client.get("/login").status_code == 401
+    assert client.get("/login?token=fresh-token-1234").status_code == 200
+    stale = TestClient(app)
+    stale.cookies.set("gbtbench_token", "stale-token-from-yesterday")
+    bearer = stale.get("/login", headers={"Authorization": "Bearer fresh-token-1234"})
+    assert bearer.status_code == 200
+
+
+def test_an_identity_cookie_set_elsewhere_is_not_an_identity(release: Path, tmp_path: Path) -> None:
+    """A page on another port of 127.0.0.1 can set `gbtbench_annotator=mallory`; it cannot sign it."""
+    db = tmp_path / "reviews.sqlite"
+    app = create_app(release, db)
+    victim, csrf = signed_in(app, "victim")
+    item = first_item(release)
+    jar = dict(victim.cookies)
+    victim.cookies.clear()  # the other page's cookie replaces the victim's (same host and name)
+    victim.cookies.update({**jar, "gbtbench_annotator": "mallory"})
+    response = victim.post(f"/item/{item}", data={"csrf": csrf, "decision": "accept"}, follow_redirects=False)
+    assert response.status_code == 303 and response.headers["location"].startswith("/login")
+    with ReviewStore(db) as store:
+        assert [d.annotator for d in store.history()] == []
+    # signed by another server's key: refused as well
+    elsewhere, _ = signed_in(create_app(release, tmp_path / "other.sqlite"), "mallory")
+    victim.cookies.clear()
+    victim.cookies.update({**jar, "gbtbench_annotator": elsewhere.cookies["gbtbench_annotator"]})
+    assert victim.get("/queue", follow_redirects=False).status_code == 303
+    # a second server process on the same database accepts the same session
+    again, csrf = signed_in(app, "victim")
+    second = TestClient(create_app(release, db))
+    second.cookies.update(again.cookies)
+    assert second.get("/queue").status_code == 200
+
+
+def test_a_foreign_host_header_is_refused(release: Path, tmp_path: Path) -> None:
+    hosts = bound_hosts("127.0.0.1", 8765)
+    app = create_app(release, tmp_path / "reviews.sqlite", hosts=hosts)
+    client = TestClient(app, base_url="http://127.0.0.1:8765")
+    assert client.get("/login").status_code == 200
+    assert client.get("/login", headers={"Host": "localhost:8765"}).status_code == 200
+    refused = client.get("/login", headers={"Host": "evil.example"})
+    assert refused.status_code == 400 and "Host" in refused.text
+    assert client.get("/login", headers={"Host": "evil.example:8765"}).status_code == 400
+    assert bound_hosts("0.0.0.0", 8765) is None  # every interface: the token guards it
+    page = client.get("/login").text
+    assert csrf_of(page)
