@@ -27,6 +27,9 @@ class InputSummary:
     null: tuple[str, ...]  # answered JSON null (not scored, as in the reference)
     failed: tuple[str, ...]  # the model call failed (scored as empty)
     unknown: tuple[str, ...]  # predictions for documents the benchmark does not have (ignored)
+    partial: tuple[str, ...] = ()  # raw answers read in part: fewer errors recovered than the text shows
+    recovered: int = 0  # errors recovered from the partial answers
+    seen: int = 0  # errors the partial answers show
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -41,6 +44,12 @@ class InputSummary:
                     ("failed", self.failed),
                     ("unknown", self.unknown),
                 )
+            },
+            "partial": {
+                "count": len(self.partial),
+                "doc_ids": list(self.partial),
+                "recovered": self.recovered,
+                "seen": self.seen,
             },
         }
 
@@ -67,6 +76,7 @@ def score(
         ours_docs.append((item.gold, item.pre_existing, preds))
     known = {item.doc_id for item in benchmark.items}
     in_benchmark = [p for p in predictions if p.doc_id in known]
+    partial = [p for p in in_benchmark if p.partial]
     summary = InputSummary(
         documents=len(benchmark.items),
         predicted=len(in_benchmark),
@@ -75,6 +85,9 @@ def score(
         null=tuple(p.doc_id for p in in_benchmark if p.predictions is None),
         failed=tuple(p.doc_id for p in in_benchmark if p.error),
         unknown=tuple(sorted(p.doc_id for p in predictions if p.doc_id not in known)),
+        partial=tuple(p.doc_id for p in partial),
+        recovered=sum(len(p.predictions or ()) for p in partial),
+        seen=sum(p.seen for p in partial),
     )
     return {
         "release": benchmark.version,

@@ -47,6 +47,13 @@ def _report_input(scores: dict) -> None:
     for name, note in notes.items():
         if inp[name]["count"]:
             err.print(f"{inp[name]['count']} documents {note}", markup=False)
+    partial = inp.get("partial", {"count": 0})
+    if partial["count"]:
+        err.print(
+            f"{partial['count']} documents read in part: {partial['recovered']} of the {partial['seen']} "
+            "errors their answers show were recovered",
+            markup=False,
+        )
 
 
 def score_command(
