@@ -132,7 +132,7 @@ def evaluate_command(
     """Run a model (or a baseline) on a release's review task, then score it under both protocols."""
     import numpy as np
 
-    from evaluation.baselines import BASELINES, BaselineError, run_baseline
+    from evaluation.baselines import BASELINES, BaselineError, baseline_rng, run_baseline
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.runner import review_prompts, run_folder, write_run
 
@@ -142,7 +142,7 @@ def evaluate_command(
         benchmark = load_benchmark(release_dir, with_documents=baseline is not None)
     except ReleaseError as exc:
         raise _fail(exc) from None
-    rng = np.random.default_rng(seed)
+    rng = baseline_rng(seed) if baseline is not None else np.random.default_rng(seed)
     results: list[tuple[DocumentPrediction, str | None]]  # each prediction with its raw answer, if any
     if baseline is not None:
         if baseline not in BASELINES:

@@ -3,6 +3,7 @@ hash per table, counts, LLM usage, validation results, timings and the inputs th
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 from collections import Counter
@@ -126,6 +127,7 @@ def build_manifest(
         "config_fingerprint": config.fingerprint(),
         "code_version": code_version,
         "build_fingerprint": fingerprint,
+        "data_fingerprint": data_fingerprint(tables),
         "packages": package_versions(),
         "tables": dict(tables),
         "counts": dict(counts),
@@ -137,6 +139,13 @@ def build_manifest(
         "timings": dict(timings),
         "bad_inputs": [asdict(bad_input(b)) for b in bad_inputs],
     }
+
+
+def data_fingerprint(tables: Mapping[str, Any]) -> str:
+    """One hash of the release's data: its tables' and instruction sets' content hashes (manifest
+    `tables`), so two releases with the same rows share it whatever their build's timing or paths."""
+    content = {name: entry.get("sha256") for name, entry in sorted(tables.items()) if name != "review_queue"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:

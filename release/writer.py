@@ -43,6 +43,7 @@ from release.manifest import (
     MANIFEST_NAME,
     BadInput,
     build_manifest,
+    data_fingerprint,
     latest_fingerprint,
     read_manifest,
     release_counts,
@@ -239,6 +240,7 @@ def write_validated(
                 extra=card_extra,
                 audit=render_markdown(audited),
                 baselines=baselines,
+                fingerprint=data_fingerprint({**table_info, **instruction_info}),
             )
         counts = release_counts(v.results, tables, queue)
         shutil.rmtree(root / SCRATCH)  # the tables are read for the last time
