@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,8 @@ class DocumentPrediction:
     error: str = ""  # the call failed for good (evaluate): scored as an empty list, reported
     seen: int = 0  # error items the raw text shows (0 when the predictions came decoded)
     note: str = ""  # why the raw text was not read, or not all of it
+    release: str = ""  # the release version the prediction was made on, when the file says
+    release_fingerprint: str = ""  # that release's data fingerprint, when the file says
 
     @property
     def partial(self) -> bool:
@@ -75,6 +77,10 @@ class DocumentPrediction:
             row["items_seen"] = self.seen
         if self.note:
             row["note"] = self.note
+        if self.release:
+            row["release"] = self.release
+        if self.release_fingerprint:
+            row["release_fingerprint"] = self.release_fingerprint
         return row
 
 
@@ -144,7 +150,15 @@ def _lm_eval_sample(row: Mapping[str, Any], where: str) -> DocumentPrediction:
     first = responses[0] if responses else ""
     while isinstance(first, list):  # some lm-eval versions nest one level deeper
         first = first[0] if first else ""
-    return parse_output(str(doc["doc_id"]), str(first))
+    return _with_release(parse_output(str(doc["doc_id"]), str(first)), doc)
+
+
+def _with_release(prediction: DocumentPrediction, source: Mapping[str, Any]) -> DocumentPrediction:
+    """The release the row (or the lm-eval sample's task row) names."""
+    release, fingerprint = source.get("release") or "", source.get("release_fingerprint") or ""
+    if not release and not fingerprint:
+        return prediction
+    return replace(prediction, release=str(release), release_fingerprint=str(fingerprint))
 
 
 def prediction_from_row(row: Any, where: str) -> DocumentPrediction:
@@ -153,6 +167,10 @@ def prediction_from_row(row: Any, where: str) -> DocumentPrediction:
         raise ValueError(f"{where}: expected a JSON object, got {type(row).__name__}")
     if "doc" in row and ("resps" in row or "filtered_resps" in row):
         return _lm_eval_sample(row, where)
+    return _with_release(_prediction_row(row, where), row)
+
+
+def _prediction_row(row: dict[str, Any], where: str) -> DocumentPrediction:
     doc_id = row.get("doc_id")
     if not isinstance(doc_id, str) or not doc_id:
         raise ValueError(f"{where}: no doc_id")

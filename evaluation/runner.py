@@ -14,7 +14,7 @@ import re
 import tempfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -131,7 +131,9 @@ def write_run(
     """predictions.jsonl, scores.json (unrounded, with `meta`), report.md and the chart; returns scores."""
     lines = []
     for prediction, raw in results:
-        row = prediction.to_dict()
+        row = replace(
+            prediction, release=benchmark.version, release_fingerprint=benchmark.fingerprint
+        ).to_dict()
         if raw is not None:
             row["raw_output"] = raw
         lines.append(json.dumps(row, ensure_ascii=False))

@@ -54,6 +54,44 @@ class InputSummary:
         }
 
 
+class ReleaseMismatchError(ValueError):
+    """Predictions that do not belong to the release they are scored against."""
+
+
+def check_release(
+    benchmark: Benchmark,
+    predictions: Sequence[DocumentPrediction],
+    where: str,
+    *,
+    other_release: bool = False,
+) -> None:
+    """Refuse predictions made on another release (unless `other_release`: a deliberate comparison) and a
+    file none of whose documents is in this release, which would score 0% without saying why."""
+    known = {item.doc_id for item in benchmark.items}
+    if predictions and not any(p.doc_id in known for p in predictions):
+        raise ReleaseMismatchError(
+            f"{where}: none of its {len(predictions)} documents is in release {benchmark.version} "
+            "(wrong release folder, or predictions of another benchmark?)"
+        )
+    if other_release:
+        return
+    named = sorted(
+        {(p.release, p.release_fingerprint) for p in predictions if p.release or p.release_fingerprint}
+    )
+    for version, fingerprint in named:
+        if fingerprint and benchmark.fingerprint:  # the data decides: a new version of the same rows is fine
+            mismatch = fingerprint != benchmark.fingerprint
+        else:
+            mismatch = bool(version) and version != benchmark.version
+        if mismatch:
+            made_on = version + (f" (data {fingerprint})" if fingerprint else "")
+            this = benchmark.version + (f" (data {benchmark.fingerprint})" if benchmark.fingerprint else "")
+            raise ReleaseMismatchError(
+                f"{where}: predictions made on release {made_on}, not on {this}: score them against the "
+                "release they were made on, or pass --other-release to score them here on purpose"
+            )
+
+
 def score(
     benchmark: Benchmark,
     predictions: Sequence[DocumentPrediction],

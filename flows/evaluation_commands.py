@@ -69,6 +69,12 @@ def score_command(
         str, typer.Option("--protocol", help="Headline protocol: gbtbench or reference (both are reported).")
     ] = "gbtbench",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap intervals.", min=0)] = 0,
+    other_release: Annotated[
+        bool,
+        typer.Option(
+            "--other-release", help="Score predictions made on another release of the same benchmark."
+        ),
+    ] = False,
 ) -> None:
     """Score predictions on a release under the reference protocol and ours."""
     import numpy as np
@@ -76,14 +82,15 @@ def score_command(
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.predictions import PredictionsError, read_predictions
     from evaluation.report import CHART_NAME, render_report, write_chart
-    from evaluation.score import PROTOCOLS, score
+    from evaluation.score import PROTOCOLS, ReleaseMismatchError, check_release, score
 
     if protocol not in PROTOCOLS:
         raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
         benchmark = load_benchmark(release_dir)
         found = read_predictions(predictions)
-    except (ReleaseError, PredictionsError) as exc:
+        check_release(benchmark, found, str(predictions), other_release=other_release)
+    except (ReleaseError, PredictionsError, ReleaseMismatchError) as exc:
         raise _fail(exc) from None
     scores = score(benchmark, found, np.random.default_rng(seed))
     if as_json:

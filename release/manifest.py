@@ -142,9 +142,14 @@ def build_manifest(
 
 
 def data_fingerprint(tables: Mapping[str, Any]) -> str:
-    """One hash of the release's data: its tables' and instruction sets' content hashes (manifest
-    `tables`), so two releases with the same rows share it whatever their build's timing or paths."""
-    content = {name: entry.get("sha256") for name, entry in sorted(tables.items()) if name != "review_queue"}
+    """One hash of the release's data: its tables' content hashes (manifest `tables`), so two releases
+    with the same rows share it whatever their build's timing or paths. The instruction sets, derived from
+    the same rows, are left out: their rows carry the fingerprint."""
+    content = {
+        name: entry.get("sha256")
+        for name, entry in sorted(tables.items())
+        if "/" not in name and name != "review_queue"
+    }
     return hashlib.sha256(json.dumps(content, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 

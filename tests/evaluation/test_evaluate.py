@@ -173,3 +173,33 @@ def test_bad_invocations_get_one_clear_line(
     done = run(*(a.format(rel=release_dir, tmp=tmp_path) for a in args))
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_predictions_name_their_release_and_score_refuses_another(release_dir: Path, tmp_path: Path) -> None:
+    manifest = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8"))
+    fingerprint = manifest["data_fingerprint"]
+    done = run("evaluate", str(release_dir), "--baseline", "linter", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "baseline-linter" / "v0.0.9" / "predictions.jsonl"
+    rows = [json.loads(line) for line in written.read_text(encoding="utf-8").splitlines()]
+    assert {(r["release"], r["release_fingerprint"]) for r in rows} == {("v0.0.9", fingerprint)}
+    assert run("score", str(release_dir), str(written)).returncode == 0
+
+    other = tmp_path / "other.jsonl"  # the same documents, made on another build of the benchmark
+    other.write_text(
+        "".join(json.dumps({**r, "release": "v0.0.8", "release_fingerprint": "0" * 16}) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    refused = run("score", str(release_dir), str(other))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"predictions made on release v0.0.8 (data {'0' * 16}), not on v0.0.9 (data {fingerprint})" in (
+        refused.stderr
+    )
+    assert "--other-release" in refused.stderr and not refused.stdout
+    assert run("score", str(release_dir), str(other), "--other-release").returncode == 0
+
+    unknown = tmp_path / "unknown.jsonl"  # no release named, and no document of this one
+    unknown.write_text(json.dumps({"doc_id": "not-a-document", "predictions": []}) + "\n", encoding="utf-8")
+    for extra in ((), ("--other-release",)):
+        refused = run("score", str(release_dir), str(unknown), *extra)
+        assert refused.returncode == 2 and "none of its 1 documents is in release v0.0.9" in refused.stderr
