@@ -203,7 +203,7 @@ def _run_model(
     )
 
     from evaluation.runner import Progress as RunProgress
-    from evaluation.runner import run_folder, run_model
+    from evaluation.runner import EndpointError, run_folder, run_model
     from injectors.llm.cache import LLMCache
     from injectors.llm.client import LLMClient
     from injectors.llm.config import LLMConfig, LLMConfigError
@@ -245,7 +245,19 @@ def _run_model(
                 tokens=f"{p.prompt_tokens} tokens in, {p.completion_tokens} out, {p.cached} cached",
             )
 
-        results = run_model(prompts, client, shots=shots, concurrency=concurrency, on_progress=on_progress)
+        try:
+            results = run_model(
+                prompts, client, shots=shots, concurrency=concurrency, on_progress=on_progress
+            )
+        except EndpointError as exc:
+            bar.stop()
+            raise _fail(
+                RuntimeError(
+                    f"{config.base_url or 'the default endpoint'} (model {model}) failed the first request, so nothing was scored "
+                    f"or written: {exc}"
+                ),
+                1,
+            ) from None
         counts = client.stats.to_dict()
     c, f = counts["counts"], counts["failures"]
     line = (

@@ -101,6 +101,8 @@ def release_counts(
 def llm_facts(config: BuildConfig, llm_stats: Mapping[str, Any] | None) -> dict[str, Any]:
     """The LLM mode plus the build's call and token counters; an offline build made no calls at all."""
     facts: dict[str, Any] = {"mode": config.llm.mode}
+    if config.llm_fallback:
+        facts["fallback"] = config.llm_fallback
     if llm_stats is None and config.llm.mode == "none":
         facts.update(calls=0, prompt_tokens=0, completion_tokens=0)
     facts.update(llm_stats or {})

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from servers.chat_completions import ChatCompletionsServer
 from servers.review import ReviewServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -203,3 +205,47 @@ def test_predictions_name_their_release_and_score_refuses_another(release_dir: P
     for extra in ((), ("--other-release",)):
         refused = run("score", str(release_dir), str(unknown), *extra)
         assert refused.returncode == 2 and "none of its 1 documents is in release v0.0.9" in refused.stderr
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:  # bound then closed: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.mark.parametrize("case", ["closed port", "wrong model", "wrong key"])
+def test_a_misconfigured_endpoint_stops_at_the_first_request(
+    release_dir: Path, tmp_path: Path, case: str
+) -> None:
+    key = "sk-the-right-one" if case == "wrong key" else SENTINEL
+    with ChatCompletionsServer(api_key=key, models=("real",)) as server:
+        url = closed_port_url() if case == "closed port" else server.base_url
+        model = "nope" if case == "wrong model" else "real"
+        done = run("evaluate", str(release_dir), "--model", model, "--base-url", url, "--out", str(tmp_path))
+        requests = server.count()
+    assert done.returncode == 1, done.stderr
+    assert f"{url} (model {model}) failed the first request, so nothing was scored or written" in done.stderr
+    expected = {
+        "closed port": "(connection)",
+        "wrong model": "The model `nope` does not exist",
+        "wrong key": "Incorrect API key provided",
+    }[case]
+    assert expected in done.stderr and "Traceback" not in done.stderr and SENTINEL not in done.stderr
+    assert requests == (0 if case == "closed port" else 1)  # not one failing request per document
+    written = {p.name for p in tmp_path.rglob("*") if p.is_file()}
+    assert not written & {"scores.json", "report.md", "predictions.jsonl", "dimensions.png"}
+    assert "fall back" not in done.stderr
+
+
+def test_a_deeply_nested_answer_is_read_as_unparsable_and_a_rerun_works(
+    release_dir: Path, tmp_path: Path
+) -> None:
+    args = ["evaluate", str(release_dir), "--model", "deep", "--out", str(tmp_path), "--concurrency", "1"]
+    for attempt in range(2):  # the second run answers from the cache: the answer must not crash it
+        with ReviewServer(lambda prompt: "[" * 100_000) as server:
+            done = run(*args, "--base-url", server.base_url)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+            assert server.requests == (3 if attempt == 0 else 0)
+        scores = json.loads((tmp_path / "deep" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+        assert scores["input"]["unparsable"]["count"] == 3
