@@ -186,18 +186,48 @@ def _prediction_row(row: dict[str, Any], where: str) -> DocumentPrediction:
     raise ValueError(f"{where}: expected 'predictions', 'raw_output' or an lm-eval sample ('doc', 'resps')")
 
 
+def _task(samples: Path) -> str:
+    """The lm-eval task of a samples file: samples_<task>_<timestamp>.jsonl."""
+    return samples.stem.removeprefix("samples_").rsplit("_", 1)[0]
+
+
+def sample_files(folder: Path) -> list[tuple[str, Path]]:
+    """(task, file) of each review task's samples in an lm-eval --output_path folder: one run per task
+    (the group `gbtbench_review` writes one file per shot)."""
+    found = sorted(folder.rglob("samples_gbtbench_review*.jsonl"))
+    if not found:
+        raise PredictionsError(
+            folder, "no samples_gbtbench_review*.jsonl here (run lm_eval with --log_samples on a review task)"
+        )
+    by_task: dict[str, list[Path]] = {}
+    for file in found:
+        by_task.setdefault(_task(file), []).append(file)
+    for task, files in by_task.items():
+        if len(files) > 1:
+            names = ", ".join(str(f.relative_to(folder)) for f in files)
+            raise PredictionsError(folder, f"{len(files)} runs of {task} ({names}): give one samples file")
+    return [(task, files[0]) for task, files in sorted(by_task.items())]
+
+
 def _files(path: Path) -> list[Path]:
     if path.is_dir():  # an lm-eval --output_path folder: its review samples
-        found = sorted(path.rglob("samples_gbtbench_review*.jsonl"))
+        found = sample_files(path)
         if len(found) != 1:
-            names = ", ".join(p.name for p in found) or "none"
-            raise PredictionsError(
-                path, f"expected one samples_gbtbench_review*.jsonl in this folder, found {names}"
-            )
-        return found
+            names = ", ".join(task for task, _ in found)
+            raise PredictionsError(path, f"expected the samples of one review task here, found {names}")
+        return [found[0][1]]
     if not path.is_file():
         raise PredictionsError(path, "no such file")
     return [path]
+
+
+def prediction_sets(path: Path | str) -> list[tuple[str, list[DocumentPrediction]]]:
+    """(name, predictions) per set to score: a file is one set; an lm-eval output folder gives one per
+    review task (its zero- and one-shot samples after a `gbtbench_review` group run)."""
+    path = Path(path)
+    if path.is_dir():
+        return [(task, read_predictions(file)) for task, file in sample_files(path)]
+    return [(path.name, read_predictions(path))]
 
 
 def read_predictions(path: Path | str) -> list[DocumentPrediction]:

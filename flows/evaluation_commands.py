@@ -80,7 +80,7 @@ def score_command(
     import numpy as np
 
     from evaluation.benchmark import ReleaseError, load_benchmark
-    from evaluation.predictions import PredictionsError, read_predictions
+    from evaluation.predictions import PredictionsError, prediction_sets
     from evaluation.report import CHART_NAME, render_report, write_chart
     from evaluation.score import PROTOCOLS, ReleaseMismatchError, check_release, score
 
@@ -88,21 +88,30 @@ def score_command(
         raise _fail(ValueError(f"--protocol must be one of {', '.join(PROTOCOLS)}, not {protocol!r}"))
     try:
         benchmark = load_benchmark(release_dir)
-        found = read_predictions(predictions)
-        check_release(benchmark, found, str(predictions), other_release=other_release)
+        sets = prediction_sets(predictions)
+        for name, found in sets:
+            where = str(predictions) if len(sets) == 1 else f"{predictions} ({name})"
+            check_release(benchmark, found, where, other_release=other_release)
     except (ReleaseError, PredictionsError, ReleaseMismatchError) as exc:
         raise _fail(exc) from None
-    scores = score(benchmark, found, np.random.default_rng(seed))
-    if as_json:
-        print(json.dumps(scores, ensure_ascii=False, indent=1))
-    else:
-        _print_scores(scores, protocol)
-    _report_input(scores)
-    if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
-        write_chart(scores, out / CHART_NAME, f"{predictions.name} on {benchmark.version}")
-        (out / "report.md").write_text(render_report(scores, title=f"{predictions.name}"), encoding="utf-8")
+    scored = {name: score(benchmark, found, np.random.default_rng(seed)) for name, found in sets}
+    if as_json:  # one set: its figures; an lm-eval group run: the figures of each task by name
+        only = next(iter(scored.values())) if len(scored) == 1 else scored
+        print(json.dumps(only, ensure_ascii=False, indent=1))
+    for name, scores in scored.items():
+        if not as_json:
+            if len(scored) > 1:
+                print(f"== {name} ==")
+            _print_scores(scores, protocol)
+        _report_input(scores)
+        if out is not None:
+            folder = out if len(scored) == 1 else out / name
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / "scores.json").write_text(
+                json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8"
+            )
+            write_chart(scores, folder / CHART_NAME, f"{name} on {benchmark.version}")
+            (folder / "report.md").write_text(render_report(scores, title=name), encoding="utf-8")
 
 
 def _limited(benchmark: Benchmark, doc_ids: list[str]) -> Benchmark:
@@ -202,8 +211,8 @@ def _run_model(
         TimeRemainingColumn,
     )
 
-    from evaluation.runner import Progress as RunProgress
     from evaluation.runner import EndpointError, run_folder, run_model
+    from evaluation.runner import Progress as RunProgress
     from injectors.llm.cache import LLMCache
     from injectors.llm.client import LLMClient
     from injectors.llm.config import LLMConfig, LLMConfigError
@@ -251,10 +260,11 @@ def _run_model(
             )
         except EndpointError as exc:
             bar.stop()
+            where = config.base_url or "the default endpoint"
             raise _fail(
                 RuntimeError(
-                    f"{config.base_url or 'the default endpoint'} (model {model}) failed the first request, so nothing was scored "
-                    f"or written: {exc}"
+                    f"{where} (model {model}) failed the first request, so nothing was scored or "
+                    f"written: {exc}"
                 ),
                 1,
             ) from None
