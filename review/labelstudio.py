@@ -151,6 +151,8 @@ def read_export(path: Path) -> list[Decision]:
         raise LabelStudioError(f"{path}: cannot read: {exc.strerror}") from None
     except ValueError as exc:
         raise LabelStudioError(f"{path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise LabelStudioError(f"{path}: nested too deeply to be a Label Studio export") from None
     if not isinstance(tasks, list):
         raise LabelStudioError(f"{path}: not a Label Studio JSON export (expected a list of tasks)")
     decisions = []
