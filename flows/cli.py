@@ -244,7 +244,9 @@ def publish(
     preview: Annotated[
         Path | None,
         typer.Option(
-            "--preview", help="Write the card as it would be uploaded to DIR/README.md; send nothing."
+            "--preview",
+            metavar="DIR",
+            help="Write the card as it would be uploaded to DIR/README.md; send nothing.",
         ),
     ] = None,
 ) -> None:
