@@ -84,14 +84,6 @@ class DocumentPrediction:
         return row
 
 
-_MISSING = MISSING
-
-
-def extract_json(text: str) -> Any:
-    """The JSON value in a model's text, or _MISSING (see evaluation.answer_json)."""
-    return read_answer(text).value
-
-
 def _text(value: Any) -> str | None:
     if value is None:
         return None
