@@ -84,7 +84,11 @@ def check_release(
         else:
             mismatch = bool(version) and version != benchmark.version
         if mismatch:
-            made_on = version + (f" (data {fingerprint})" if fingerprint else "")
+            made_on = (
+                f"{version} (data {fingerprint})"
+                if version and fingerprint
+                else version or f"data {fingerprint}"
+            )
             this = benchmark.version + (f" (data {benchmark.fingerprint})" if benchmark.fingerprint else "")
             raise ReleaseMismatchError(
                 f"{where}: predictions made on release {made_on}, not on {this}: score them against the "

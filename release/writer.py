@@ -222,7 +222,7 @@ def write_validated(
         large = len(v.results) >= BESIDE_FROM
         with beside(audit_and_write, root, config.seed, worth_it=large) as auditing:
             with _step(seconds, "instructions"):
-                written, instruction_info = write_instruction_sets(root, v.results, (config.version, data_id))
+                written, instruction_info = write_instruction_sets(root, v.results, data_id)
             with _step(seconds, "audit"):  # what was left of it once the instructions were written
                 audited = auditing.result()
         # the card's baseline scores read every document's text: not while the audit's process holds the

@@ -28,7 +28,6 @@ def _rows(n: int) -> list[dict[str, object]]:
             "exemplar_id": "",
             "prompt": document,
             "exemplar": document,
-            "release": "v0.0.1",
             "release_fingerprint": "0123456789abcdef",
         }
         for k in range(n)
