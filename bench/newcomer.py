@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -203,7 +204,11 @@ def main() -> None:
         return done.stderr.strip().splitlines()[-1][:160]
 
     checks.run("the v0.1.1 samples scored against v0.1.0", refused)
-    print(f"{checks.failed} failed; files in {work}" if args.keep else f"{checks.failed} failed")
+    if args.keep:
+        print(f"{checks.failed} failed; files in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        print(f"{checks.failed} failed")
     raise SystemExit(1 if checks.failed else 0)
 
 
