@@ -3,8 +3,10 @@
 Models wrap the answer in prose, cite `[1]` before it, mix full-width and ASCII punctuation, leave trailing
 commas, quote with “”, write Python literals or get cut off by the token limit. One linear pass maps the
 full-width structure to ASCII outside strings and finds every top-level bracketed span; each span is decoded
-strictly, else repaired by `json_repair`, and the span holding the most error objects is the answer. So a
-citation never hides the answer and a repair never stops at the first value that happens to decode.
+strictly, else repaired by `json_repair`, and the span holding the most error objects is the answer, joined
+by any lone error objects outside it (one object per line). So a citation never hides the answer and a
+repair never stops at the first value that happens to decode. `items_seen` counts the error keys of the
+text, so that a reader of the scores learns when fewer errors were recovered than the answer shows.
 
 Bounds, so that no answer can stall a scoring run: answers over MAX_ANSWER_CHARS are not read, nesting
 deeper than MAX_DEPTH is refused before any recursive decoder sees it, at most MAX_SPANS spans are decoded,
