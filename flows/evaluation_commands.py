@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from dataclasses import replace
@@ -191,6 +192,14 @@ def evaluate_command(
         raise typer.Exit(1)
 
 
+class _NoRulesHere(logging.Filter):
+    """The client's "the remaining calls fall back to rules" is about building: `evaluate` has no rules
+    to fall back to, it stops at a failed first request and counts later failures itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "fall back to rules" not in record.getMessage()
+
+
 def _run_model(
     model: str,
     base_url: str | None,
@@ -240,6 +249,8 @@ def _run_model(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
+    quiet = _NoRulesHere()
+    logging.getLogger("injectors.llm.client").addFilter(quiet)
     with (
         LLMCache(cache_path) as cache,
         LLMClient(config, cache) as client,
@@ -259,6 +270,7 @@ def _run_model(
                 prompts, client, shots=shots, concurrency=concurrency, on_progress=on_progress
             )
         except EndpointError as exc:
+            logging.getLogger("injectors.llm.client").removeFilter(quiet)
             bar.stop()
             where = config.base_url or "the default endpoint"
             raise _fail(
@@ -269,6 +281,7 @@ def _run_model(
                 1,
             ) from None
         counts = client.stats.to_dict()
+    logging.getLogger("injectors.llm.client").removeFilter(quiet)
     c, f = counts["counts"], counts["failures"]
     line = (
         f"LLM {model}: {len(prompts)} documents, {c.get('cache_hits', 0)} cache hits, "

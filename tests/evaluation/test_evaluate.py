@@ -33,9 +33,9 @@ def env() -> dict[str, str]:
     return {**clean, "GBTBENCH_LLM_MAX_RETRIES": "2", "GBTBENCH_LLM_API_KEY": SENTINEL}
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, env=env(), check=False
+        [*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, env={**env(), **extra}, check=False
     )
 
 
@@ -222,12 +222,13 @@ def test_a_misconfigured_endpoint_stops_at_the_first_request(
     with ChatCompletionsServer(api_key=key, models=("real",)) as server:
         url = closed_port_url() if case == "closed port" else server.base_url
         model = "nope" if case == "wrong model" else "real"
-        done = run("evaluate", str(release_dir), "--model", model, "--base-url", url, "--out", str(tmp_path))
+        args = ["evaluate", str(release_dir), "--model", model, "--base-url", url, "--out", str(tmp_path)]
+        done = run(*args, GBTBENCH_LLM_BREAKER="2")  # the breaker opens within the first request
         requests = server.count()
     assert done.returncode == 1, done.stderr
     assert f"{url} (model {model}) failed the first request, so nothing was scored or written" in done.stderr
     expected = {
-        "closed port": "(connection)",
+        "closed port": "(last: connection)",
         "wrong model": "The model `nope` does not exist",
         "wrong key": "Incorrect API key provided",
     }[case]
