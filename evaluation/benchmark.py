@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ class BenchmarkItem:
 class Benchmark:
     version: str
     items: tuple[BenchmarkItem, ...]
+    fingerprint: str = ""  # the release's data fingerprint (manifest `data_fingerprint`; "" before it)
 
     def by_id(self) -> dict[str, BenchmarkItem]:
         return {item.doc_id: item for item in self.items}
@@ -119,16 +120,18 @@ def load_benchmark(release_dir: Path | str, *, with_documents: bool = False) -> 
     root = Path(release_dir)
     if not (root / "items.parquet").is_file():
         raise ReleaseError(root, "not a release folder (no items.parquet)")
-    version = root.resolve().name
+    version, fingerprint = root.resolve().name, ""
     manifest = root / "manifest.json"
     if manifest.is_file():
         try:
-            version = str(json.loads(manifest.read_text(encoding="utf-8")).get("version") or version)
-        except (OSError, json.JSONDecodeError) as exc:
+            facts = json.loads(manifest.read_text(encoding="utf-8"))
+            version = str(facts.get("version") or version)
+            fingerprint = str(facts.get("data_fingerprint") or "")
+        except (OSError, json.JSONDecodeError, AttributeError) as exc:
             raise ReleaseError(root, f"manifest.json unreadable: {exc}") from None
     names = ["items", "documents", "sections"] if with_documents else ["items"]
     try:
         tables = {name: pq.read_table(root / f"{name}.parquet") for name in names}
     except (OSError, pa.ArrowException) as exc:
         raise ReleaseError(root, f"cannot read the tables: {exc}") from None
-    return benchmark_from_tables(version, tables)
+    return replace(benchmark_from_tables(version, tables), fingerprint=fingerprint)

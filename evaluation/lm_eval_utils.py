@@ -9,9 +9,11 @@ figures, and more; a test keeps the two in step).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import re
+import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -67,67 +69,29 @@ def _key(row_id: str) -> str:
     return re.sub(r"_(zero|one)_shot_", "_", row_id, count=1)
 
 
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)```", re.S)
-_STRUCTURAL = str.maketrans({"［": "[", "］": "]", "｛": "{", "｝": "}", "：": ":", "，": ","})
-_QUOTES = str.maketrans({"“": '"', "”": '"', "＂": '"'})
-_TRAILING = re.compile(r",\s*([\]}])")
-_MISSING = object()
-_LIST_KEYS = ("errors", "predictions", "items", "results", "错误")
+def _load_reader() -> Any:
+    """answer_json.py beside this file: the reader `gbtbench score` uses, so that lm-eval's figures and
+    gbtbench's read a model's answer the same way (it needs the `json-repair` package)."""
+    spec = importlib.util.spec_from_file_location("gbtbench_answer_json", HERE / "answer_json.py")
+    if spec is None or spec.loader is None:  # pragma: no cover - the release always ships it
+        raise ImportError(f"{HERE / 'answer_json.py'} is missing: copy it from the release's instructions/")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up while being defined
+    spec.loader.exec_module(module)
+    return module
 
 
-def _first_json(text: str) -> Any:
-    decoder = json.JSONDecoder()
-    found: Any = _MISSING
-    for match in re.finditer(r"[\[{]", text):
-        try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, list):
-            return value
-        if found is _MISSING and isinstance(value, dict):
-            found = value
-            if any(
-                isinstance(value.get(k), list) for k in ("errors", "predictions", "items", "results", "错误")
-            ):
-                return value
-    return found
-
-
-def extract_json(text: str) -> Any:
-    """The JSON value in a model's answer (code fences, prose around it, full-width punctuation)."""
-    stripped = str(text).strip().removeprefix("\ufeff")
-    if not stripped:
-        return _MISSING
-    candidates = [stripped, *(m.group(1).strip() for m in _FENCE.finditer(stripped))]
-    repairs = (
-        lambda s: s,
-        lambda s: _TRAILING.sub(r"\1", s),
-        lambda s: _TRAILING.sub(r"\1", s.translate(_STRUCTURAL)),
-        lambda s: _TRAILING.sub(r"\1", s.translate(_STRUCTURAL).translate(_QUOTES)),
-    )
-    for repair in repairs:
-        for candidate in candidates:
-            fixed = repair(candidate)
-            try:
-                return json.loads(fixed)
-            except json.JSONDecodeError:
-                pass
-            value = _first_json(fixed)
-            if value is not _MISSING:
-                return value
-    return _MISSING
+_READER = _load_reader()
 
 
 def predictions(text: str) -> list[dict] | None:
     """The predicted errors; None when the model answered null (not scored); [] when unparsable."""
-    value = extract_json(text)
+    value = _READER.read_answer(str(text)).value
     if value is None:
         return None
-    if isinstance(value, dict):
-        inner = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
-        value = inner if inner is not None else ([value] if "error_type" in value else [])
-    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
+    if value is _READER.MISSING:
+        return []
+    return _READER.error_items(value) or []
 
 
 def _location(raw: Any) -> str | None:

@@ -1,19 +1,20 @@
 """Reading a model's predictions: JSONL of lists, raw model text, or lm-evaluation-harness samples.
 
-Model output is messy: JSON inside code fences, prose after the array, full-width brackets and commas,
-trailing commas. `extract_json` recovers the JSON where a careful reader would; what it cannot recover
-scores as an empty list and is counted (`DocumentPrediction.unparsable`). A model answering JSON `null`
-is different: the reference leaves such a document out of every denominator, and so do we.
+Model output is messy (evaluation.answer_json reads it). What cannot be read scores as an empty list and
+is counted (`DocumentPrediction.unparsable`); an answer read in part (fewer errors recovered than the text
+shows) is counted too (`partial`). A model answering JSON `null` is different: the reference leaves such a
+document out of every denominator, and so do we.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from evaluation.answer_json import FIELDS, MISSING, error_items, read_answer
 
 
 class PredictionsError(ValueError):
@@ -43,6 +44,15 @@ class DocumentPrediction:
     predictions: tuple[Prediction, ...] | None
     unparsable: bool = False  # the output held no usable JSON: scored as an empty list
     error: str = ""  # the call failed for good (evaluate): scored as an empty list, reported
+    seen: int = 0  # error items the raw text shows (0 when the predictions came decoded)
+    note: str = ""  # why the raw text was not read, or not all of it
+    release: str = ""  # the release version the prediction was made on, when the file says
+    release_fingerprint: str = ""  # that release's data fingerprint, when the file says
+
+    @property
+    def partial(self) -> bool:
+        """Fewer errors recovered than the raw text shows."""
+        return self.predictions is not None and self.seen > len(self.predictions)
 
     def to_dict(self) -> dict[str, Any]:
         row: dict[str, Any] = {
@@ -63,63 +73,15 @@ class DocumentPrediction:
             row["unparsable"] = True
         if self.error:
             row["error"] = self.error
+        if self.partial:
+            row["items_seen"] = self.seen
+        if self.note:
+            row["note"] = self.note
+        if self.release:
+            row["release"] = self.release
+        if self.release_fingerprint:
+            row["release_fingerprint"] = self.release_fingerprint
         return row
-
-
-_FIELDS = {
-    "location": ("location", "section_number", "section", "位置", "章条编号"),
-    "dimension": ("dimension", "维度"),
-    "error_type": ("error_type", "type", "错误类型"),
-    "description": ("description", "error_description", "reason", "描述"),
-}
-_LIST_KEYS = ("errors", "predictions", "items", "results", "错误")
-_FENCE = re.compile(r"```[A-Za-z0-9_-]*\s*\n?(.*?)```", re.S)
-_STRUCTURAL = str.maketrans({"［": "[", "］": "]", "｛": "{", "｝": "}", "：": ":", "，": ","})
-_QUOTES = str.maketrans({"“": '"', "”": '"', "＂": '"'})
-_TRAILING_COMMA = re.compile(r",\s*([\]}])")
-_MISSING = object()
-
-
-def _first_json(text: str) -> Any:
-    """The first JSON array (else object) that decodes at some '[' or '{' of `text`; _MISSING if none."""
-    decoder = json.JSONDecoder()
-    found_object: Any = _MISSING
-    for match in re.finditer(r"[\[{]", text):
-        try:
-            value, _ = decoder.raw_decode(text, match.start())
-        except json.JSONDecodeError:
-            continue
-        if isinstance(value, list):
-            return value
-        if found_object is _MISSING and isinstance(value, dict):
-            found_object = value
-            if any(isinstance(value.get(k), list) for k in _LIST_KEYS):
-                return value
-    return found_object
-
-
-def extract_json(text: str) -> Any:
-    """The JSON value in a model's text, or _MISSING: whole text, code fences, first array, repaired forms."""
-    stripped = text.strip().removeprefix("\ufeff")
-    if not stripped:
-        return _MISSING
-    candidates = [stripped, *(m.group(1).strip() for m in _FENCE.finditer(stripped))]
-    for repair in (
-        lambda s: s,
-        lambda s: _TRAILING_COMMA.sub(r"\1", s),
-        lambda s: _TRAILING_COMMA.sub(r"\1", s.translate(_STRUCTURAL)),
-        lambda s: _TRAILING_COMMA.sub(r"\1", s.translate(_STRUCTURAL).translate(_QUOTES)),
-    ):
-        for candidate in candidates:
-            fixed = repair(candidate)
-            try:
-                return json.loads(fixed)
-            except json.JSONDecodeError:
-                pass
-            value = _first_json(fixed)
-            if value is not _MISSING:
-                return value
-    return _MISSING
 
 
 def _text(value: Any) -> str | None:
@@ -130,7 +92,7 @@ def _text(value: Any) -> str | None:
 
 def _prediction(item: Mapping[str, Any]) -> Prediction:
     values: dict[str, Any] = {}
-    for name, keys in _FIELDS.items():
+    for name, keys in FIELDS.items():
         values[name] = next((item[k] for k in keys if k in item), None)
     location = values["location"]
     return Prediction(
@@ -144,32 +106,28 @@ def _prediction(item: Mapping[str, Any]) -> Prediction:
 
 
 def predictions_from_value(value: Any) -> tuple[tuple[Prediction, ...] | None, bool]:
-    """(predictions, unparsable) of a decoded JSON answer: null → None; a list → its objects; an object
-    holding a list under errors/predictions/… → that list; any other value → no predictions, unparsable."""
+    """(predictions, unparsable) of a decoded JSON answer: null → None; a list of objects, an object
+    holding one under errors/predictions/…, or one error object → those; anything else → unparsable."""
     if value is None:
         return None, False
-    if isinstance(value, dict):
-        inner = next((value[k] for k in _LIST_KEYS if isinstance(value.get(k), list)), None)
-        if inner is not None:
-            value = inner
-        elif any(k in value for k in _FIELDS["error_type"] + _FIELDS["location"]):
-            value = [value]
-        else:
-            return (), True
-    if not isinstance(value, list):
+    items = error_items(value)
+    if items is None:
         return (), True
-    return tuple(_prediction(item) for item in value if isinstance(item, dict)), False
+    return tuple(_prediction(item) for item in items), False
 
 
 def parse_output(doc_id: str, raw: str | None) -> DocumentPrediction:
     """A document's prediction from raw model text (None, like the text `null`, means JSON null)."""
     if raw is None:
         return DocumentPrediction(doc_id, None)
-    value = extract_json(raw)
-    if value is _MISSING:
-        return DocumentPrediction(doc_id, (), unparsable=True)
-    predictions, unparsable = predictions_from_value(value)
-    return DocumentPrediction(doc_id, predictions, unparsable=unparsable)
+    reading = read_answer(raw)
+    if reading.value is MISSING:
+        return DocumentPrediction(doc_id, (), unparsable=True, seen=reading.seen, note=reading.note)
+    predictions, unparsable = predictions_from_value(reading.value)
+    note = reading.note
+    if predictions is not None and reading.seen > len(predictions) and not note:
+        note = f"{len(predictions)} of {reading.seen} errors read"
+    return DocumentPrediction(doc_id, predictions, unparsable=unparsable, seen=reading.seen, note=note)
 
 
 def _lm_eval_sample(row: Mapping[str, Any], where: str) -> DocumentPrediction:
@@ -187,7 +145,15 @@ def _lm_eval_sample(row: Mapping[str, Any], where: str) -> DocumentPrediction:
     first = responses[0] if responses else ""
     while isinstance(first, list):  # some lm-eval versions nest one level deeper
         first = first[0] if first else ""
-    return parse_output(str(doc["doc_id"]), str(first))
+    return _with_release(parse_output(str(doc["doc_id"]), str(first)), doc)
+
+
+def _with_release(prediction: DocumentPrediction, source: Mapping[str, Any]) -> DocumentPrediction:
+    """The release the row (or the lm-eval sample's task row) names."""
+    release, fingerprint = source.get("release") or "", source.get("release_fingerprint") or ""
+    if not release and not fingerprint:
+        return prediction
+    return replace(prediction, release=str(release), release_fingerprint=str(fingerprint))
 
 
 def prediction_from_row(row: Any, where: str) -> DocumentPrediction:
@@ -196,6 +162,10 @@ def prediction_from_row(row: Any, where: str) -> DocumentPrediction:
         raise ValueError(f"{where}: expected a JSON object, got {type(row).__name__}")
     if "doc" in row and ("resps" in row or "filtered_resps" in row):
         return _lm_eval_sample(row, where)
+    return _with_release(_prediction_row(row, where), row)
+
+
+def _prediction_row(row: dict[str, Any], where: str) -> DocumentPrediction:
     doc_id = row.get("doc_id")
     if not isinstance(doc_id, str) or not doc_id:
         raise ValueError(f"{where}: no doc_id")
@@ -211,18 +181,48 @@ def prediction_from_row(row: Any, where: str) -> DocumentPrediction:
     raise ValueError(f"{where}: expected 'predictions', 'raw_output' or an lm-eval sample ('doc', 'resps')")
 
 
+def _task(samples: Path) -> str:
+    """The lm-eval task of a samples file: samples_<task>_<timestamp>.jsonl."""
+    return samples.stem.removeprefix("samples_").rsplit("_", 1)[0]
+
+
+def sample_files(folder: Path) -> list[tuple[str, Path]]:
+    """(task, file) of each review task's samples in an lm-eval --output_path folder: one run per task
+    (the group `gbtbench_review` writes one file per shot)."""
+    found = sorted(folder.rglob("samples_gbtbench_review*.jsonl"))
+    if not found:
+        raise PredictionsError(
+            folder, "no samples_gbtbench_review*.jsonl here (run lm_eval with --log_samples on a review task)"
+        )
+    by_task: dict[str, list[Path]] = {}
+    for file in found:
+        by_task.setdefault(_task(file), []).append(file)
+    for task, files in by_task.items():
+        if len(files) > 1:
+            names = ", ".join(str(f.relative_to(folder)) for f in files)
+            raise PredictionsError(folder, f"{len(files)} runs of {task} ({names}): give one samples file")
+    return [(task, files[0]) for task, files in sorted(by_task.items())]
+
+
 def _files(path: Path) -> list[Path]:
     if path.is_dir():  # an lm-eval --output_path folder: its review samples
-        found = sorted(path.rglob("samples_gbtbench_review*.jsonl"))
+        found = sample_files(path)
         if len(found) != 1:
-            names = ", ".join(p.name for p in found) or "none"
-            raise PredictionsError(
-                path, f"expected one samples_gbtbench_review*.jsonl in this folder, found {names}"
-            )
-        return found
+            names = ", ".join(task for task, _ in found)
+            raise PredictionsError(path, f"expected the samples of one review task here, found {names}")
+        return [found[0][1]]
     if not path.is_file():
         raise PredictionsError(path, "no such file")
     return [path]
+
+
+def prediction_sets(path: Path | str) -> list[tuple[str, list[DocumentPrediction]]]:
+    """(name, predictions) per set to score: a file is one set; an lm-eval output folder gives one per
+    review task (its zero- and one-shot samples after a `gbtbench_review` group run)."""
+    path = Path(path)
+    if path.is_dir():
+        return [(task, read_predictions(file)) for task, file in sample_files(path)]
+    return [(path.name, read_predictions(path))]
 
 
 def read_predictions(path: Path | str) -> list[DocumentPrediction]:
@@ -241,6 +241,10 @@ def read_predictions(path: Path | str) -> list[DocumentPrediction]:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise PredictionsError(file, f"line {number} is not JSON ({exc.msg})") from None
+            except RecursionError:
+                raise PredictionsError(
+                    file, f"line {number} is nested too deeply to be a prediction"
+                ) from None
             try:
                 prediction = prediction_from_row(row, f"line {number}")
             except ValueError as exc:

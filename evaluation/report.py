@@ -115,7 +115,14 @@ def render_report(scores: dict[str, Any], *, title: str, chart: str | None = CHA
         if count:
             shown = ", ".join(inp[name]["doc_ids"][:5]) + (" …" if count > 5 else "")
             lines.append(f"- {name}: {count} ({shown})")
-    if not any(inp[n]["count"] for n in ("missing", "unparsable", "null", "failed", "unknown")):
+    partial = inp.get("partial", {"count": 0})
+    if partial["count"]:
+        shown = ", ".join(partial["doc_ids"][:5]) + (" …" if partial["count"] > 5 else "")
+        lines.append(
+            f"- read in part: {partial['count']} ({shown}); {partial['recovered']} of the "
+            f"{partial['seen']} errors their answers show were recovered"
+        )
+    if not any(inp[n]["count"] for n in ("missing", "unparsable", "null", "failed", "unknown", "partial")):
         lines.append("- every document has a parsed prediction")
     return "\n".join(lines) + "\n"
 

@@ -75,6 +75,26 @@ def _request(prompt: ReviewPrompt, shot: str) -> ChatRequest:
     )
 
 
+class EndpointError(RuntimeError):
+    """The endpoint failed the run's first request: nothing was answered, so nothing is scored."""
+
+    def __init__(self, cause: LLMError) -> None:
+        super().__init__(str(cause))
+        self.reason = cause.reason
+
+
+def answered_first(client: LLMClient, requests: Sequence[ChatRequest]) -> list[ChatResponse | LLMError]:
+    """Every request's answer (or its LLMError), the first sent alone: EndpointError when it fails, before
+    one failing request per item is sent."""
+    if not requests:
+        return []
+    try:
+        first: ChatResponse | LLMError = client.complete(requests[0])
+    except LLMError as exc:
+        raise EndpointError(exc) from None
+    return [first, *client.complete_many(requests[1:])]
+
+
 def run_model(
     prompts: Sequence[ReviewPrompt],
     client: LLMClient,
@@ -83,7 +103,10 @@ def run_model(
     concurrency: int = 8,
     on_progress: Callable[[Progress], None] | None = None,
 ) -> list[tuple[DocumentPrediction, str | None]]:
-    """(prediction, raw answer) per prompt, in prompt order; a call that fails for good is an `error`."""
+    """(prediction, raw answer) per prompt, in prompt order; a call that fails for good is an `error`.
+
+    The first prompt goes alone: a wrong model, a wrong key or an endpoint that is not there fails it, and
+    then EndpointError stops the run before one failing request per document is sent."""
     shot = SHOTS[str(shots)]
     results: dict[int, tuple[DocumentPrediction, str | None]] = {}
     tokens = [0, 0, 0]
@@ -94,20 +117,28 @@ def run_model(
         except LLMError as exc:
             return index, exc
 
+    def record(index: int, answer: ChatResponse | LLMError) -> None:
+        doc_id = prompts[index].doc_id
+        if isinstance(answer, LLMError):
+            results[index] = (DocumentPrediction(doc_id, (), error=answer.reason), None)
+        else:
+            results[index] = (parse_output(doc_id, answer.content), answer.content)
+            tokens[0] += answer.prompt_tokens
+            tokens[1] += answer.completion_tokens
+            tokens[2] += answer.cached
+        if on_progress is not None:
+            on_progress(Progress(len(results), len(prompts), tokens[0], tokens[1], tokens[2]))
+
+    if not prompts:
+        return []
+    first = one(0)[1]
+    if isinstance(first, LLMError):
+        raise EndpointError(first)
+    record(0, first)
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        futures = [pool.submit(one, i) for i in range(len(prompts))]
+        futures = [pool.submit(one, i) for i in range(1, len(prompts))]
         for future in as_completed(futures):
-            index, answer = future.result()
-            doc_id = prompts[index].doc_id
-            if isinstance(answer, LLMError):
-                results[index] = (DocumentPrediction(doc_id, (), error=answer.reason), None)
-            else:
-                results[index] = (parse_output(doc_id, answer.content), answer.content)
-                tokens[0] += answer.prompt_tokens
-                tokens[1] += answer.completion_tokens
-                tokens[2] += answer.cached
-            if on_progress is not None:
-                on_progress(Progress(len(results), len(prompts), tokens[0], tokens[1], tokens[2]))
+            record(*future.result())
     return [results[i] for i in range(len(prompts))]
 
 
@@ -132,7 +163,7 @@ def write_run(
 ) -> dict[str, Any]:
     """predictions.jsonl, scores.json (unrounded, with `meta`), report.md and the chart; returns scores.
     `rows` replace the predictions.jsonl rows made from `results` (a method that records more per
-    document, such as the reviewer's provenance); `appendix` ends report.md."""
+    document, such as the reviewer's provenance); every row names the release it was made on."""
     if rows is None:
         rows = []
         for prediction, raw in results:
@@ -140,7 +171,8 @@ def write_run(
             if raw is not None:
                 row["raw_output"] = raw
             rows.append(row)
-    lines = [json.dumps(row, ensure_ascii=False) for row in rows]
+    identity = {"release": benchmark.version, "release_fingerprint": benchmark.fingerprint}
+    lines = [json.dumps({**row, **identity}, ensure_ascii=False) for row in rows]
     _write_atomic(folder / "predictions.jsonl", "\n".join(lines) + ("\n" if lines else ""))
     scores = score(benchmark, [p for p, _ in results], rng)
     scores["run"] = meta

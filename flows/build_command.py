@@ -83,6 +83,14 @@ def build(
             "--wait", metavar="SECONDS", help="Seconds to wait for another build of the same --out."
         ),
     ] = 0.0,
+    llm_fallback: Annotated[
+        bool,
+        typer.Option(
+            "--llm-fallback",
+            help="With --llm openai: if the endpoint fails its first request, build with the rule templates "
+            "instead of stopping (the manifest records it).",
+        ),
+    ] = False,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
     from flows import settings
@@ -110,6 +118,8 @@ def build(
     except ValueError as exc:
         error(str(exc))
         raise typer.Exit(UNUSABLE) from None
+    if llm_config.mode != "none":
+        config = _checked_endpoint(config, llm_fallback)
     with progress_bar(show=err.is_terminal) as bar:
         tasks: dict[str, TaskID] = {}
 
@@ -154,3 +164,33 @@ def build(
         err.print("critical expectations failed: " + ", ".join(summary.critical_failures))
     if summary.documents == 0 or summary.critical_failures:
         raise typer.Exit(FAILED)
+
+
+def _checked_endpoint(config: Any, fallback: bool) -> Any:
+    """The config to build with once the endpoint answered one request; without an answer, stop, or
+    with --llm-fallback go on with the rule templates and say so in the config (hence the manifest)."""
+    from dataclasses import replace
+
+    from flows.llm_check import endpoint_problem
+    from injectors.llm.settings import LLMSettings
+
+    problem = endpoint_problem(config.llm)
+    if problem is None:
+        return config
+    where = config.llm.base_url or "the default endpoint"
+    if not fallback:
+        error(
+            f"the LLM endpoint {where} (model {config.llm.model}) failed a first request: {problem}. "
+            "Fix GBTBENCH_LLM_*, or pass --llm-fallback to build with the rule templates instead."
+        )
+        raise typer.Exit(UNUSABLE)
+    err.print(
+        f"WARNING: the LLM endpoint {where} failed a first request ({problem}); building with the rule "
+        "templates, as --llm-fallback asks (recorded in the manifest)",
+        markup=False,
+        highlight=False,
+    )
+    reason = (
+        f"{config.llm.mode} endpoint {where} (model {config.llm.model}) failed a first request: {problem}"
+    )
+    return replace(config, llm=LLMSettings(), llm_fallback=reason)

@@ -266,14 +266,31 @@ def publish(
         float | None,
         typer.Option("--timeout", metavar="SECONDS", help="Give up after this many seconds (default 900)."),
     ] = None,
+    preview: Annotated[
+        Path | None,
+        typer.Option(
+            "--preview",
+            metavar="DIR",
+            help="Write the card as it would be uploaded to DIR/README.md; send nothing.",
+        ),
+    ] = None,
 ) -> None:
     """Upload a release to the Hugging Face Hub as one commit tagged with its version.
 
     The token comes from HF_TOKEN or `hf auth login` and is never shown; HF_ENDPOINT selects another Hub.
     """
-    from release.hub import DEFAULT_DEADLINE_S
+    from release.hub import DEFAULT_DEADLINE_S, preview_card
     from release.hub import publish as publish_release
     from release.hub_errors import PublishError
+
+    if preview is not None:
+        try:
+            written = preview_card(output_dir, repo_id, preview)
+        except PublishError as exc:
+            print(f"ERROR: {exc}", file=sys.stderr)
+            raise typer.Exit(1) from None
+        print(f"card preview in {written}; nothing was sent", file=sys.stderr)
+        return
 
     try:
         result = publish_release(

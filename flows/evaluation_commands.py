@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -54,6 +55,13 @@ def _report_input(scores: dict) -> None:
     for name, note in notes.items():
         if inp[name]["count"]:
             err.print(f"{inp[name]['count']} documents {note}", markup=False)
+    partial = inp.get("partial", {"count": 0})
+    if partial["count"]:
+        err.print(
+            f"{partial['count']} documents read in part: {partial['recovered']} of the {partial['seen']} "
+            "errors their answers show were recovered",
+            markup=False,
+        )
 
 
 @reports_os_errors("out")
@@ -92,44 +100,61 @@ def score_command(
             help="review: error lists; correction: corrected sections, verified by each type's checker.",
         ),
     ] = "review",
+    other_release: Annotated[
+        bool,
+        typer.Option(
+            "--other-release", help="Score predictions made on another release of the same benchmark."
+        ),
+    ] = False,
 ) -> None:
     """Score predictions on a release under the reference protocol and ours."""
     import numpy as np
 
     from evaluation.benchmark import ReleaseError, load_benchmark
-    from evaluation.predictions import PredictionsError, read_predictions
-    from evaluation.report import CHART_NAME, render_report, write_chart
-    from evaluation.score import score
+    from evaluation.predictions import PredictionsError, prediction_sets
+    from evaluation.score import ReleaseMismatchError, check_release, score
 
     if task == "correction":
         _score_corrections(release_dir, predictions, as_json, out)
         return
     try:
         benchmark = load_benchmark(release_dir)
-        found = read_predictions(predictions)
-    except (ReleaseError, PredictionsError) as exc:
+        sets = prediction_sets(predictions)
+        for name, found in sets:
+            where = str(predictions) if len(sets) == 1 else f"{predictions} ({name})"
+            check_release(benchmark, found, where, other_release=other_release)
+    except (ReleaseError, PredictionsError, ReleaseMismatchError) as exc:
         raise _fail(exc) from None
-    scores = score(benchmark, found, np.random.default_rng(seed))
-    if as_json:
-        print(json.dumps(scores, ensure_ascii=False, indent=1))
-    else:
-        _print_scores(scores, protocol)
-    _report_input(scores)
-    if out is not None:
-        from flows.output_errors import one_line, write_together
+    scored = {name: score(benchmark, found, np.random.default_rng(seed)) for name, found in sets}
+    if as_json:  # one set: its figures; an lm-eval group run: the figures of each task by name
+        only = next(iter(scored.values())) if len(scored) == 1 else scored
+        print(json.dumps(only, ensure_ascii=False, indent=1))
+    for name, scores in scored.items():
+        if not as_json:
+            if len(scored) > 1:
+                print(f"== {name} ==")
+            _print_scores(scores, protocol)
+        _report_input(scores)
+        if out is not None:
+            _write_scores(out if len(scored) == 1 else out / name, scores, name, benchmark.version)
 
-        text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
-        report = render_report(scores, title=f"{predictions.name}")
-        title = f"{predictions.name} on {benchmark.version}"
-        with one_line(out):
-            write_together(
-                out,
-                {
-                    "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
-                    CHART_NAME: lambda p: write_chart(scores, p, title),
-                    "report.md": lambda p: p.write_text(report, encoding="utf-8"),
-                },
-            )
+
+def _write_scores(folder: Path, scores: dict, name: str, version: str) -> None:
+    """scores.json, the chart and report.md, written together or not at all."""
+    from evaluation.report import CHART_NAME, render_report, write_chart
+    from flows.output_errors import one_line, write_together
+
+    text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
+    report = render_report(scores, title=name)
+    with one_line(folder):
+        write_together(
+            folder,
+            {
+                "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
+                CHART_NAME: lambda p: write_chart(scores, p, f"{name} on {version}"),
+                "report.md": lambda p: p.write_text(report, encoding="utf-8"),
+            },
+        )
 
 
 def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out: Path | None) -> None:
@@ -262,7 +287,7 @@ def evaluate_command(
     """Run a model (or a baseline) on a release's review task, then score it under both protocols."""
     import numpy as np
 
-    from evaluation.baselines import BASELINES, BaselineError, run_baseline
+    from evaluation.baselines import BASELINES, BaselineError, baseline_rng, run_baseline
     from evaluation.benchmark import ReleaseError, load_benchmark
     from evaluation.runner import review_prompts, run_folder, write_run
 
@@ -286,7 +311,7 @@ def evaluate_command(
         benchmark = load_benchmark(release_dir, with_documents=baseline is not None)
     except ReleaseError as exc:
         raise _fail(exc) from None
-    rng = np.random.default_rng(seed)
+    rng = baseline_rng(seed) if baseline is not None else np.random.default_rng(seed)
     results: list[tuple[DocumentPrediction, str | None]]  # each prediction with its raw answer, if any
     if baseline is not None:
         if limit is not None:
@@ -317,9 +342,19 @@ def evaluate_command(
         raise typer.Exit(FAILED)
 
 
+class _NoRulesHere(logging.Filter):
+    """The client's "the remaining calls fall back to rules" is about building: `evaluate` has no rules
+    to fall back to, it stops at a failed first request and counts later failures itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "fall back to rules" not in record.getMessage()
+
+
 @contextmanager
 def _llm_client(model: str, base_url: str | None, concurrency: int, cache_path: Path) -> Iterator[LLMClient]:
-    """The project's client and cache for an evaluation, with our defaults unless GBTBENCH_LLM_* sets them."""
+    """The project's client and cache for an evaluation, with our defaults unless GBTBENCH_LLM_* sets them;
+    a run whose first request fails (EndpointError) stops with the server's message and scores nothing."""
+    from evaluation.runner import EndpointError
     from injectors.llm.cache import LLMCache
     from injectors.llm.client import LLMClient
     from injectors.llm.config import LLMConfig, LLMConfigError
@@ -337,8 +372,17 @@ def _llm_client(model: str, base_url: str | None, concurrency: int, cache_path: 
         )
     except LLMConfigError as exc:
         raise _fail(exc) from None
-    with LLMCache(cache_path) as cache, LLMClient(config, cache) as client:
-        yield client
+    quiet = _NoRulesHere()
+    logging.getLogger("injectors.llm.client").addFilter(quiet)
+    try:
+        with LLMCache(cache_path) as cache, LLMClient(config, cache) as client:
+            yield client
+    except EndpointError as exc:
+        where = config.base_url or "the default endpoint"
+        message = f"{where} (model {model}) failed the first request, so nothing was scored or written: {exc}"
+        raise _fail(RuntimeError(message)) from None
+    finally:
+        logging.getLogger("injectors.llm.client").removeFilter(quiet)
 
 
 @contextmanager
@@ -520,7 +564,7 @@ def _evaluate_corrections(
         correction_requests,
         score_corrections,
     )
-    from evaluation.runner import run_folder
+    from evaluation.runner import answered_first, run_folder
 
     try:
         rows, requests = correction_requests(release_dir, shots, limit)
@@ -530,7 +574,7 @@ def _evaluate_corrections(
     version = str(version or release_dir.resolve().name)
     cache_path = llm_cache or run_folder(out, model, version) / "llm-cache.sqlite"
     with _llm_client(model, base_url, concurrency, cache_path) as client:
-        answers = client.complete_many(requests)
+        answers = answered_first(client, requests)
         counts = client.stats.to_dict()
     _llm_summary(model, f"{len(rows)} corrections", counts)
     outputs = {}

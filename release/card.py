@@ -7,8 +7,9 @@ renders with matplotlib's bundled fonts and needs no CJK font on the build machi
 
 from __future__ import annotations
 
+import json
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +32,62 @@ DIMENSION_COLOURS = {
 }
 # Replaced by the real repo id when the card is published (release.hub); a local card keeps it.
 REPO_PLACEHOLDER = "<org>/<name>"
-# Types with no example in the correction task, and why: their fix is not a rewrite of one section.
+# Why a type's instances can have no example in the correction task: their fix is not a rewrite of one
+# section. Which types lack one in a release is read from its data (types_without_correction).
 CORRECTION_EXCLUDED = {
     "STR-01": "the element was removed: there is no section to correct, the fix restores a whole element",
     "STR-02": "the element was moved: its text is unchanged, the fix is its position",
 }
+
+
+def corrected_instances(instructions_dir: Path) -> set[str]:
+    """The instance ids the correction task has an example for (its zero-shot rows, one per instance)."""
+    path = instructions_dir / "correction_zero_shot.jsonl"
+    prefix = "correction_zero_shot_"
+    if not path.is_file():
+        return set()
+    with path.open(encoding="utf-8") as rows:
+        return {json.loads(line)["id"].removeprefix(prefix) for line in rows if line.strip()}
+
+
+def types_without_correction(instances: pa.Table, corrected: Collection[str]) -> dict[str, str]:
+    """Each type injected in this release none of whose instances has a correction example, with why:
+    the known reason for its kind of edit, else the edits its instances made here."""
+    ops: dict[str, Counter[str]] = {}
+    with_example: set[str] = set()
+    rows = instances.select(["instance_id", "error_type", "edit"]).to_pylist()
+    for row in rows:
+        ops.setdefault(row["error_type"], Counter())[(row["edit"] or {}).get("op") or "?"] += 1
+        if row["instance_id"] in corrected:
+            with_example.add(row["error_type"])
+    out = {}
+    for type_id in type_ids():
+        if type_id not in ops or type_id in with_example:
+            continue
+        edits = ", ".join(f"{op} ×{n}" for op, n in sorted(ops[type_id].items()))
+        out[type_id] = CORRECTION_EXCLUDED.get(
+            type_id, f"none of its instances here is an in-place rewrite of one section ({edits})"
+        )
+    return out
+
+
+def _correction_note(instances: pa.Table, corrected: Collection[str] | None) -> str:
+    if corrected is None:  # not told which instances have an example: the types that never can
+        present = set(type_counts(instances))
+        missing = {t: why for t, why in CORRECTION_EXCLUDED.items() if t in present}
+    else:
+        missing = types_without_correction(instances, corrected)
+    if not missing:
+        return (
+            "The correction task asks for one section with one error undone; every injected type has "
+            "examples."
+        )
+    listed = "\n".join(f"- {t} {by_id()[t].name_zh}: {why}." for t, why in missing.items())
+    count = "one type has" if len(missing) == 1 else f"{len(missing)} types have"
+    return (
+        f"The correction task asks for one section with one error undone; in this release {count} no "
+        f"correction example:\n\n{listed}"
+    )
 
 
 def type_counts(instances: pa.Table) -> Counter[str]:
@@ -156,17 +208,21 @@ def render_card(
     layout: HubLayout,
     audit: str = "",
     baselines: str | None = None,
+    fingerprint: str = "",
+    corrected: Collection[str] | None = None,
 ) -> str:
     """README.md text: YAML front matter (licence, configs, size) and the human part. `baselines` is the
-    baseline section (`evaluation.baselines.baseline_markdown`) when the caller has it already."""
+    baseline section (`evaluation.baselines.baseline_markdown`) when the caller has it already;
+    `fingerprint` is the release's data fingerprint; `corrected` the instance ids with a correction
+    example (`corrected_instances`)."""
     front = {
         "pretty_name": "gbtbench",
         "language": ["zh"],
         **licence.front_matter(config.license),
         "task_categories": ["text-classification", "text-generation"],
         "tags": ["standards", "GB/T", "document-review", "error-detection"],
-        "size_categories": [size_category(max((c.rows for c in layout.configs), default=0))],
-        "configs": card_configs(layout),
+        "size_categories": [size_category(tables["items"].num_rows)],
+        "configs": card_configs(layout, version, fingerprint),
     }
     head = "---\n" + yaml.safe_dump(front, allow_unicode=True, sort_keys=False) + "---\n"
     config_rows = [(f"`{c.name}`", "test", c.rows, c.description) for c in layout.configs]
@@ -176,8 +232,7 @@ def render_card(
         if layout.empty
         else ""
     )
-    excluded = "\n".join(f"- {t} {by_id()[t].name_zh}: {why}." for t, why in CORRECTION_EXCLUDED.items())
-    type_rows = [(t.id, t.dimension, t.name_zh, t.rule, t.rule_2009) for t in types()]
+    type_rows = [(t.id, t.dimension, t.name_zh, t.rule, t.rule_2009 or "—") for t in types()]
     plan = config.plan
     body = f"""
 # gbtbench {version}
@@ -186,7 +241,7 @@ Benchmark of injected drafting errors in Chinese standards (GB/T 1.1—2020), bu
 pipeline: every document receives {plan.min_errors}–{plan.max_errors} errors across
 {len(DIMENSIONS)} review dimensions and {len(types())} error types; every error keeps the original
 section, the corrupted section, its location, dimension, type, a Chinese description and the exact edit.
-Build seed: {config.seed}; configuration fingerprint: `{config.fingerprint()}`.
+Build seed: {config.seed}; configuration fingerprint: `{config.fingerprint()}`{_data_line(fingerprint)}.
 
 ## Loading
 
@@ -213,10 +268,7 @@ description}}` and `pre_existing` a list of `{{location, dimension, error_type, 
 matches location + dimension + error_type after normalising the section number. `pre_existing`
 violations are not injected and should not be counted as false positives.
 
-The correction task asks for one section with one error undone; three types have no correction example
-because their fix is not a rewrite of one section:
-
-{excluded}
+{_correction_note(tables["instances"], corrected)}
 
 ## Statistics
 
@@ -245,11 +297,20 @@ because their fix is not a rewrite of one section:
     return head + body.lstrip("\n")
 
 
+def _data_line(fingerprint: str) -> str:
+    if not fingerprint:
+        return ""
+    return (
+        f"; data fingerprint: `{fingerprint}` (every config names it, so a `datasets` cache never serves "
+        "another release's rows; `gbtbench score` checks predictions against it)"
+    )
+
+
 _SIZES = ((1_000, "n<1K"), (10_000, "1K<n<10K"), (100_000, "10K<n<100K"), (1_000_000, "100K<n<1M"))
 
 
 def size_category(n: int) -> str:
-    """The Hub's size bucket for the number of rows of the largest config."""
+    """The Hub's size bucket for a number of examples (the card gives the benchmark items' count)."""
     for bound, name in _SIZES:
         if n < bound:
             return name
@@ -269,16 +330,6 @@ def _audit_section(audit: str) -> str:
     )
 
 
-def _size_category(n: int) -> str:
-    if n < 1000:
-        return "n<1K"
-    if n < 10_000:
-        return "1K<n<10K"
-    if n < 100_000:
-        return "10K<n<100K"
-    return "100K<n<1M"
-
-
 def write_card(
     hf_dir: Path,
     *,
@@ -289,12 +340,20 @@ def write_card(
     extra: str = "",
     audit: str = "",
     baselines: str | None = None,
+    fingerprint: str = "",
 ) -> None:
     """README.md and the type chart into the Hub folder (with the audit table, and a human-review
     paragraph when reviewed)."""
     write_chart(type_counts(tables["instances"]), hf_dir / CHART_NAME)
     card = render_card(
-        version=version, config=config, tables=tables, layout=layout, audit=audit, baselines=baselines
+        version=version,
+        config=config,
+        tables=tables,
+        layout=layout,
+        audit=audit,
+        baselines=baselines,
+        fingerprint=fingerprint,
+        corrected=corrected_instances(hf_dir.parent / "instructions"),
     )
     text = card + extra
     (hf_dir / "README.md").write_text(text, encoding="utf-8")

@@ -24,6 +24,8 @@ class BuildConfig:
     review_fraction: float = 0.3  # share of instances in the type-stratified quality sample
     license: str = "cc-by-4.0"  # the data licence the card declares (release.license)
     third_party_corpus: bool = False  # the corpus is third-party standards: the card says so
+    # why the build asked for an LLM but used the rule templates (--llm-fallback): "" when it did not
+    llm_fallback: str = ""
 
     def __post_init__(self) -> None:
         if self.seed < 0:
@@ -36,6 +38,7 @@ class BuildConfig:
         cached): two builds with the same fingerprint agree."""
         data = asdict(self)
         data.pop("version")
+        data.pop("llm_fallback")  # a fallback build's tables are a rules-only build's (its llm is "none")
         data["llm"] = self.llm.fingerprint_fields()
         return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:16]
 

@@ -43,6 +43,7 @@ from release.hub_errors import (
     PublishTimeoutError,
     TagExistsError,
 )
+from release.hub_layout import PUBLIC_HUB
 from release.hub_plan import (
     EXTRA_PREFIX,
     PlannedFile,
@@ -50,6 +51,7 @@ from release.hub_plan import (
     plan_upload,
     read_version,
     resolve_release_folder,
+    write_published_card,
 )
 
 if TYPE_CHECKING:
@@ -59,7 +61,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-DEFAULT_ENDPOINT = "https://huggingface.co"
+DEFAULT_ENDPOINT = PUBLIC_HUB
 
 
 DEFAULT_DEADLINE_S = 900.0
@@ -306,6 +308,24 @@ def _explain(
     return PublishError(f"{step} failed: {type(error).__name__}: {mask(str(error))}")
 
 
+def preview_card(output_dir: Path, repo_id: str, dest_dir: Path, *, endpoint: str | None = None) -> Path:
+    """Write the release's card into dest_dir/README.md exactly as publish would upload it; contacts
+    nothing. Returns the file written."""
+    if not _REPO_ID.match(repo_id):
+        raise PublishError(f"repo id {repo_id!r} is not of the form ORG/NAME")
+    folder = resolve_release_folder(output_dir)
+    card = next((f for f in plan_upload(folder) if f.path_in_repo == "README.md"), None)
+    if card is None:
+        raise PublishError(f"{folder}: no dataset card (hf/README.md) to preview")
+    dest = Path(dest_dir) / "README.md"
+    try:
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        write_published_card(card.local_path, dest, repo_id, _resolve_endpoint(endpoint))
+    except OSError as exc:
+        raise PublishError(f"{dest}: cannot write the card preview: {exc.strerror or exc}") from None
+    return dest
+
+
 def publish(
     output_dir: Path,
     repo_id: str,
@@ -356,7 +376,7 @@ def publish(
     api = HfApi(endpoint=where, token=token, library_name="gbtbench", library_version=_package_version())
     staging = Path(tempfile.mkdtemp(prefix="gbtbench-publish-"))
     try:
-        _stage(files, staging, repo_id)
+        _stage(files, staging, repo_id, where)
         worker = _run_bounded(
             lambda w: _push(
                 api,

@@ -10,6 +10,7 @@ card lists such tables as empty instead of declaring a config that fails to load
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -81,14 +82,27 @@ def write_hub_data(hf_dir: Path, layout: HubLayout) -> None:
         shutil.copyfile(config.source, dest)
 
 
-def card_configs(layout: HubLayout) -> list[dict[str, object]]:
-    """The `configs` YAML list: a single `test` split each; `items` is the default."""
+_SEMVER = re.compile(r"v?(\d+)\.(\d+)\.(\d+)")
+
+
+def card_configs(layout: HubLayout, version: str = "", fingerprint: str = "") -> list[dict[str, object]]:
+    """The `configs` YAML list: a single `test` split each; `items` is the default.
+
+    Each config carries the release's identity (its version, and a description naming the version and the
+    data fingerprint): `datasets` keys its cache of a local folder by the folder's name and these config
+    fields, and every release's folder is called `hf`, so without them a second release loaded into the
+    same cache would be served the first one's rows."""
     out: list[dict[str, object]] = []
+    semver = _SEMVER.fullmatch(version)
     for config in layout.configs:
         entry: dict[str, object] = {
             "config_name": config.name,
             "data_files": [{"split": SPLIT, "path": config.path}],
         }
+        if version or fingerprint:
+            entry["description"] = f"gbtbench {version} (data {fingerprint}): {config.description}"
+        if semver:
+            entry["version"] = ".".join(semver.groups())
         if config.name == "items":
             entry["default"] = True
         out.append(entry)
@@ -111,8 +125,13 @@ def arrow_copy_names(hf_dir: Path) -> set[str]:
     return {index.name, *(str(s) for s in splits if str(s) not in (DATA_DIR, "README.md"))}
 
 
-def published_card(card: str, repo_id: str) -> str:
-    """The card as uploaded: its loading snippet and citation name the real repo."""
+PUBLIC_HUB = "https://huggingface.co"
+
+
+def published_card(card: str, repo_id: str, endpoint: str = PUBLIC_HUB) -> str:
+    """The card as uploaded: its loading snippet and citation name the real repo on the Hub it goes to."""
     from release.card import REPO_PLACEHOLDER
 
+    endpoint = endpoint.rstrip("/")
+    card = card.replace(f"{PUBLIC_HUB}/datasets/{REPO_PLACEHOLDER}", f"{endpoint}/datasets/{repo_id}")
     return card.replace(REPO_PLACEHOLDER, repo_id)

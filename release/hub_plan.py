@@ -93,18 +93,24 @@ def plan_upload(folder: Path) -> tuple[PlannedFile, ...]:
     return tuple(sorted(planned, key=lambda f: f.path_in_repo))
 
 
-def _stage(files: tuple[PlannedFile, ...], staging: Path, repo_id: str) -> None:
+def _stage(files: tuple[PlannedFile, ...], staging: Path, repo_id: str, endpoint: str) -> None:
     """Lay the planned files out as the repo will look, by symlink (copy where links are not allowed).
 
-    The card is the one file written anew: its loading snippet and citation name the real repo id.
+    The card is the one file written anew: its loading snippet and citation name the real repo id on the
+    Hub it goes to.
     """
     for f in files:
         dest = staging / f.path_in_repo
         dest.parent.mkdir(parents=True, exist_ok=True)
         if f.path_in_repo == "README.md":
-            dest.write_text(published_card(f.local_path.read_text(encoding="utf-8"), repo_id), "utf-8")
+            write_published_card(f.local_path, dest, repo_id, endpoint)
             continue
         try:
             os.symlink(f.local_path.resolve(), dest)
         except OSError:
             shutil.copy2(f.local_path, dest)
+
+
+def write_published_card(card: Path, dest: Path, repo_id: str, endpoint: str) -> None:
+    """The card exactly as publish uploads it (`publish --preview` writes it without uploading)."""
+    dest.write_text(published_card(card.read_text(encoding="utf-8"), repo_id, endpoint), "utf-8")

@@ -14,11 +14,12 @@ FOLDER = "instructions"
 
 
 def write_instruction_sets(
-    root: Path, results: Sequence[InjectionResult]
+    root: Path, results: Sequence[InjectionResult], fingerprint: str = ""
 ) -> tuple[list[InstructionFiles], dict[str, Any]]:
-    """`root/instructions/` (JSONL, Parquet, lm-eval YAML); returns what was written and its records."""
+    """`root/instructions/` (JSONL, Parquet, lm-eval YAML), every row naming the release's data
+    `fingerprint`; returns what was written and its records."""
     folder = root / FOLDER
-    written = write_instructions(results, folder)
+    written = write_instructions(results, folder, fingerprint)
     info: dict[str, Any] = {}
     for w in written:
         info[f"{FOLDER}/{w.task}_{w.shot}"] = {

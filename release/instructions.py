@@ -57,6 +57,10 @@ INSTRUCTION_SCHEMA = pa.schema(
         ("exemplar_id", pa.string()),
         ("prompt", pa.string()),
         ("exemplar", pa.string()),
+        # the data fingerprint of the release the row belongs to (not its version: two versions of the
+        # same rows keep identical rows): lm-eval copies the row into every sample, so `gbtbench score`
+        # can refuse samples made on another release's data
+        ("release_fingerprint", pa.string()),
     ]
 )
 
@@ -351,8 +355,9 @@ class InstructionFiles:
 class _ShotFiles:
     """One task and shot's JSONL and Parquet, written a row at a time (opened at the first row)."""
 
-    def __init__(self, out_dir: Path, task: str, shot: str) -> None:
+    def __init__(self, out_dir: Path, task: str, shot: str, fingerprint: str = "") -> None:
         self.out_dir, self.task, self.shot = out_dir, task, shot
+        self.release = {"release_fingerprint": fingerprint}
         self.instruction = _instructions(task)
         self.stem = f"{task}_{shot}"
         self.rows = 0
@@ -365,7 +370,7 @@ class _ShotFiles:
             self._parquet = ParquetRows(self.out_dir / f"{self.stem}.parquet", INSTRUCTION_SCHEMA)
         assert self._parquet is not None
         # one encoding per row: the JSONL line is the canonical JSON the Parquet rows' hash reads
-        self._jsonl.write(self._parquet.add(row) + b"\n")
+        self._jsonl.write(self._parquet.add({**row, **self.release}) + b"\n")
         self.rows += 1
 
     def close(self) -> InstructionFiles | None:
@@ -388,8 +393,11 @@ class _ShotFiles:
         )
 
 
-def write_instructions(results: Sequence[InjectionResult], out_dir: Path) -> list[InstructionFiles]:
-    """JSONL, Parquet and lm-eval YAML per task and shot, both shots in one pass over the documents.
+def write_instructions(
+    results: Sequence[InjectionResult], out_dir: Path, fingerprint: str = ""
+) -> list[InstructionFiles]:
+    """JSONL, Parquet and lm-eval YAML per task and shot, both shots in one pass over the documents;
+    every row names the release's data `fingerprint`.
 
     Rows are streamed to disk: a localisation row carries its whole document several times, so a large
     release's rows would not fit in memory at once.
@@ -397,7 +405,8 @@ def write_instructions(results: Sequence[InjectionResult], out_dir: Path) -> lis
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for task in TASKS:
-        zero, one = _ShotFiles(out_dir, task, "zero_shot"), _ShotFiles(out_dir, task, "one_shot")
+        zero = _ShotFiles(out_dir, task, "zero_shot", fingerprint)
+        one = _ShotFiles(out_dir, task, "one_shot", fingerprint)
         for example, exemplar in _with_exemplars(_zero_shot(examples_by_document(results, task), zero)):
             one.add(_row(task, "one_shot", example, exemplar, one.instruction))
         written += [f for f in (zero.close(), one.close()) if f is not None]

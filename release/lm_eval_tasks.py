@@ -150,11 +150,17 @@ def group_config(tasks: list[str]) -> dict[str, Any]:
 
 
 def write_support(out_dir: Path, review_tasks: list[str]) -> list[str]:
-    """utils.py and the group YAML beside the task YAMLs; returns the file names written."""
-    spec = importlib.util.find_spec("evaluation.lm_eval_utils")
-    assert spec is not None and spec.origin is not None
-    shutil.copyfile(spec.origin, out_dir / "utils.py")
-    written = ["utils.py"]
+    """utils.py (with the answer reader it loads, answer_json.py) and the group YAML beside the task
+    YAMLs; returns the file names written."""
+    written = []
+    for module, name in (
+        ("evaluation.lm_eval_utils", "utils.py"),
+        ("evaluation.answer_json", "answer_json.py"),
+    ):
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None
+        shutil.copyfile(spec.origin, out_dir / name)
+        written.append(name)
     if review_tasks:
         (out_dir / f"{GROUP}.yaml").write_text(dump(group_config(review_tasks)), encoding="utf-8")
         written.append(f"{GROUP}.yaml")

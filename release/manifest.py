@@ -3,6 +3,7 @@ hash per table, counts, LLM usage, validation results, timings and the inputs th
 
 from __future__ import annotations
 
+import hashlib
 import json
 import platform
 from collections import Counter
@@ -100,6 +101,8 @@ def release_counts(
 def llm_facts(config: BuildConfig, llm_stats: Mapping[str, Any] | None) -> dict[str, Any]:
     """The LLM mode plus the build's call and token counters; an offline build made no calls at all."""
     facts: dict[str, Any] = {"mode": config.llm.mode}
+    if config.llm_fallback:
+        facts["fallback"] = config.llm_fallback
     if llm_stats is None and config.llm.mode == "none":
         facts.update(calls=0, prompt_tokens=0, completion_tokens=0)
     facts.update(llm_stats or {})
@@ -126,6 +129,7 @@ def build_manifest(
         "config_fingerprint": config.fingerprint(),
         "code_version": code_version,
         "build_fingerprint": fingerprint,
+        "data_fingerprint": data_fingerprint(tables),
         "packages": package_versions(),
         "tables": dict(tables),
         "counts": dict(counts),
@@ -137,6 +141,18 @@ def build_manifest(
         "timings": dict(timings),
         "bad_inputs": [asdict(bad_input(b)) for b in bad_inputs],
     }
+
+
+def data_fingerprint(tables: Mapping[str, Any]) -> str:
+    """One hash of the release's data: its tables' content hashes (manifest `tables`), so two releases
+    with the same rows share it whatever their build's timing or paths. The instruction sets, derived from
+    the same rows, are left out: their rows carry the fingerprint."""
+    content = {
+        name: entry.get("sha256")
+        for name, entry in sorted(tables.items())
+        if "/" not in name and name != "review_queue"
+    }
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode("utf-8")).hexdigest()[:16]
 
 
 def write_manifest(root: Path, manifest: Mapping[str, Any]) -> None:

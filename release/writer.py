@@ -43,6 +43,7 @@ from release.manifest import (
     MANIFEST_NAME,
     BadInput,
     build_manifest,
+    data_fingerprint,
     latest_fingerprint,
     read_manifest,
     release_counts,
@@ -215,12 +216,13 @@ def write_validated(
             )
         with _step(seconds, "parquet"):
             table_info = write_tables(root, {**tables.as_dict(), "review_queue": queue}, TABLE_NAMES)
+        data_id = data_fingerprint(table_info)  # the release's data fingerprint
         # the audit runs in a second process while this one writes the instruction sets (`release.beside`):
         # it reads only the tables just written, and its caches of the corpus's wording end with it
         large = len(v.results) >= BESIDE_FROM
         with beside(audit_and_write, root, config.seed, worth_it=large) as auditing:
             with _step(seconds, "instructions"):
-                written, instruction_info = write_instruction_sets(root, v.results)
+                written, instruction_info = write_instruction_sets(root, v.results, data_id)
             with _step(seconds, "audit"):  # what was left of it once the instructions were written
                 audited = auditing.result()
         # the card's baseline scores read every document's text: not while the audit's process holds the
@@ -239,6 +241,7 @@ def write_validated(
                 extra=card_extra,
                 audit=render_markdown(audited),
                 baselines=baselines,
+                fingerprint=data_id,
             )
         counts = release_counts(v.results, tables, queue)
         shutil.rmtree(root / SCRATCH)  # the tables are read for the last time

@@ -114,13 +114,14 @@ def test_rows_are_deterministic_and_one_document_has_no_one_shot(rows: dict) -> 
 
 
 def test_written_files_and_lm_eval_yaml(tmp_path: Path, rows: dict) -> None:
-    written = write_instructions(injected(), tmp_path)
+    written = write_instructions(injected(), tmp_path, "f" * 16)
     assert {(w.task, w.shot) for w in written} == {(t, s) for t in TASKS for s in SHOTS}
+    release = {"release_fingerprint": "f" * 16}  # every row names its release's data
     for w in written:
         jsonl = [json.loads(line) for line in (tmp_path / w.jsonl).read_text(encoding="utf-8").splitlines()]
         table = pq.read_table(tmp_path / w.parquet)
         assert table.schema == INSTRUCTION_SCHEMA
-        assert jsonl == table.to_pylist() == rows[w.task, w.shot]
+        assert jsonl == table.to_pylist() == [{**r, **release} for r in rows[w.task, w.shot]]
         config = load((tmp_path / w.yaml).read_text(encoding="utf-8"))
         assert set(config) <= LM_EVAL_KEYS
         assert config["task"] == f"gbtbench_{w.task}_{w.shot}" and "gbtbench" in config["tag"]

@@ -28,6 +28,7 @@ def _rows(n: int) -> list[dict[str, object]]:
             "exemplar_id": "",
             "prompt": document,
             "exemplar": document,
+            "release_fingerprint": "0123456789abcdef",
         }
         for k in range(n)
     ]

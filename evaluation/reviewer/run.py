@@ -14,10 +14,12 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
+from evaluation.answer_json import MISSING, error_items, read_answer
 from evaluation.benchmark import BenchmarkItem
-from evaluation.predictions import DocumentPrediction, Prediction, extract_json, predictions_from_value
+from evaluation.predictions import DocumentPrediction, Prediction, predictions_from_value
 from evaluation.reviewer.agents import AgentCall, plan_calls, scanner_candidates
 from evaluation.reviewer.fusion import DEFAULT_THRESHOLD, Candidate, fuse
+from evaluation.runner import EndpointError
 from injectors.llm.client import ChatRequest, LLMClient, LLMError
 
 
@@ -71,16 +73,14 @@ def _confidence(item: Any) -> float:
 def candidates_from_answer(call: AgentCall, content: str) -> tuple[list[Candidate], bool]:
     """(candidates, unparsable) of one agent's answer: the fields as the scorer reads them, plus the
     agent's own confidence."""
-    value = extract_json(content)
-    predictions, unparsable = predictions_from_value(value)
+    reading = read_answer(content)
+    if reading.value is MISSING:
+        return [], True
+    predictions, unparsable = predictions_from_value(reading.value)
     if unparsable or predictions is None:
         return [], unparsable
-    raw_items = (
-        value
-        if isinstance(value, list)
-        else next((v for v in value.values() if isinstance(v, list)), [value])
-    )
-    confidences = [_confidence(item) for item in raw_items if isinstance(item, dict)]
+    confidences = [_confidence(item) for item in error_items(reading.value) or []]
+    confidences += [1.0] * (len(predictions) - len(confidences))
     return [
         Candidate(call.family, call.agent, p.location, p.error_type, p.description, c)
         for p, c in zip(predictions, confidences, strict=False)
@@ -128,12 +128,17 @@ def run_reviewer(
             return call, exc
 
     done = 0
+    answered: list[tuple[AgentCall, Any]] = []
+    if calls:  # the first call alone: a dead endpoint or a wrong model stops the run before the others
+        first = one(calls[0])
+        if isinstance(first[1], LLMError):
+            raise EndpointError(first[1])
+        answered.append(first)
     with ThreadPoolExecutor(max_workers=max(1, concurrency)) as pool:
-        futures = [pool.submit(one, call) for call in calls]
+        futures = [pool.submit(one, call) for call in calls[1:]]
         # the scanners' CPU work overlaps the agents' waits on the endpoint
         scanned = {d.doc_id: scanner_candidates(d) for d in documents} if "rules" in families else {}
-        for future in as_completed(futures):
-            call, answer = future.result()
+        for call, answer in [*answered, *(future.result() for future in as_completed(futures))]:
             counted = usage[call.doc_id][call.family]
             counted.requests += 1
             record: dict[str, Any] = {"agent": call.agent, "part": call.part}

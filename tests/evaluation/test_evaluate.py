@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from servers.chat_completions import ChatCompletionsServer
 from servers.review import ReviewServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,9 +33,9 @@ def env() -> dict[str, str]:
     return {**clean, "GBTBENCH_LLM_MAX_RETRIES": "2", "GBTBENCH_LLM_API_KEY": SENTINEL}
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
+def run(*args: str, **extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, env=env(), check=False
+        [*GBTBENCH, *args], capture_output=True, text=True, cwd=ROOT, env={**env(), **extra}, check=False
     )
 
 
@@ -174,3 +176,78 @@ def test_bad_invocations_get_one_clear_line(
     done = run(*(a.format(rel=release_dir, tmp=tmp_path) for a in args))
     assert done.returncode == 2
     assert message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_predictions_name_their_release_and_score_refuses_another(release_dir: Path, tmp_path: Path) -> None:
+    manifest = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8"))
+    fingerprint = manifest["data_fingerprint"]
+    done = run("evaluate", str(release_dir), "--baseline", "linter", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    written = tmp_path / "baseline-linter" / "v0.0.9" / "predictions.jsonl"
+    rows = [json.loads(line) for line in written.read_text(encoding="utf-8").splitlines()]
+    assert {(r["release"], r["release_fingerprint"]) for r in rows} == {("v0.0.9", fingerprint)}
+    assert run("score", str(release_dir), str(written)).returncode == 0
+
+    other = tmp_path / "other.jsonl"  # the same documents, made on another build of the benchmark
+    other.write_text(
+        "".join(json.dumps({**r, "release": "v0.0.8", "release_fingerprint": "0" * 16}) + "\n" for r in rows),
+        encoding="utf-8",
+    )
+    refused = run("score", str(release_dir), str(other))
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert f"predictions made on release v0.0.8 (data {'0' * 16}), not on v0.0.9 (data {fingerprint})" in (
+        refused.stderr
+    )
+    assert "--other-release" in refused.stderr and not refused.stdout
+    assert run("score", str(release_dir), str(other), "--other-release").returncode == 0
+
+    unknown = tmp_path / "unknown.jsonl"  # no release named, and no document of this one
+    unknown.write_text(json.dumps({"doc_id": "not-a-document", "predictions": []}) + "\n", encoding="utf-8")
+    for extra in ((), ("--other-release",)):
+        refused = run("score", str(release_dir), str(unknown), *extra)
+        assert refused.returncode == 2 and "none of its 1 documents is in release v0.0.9" in refused.stderr
+
+
+def closed_port_url() -> str:
+    with socket.socket() as sock:  # bound then closed: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+@pytest.mark.parametrize("case", ["closed port", "wrong model", "wrong key"])
+def test_a_misconfigured_endpoint_stops_at_the_first_request(
+    release_dir: Path, tmp_path: Path, case: str
+) -> None:
+    key = "sk-the-right-one" if case == "wrong key" else SENTINEL
+    with ChatCompletionsServer(api_key=key, models=("real",)) as server:
+        url = closed_port_url() if case == "closed port" else server.base_url
+        model = "nope" if case == "wrong model" else "real"
+        args = ["evaluate", str(release_dir), "--model", model, "--base-url", url, "--out", str(tmp_path)]
+        done = run(*args, GBTBENCH_LLM_BREAKER="2")  # the breaker opens within the first request
+        requests = server.count()
+    assert done.returncode == 2, done.stderr  # nothing done
+    assert f"{url} (model {model}) failed the first request, so nothing was scored or written" in done.stderr
+    expected = {
+        "closed port": "(last: connection)",
+        "wrong model": "The model `nope` does not exist",
+        "wrong key": "Incorrect API key provided",
+    }[case]
+    assert expected in done.stderr and "Traceback" not in done.stderr and SENTINEL not in done.stderr
+    assert requests == (0 if case == "closed port" else 1)  # not one failing request per document
+    written = {p.name for p in tmp_path.rglob("*") if p.is_file()}
+    assert not written & {"scores.json", "report.md", "predictions.jsonl", "dimensions.png"}
+    assert "fall back" not in done.stderr
+
+
+def test_a_deeply_nested_answer_is_read_as_unparsable_and_a_rerun_works(
+    release_dir: Path, tmp_path: Path
+) -> None:
+    args = ["evaluate", str(release_dir), "--model", "deep", "--out", str(tmp_path), "--concurrency", "1"]
+    for attempt in range(2):  # the second run answers from the cache: the answer must not crash it
+        with ReviewServer(lambda prompt: "[" * 100_000) as server:
+            done = run(*args, "--base-url", server.base_url)
+            assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+            assert server.requests == (3 if attempt == 0 else 0)
+        scores = json.loads((tmp_path / "deep" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+        assert scores["input"]["unparsable"]["count"] == 3

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from release_fixture import items, release_dir  # noqa: F401  (fixtures)
 from servers.hub import LocalHub
+from servers.review import ReviewServer
 
 from evaluation.benchmark import GoldError
 from evaluation.predictions import parse_output
@@ -93,12 +94,15 @@ def test_every_shipped_task_runs_from_another_directory(release_dir: Path, tmp_p
     done = lm_eval(elsewhere, instructions, ",".join(["gbtbench_review", *others]), tmp_path / "out")
     assert done.returncode == 0, done.stderr[-3000:]
     results, samples = results_of(tmp_path / "out")
+    manifest = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8"))
+    fingerprint = manifest["data_fingerprint"]  # every sample names its release's data
     assert set(tasks) <= set(results["results"]) and "gbtbench_review" in results["results"]
     for task in tasks:  # one-shot tasks are real 1-shot tasks now
         assert results["n-shot"][task] == (1 if task.endswith("one_shot") else 0), task
         assert len(samples[task]) == 2
         for sample in samples[task]:  # lm-eval assembles exactly the row's query
             assert context(sample) == sample["doc"]["query"], task
+            assert sample["doc"]["release_fingerprint"] == fingerprint, task
     for shot in ("zero_shot", "one_shot"):
         figures = results["results"][f"gbtbench_review_{shot}"]
         for metric in ("diagnosis_recall", "dmtr_1", "dmtr_5", "dmtr_10", "cmcs"):
@@ -215,3 +219,62 @@ def test_the_correction_metrics_run_the_type_s_checker(release_dir: Path) -> Non
     assert all(n["exact_match"] == 0.0 for n in noop)
     # chrF ignores spaces, so an error that is a space (a citation's form) leaves it at 1
     assert sum(n["chrf"] < 1.0 for n in noop) > len(rows) // 2
+
+
+def test_local_chat_completions_then_score_the_group_run(
+    release_dir: Path, items: list[dict], tmp_path: Path
+) -> None:
+    """lm-eval's API model against a chat server on 127.0.0.1, the documented group run, then `gbtbench
+    score` on its output folder: two samples files, scored per task, both readers agreeing."""
+
+    def answer(prompt: str) -> str:  # each document's gold list, written the way models write it
+        gold = next(item["gold"] for item in items if item["text"] in prompt)
+        listed = json.dumps(gold, ensure_ascii=False, indent=1)
+        return f"依据 GB/T 1.1[1] 审查如下：\n```json\n{listed[:-1]},]\n```"
+
+    out = tmp_path / "out"
+    with ReviewServer(answer) as server:
+        args = f"model=scripted,base_url={server.base_url}/chat/completions,num_concurrent=1,max_retries=1"
+        env = {
+            **os.environ,
+            "HF_DATASETS_OFFLINE": "1",
+            "HF_HUB_OFFLINE": "1",
+            "HF_HOME": str(tmp_path / "hf"),
+        }
+        command = [sys.executable, "-c", LM_EVAL, "--model", "local-chat-completions", "--model_args", args]
+        command += ["--apply_chat_template", "--include_path", str(release_dir / "instructions")]
+        command += ["--tasks", "gbtbench_review", "--output_path", str(out), "--log_samples"]
+        done = subprocess.run(
+            command, cwd=tmp_path, env=env, capture_output=True, text=True, check=False, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        prompts = list(server.prompts)
+    rows = {
+        shot: [
+            json.loads(line)
+            for line in (release_dir / "instructions" / f"review_{shot}.jsonl").open(encoding="utf-8")
+        ]
+        for shot in ("zero_shot", "one_shot")
+    }
+    assert len(prompts) == len(rows["zero_shot"]) + len(rows["one_shot"])
+    assert {r["query"] for r in rows["zero_shot"]} <= set(prompts)  # sent exactly as the rows hold them
+    results, samples = results_of(out)
+    assert set(samples) == {"gbtbench_review_zero_shot", "gbtbench_review_one_shot"}
+    for task in samples:
+        assert results["results"][task]["diagnosis_recall,none"] == 1.0  # lm-eval's figures: all found
+    scored = subprocess.run(
+        [sys.executable, "-m", "flows.cli", "score", str(release_dir), str(out), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert scored.returncode == 0, scored.stderr
+    figures = json.loads(scored.stdout)
+    assert set(figures) == set(samples)
+    gold = sum(len(item["gold"]) for item in items)
+    for task, scores in figures.items():
+        assert scores["input"]["predicted"] == len(samples[task]) == len(items), task
+        assert scores["input"]["unparsable"]["count"] == scores["input"]["partial"]["count"] == 0
+        assert scores["gbtbench"]["levels"]["diagnosis"]["hits"] == gold
+        assert scores["reference"]["diagnosis_recall"] == 1.0

@@ -221,6 +221,7 @@ class ChatCompletionsServer:
     api_key: str | None = None  # when set, other bearer tokens get 401
     json_schema: bool = True  # False: answer 400 to response_format json_schema (an older vLLM, say)
     model: str = "scripted-model"
+    models: tuple[str, ...] | None = None  # when set, any other model gets OpenAI's 404
 
     def __post_init__(self) -> None:
         self.requests: list[RecordedRequest] = []
@@ -322,6 +323,13 @@ class ChatCompletionsServer:
             handler._json(
                 401,
                 {"error": {"message": message, "type": "invalid_request_error", "code": "invalid_api_key"}},
+            )
+            return
+        if self.models is not None and body.get("model") not in self.models:
+            message = f"The model `{body.get('model')}` does not exist or you do not have access to it."
+            handler._json(
+                404,
+                {"error": {"message": message, "type": "invalid_request_error", "code": "model_not_found"}},
             )
             return
         format_type = (body.get("response_format") or {}).get("type")

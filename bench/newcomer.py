@@ -1,0 +1,216 @@
+"""What a newcomer does with two successive releases, each result checked against the data on disk.
+
+    python -m bench.newcomer [--docs 3] [--keep DIR]
+
+In a temporary folder: builds v0.1.0 from `--docs` of the project's standards and v0.1.1 from one fewer
+(`gbtbench build`, rules only); loads every config of both with `datasets.load_dataset` into ONE cache, one
+release after the other, and compares each config's rows with its Parquet file; runs lm-evaluation-harness's
+`local-chat-completions` on the group `gbtbench_review` of v0.1.1 against a chat server on 127.0.0.1 that
+answers each document's gold list in a model's untidy way; scores the samples folder with `gbtbench score`
+(one score per shot: every gold error found, nothing unparsable) and checks that scoring those samples
+against v0.1.0 is refused. Prints one line per check and its time; the exit status is 1 if any failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import yaml
+
+from corpus.stdsource import gold_document
+from parsers.render import render_text
+from tests.servers.review import ReviewServer
+
+ROOT = Path(__file__).resolve().parents[1]
+LOADER = """
+import json, sys
+import datasets
+datasets.disable_progress_bars()
+out = {}
+for name in sys.argv[2:]:
+    ds = datasets.load_dataset(sys.argv[1], name, split="test")
+    key = "instance_id" if "instance_id" in ds.column_names else "id" if "id" in ds.column_names else "doc_id"
+    out[name] = sorted(str(v) for v in ds[key])
+print(json.dumps(out))
+"""
+# lm_eval's own command line with its task index limited to --include_path (indexing the bundled tasks
+# costs seconds and none of them is run)
+LM_EVAL = """
+import lm_eval.tasks
+from lm_eval.__main__ import cli_evaluate
+bundled_too = lm_eval.tasks.TaskManager.__init__
+def include_path_only(self, *args, **kwargs):
+    bundled_too(self, *args, **{**kwargs, "include_defaults": False})
+lm_eval.tasks.TaskManager.__init__ = include_path_only
+cli_evaluate()
+"""
+
+
+class Checks:
+    def __init__(self) -> None:
+        self.failed = 0
+
+    def run(self, name: str, check: Callable[[], str]) -> None:
+        started = time.perf_counter()
+        try:
+            detail, ok = check(), True
+        except (AssertionError, subprocess.CalledProcessError, OSError, ValueError, KeyError) as exc:
+            detail, ok = f"{type(exc).__name__}: {exc}"[:400], False
+        self.failed += not ok
+        print(
+            f"{'ok  ' if ok else 'FAIL'} {time.perf_counter() - started:7.1f} s  {name}: {detail}", flush=True
+        )
+
+
+def gbtbench(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "flows.cli", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def write_corpus(folder: Path, count: int) -> None:
+    folder.mkdir(parents=True)
+    for source in sorted((ROOT / "corpus" / "sources").glob("*.std"))[:count]:
+        (folder / f"{source.stem}.txt").write_text(render_text(gold_document(source)), encoding="utf-8")
+
+
+def key_column(path: Path) -> list[str]:
+    names = pq.read_schema(path).names
+    key = "instance_id" if "instance_id" in names else "id" if "id" in names else "doc_id"
+    return sorted(str(v) for v in pq.read_table(path, columns=[key]).column(key).to_pylist())
+
+
+def load_every_config(releases: list[Path], home: Path) -> str:
+    """Each release's configs through `load_dataset`, in one cache, compared with the Parquet files."""
+    env = {**os.environ, "HF_HOME": str(home), "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1"}
+    loaded = 0
+    for release in releases:
+        card = (release / "hf" / "README.md").read_text(encoding="utf-8")
+        configs = {
+            c["config_name"]: c["data_files"][0]["path"]
+            for c in yaml.safe_load(card.split("---\n")[1])["configs"]
+        }
+        done = subprocess.run(
+            [sys.executable, "-c", LOADER, str(release / "hf"), *configs],
+            env=env, capture_output=True, text=True, check=True, timeout=900,
+        )  # fmt: skip
+        rows = json.loads(done.stdout.strip().splitlines()[-1])
+        for name, path in configs.items():
+            assert rows[name] == key_column(release / "hf" / path), f"{release.name} {name}: other rows"
+            loaded += 1
+    return f"{loaded} configs of {len(releases)} releases, each its own rows"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--docs", type=int, default=3)
+    parser.add_argument("--keep", type=Path, default=None, help="Work here and keep the files.")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="gbtbench-newcomer-"))
+    out, checks = work / "outputs", Checks()
+
+    def build(version: str, docs: int) -> str:
+        write_corpus(work / f"corpus-{version}", docs)
+        done = gbtbench(
+            "build", "--corpus", str(work / f"corpus-{version}"), "--out", str(out), "--version", version
+        )
+        assert done.returncode == 0, done.stderr[-500:]
+        manifest = json.loads((out / version / "manifest.json").read_text(encoding="utf-8"))
+        assert manifest["counts"]["documents"] == docs
+        return f"{docs} documents, data {manifest['data_fingerprint']}"
+
+    checks.run("build v0.1.0", lambda: build("v0.1.0", args.docs))
+    checks.run("build v0.1.1", lambda: build("v0.1.1", args.docs - 1))
+    releases = [out / "v0.1.0", out / "v0.1.1"]
+    checks.run("load_dataset, every config", lambda: load_every_config(releases, work / "hf-home"))
+    items = {
+        row["doc_id"]: json.loads(row["gold"]) if isinstance(row["gold"], str) else row["gold"]
+        for row in pq.read_table(releases[1] / "items.parquet").to_pylist()
+    }
+    texts = {row["doc_id"]: row["text"] for row in pq.read_table(releases[1] / "items.parquet").to_pylist()}
+
+    def answer(prompt: str) -> str:
+        doc = next(d for d, text in texts.items() if text in prompt)
+        listed = json.dumps(items[doc], ensure_ascii=False, indent=1)
+        return f"依据 GB/T 1.1[1]，审查结果如下：\n```json\n{listed[:-1]},]\n```"
+
+    samples = work / "lm-eval-out"
+
+    def lm_eval() -> str:
+        with ReviewServer(answer) as server:
+            model_args = f"model=scripted,base_url={server.base_url}/chat/completions,num_concurrent=2"
+            env = {
+                **os.environ,
+                "HF_HOME": str(work / "hf-home"),
+                "HF_DATASETS_OFFLINE": "1",
+                "HF_HUB_OFFLINE": "1",
+            }
+            command = [
+                sys.executable,
+                "-c",
+                LM_EVAL,
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                model_args,
+            ]
+            command += ["--apply_chat_template", "--include_path", str(releases[1] / "instructions")]
+            command += ["--tasks", "gbtbench_review", "--output_path", str(samples), "--log_samples"]
+            done = subprocess.run(
+                command, cwd=work, env=env, capture_output=True, text=True, check=False, timeout=1800
+            )
+            assert done.returncode == 0, done.stderr[-800:]
+            requests = server.requests
+        results = json.loads(next(samples.rglob("results_*.json")).read_text(encoding="utf-8"))["results"]
+        shots = {
+            task: figures["diagnosis_recall,none"] for task, figures in results.items() if "shot" in task
+        }
+        assert shots and all(v == 1.0 for v in shots.values()), shots
+        return f"{requests} requests; lm-eval diagnosis recall {shots}"
+
+    checks.run("lm_eval local-chat-completions, gbtbench_review", lm_eval)
+
+    def score() -> str:
+        done = gbtbench("score", str(releases[1]), str(samples), "--json")
+        assert done.returncode == 0, done.stderr[-500:]
+        figures = json.loads(done.stdout)
+        gold = sum(len(g) for g in items.values())
+        for task, scores in figures.items():
+            inp = scores["input"]
+            assert inp["predicted"] == len(items) and inp["unparsable"]["count"] == 0, (task, inp)
+            assert scores["gbtbench"]["levels"]["diagnosis"]["hits"] == gold, task
+        return f"{sorted(figures)}: all {gold} gold errors found in each, nothing unparsable"
+
+    checks.run("gbtbench score of the samples folder", score)
+
+    def refused() -> str:
+        done = gbtbench("score", str(releases[0]), str(samples))
+        assert done.returncode == 2 and "predictions made on release data " in done.stderr, done.stderr[-300:]
+        return done.stderr.strip().splitlines()[-1][:160]
+
+    checks.run("the v0.1.1 samples scored against v0.1.0", refused)
+    if args.keep:
+        print(f"{checks.failed} failed; files in {work}")
+    else:
+        shutil.rmtree(work, ignore_errors=True)
+        print(f"{checks.failed} failed")
+    raise SystemExit(1 if checks.failed else 0)
+
+
+if __name__ == "__main__":
+    main()
