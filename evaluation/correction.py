@@ -7,7 +7,9 @@ verify. Here the model's section replaces its target in the corrupted document, 
   (`injectors.joint.failure`: the type's checker, its diff checker against the original, or its premise);
 - clean: nothing new fires: the linter and the diff checkers find no (location, type) on the corrected
   document that they did not find on the corrupted one;
-- verified = fixed and clean.
+- kept: the answer still says what the section says (chrF ≥ KEPT against the original section), so that
+  emptying the section, which removes any error, is no correction;
+- verified = fixed and clean and kept.
 
 Beside it, chrF against the original section (sacrebleu's, character n-grams: a fair closeness measure for
 Chinese) and exact match, so that the three can be compared.
@@ -34,6 +36,9 @@ from parsers.numbering import parse_heading
 from validation.audit.release import AuditDocument, AuditInstance, load_release
 from validation.audit.replay import replay_document
 
+# the least chrF against the original section an answer keeps: a valid rewording and a no-op sit near 1,
+# a section emptied or replaced by other text near 0
+KEPT = 0.5
 _EDGE = "\x00"  # marks a field's start and end when a wording is looked up with its context
 _FENCE = re.compile(r"^```[A-Za-z0-9_-]*\s*\n(.*?)\n?```\s*$", re.S)
 
@@ -48,8 +53,14 @@ class CorrectionScore:
     chrf: float  # 0..1
 
     @property
+    def kept(self) -> bool:
+        """The answer still says what the section says: an answer that throws the section away, or writes
+        something else, removes the error too, and is no correction."""
+        return self.chrf >= KEPT
+
+    @property
     def verified(self) -> bool:
-        return self.fixed and not self.introduced
+        return self.fixed and not self.introduced and self.kept
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -58,6 +69,7 @@ class CorrectionScore:
             "verified": self.verified,
             "fixed": self.fixed,
             "introduced": list(self.introduced),
+            "kept": self.kept,
             "exact_match": self.exact,
             "chrf": self.chrf,
         }

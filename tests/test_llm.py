@@ -263,7 +263,7 @@ def test_second_run_asks_only_for_refused_answers_and_gives_identical_instances(
     cache = tmp_path / "llm.sqlite"
     types = ("SCP-03", "NMS-01", "TER-03", "TER-04")
     rules = [
-        Rule(Behaviour("refusal"), error_type="TER-03", retry=False),
+        Rule(Behaviour("refusal"), error_type="TER-04", retry=False),
         Rule(Behaviour("rate_limit", retry_after=0.05), times=1),
     ]
     with ChatCompletionsServer(rules) as server:

@@ -60,6 +60,15 @@ def test_a_no_op_is_never_a_correction(release_dir: Path, rows) -> None:
     assert 0.5 < scored["overall"]["chrf"] < 1.0  # close to the original, and still no correction
 
 
+def test_an_answer_that_throws_the_section_away_is_no_correction(release_dir: Path, rows) -> None:
+    """Emptying a section, or writing something else in its place, removes any error from it: it must
+    not verify (the dummy model of lm-eval answers "lol")."""
+    for garbage in ("lol", "", "本条删除。"):
+        scored = score_corrections(release_dir, {r["id"]: garbage for r in rows})
+        assert [i for i in scored["items"] if i["verified"]] == [], garbage
+        assert all(not i["kept"] for i in scored["items"])
+
+
 def test_a_valid_rewording_passes_where_exact_match_fails(release_dir: Path, rows, instances) -> None:
     def reworded(answer: str) -> str:
         last = answer.rfind("，")

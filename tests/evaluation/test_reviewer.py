@@ -109,7 +109,7 @@ def test_agreement_fusion_and_provenance(release_dir: Path, script: dict, tmp_pa
     with ReviewServer(answers(script)) as server:
         done = evaluate(release_dir, tmp_path, server)
         assert done.returncode == 0, done.stderr
-        calls = server.requests
+        calls, port = server.requests, server.port
     folder = tmp_path / "m-reviewer-direct-dimension-type-rules" / "v0.0.9"
     row = rows_of(folder)[doc_id]
     assert (a["location"], a["error_type"]) in keys(row)
@@ -133,8 +133,8 @@ def test_agreement_fusion_and_provenance(release_dir: Path, script: dict, tmp_pa
     scores = json.loads((folder / "scores.json").read_text(encoding="utf-8"))
     assert scores["run"]["agents"] == ["direct", "dimension", "type", "rules"]
     assert sum(u["requests"] for u in scores["run"]["usage"].values()) == calls
-    # a lower threshold keeps the unsure finding, from the cache alone
-    with ReviewServer(answers(script)) as server:
+    # a lower threshold keeps the unsure finding, from the cache alone (the same endpoint: its key)
+    with ReviewServer(answers(script), port=port) as server:
         lower = evaluate(
             release_dir,
             tmp_path / "low",
@@ -203,6 +203,7 @@ def test_a_killed_reviewer_run_resumes_without_repeating_a_cached_call(
     args += ["--concurrency", "2"]
     cache = tmp_path / "slow" / "v0.0.9" / "llm-cache.sqlite"
     with ReviewServer(answers(script), latency=0.3) as server:
+        port = server.port  # the run resumes against the same endpoint, part of the cache's key
         process = subprocess.Popen(
             [*GBTBENCH, *args, "--base-url", server.base_url],
             cwd=ROOT,
@@ -221,7 +222,7 @@ def test_a_killed_reviewer_run_resumes_without_repeating_a_cached_call(
     with sqlite3.connect(cache) as db:
         cached = db.execute("SELECT COUNT(*) FROM completions").fetchone()[0]
     assert cached >= 4
-    with ReviewServer(answers(script)) as server:
+    with ReviewServer(answers(script), port=port) as server:
         done = run(*args, "--base-url", server.base_url)
         assert done.returncode == 0, done.stderr
         resumed = server.requests

@@ -49,6 +49,7 @@ class ReviewServer:
                 owner.handle(self, body)
 
         self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self.port = self._server.server_address[1]  # the one taken, for a server that must come back on it
         self._server.daemon_threads = True
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
