@@ -1,5 +1,5 @@
-"""Deeply nested JSON (100,000 `[`) is refused with one line naming the file, never a RecursionError:
-in a review import, a predictions file and a raw model answer."""
+"""Deeply nested JSON (100,000 `[`) is refused with one line naming the file, never a RecursionError: in
+a predictions file and a raw model answer (a review import's: tests/test_review_labelstudio.py)."""
 
 from __future__ import annotations
 
@@ -18,14 +18,6 @@ def gbtbench(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "flows.cli", *args], cwd=ROOT, capture_output=True, text=True, check=False
     )
-
-
-def test_review_import_of_a_deeply_nested_file_is_one_line(tmp_path: Path) -> None:
-    export = tmp_path / "export.json"
-    export.write_text(DEEP, encoding="utf-8")
-    done = gbtbench("review-import", str(export), "--db", str(tmp_path / "reviews.sqlite"))
-    assert done.returncode != 0 and "Traceback" not in done.stderr and "RecursionError" not in done.stderr
-    assert f"{export}: nested too deeply" in done.stderr
 
 
 def test_score_of_a_deeply_nested_line_is_one_line(tmp_path: Path) -> None:
