@@ -5,7 +5,7 @@
 Parses the corpus, builds its injection context, runs one document once to warm up (jieba, the POS
 tagger, the lexicons and the registry load on first use), then times `candidate_instances` on every
 document: CPU seconds (process time) and wall seconds per document, their median and total, and the
-number of full lints the verification ran. Goal (issue 12): a 500-document build in 3 minutes on 2 cores,
+number of full lints the verification ran. Goal: a 500-document build in 3 minutes on 2 cores,
 about 0.6 s CPU per document for all stages together. `--profile N` prints the N most expensive
 functions of the timed rounds (CPU time).
 """

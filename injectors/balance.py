@@ -28,7 +28,7 @@ class BalancedChoice:
 Adjust = Callable[[Candidates, list[ErrorInstance], Counter[str]], list[ErrorInstance]]
 
 
-BALANCE = 0.2  # every type's count within ±20% of the mean over the types (issue 9)
+BALANCE = 0.2  # every type's count within ±20% of the mean over the types
 
 
 def deviation(counts: Counter[str], types: Iterable[str]) -> float:

@@ -1,4 +1,4 @@
-"""Hostile inputs are read in bounded time or refused with a reason: issue 13, points 2–4.
+"""Hostile inputs are read in bounded time or refused with a reason.
 
 Every crafted file is generated here (tests/hostile_files.py). Bounds are generous (a shared CI machine),
 but far below what the former quadratic and backtracking code took on the same input (minutes to hours).

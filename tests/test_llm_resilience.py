@@ -1,4 +1,4 @@
-"""The LLM stage against dead, hanging and refusing endpoints, and a broken cache (issue 13, points 1, 8, 9).
+"""The LLM stage against dead, hanging and refusing endpoints, and a broken cache.
 
 Real HTTP servers on 127.0.0.1 (tests/servers/chat_completions.py), the production client and rewriter.
 """

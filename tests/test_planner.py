@@ -137,7 +137,7 @@ def test_no_section_is_crowded(corpus_shipped: dict[int, list[InjectionResult]])
 
 def test_types_are_balanced_across_the_corpus(corpus_shipped: dict[int, list[InjectionResult]]) -> None:
     """Where every type applies, each type's count in the shipped release stays within ±20% of the mean,
-    strictly (issue 9): a type few documents offer is taken wherever it is offered."""
+    strictly: a type few documents offer is taken wherever it is offered."""
     for seed, results in corpus_shipped.items():
         counts = Counter(i.error_type for r in results for i in r.instances)
         per_doc = [len(r.instances) for r in results]

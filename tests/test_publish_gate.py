@@ -1,4 +1,4 @@
-"""`publish` refuses a release whose critical validation failed (issue 13, point 7), and every secret is
+"""`publish` refuses a release whose critical validation failed, and every secret is
 masked by the one function (point 9: a Hub error body echoing a shortened token)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Descriptions quote whole words: no excerpt ends inside a word or a standard number (issue: clipped
+"""Descriptions quote whole words: no excerpt ends inside a word or a standard number (clipped
 snippets such as "应符合ITU-" or "可以对安全要求进")."""
 
 from __future__ import annotations

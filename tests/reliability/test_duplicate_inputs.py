@@ -1,4 +1,4 @@
-"""Duplicate documents are bad inputs naming the first copy; the build goes on (issue 13, point 5)."""
+"""Duplicate documents are bad inputs naming the first copy; the build goes on."""
 
 from __future__ import annotations
 

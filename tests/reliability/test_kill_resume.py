@@ -1,4 +1,4 @@
-"""A build killed with SIGKILL at random points resumes to byte-identical tables (issue 13: keep it tested).
+"""A build killed with SIGKILL at random points resumes to byte-identical tables.
 
 One reference build; then one output folder whose build is killed at three random moments (seeded), each
 time resumed by the next run, and finally completed. Its tables must hash like the reference's, no

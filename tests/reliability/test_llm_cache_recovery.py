@@ -1,4 +1,4 @@
-"""A build whose LLM cache is garbled goes on: the file is moved aside and a fresh one used (issue 13, 1).
+"""A build whose LLM cache is garbled goes on: the file is moved aside and a fresh one used.
 
 Before: `file is not a database` ended the build with a traceback after minutes of work.
 

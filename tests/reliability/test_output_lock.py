@@ -1,4 +1,4 @@
-"""One build per output folder; a build removes only its own temporary folder (issue 13, point 6)."""
+"""One build per output folder; a build removes only its own temporary folder."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Whole-document integrity of structural edits (issue 9, classes 3 and 6), on a standard written here.
+"""Whole-document integrity of structural edits, on a standard written here.
 
 A chapter deleted or moved renumbers the headings and, with them, every clause and chapter reference of
 the document; a chapter the rest of the document refers to is not deleted; instances are re-checked on

@@ -273,7 +273,7 @@ def test_2009_documents_keep_their_own_wording(
 def test_nms05_adds_no_sentence_of_its_own(
     corpus_documents: list[Document], context: InjectionContext
 ) -> None:
-    """Issue 9, class 2: NMS-05 once added one of three stock 前言 sentences. Now it writes only the form
+    """NMS-05 once added one of three stock 前言 sentences. Now it writes only the form
     of the error (a modal verb, or "注：" before a real provision of the clause), and both forms occur."""
     forms = set()
     for doc in corpus_documents:
@@ -296,7 +296,7 @@ def test_nms05_adds_no_sentence_of_its_own(
 def test_nms04_draws_the_vague_forms_evenly(
     corpus_documents: list[Document], context: InjectionContext
 ) -> None:
-    """Issue 9, class 2: 原则上 was the form of 9 instances in 11; the taxonomy's forms now occur where
+    """原则上 was the form of 9 instances in 11; the taxonomy's forms now occur where
     they fit, none in more than a third of the instances."""
     forms: Counter[str] = Counter()
     for doc in corpus_documents:

@@ -236,7 +236,7 @@ def test_a_sibling_is_evidence_only_for_the_same_actor_and_object() -> None:
     assert not pair("a) 宜每日清洁柜门；", "b) 宜每日清洁格口。")  # another object
 
 
-# --- word-aware edits (issue 9, class 4) ------------------------------------------------------------------
+# --- word-aware edits ---------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "text",
     [

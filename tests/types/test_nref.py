@@ -128,7 +128,7 @@ def _corpus_of(*documents: tuple[Document, str, str]) -> list[Document]:
 
 
 def test_nref02_never_borrows_another_fields_reference() -> None:
-    """Issue 9, class 1: a tea standard's "茶叶贮存" never enters the rain sensor's list; a part of a
+    """A tea standard's "茶叶贮存" never enters the rain sensor's list; a part of a
     series the list already cites does, and so does a standard of the same field that speaks of what the
     document speaks of (half its title's words) — not one that only shares the field (a field such as
     ICS 35 holds energy metering and semantic libraries alike)."""
@@ -152,7 +152,7 @@ def test_nref02_never_borrows_another_fields_reference() -> None:
 
 
 def test_nref02_title_takes_the_lists_space_width() -> None:
-    """Issue 9, class 6: a title borrowed with ideographic spaces is written with the ASCII spaces of a
+    """A title borrowed with ideographic spaces is written with the ASCII spaces of a
     list that uses them (and the other way round)."""
     ascii_list = "GB/T 2423.1—2008 电工电子产品环境试验 第2部分：试验方法 试验A：低温"
     rain = standard(ascii_list, RAIN_BODY)

@@ -206,7 +206,7 @@ HJ 524-2009 示例污染物名称代码
     ],
 )
 def test_a_citation_wrapped_over_two_lines_is_cited(body: str) -> None:
-    """Issue 9, class 7: "应按GB/T⏎2423.1—2008的规定" cites the listed document (PDF line breaks)."""
+    """The citation "应按GB/T⏎2423.1—2008的规定" cites the listed document (PDF line breaks)."""
     doc = standard(RAIN_LIST, body)
     assert found(doc, "NREF-02") == []
     uses = analyse(doc).uses_of(parse_number("GB/T 2423.1"))

@@ -1,5 +1,5 @@
 """TER-01 never edits words the drafter does not own, and NMS-02 only where the change is detectable
-(issue 9, classes 1 and 5), on small standards written here.
+on small standards written here.
 
 A reader rejected "提示“信息以广播为准”" → "提示“检票信息以广播为准”" (a term written into a quoted display
 text) and "宜优先采用" → "应优先采用" (a preference is an ordinary requirement once strengthened: nothing

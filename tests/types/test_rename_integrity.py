@@ -1,4 +1,4 @@
-"""References follow structural renumbering only, never the wrong number that is the error (issue 9, class 3).
+"""References follow structural renumbering only, never the wrong number that is the error.
 
 A chapter deleted, moved or an entry inserted renumbers the document consistently, and its references
 follow; a heading given a wrong number (STR-04, TER-05: a modify edit's renames) is the error itself, so

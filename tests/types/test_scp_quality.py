@@ -1,4 +1,4 @@
-"""Scope dimension (SCP), issue 9: regression tests for the shortcut defects of the scope injectors.
+"""Scope dimension (SCP): regression tests for the shortcut defects of the scope injectors.
 
 Each test writes its own small standards and checks one defect that a reviewer found: a stock sentence
 that marks every SCP-03 instance, material borrowed from another field, a comma left before 、, an

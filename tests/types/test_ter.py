@@ -140,7 +140,7 @@ def test_generators_are_offline(
 
 
 def test_ter02_entry_is_of_the_documents_world_and_goes_anywhere(ter_injectors: dict) -> None:
-    """Class 1 and 2 of issue 9: the added entry comes from a document of the same narrow field and is
+    """The added entry comes from a document of the same narrow field and is
     made of the document's own words, and it is not always the last entry; the entries after it are
     renumbered one down, consecutively. (The project corpus has no two documents of one narrow field:
     there TER-02 renames an entry instead.)"""
@@ -212,7 +212,7 @@ def test_ter01_terms_come_from_the_documents_own_world(
     ter_injectors: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 9, classes 1 and 2: where no entry or abbreviation can be taken out (hidden here, so that the
+    """Where no entry or abbreviation can be taken out (hidden here, so that the
     corpus shows the written form), TER-01 writes a term-like noun phrase of the document's own
     definitions, or a term of a document of its narrow field; never made-up initials ("CCC"); its
     qualifier is already said in the same line (the term names what the text says); and no written
@@ -256,7 +256,7 @@ def _written_terms(corpus_documents: list[Document], context: InjectionContext, 
 
 
 def test_ter01_takes_a_used_abbreviation_out_of_the_list(ter_injectors: dict) -> None:
-    """Issue 9: the abbreviation form of TER-01 leaves the body as written; only a listed abbreviation
+    """The abbreviation form of TER-01 leaves the body as written; only a listed abbreviation
     the body uses, and not spelled out in the body, is taken out of 缩略语."""
     symbols = (
         "4 缩略语\n下列缩略语适用于本文件。\nRTU：远程终端单元（Remote Terminal Unit）\nPLC：可编程逻辑控制器"
@@ -352,7 +352,7 @@ def test_every_ter04_variant_is_detected(corpus_documents: list[Document], conte
     last = {f.format(term) for f in TERM_LAST}
     assert seen <= {"是指", "指", "是", "应", "宜"} | first | last
     assert {"是指", "指", "是", "应", "宜"} <= seen
-    # issue 9: the term is written in several ways, not one stock phrase
+    # the term is written in several ways, not one stock phrase
     assert len(seen & first) >= 2 and len(seen & last) >= 2
 
 

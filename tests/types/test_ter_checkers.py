@@ -138,7 +138,7 @@ def test_term_variants_and_helpers() -> None:
     assert initials("greenhouse environment monitoring system") == "GEMS"
     assert initials("obligation") == ""
     assert "帧编号" in near_synonyms("帧序号", set())
-    # words that name another concept in standards are no synonyms (issue 9: TER-03's variant is natural)
+    # words that name another concept in standards are no synonyms (TER-03's variant is natural)
     assert near_synonyms("数据帧", set()) == ()
     assert not {"环境监测平台", "数据采样周期"} & set(
         near_synonyms("环境监测系统", set()) + near_synonyms("数据采集周期", set())
@@ -161,7 +161,7 @@ def test_parser_debris_is_not_judged() -> None:
 
 @pytest.mark.parametrize("form", NONE_FORMS)
 def test_every_no_terms_lead_in_contradicts_the_entries(form: str) -> None:
-    """Issue 9: TER-05 writes the "no terms" lead-in in several forms; the checker knows each of them."""
+    """TER-05 writes the "no terms" lead-in in several forms; the checker knows each of them."""
     assert [loc for loc, _ in violations(document(), "TER-05")] == []
     doc = document(lead_in=f"本文件{form}。")
     assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]

@@ -1,4 +1,4 @@
-"""Issue 9, round 5: TER-01/TER-02 material an expert accepts, and NMS-05 notes that are real provisions.
+"""TER-01/TER-02 material an expert accepts, and NMS-05 notes that are real provisions.
 
 An expert rejected "综合系统" and "数据资源" written as undefined terms (general compounds nobody defines),
 an entry "标准问" added to a standard of another narrow field that shares only generic or one-character
@@ -158,7 +158,7 @@ THREE_BODY = """4 要求
 
 
 def test_ter01_takes_out_the_entry_of_a_recurring_technical_term() -> None:
-    """The document's own recurring term (Issue 9: "a multi-character technical noun phrase that
+    """The document's own recurring term ("a multi-character technical noun phrase that
     recurs"): the entry of 伴热管线, used in 4.1 and 4.2, is taken out of chapter 3; 标定周期 (used in one
     clause) is not; the entries stay consecutive and the body is untouched."""
     from injectors.edit import apply_edits

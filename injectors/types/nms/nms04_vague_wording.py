@@ -115,7 +115,7 @@ def _choose(modals: tuple[BodyModal, ...], rng: random.Random) -> tuple[BodyModa
         wanted = rng.choice(others) if others else "原则上"
     options = fitting[wanted]
     if wanted == "原则上":
-        # issue 9: "，原则上" after a comma in most instances is a stock phrase; where the clause offers
+        # "，原则上" after a comma in most instances is a stock phrase; where the clause offers
         # a modal inside a sentence part, the hedge goes there, else another form where one fits
         inside = [o for o in options if not _after_punctuation(o[0])]
         others = sorted(f for f in fitting if f != "原则上")

@@ -109,7 +109,7 @@ def _title_gap(items: Sequence[ListItem]) -> str | None:
 
 
 def _spaced(title: str, gap: str | None) -> str:
-    """A borrowed title with the list's own space between its parts (issue 9: mixed widths and runs
+    """A borrowed title with the list's own space between its parts (mixed widths and runs
     of spaces give an inserted entry away)."""
     return title if gap is None else _CHINESE_GAP.sub(gap, title)
 

@@ -95,7 +95,7 @@ AT_HOME = 0.5
 
 def at_home(document: Document, corpus_term: CorpusTerm, vocab: frozenset[str]) -> float | None:
     """How well a term another corpus document defines fits this document (`relatedness`), or None when
-    it must not be written into it. Issue 9: only a document of the same narrow field lends terms
+    it must not be written into it. Only a document of the same narrow field lends terms
     (`lexicon.same_lexicon`: an ICS group as broad as 35 holds ledgers and environmental data alike);
     the term must be term-like (`lexicon.term_like`: not "标准问", "数据资源"), each of its words a word
     of this document, at least one of them distinctive (not only generic or one-character words), and

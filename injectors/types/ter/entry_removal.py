@@ -1,6 +1,6 @@
 """TER-01's most natural form: a term the body uses again and again loses its entry in chapter 3.
 
-Issue 9: the undefined term an expert accepts is a specific, technical compound of the document's own
+The undefined term an expert accepts is a specific, technical compound of the document's own
 body that recurs, and that a reader expects to find defined. The terms its drafter defined and then used
 in several clauses are exactly that; taking one entry out of chapter 3 (the entries after it move up by
 one, so that no numbering gap gives it away) leaves the body as written, leaning on a term that nothing

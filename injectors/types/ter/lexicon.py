@@ -1,6 +1,6 @@
 """Which terms belong to a document's world: a narrow field lexicon and the test of a term-like phrase.
 
-Issue 9: an ICS group or a CCS letter is too broad to say that a term belongs (ICS 35 holds ledgers,
+An ICS group or a CCS letter is too broad to say that a term belongs (ICS 35 holds ledgers,
 semantic libraries and ecological big data alike: "标准问" is no term of an ecological data standard),
 and a phrase such as "综合系统" or "数据资源" is a general compound nobody defines. A term another
 document defines may therefore be borrowed only from a document of the same narrow field (the same ICS

@@ -1,6 +1,6 @@
 """Which document of a release may write a given undefined term (TER-01).
 
-Issue 9: a term that TER-01 writes into several documents of one release ("网络数据" in three network
+A term that TER-01 writes into several documents of one release ("网络数据" in three network
 standards) is a stock phrase a classifier learns, not an error a reviewer finds. Each term is therefore
 given to one document only, decided from the injection context alone (every document's terms and scope),
 so that documents injected independently, in any order or process, never share one.

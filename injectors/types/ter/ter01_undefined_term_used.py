@@ -113,7 +113,7 @@ _NOTE_OR_EXAMPLE = regex.compile(r"\s*(注|示例)")
 class UndefinedTermUsed(TerminologyInjector):
     """TER-01: the body uses a technical term or abbreviation that chapter 3 / 缩略语 never defines.
 
-    Issue 9 (round 5): the undefined term an expert accepts is a specific technical compound of the
+    The undefined term an expert accepts is a specific technical compound of the
     document's own body that recurs. (1) A defined term the body uses in several clauses loses its entry
     (`entry_removal`: "探测分区" used in 4.2.1–4.2.3, its entry gone, the entries after it renumbered), or
     (2) an abbreviation the body uses loses its line in 缩略语 (`abbreviation_entries`): the body stays as

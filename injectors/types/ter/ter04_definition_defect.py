@@ -57,7 +57,7 @@ OPENERS = ("是指", "指", "是")
 
 
 # Ways a drafter writes the term into its own definition, before ("传感终端是……") or after it
-# ("……，称为传感终端"); issue 9: drawn from several so that no one phrase marks the type.
+# ("……，称为传感终端"); drawn from several so that no one phrase marks the type.
 TERM_FIRST = ("{}是", "{}即为", "{}是一种")
 
 

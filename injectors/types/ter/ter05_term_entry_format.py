@@ -293,7 +293,7 @@ class TermEntryFormat(TerminologyInjector):
     ) -> Proposal | None:
         change = site.detail
         if isinstance(change, LeadInChange):
-            if change.kind == "none":  # issue 9: not always the one stock sentence
+            if change.kind == "none":  # not always the one stock sentence
                 this = change.new[:3]
                 change = replace(change, new=f"{this}{rng.choice(NONE_FORMS)}。")
             return self._lead_in_proposal(document, site.target, change)

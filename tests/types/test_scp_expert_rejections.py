@@ -1,4 +1,4 @@
-"""Scope dimension (SCP), issue 9, fifth round: regression tests for what an expert rejected, each on small
+"""Scope dimension (SCP): regression tests for what an expert rejected, each on small
 standards the test writes itself.
 
 - SCP-03: an excluded object coordinated with a subject of another kind ("报警系统和电池室均应设置主电源"),
@@ -28,7 +28,7 @@ from tests.types.test_scp_quality import (
     instances,
     standard,
 )
-from tests.types.test_scp_round4 import dropped_qualifiers, run
+from tests.types.test_scp_real_rejections import dropped_qualifiers, run
 
 # A fire detection standard whose scope excludes a place (a battery room), not another system.
 FIRE_SCOPE = (

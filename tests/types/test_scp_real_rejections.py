@@ -1,4 +1,4 @@
-"""Scope dimension (SCP), issue 9, fourth round: regression tests for what an expert rejected on real
+"""Scope dimension (SCP): regression tests for what an expert rejected on real
 standards, each on small standards the test writes itself.
 
 - SCP-01: a moved requirement kept a connective ("其中，") that pointed at neighbours it no longer had;

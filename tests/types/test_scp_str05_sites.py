@@ -1,4 +1,4 @@
-"""Scope dimension (SCP) and STR-05, issue 9 second round: regression tests on standards written here.
+"""Scope dimension (SCP) and STR-05: regression tests on standards written here.
 
 SCP-04 no longer brings joining words ("，以及", "保护、") that two instances share; SCP-03 finds no site on a
 scope that excludes nothing but lists its life-cycle stages; SCP-05 words its exclusion in several ways;
