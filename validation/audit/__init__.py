@@ -11,10 +11,10 @@ the table into the dataset card. Plain Python: no Prefect, no release writer.
 from validation.audit.release import AuditInputError
 from validation.audit.report import (
     AUDIT_FILE,
-    JUDGEMENT_TYPES,
     Audit,
     audit_and_write,
     audit_release,
+    judgement_types,
     render_markdown,
     render_text,
     write_audit,
@@ -22,11 +22,11 @@ from validation.audit.report import (
 
 __all__ = [
     "AUDIT_FILE",
-    "JUDGEMENT_TYPES",
     "Audit",
     "AuditInputError",
     "audit_and_write",
     "audit_release",
+    "judgement_types",
     "render_markdown",
     "render_text",
     "write_audit",
