@@ -8,7 +8,10 @@ release after the other, and compares each config's rows with its Parquet file; 
 `local-chat-completions` on the group `gbtbench_review` of v0.1.1 against a chat server on 127.0.0.1 that
 answers each document's gold list in a model's untidy way; scores the samples folder with `gbtbench score`
 (one score per shot: every gold error found, nothing unparsable) and checks that scoring those samples
-against v0.1.0 is refused. Prints one line per check and its time; the exit status is 1 if any failed.
+against v0.1.0 is refused; exports v0.1.1's review queue for Label Studio (config and tasks checked with
+Label Studio's own parser), imports an edited export with two rejections and two acceptances (twice: the
+second adds nothing), and rebuilds: only the rejected instances are replaced. Prints one line per check and
+its time; the exit status is 1 if any failed.
 """
 
 from __future__ import annotations
@@ -204,6 +207,88 @@ def main() -> None:
         return done.stderr.strip().splitlines()[-1][:160]
 
     checks.run("the v0.1.1 samples scored against v0.1.0", refused)
+
+    before = {r["instance_id"]: r for r in pq.read_table(releases[1] / "instances.parquet").to_pylist()}
+    rejected: list[str] = []
+
+    def label_studio() -> str:
+        done = gbtbench(
+            "review-export", str(releases[1]), "--format", "label-studio", "--out", str(work / "ls")
+        )
+        assert done.returncode == 0, done.stderr[-500:]
+        tasks = json.loads(next((work / "ls").glob("label-studio-tasks-*.json")).read_text(encoding="utf-8"))
+        config = next((work / "ls").glob("*.xml")).read_text(encoding="utf-8")
+        assert [t["data"]["instance_id"] for t in tasks] and {t["data"]["instance_id"] for t in tasks} <= set(
+            before
+        )
+        checked = "not checked (label-studio-sdk missing)"
+        try:
+            from label_studio_sdk.label_interface import LabelInterface
+        except ImportError:
+            pass
+        else:
+            interface = LabelInterface(config)
+            interface.validate()
+            assert all(interface.validate_task(task) for task in tasks)
+            checked = "config and every task valid for Label Studio's parser"
+        # an annotator rejects the first two documents' first instances and accepts two more
+        firsts: dict[str, int] = {}
+        for n, task in enumerate(tasks):
+            firsts.setdefault(task["data"]["doc_id"], n)
+        chosen = list(firsts.values())[:2]
+        rejected.extend(tasks[n]["data"]["instance_id"] for n in chosen)
+        accepted = [n for n in range(len(tasks)) if n not in chosen][:2]
+        exported = []
+        for n, task in enumerate(tasks):
+            controls = {"decision": "reject", "reject_reason": "unnatural"} if n in chosen else None
+            controls = {"decision": "accept"} if n in accepted else controls
+            result = [
+                {
+                    "id": f"r{n}-{name}",
+                    "from_name": name,
+                    "to_name": "corrupted",
+                    "type": "choices",
+                    "value": {"choices": [value]},
+                }
+                for name, value in (controls or {}).items()
+            ]
+            annotation = {
+                "id": n + 1,
+                "completed_by": 7,
+                "result": result,
+                "was_cancelled": False,
+                "created_at": "2026-12-06T10:00:00.000000Z",
+            }
+            exported.append(
+                {"id": n + 1, "data": task["data"], "annotations": [annotation] if controls else []}
+            )
+        edited = work / "ls" / "project-export.json"
+        edited.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
+        done = gbtbench("review-import", str(releases[1]), str(edited))
+        assert done.returncode == 0, done.stderr[-500:]
+        stats = json.loads(gbtbench("review-stats", str(releases[1]), "--json").stdout)
+        assert stats["decided_items"] == 4, stats
+        again = gbtbench("review-import", str(releases[1]), str(edited))
+        assert again.returncode == 0 and "0 decisions imported" in again.stderr, again.stderr[-300:]
+        return (
+            f"{len(tasks)} tasks exported, {checked}; 4 decisions imported once (a second import adds none)"
+        )
+
+    checks.run("Label Studio export, validation and import", label_studio)
+
+    def rebuild() -> str:
+        done = gbtbench(
+            "build", "--corpus", str(work / "corpus-v0.1.1"), "--out", str(out), "--version", "v0.1.2"
+        )
+        assert done.returncode == 0, done.stderr[-500:]
+        after = {r["instance_id"]: r for r in pq.read_table(out / "v0.1.2" / "instances.parquet").to_pylist()}
+        removed, added = before.keys() - after.keys(), after.keys() - before.keys()
+        changed = [i for i in before.keys() & after.keys() if before[i] != after[i]]
+        assert removed == set(rejected), (sorted(removed), rejected)
+        assert len(added) == len(rejected) and not changed, (len(added), len(changed))
+        return f"removed {len(removed)} (the rejected), added {len(added)}, changed {len(changed)}"
+
+    checks.run("rebuild with the two rejections", rebuild)
     if args.keep:
         print(f"{checks.failed} failed; files in {work}")
     else:
