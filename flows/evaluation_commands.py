@@ -161,7 +161,6 @@ def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out
     """`score --task correction`: verified correction, chrF and exact match of a corrections file."""
     from evaluation.correction import (
         CorrectionInputError,
-        correction_lines,
         read_corrections,
         score_corrections,
     )
@@ -174,18 +173,24 @@ def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out
     if not scores["answered"]:
         raise _fail(ValueError(f"{answers_file}: no answer matches a correction row of {release_dir}"))
     if out is not None:
-        from flows.output_errors import one_line, write_together
+        _write_corrections(out, scores, "Correction")
 
-        text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
-        report = "\n".join(["# Correction", "", *(f"    {line}" for line in correction_lines(scores))]) + "\n"
-        with one_line(out):
-            write_together(
-                out,
-                {
-                    "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
-                    "report.md": lambda p: p.write_text(report, encoding="utf-8"),
-                },
-            )
+
+def _write_corrections(folder: Path, scores: dict, title: str) -> None:
+    """scores.json and report.md of a correction run, written together or not at all."""
+    from evaluation.correction import correction_lines
+    from flows.output_errors import one_line, write_together
+
+    text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
+    report = "\n".join([f"# {title}", "", *(f"    {line}" for line in correction_lines(scores))]) + "\n"
+    with one_line(folder):
+        write_together(
+            folder,
+            {
+                "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
+                "report.md": lambda p: p.write_text(report, encoding="utf-8"),
+            },
+        )
 
 
 def _print_corrections(scores: dict, as_json: bool) -> None:
@@ -560,7 +565,6 @@ def _evaluate_corrections(
     """`evaluate --task correction`: the model rewrites each corrupted section; each answer is verified."""
     from evaluation.correction import (
         CorrectionInputError,
-        correction_lines,
         correction_requests,
         score_corrections,
     )
@@ -595,15 +599,7 @@ def _evaluate_corrections(
         )
     scores = score_corrections(release_dir, outputs)
     scores["run"] = {"model": model, "shots": int(shots), "llm": counts}
-    (folder / "scores.json").write_text(json.dumps(scores, ensure_ascii=False, indent=1) + "\n", "utf-8")
-    report = "\n".join(
-        [
-            f"# {model}: correction on gbtbench {version}",
-            "",
-            *(f"    {line}" for line in correction_lines(scores)),
-        ]
-    )
-    (folder / "report.md").write_text(report + "\n", encoding="utf-8")
+    _write_corrections(folder, scores, f"{model}: correction on gbtbench {version}")
     _print_corrections(scores, False)
     print(f"results in {folder}")
     if len(outputs) < len(rows):
