@@ -187,10 +187,12 @@ def scoped_requirements(section: Section, objects: tuple[str, ...]) -> tuple[Sco
 
 
 def _requirements(section: Section) -> Iterator[tuple[int, str, str]]:
-    """(offset, words before the modal, sentence) of each 应/不应 sentence of the clause's plain prose."""
+    """(offset, words before the modal, sentence) of each 应/不应 sentence of the clause's plain prose (never
+    a table row: the section's tables say which lines are rows, a full-width note row included)."""
+    rows = section.table_lines()
     for start, end in paragraph_spans(section.text):
         line = section.text[start:end]
-        if not is_plain(line):
+        if section.text.count("\n", 0, start) in rows or not is_plain(line):
             continue
         for sentence in sentences(line):
             found = provisions(sentence.text)

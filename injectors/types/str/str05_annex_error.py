@@ -139,11 +139,14 @@ CAPTION = regex.compile(
 _CAPTION_TITLE_START = regex.compile(r"^(中|的|给出|所示|列出|和|、|及|与|为|是|规定|至|～|~|—|所列|表示|内)")
 
 
-def caption_lines(text: str) -> Iterator[tuple[int, regex.Match[str]]]:
-    """Table and figure captions ("表A.1　名称", "图 2 结构"): offset of the line and the match."""
+def caption_lines(
+    text: str, table_rows: frozenset[int] = frozenset()
+) -> Iterator[tuple[int, regex.Match[str]]]:
+    """Table and figure captions ("表A.1　名称", "图 2 结构"): offset of the line and the match; never a
+    line of `table_rows` (`Section.table_lines()`: a full-width row reading "表1 …" is a row, no caption)."""
     offset = 0
-    for line in text.split("\n"):
-        m = CAPTION.match(line)
+    for k, line in enumerate(text.split("\n")):
+        m = CAPTION.match(line) if k not in table_rows else None
         if m:
             title = m.group("title").strip()
             if (
@@ -213,7 +216,7 @@ def annex_errors(document: Document) -> list[Violation]:
         annex = annex_letter_of(s)
         if annex is None:
             continue
-        for _, m in caption_lines(s.text):
+        for _, m in caption_lines(s.text, s.table_lines()):
             if m.group("letter") is None:
                 label = m.group("kind") + m.group("n")
                 wanted = f"{m.group('kind')}{annex}.{m.group('n')}"
@@ -282,7 +285,7 @@ class AnnexError(Injector):
                     )
                 continue
             letter = s.number[:1]
-            for offset, m in caption_lines(s.text):
+            for offset, m in caption_lines(s.text, s.table_lines()):
                 if m.group("letter") == letter:
                     start = offset + m.start("letter")
                     old = m.group(0)[m.start("letter") : m.start("n")]  # "A." or "A ."
