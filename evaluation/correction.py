@@ -100,9 +100,11 @@ def answer_section(target: Section, answer: str) -> Section:
     body = "\n".join(lines[1:]).strip()
     heading = parse_heading(lines[0])
     if heading is not None:
-        if heading.rest:  # an untitled clause number with its first sentence on the same line
-            body = f"{heading.rest}\n{body}".strip()
         title = heading.title or (heading.number if heading.number == target.title else "")
+        if heading.rest and _squeezed(heading.rest) == _squeezed(target.title):
+            title = heading.rest.strip()  # a title longer than the parser's (a term with its English name)
+        elif heading.rest:  # an untitled clause number with its first sentence on the same line
+            body = f"{heading.rest}\n{body}".strip()
         marker = heading.annex_marker or target.annex_marker if heading.is_annex else target.annex_marker
         return replace(target, number=heading.number, title=title, text=body, annex_marker=marker)
     if lines[0].strip() == target.title:

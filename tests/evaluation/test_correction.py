@@ -112,6 +112,13 @@ def test_the_answer_s_first_line_is_read_as_the_parser_reads_headings() -> None:
     untitled = Section("5.2.1", "", "响应时间宜不大于2 s。", 3, "clause")
     inline = answer_section(untitled, "5.2.1 响应时间应不大于2 s。")
     assert (inline.number, inline.title, inline.text) == ("5.2.1", "", "响应时间应不大于2 s。")
+    term = Section(
+        "3.1", "示例环境监测系统 example environment monitoring system", "是指……的系统。", 2, "terms"
+    )
+    long_title = answer_section(
+        term, "3.1 示例环境监测系统 example environment monitoring system\n由……的系统。"
+    )
+    assert (long_title.title, long_title.text) == (term.title, "由……的系统。")  # the title, not text
     body_only = answer_section(target, "响应时间应不大于2 s。")
     assert (body_only.number, body_only.title, body_only.text) == ("5.4", "性能", "响应时间应不大于2 s。")
 
