@@ -24,54 +24,14 @@ from release.hub_layout import hub_layout
 from release.instructions import instruction_rows
 from release.tables import build_tables
 
-# A toy type written the way a developer adds one: a row, a checker, an injector and the definition.
-TOY = '''
-"""NMS-99 感叹号 (Exclamation mark in a provision): a toy type for the registry test."""
-
-from __future__ import annotations
-
-import random
-from collections.abc import Iterator
-
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
-from parsers.model import Document
-
-ERROR_TYPE = ErrorType(
-    "NMS-99", "NMS", "条款以感叹号结尾", "Provision ends with an exclamation mark",
-    "GB/T 1.1—2020 9.1", "GB/T 1.1—2009 附录F", "R", "D", ("E-T-99",),
+# The toy type of docs/adding-a-type.md, the template a developer starts from: a row, a checker, an injector
+# and the definition (read from the page, so that the page's code is the code this test runs).
+TOY = (
+    (Path(__file__).resolve().parents[2] / "docs" / "adding-a-type.md")
+    .read_text(encoding="utf-8")
+    .split("```python\n", 1)[1]
+    .split("```", 1)[0]
 )
-
-
-def exclamation(document: Document) -> Iterator[Violation]:
-    for section in document.sections:
-        if "应" in section.text and "！" in section.text:
-            yield Violation(section.number, ERROR_TYPE.id, "条款以感叹号结尾")
-
-
-class ExclamationMark(Injector):
-    error_type = ERROR_TYPE.id
-
-    def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
-        for i, section in enumerate(document.sections):
-            if section.kind == "clause" and "应" in section.text and section.text.rstrip().endswith("。"):
-                yield Site(i)
-
-    def propose(
-        self, document: Document, site: Site, rng: random.Random, context: InjectionContext
-    ) -> Proposal:
-        text = document.sections[site.target].text
-        end = text.rstrip().rfind("。")
-        edit = Edit("modify", site.target, replacements=(Replacement("text", end, "。", "！"),))
-        return Proposal(edit, "条款以感叹号结尾", "将“！”改为“。”")
-
-
-DEFINITION = TypeDefinition(ERROR_TYPE, ExclamationMark, checks=(exclamation,))
-'''
 
 
 @pytest.fixture
