@@ -107,6 +107,24 @@ def test_an_echoed_key_is_masked_in_the_answer_and_the_cache(tmp_path: Path) -> 
         assert stat.S_IMODE(part.stat().st_mode) == 0o600, part
 
 
+def test_a_runaway_answer_is_a_failed_call_and_never_cached(tmp_path: Path) -> None:
+    """A server that answers megabytes (a model looping, a hostile endpoint) costs one failed call: the
+    answer is dropped, not kept in the cache for every later run to read."""
+    from servers.review import ReviewServer
+
+    from injectors.llm.client import MAX_ANSWER_CHARS
+
+    path = tmp_path / "cache.sqlite"
+    with ReviewServer(lambda prompt: "[x " * (MAX_ANSWER_CHARS // 3 + 10)) as server:
+        config = LLMConfig(model="m", base_url=server.base_url, api_key="k", timeout=30.0, max_retries=0)
+        with LLMClient(config, LLMCache(path)) as llm:
+            with pytest.raises(LLMError, match="too_large"):
+                llm.complete(REQUEST)
+            assert llm.stats.to_dict()["failures"] == {"too_large": 1}
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM completions").fetchone()[0] == 0
+
+
 def test_an_existing_cache_is_made_private(tmp_path: Path) -> None:
     path = tmp_path / "cache.sqlite"
     LLMCache(path).close()

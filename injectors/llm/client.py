@@ -44,6 +44,11 @@ def endpoint(config: LLMConfig) -> str:
     return (config.base_url or "https://api.openai.com/v1").rstrip("/")
 
 
+# The longest answer kept: far above what any prompt of ours asks for (a review answer is read up to a quarter
+# of it), and small enough that a server sending hundreds of megabytes costs neither memory nor cache
+MAX_ANSWER_CHARS = 1 << 20
+
+
 class LLMError(RuntimeError):
     """A call that failed for good (after retries); `reason` is a short code counted per build."""
 
@@ -179,6 +184,11 @@ class AsyncChatClient:
             self.stats.add("cache_misses")
         self._guard()
         content, prompt_tokens, completion_tokens, retried = await self._request(request)
+        if len(content) > MAX_ANSWER_CHARS:  # never cached: a runaway answer would fill the cache, not a run
+            self.stats.fail("too_large")
+            raise LLMError(
+                "too_large", f"an answer of {len(content):,} characters (over {MAX_ANSWER_CHARS:,})"
+            )
         if self.cache is not None:
             self.cache.put(
                 key,
