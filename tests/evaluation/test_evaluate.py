@@ -253,3 +253,16 @@ def test_a_deeply_nested_answer_is_read_as_unparsable_and_a_rerun_works(
             assert server.requests == (3 if attempt == 0 else 0)
         scores = json.loads((tmp_path / "deep" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
         assert scores["input"]["unparsable"]["count"] == 3
+
+
+@pytest.mark.parametrize("task", [["--method", "reviewer"], ["--task", "correction"]])
+def test_the_reviewer_and_the_correction_task_stop_at_a_dead_endpoint_too(
+    release_dir: Path, tmp_path: Path, task: list[str]
+) -> None:
+    url = closed_port_url()
+    done = run("evaluate", str(release_dir), "--model", "m", "--base-url", url, "--out", str(tmp_path), *task)
+    assert done.returncode == 2, done.stderr
+    assert f"{url} (model m) failed the first request, so nothing was scored or written" in done.stderr
+    assert "Traceback" not in done.stderr
+    written = {p.name for p in tmp_path.rglob("*") if p.is_file()}
+    assert not written & {"scores.json", "report.md", "predictions.jsonl", "dimensions.png"}
