@@ -20,7 +20,7 @@ import multiprocessing
 import statistics
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -64,9 +64,13 @@ def _serve(latency: float, connection: Connection) -> None:
 
 
 @contextmanager
-def server_process(latency: float) -> Iterator[tuple[str, Connection]]:
+def server_process(
+    latency: float, serve: Callable[[float, Connection], None] = _serve
+) -> Iterator[tuple[str, Connection]]:
+    """A test server in its own process (`serve(latency, connection)` sends its URL, then serves until told
+    to stop), so that its threads do not compete with the client for the GIL."""
     ours, theirs = multiprocessing.Pipe()
-    process = multiprocessing.get_context("spawn").Process(target=_serve, args=(latency, theirs), daemon=True)
+    process = multiprocessing.get_context("spawn").Process(target=serve, args=(latency, theirs), daemon=True)
     process.start()
     try:
         yield ours.recv(), ours

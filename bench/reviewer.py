@@ -14,17 +14,15 @@ from __future__ import annotations
 
 import argparse
 import math
-import multiprocessing
 import statistics
 import sys
 import tempfile
 import time
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+from bench.llm import server_process
 from evaluation.benchmark import ReleaseError, load_benchmark
 from evaluation.reviewer.agents import plan_calls
 from evaluation.reviewer.fusion import FAMILIES
@@ -41,22 +39,10 @@ THROUGHPUT_GOAL = 0.8
 
 
 def _serve(latency: float, connection: Connection) -> None:
+    """An empty review after `latency` seconds for every call (the server of `bench.llm.server_process`)."""
     with ReviewServer(lambda prompt: "[]", latency=latency) as server:
         connection.send(server.base_url)
-        connection.recv()
-        connection.send(server.requests)
-
-
-@contextmanager
-def server_process(latency: float) -> Iterator[tuple[str, Connection]]:
-    """The server in its own process, so that its threads do not compete with the client for the GIL."""
-    ours, theirs = multiprocessing.Pipe()
-    process = multiprocessing.get_context("spawn").Process(target=_serve, args=(latency, theirs), daemon=True)
-    process.start()
-    try:
-        yield ours.recv(), ours
-    finally:
-        process.join(timeout=10)
+        connection.recv()  # until the benchmark says stop
 
 
 def main() -> None:
@@ -90,7 +76,7 @@ def main() -> None:
     verdict = "ok" if largest <= TOKEN_GOAL else "MISSED"
     print(f"largest prompt {largest:,} tokens (goal ≤ {TOKEN_GOAL:,}): {verdict}")
 
-    with server_process(args.latency) as (base_url, connection), tempfile.TemporaryDirectory() as folder:
+    with server_process(args.latency, _serve) as (base_url, _), tempfile.TemporaryDirectory() as folder:
         config = LLMConfig(
             model="bench", base_url=base_url, api_key="bench", timeout=30, max_concurrency=args.concurrency
         )
@@ -98,14 +84,12 @@ def main() -> None:
             started = time.perf_counter()
             reviewed = run_reviewer(benchmark.items, client, FAMILIES, concurrency=args.concurrency)
             elapsed = time.perf_counter() - started
-        connection.send("stop")
-        served = connection.recv()
     failed = sum(u.failed for r in reviewed for u in r.usage.values())
     ideal = math.ceil(len(calls) / args.concurrency) * args.latency
     ratio = ideal / elapsed
     print(
         f"\n## Wall time at concurrency {args.concurrency}, {args.latency * 1000:.0f} ms latency: "
-        f"{len(calls)} calls ({served} served, {failed} failed) in {elapsed:.2f} s; ideal {ideal:.2f} s; "
+        f"{len(calls)} calls ({failed} failed) in {elapsed:.2f} s; ideal {ideal:.2f} s; "
         f"{ratio:.0%} of ideal throughput (goal ≥ {THROUGHPUT_GOAL:.0%}): "
         f"{'ok' if ratio >= THROUGHPUT_GOAL else 'MISSED'}"
     )
