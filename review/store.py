@@ -3,6 +3,10 @@
 WAL mode lets the web app, a second app process and a build read and write at once. Rows are never updated
 or deleted (triggers refuse it), so two browser tabs deciding the same item both stay in the history, and
 "current" is simply the last row per (release, instance, annotator).
+
+Reads go through connections of their own, one per thread, never through the writing connection: a writer
+waiting for another process's lock holds that connection for up to its busy timeout, and a WAL reader
+needs no lock, so a page load must not queue behind it.
 """
 
 from __future__ import annotations
@@ -104,8 +108,11 @@ class ReviewStore:
         self.path = Path(path)
         self.clock = clock
         self.timeout = timeout
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()  # serialises the writing connection
         self._conn = self._open()
+        self._local = threading.local()  # each thread's reading connection
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
 
     def _open(self) -> sqlite3.Connection:
         if self.path.is_dir():
@@ -134,17 +141,36 @@ class ReviewStore:
 
     @contextmanager
     def _cursor(self, write: bool = False) -> Iterator[sqlite3.Cursor]:
+        if not write:
+            try:
+                yield self._reader().cursor()
+            except sqlite3.Error as exc:
+                raise self._error(exc) from None
+            return
         with self._lock:
             try:
-                if write:
-                    with self._conn:
-                        yield self._conn.cursor()
-                else:
+                with self._conn:
                     yield self._conn.cursor()
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
 
+    def _reader(self) -> sqlite3.Connection:
+        """This thread's reading connection (opened on first use; the schema exists by then)."""
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=self.timeout, check_same_thread=False)
+            conn.execute("PRAGMA query_only=ON")
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
     def close(self) -> None:
+        with self._readers_lock:
+            for conn in self._readers:
+                conn.close()
+            self._readers.clear()
+        self._local = threading.local()
         self._conn.close()
 
     def __enter__(self) -> ReviewStore:

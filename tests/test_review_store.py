@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,39 @@ def test_a_locked_database_gives_a_clear_error(tmp_path: Path) -> None:
         holder.close()
     assert store.record(Decision("v1", "i1", "alice", "accept")).id == 1  # nothing was lost or half-written
     assert store.count() == 1
+
+
+def test_reads_do_not_wait_for_a_writer_waiting_on_the_lock(tmp_path: Path) -> None:
+    path = tmp_path / "reviews.sqlite"
+    store = ReviewStore(path, timeout=3.0)
+    store.record(Decision("v1", "i0", "bob", "accept"))
+    holder = sqlite3.connect(path)
+    holder.execute("BEGIN EXCLUSIVE")  # another process writing and not letting go
+    failed: list[BaseException] = []
+
+    def write() -> None:
+        try:
+            store.record(Decision("v1", "i1", "alice", "accept"))
+        except ReviewStoreError as exc:
+            failed.append(exc)
+
+    writer = threading.Thread(target=write)
+    try:
+        writer.start()
+        time.sleep(0.3)  # the writer holds the store's writing connection, waiting for the lock
+        started = time.monotonic()
+        assert [d.instance_id for d in store.current("v1")] == ["i0"]
+        assert store.count() == 1 and len(store.history("v1", "i0")) == 1
+        assert store.assigned("v1", "bob") == set()
+        assert time.monotonic() - started < 1.0
+        assert writer.is_alive()
+        writer.join(10)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert len(failed) == 1 and "locked" in str(failed[0])
+    assert store.count() == 1
+    store.close()
 
 
 def test_cohen_kappa_and_krippendorff_alpha_by_hand() -> None:
