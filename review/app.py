@@ -6,9 +6,10 @@ cross-origin `Origin` is refused. With a token configured (required off loopback
 present it once (`?token=`, then a cookie, or `Authorization: Bearer`; any one that matches will do, so a
 stale cookie never locks anyone out). The annotator's name is a signed cookie (a page on another port of
 the same host can set cookies here, but cannot sign them), and the `Host` header must name the address the
-app is bound to (a DNS-rebinding page names its own). Ids in URLs are looked up in dictionaries; no request
-value ever reaches the file system. The database is used from worker threads, never on the event loop, and
-a database locked past its busy timeout is a clear 503 that says the decision was not saved.
+app is bound to, or a loopback name when no address is given (a DNS-rebinding page names its own). Ids in
+URLs are looked up in dictionaries; no request value ever reaches the file system. The database is used
+from worker threads, never on the event loop, and a database locked past its busy timeout is a clear 503
+that says the decision was not saved.
 """
 
 from __future__ import annotations
@@ -83,17 +84,40 @@ def signed_name(key: bytes, value: str) -> str | None:
     return name
 
 
-def bound_hosts(host: str, port: int) -> frozenset[str] | None:
-    """The `Host` headers a browser sends to an app bound to host:port; None (any) for a wildcard bind,
+ANY_HOST = "*"  # in `hosts`: every Host header (a wildcard bind, guarded by its token)
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "[::1]"})
+
+
+def bound_hosts(host: str, port: int) -> frozenset[str]:
+    """The `Host` headers a browser sends to an app bound to host:port; ANY_HOST for a wildcard bind,
     which needs a token anyway."""
     if host in ("0.0.0.0", "::", ""):
-        return None
+        return frozenset({ANY_HOST})
     names = {host}
     if host in ("127.0.0.1", "localhost", "::1"):
-        names |= {"127.0.0.1", "localhost", "[::1]"}
+        names |= LOOPBACK
     elif ":" in host:
         names = {f"[{host}]"}
     return frozenset({*names, *(f"{n}:{port}" for n in names)})
+
+
+def host_check(hosts: Collection[str] | None) -> Callable[[str], bool]:
+    """Whether a `Host` header may be served: one of `hosts` (ANY_HOST: all), or, when none are given, a
+    loopback name on any port (a DNS-rebinding page names its own host, never one of these)."""
+    if hosts is None:
+        return lambda header: _host_name(header.lower()) in LOOPBACK
+    allowed = frozenset(h.lower() for h in hosts)
+    if ANY_HOST in allowed:
+        return lambda header: True
+    return lambda header: header.lower() in allowed
+
+
+def _host_name(header: str) -> str:
+    """The name part of a Host header: `[::1]:8765` → `[::1]`, `localhost:80` → `localhost`."""
+    if header.startswith("["):
+        name, bracket, rest = header.partition("]")
+        return name + bracket if not rest or rest.startswith(":") else ""
+    return header.partition(":")[0]
 
 
 class ReviewApp:
@@ -198,12 +222,12 @@ def create_app(
 ) -> FastAPI:
     """The app over one release; decisions go to `db_path` (raises ReleaseReadError, ReviewStoreError).
 
-    `hosts`: the `Host` headers accepted (`bound_hosts` of the address served; None accepts any).
+    `hosts`: the `Host` headers accepted (`bound_hosts` of the address served); by default loopback names.
     `busy_timeout`: how long a decision waits for another process's lock on the database."""
     store = ReviewStore(db_path, clock=clock, timeout=busy_timeout)
     state = ReviewApp(ReleaseQueue(release_dir), store, token or None)
     key = session_key(Path(db_path))
-    allowed = frozenset(h.lower() for h in hosts) if hosts is not None else None
+    host_allowed = host_check(hosts)
     app = FastAPI(title="gbtbench review", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.review = state
 
@@ -225,7 +249,7 @@ def create_app(
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Any]) -> Response:
-        if allowed is not None and request.headers.get("host", "").lower() not in allowed:
+        if not host_allowed(request.headers.get("host", "")):
             return PlainTextResponse(
                 "unexpected Host header: open the review app at the address it serves", 400
             )

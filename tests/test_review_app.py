@@ -39,6 +39,9 @@ def db(tmp_path: Path) -> Path:
     return tmp_path / "reviews.sqlite"
 
 
+LOCAL = "http://127.0.0.1"  # the app serves loopback names only unless told otherwise
+
+
 def csrf_of(page: str) -> str:
     found = re.search(r'name="csrf" value="([^"]+)"', page)
     assert found, "no CSRF field on the page"
@@ -46,7 +49,7 @@ def csrf_of(page: str) -> str:
 
 
 def signed_in(app: object, name: str) -> tuple[TestClient, str]:
-    client = TestClient(app)  # type: ignore[arg-type]
+    client = TestClient(app, base_url=LOCAL)  # type: ignore[arg-type]
     page = client.get("/login")
     token = csrf_of(page.text)
     response = client.post("/login", data={"csrf": token, "name": name, "next": "/queue"})
@@ -65,7 +68,7 @@ def queue_ids(release: Path) -> list[str]:
 
 
 def test_the_queue_needs_a_name_and_lists_every_queued_item(release: Path, db: Path) -> None:
-    client = TestClient(create_app(release, db))
+    client = TestClient(create_app(release, db), base_url=LOCAL)
     first = client.get("/queue", follow_redirects=False)
     assert first.status_code == 303 and first.headers["location"].startswith("/login")
     client, _ = signed_in(create_app(release, db), "alice")
@@ -180,9 +183,7 @@ def test_posts_need_the_csrf_token_and_the_same_origin(release: Path, db: Path, 
         f"/item/{iid}", data={"csrf": token, "decision": "accept"}, headers={"Origin": "http://evil.example"}
     )
     assert cross.status_code == 403
-    same = client.post(
-        f"/item/{iid}", data={"csrf": token, "decision": "accept"}, headers={"Origin": "http://testserver"}
-    )
+    same = client.post(f"/item/{iid}", data={"csrf": token, "decision": "accept"}, headers={"Origin": LOCAL})
     assert same.status_code == 200
     with ReviewStore(db) as store:
         assert len(store.history()) == 1
@@ -204,7 +205,7 @@ def test_no_request_path_reaches_the_file_system(release: Path, alice) -> None: 
 
 
 def test_the_login_redirect_stays_on_this_site(release: Path, db: Path) -> None:
-    client = TestClient(create_app(release, db))
+    client = TestClient(create_app(release, db), base_url=LOCAL)
     token = csrf_of(client.get("/login").text)
     for target in ("https://evil.example/", "//evil.example/x", "/\\evil.example"):
         response = client.post(
@@ -252,10 +253,10 @@ def test_filters_status_and_assignments(release: Path, db: Path) -> None:
 
 def test_a_token_is_required_when_configured(release: Path, db: Path) -> None:
     app = create_app(release, db, token="s3cret-token")
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     assert client.get("/login").status_code == 401
     assert client.get("/login?token=wrong").status_code == 401
     assert client.get("/login?token=s3cret-token").status_code == 200
     assert client.get("/login").status_code == 200  # the token is now a cookie
-    other = TestClient(app)
+    other = TestClient(app, base_url=LOCAL)
     assert other.get("/login", headers={"Authorization": "Bearer s3cret-token"}).status_code == 200

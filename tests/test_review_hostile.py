@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from release_data import injected
 from review_release import write_review_release
 from review_serving import served
-from test_review_app import csrf_of, signed_in
+from test_review_app import LOCAL, csrf_of, signed_in
 
 from review.app import bound_hosts, create_app
 from review.queue import ReleaseQueue
@@ -103,11 +103,11 @@ def test_a_locked_database_says_the_decision_was_not_saved_and_blocks_nobody(
 
 def test_a_stale_token_cookie_does_not_lock_anyone_out(release: Path, tmp_path: Path) -> None:
     app = create_app(release, tmp_path / "reviews.sqlite", token="fresh-token-1234")
-    client = TestClient(app)
+    client = TestClient(app, base_url=LOCAL)
     client.cookies.set("gbtbench_token", "stale-token-from-yesterday")
     assert client.get("/login").status_code == 401
     assert client.get("/login?token=fresh-token-1234").status_code == 200
-    stale = TestClient(app)
+    stale = TestClient(app, base_url=LOCAL)
     stale.cookies.set("gbtbench_token", "stale-token-from-yesterday")
     bearer = stale.get("/login", headers={"Authorization": "Bearer fresh-token-1234"})
     assert bearer.status_code == 200
@@ -133,7 +133,7 @@ def test_an_identity_cookie_set_elsewhere_is_not_an_identity(release: Path, tmp_
     assert victim.get("/queue", follow_redirects=False).status_code == 303
     # a second server process on the same database accepts the same session
     again, csrf = signed_in(app, "victim")
-    second = TestClient(create_app(release, db))
+    second = TestClient(create_app(release, db), base_url=LOCAL)
     second.cookies.update(again.cookies)
     assert second.get("/queue").status_code == 200
 
@@ -147,6 +147,35 @@ def test_a_foreign_host_header_is_refused(release: Path, tmp_path: Path) -> None
     refused = client.get("/login", headers={"Host": "evil.example"})
     assert refused.status_code == 400 and "Host" in refused.text
     assert client.get("/login", headers={"Host": "evil.example:8765"}).status_code == 400
-    assert bound_hosts("0.0.0.0", 8765) is None  # every interface: the token guards it
+    assert client.get("/login", headers={"Host": "localhost:9999"}).status_code == 400  # another port
     page = client.get("/login").text
     assert csrf_of(page)
+
+
+def test_an_app_made_with_the_defaults_serves_loopback_names_only(release: Path, tmp_path: Path) -> None:
+    """`create_app` without `hosts` (as a test, a bench or an embedding program calls it) is as safe as
+    `gbtbench review` on loopback: a rebinding page's own name is refused, on any port."""
+    client = TestClient(create_app(release, tmp_path / "reviews.sqlite"), base_url="http://127.0.0.1:8765")
+    for host in ("127.0.0.1", "127.0.0.1:8765", "localhost:1234", "LOCALHOST", "[::1]", "[::1]:8765"):
+        assert client.get("/login", headers={"Host": host}).status_code == 200, host
+    for host in (
+        "evil.example",
+        "evil.example:8765",
+        "127.0.0.1.evil.example",
+        "localhost.evil.example:8765",
+        "testserver",
+        "[::1].evil.example",
+        "",
+    ):
+        refused = client.get("/login", headers={"Host": host})
+        assert refused.status_code == 400 and "Host" in refused.text, host
+
+
+def test_a_wildcard_bind_accepts_any_host_behind_its_token(release: Path, tmp_path: Path) -> None:
+    app = create_app(
+        release, tmp_path / "reviews.sqlite", token="a-token-1234", hosts=bound_hosts("0.0.0.0", 8765)
+    )
+    client = TestClient(app, base_url="http://192.0.2.10:8765")
+    assert client.get("/login", headers={"Host": "review.lab.example:8765"}).status_code == 401
+    page = client.get("/login?token=a-token-1234", headers={"Host": "review.lab.example:8765"})
+    assert page.status_code == 200
