@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import quoteattr
 
-from review.app import _decision as form_decision  # the app's own check of its form
+from review.decision_form import form_decision  # the app's own check of its form
 from review.queue import QueueItem, ReleaseQueue
 from review.store import REJECT_REASONS, Decision, ReviewStore
 
