@@ -26,11 +26,19 @@ ReviewDb = Annotated[
 
 def register(app: typer.Typer, err: Console) -> None:
     """Add the review commands to the `gbtbench` app."""
+    _register_server(app, err)
+    _register_stats(app)
+    _register_label_studio(app, err)
 
-    def _review_fail(exc: Exception) -> typer.Exit:
-        """Nothing was done: the release, the database or the address cannot be used."""
-        error(str(exc))
-        return typer.Exit(UNUSABLE)
+
+def _review_fail(exc: Exception) -> typer.Exit:
+    """Nothing was done: the release, the database or the address cannot be used."""
+    error(str(exc))
+    return typer.Exit(UNUSABLE)
+
+
+def _register_server(app: typer.Typer, err: Console) -> None:
+    """`review`: the web app."""
 
     @app.command()
     def review(
@@ -60,6 +68,10 @@ def register(app: typer.Typer, err: Console) -> None:
         err.print(f"reviewing {web.state.review.queue.version} at http://{host}:{port}/ (Ctrl-C stops)")
         uvicorn.run(web, host=host, port=port, log_level="warning")
 
+
+def _register_stats(app: typer.Typer) -> None:
+    """`review-stats`: decision counts and agreement."""
+
     @app.command("review-stats")
     def review_stats(
         output_dir: ReleaseDir,
@@ -76,6 +88,10 @@ def register(app: typer.Typer, err: Console) -> None:
         except (ReleaseReadError, ReviewStoreError) as exc:
             raise _review_fail(exc) from None
         print(stats_json(report) if as_json else stats_text(report))
+
+
+def _register_label_studio(app: typer.Typer, err: Console) -> None:
+    """`review-export` and `review-import`: the queue to Label Studio and its annotations back."""
 
     @app.command("review-export")
     def review_export(
