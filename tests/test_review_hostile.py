@@ -3,11 +3,14 @@ rebinding `Host`: a clear answer each time, no decision lost silently, the event
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -99,6 +102,47 @@ def test_a_locked_database_says_the_decision_was_not_saved_and_blocks_nobody(
         assert again.status_code == 303
     with ReviewStore(db) as store:
         assert store.count() == 1
+
+
+def test_no_route_uses_the_database_on_the_event_loop(
+    release: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every statement the store runs while the app serves is traced: none may run on the event loop's
+    thread (a lock wait there would stop every annotator's page), including a refused form shown again
+    and the next item chosen after a decision within a filter that reads the assignments."""
+    on_loop: list[str] = []
+    connect = sqlite3.connect
+
+    def traced(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        conn = connect(*args, **kwargs)
+
+        def trace(statement: str) -> None:
+            if asyncio._get_running_loop() is not None:  # this thread runs the event loop
+                on_loop.append(statement)
+
+        conn.set_trace_callback(trace)
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", traced)
+    queue = ReleaseQueue(release)
+    first, second = queue.items[0], queue.items[1]
+    app = create_app(release, tmp_path / "reviews.sqlite")
+    with served(app) as base, httpx.Client(base_url=base, timeout=30) as alice:
+        csrf = sign_in_over_http(alice, "alice")
+        assign = alice.post("/assign", data={"csrf": csrf, "annotators": "alice", "overlap": "0"})
+        assert assign.status_code == 303
+        for path in ("/queue", "/queue?status=todo&mine=1", f"/item/{first.instance_id}?mine=1"):
+            assert alice.get(path).status_code == 200, path
+        assert alice.get(f"/doc/{first.doc_id}").status_code == 200
+        assert alice.get("/api/stats").status_code == 200
+        refused = alice.post(f"/item/{first.instance_id}?mine=1", data={"csrf": csrf, "decision": "reject"})
+        assert refused.status_code == 422
+        for filters in ("?mine=1", "?status=todo", "?annotator=alice"):
+            decided = alice.post(
+                f"/item/{second.instance_id}{filters}", data={"csrf": csrf, "decision": "accept"}
+            )
+            assert decided.status_code == 303, filters
+    assert on_loop == [], on_loop
 
 
 def test_a_stale_token_cookie_does_not_lock_anyone_out(release: Path, tmp_path: Path) -> None:

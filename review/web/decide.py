@@ -33,16 +33,22 @@ async def decide(request: Request, instance_id: str) -> Response:
         return missing(request, "instance")
     try:
         decision = form_decision(state.queue, item, name, form)
-    except ValueError as exc:
-        return item_page(request, instance_id, 422, error=str(exc))
+    except ValueError as exc:  # the page shown again reads the history: in a worker thread as well
+        return await run_in_threadpool(item_page, request, instance_id, 422, str(exc))
     try:  # in a worker thread: a wait for the database's lock must not hold up the event loop
         await run_in_threadpool(state.store.record, decision)
     except ReviewStoreError as exc:
         message = f"Your decision was NOT saved: {exc}. Submit it again in a moment."
         return await run_in_threadpool(item_page, request, instance_id, 503, message)
     filters = filters_of(request)
-    current = await run_in_threadpool(state.current_if_needed, filters)
-    ids = [i.instance_id for i in state.filtered(filters, name, current)]
-    following = ids[ids.index(instance_id) + 1 :] if instance_id in ids else ids
+    following = await run_in_threadpool(_following, request, instance_id, name, filters)
     target = instance_id if form.get("stay") or not following else following[0]
     return RedirectResponse(f"/item/{target}{query_string(filters)}", 303)
+
+
+def _following(request: Request, instance_id: str, name: str, filters: dict[str, str]) -> list[str]:
+    """The items after this one in the annotator's filtered queue (all of it when this one left it); the
+    filters may read the decisions and the assignments, so this runs in a worker thread."""
+    state = review_of(request)
+    ids = [i.instance_id for i in state.filtered(filters, name, state.current_if_needed(filters))]
+    return ids[ids.index(instance_id) + 1 :] if instance_id in ids else ids
