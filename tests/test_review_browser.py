@@ -1,22 +1,23 @@
 """The review app in a real browser: Playwright driving Debian's chromium against uvicorn on 127.0.0.1.
 
 Decides items with the keyboard, fixes a description, watches progress and κ update as a second annotator
-works, and saves screenshots of the main screens under tests/artifacts/.
+works, is told plainly when a decision could not be saved, and saves screenshots of the main screens under
+tests/artifacts/.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from release_data import injected
 from review_release import SCRIPT, hostile, write_review_release
+from review_serving import served
 
 from review.app import create_app
 from review.queue import ReleaseQueue
@@ -29,32 +30,14 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path, Path]]:
-    import uvicorn
-
     root = tmp_path_factory.mktemp("browser")
     results = injected(2)
     release = write_review_release(root, results=(hostile(results[0]), results[1]))
     db = root / "reviews.sqlite"
-    port = free_port()
-    config = uvicorn.Config(create_app(release, db), host="127.0.0.1", port=port, log_level="warning")
-    app_server = uvicorn.Server(config)
-    thread = threading.Thread(target=app_server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not app_server.started:
-        assert time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}", release, db
-    app_server.should_exit = True
-    thread.join(timeout=10)
+    with served(create_app(release, db, busy_timeout=1.0)) as base:
+        yield base, release, db
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +149,43 @@ def test_hostile_document_strings_stay_text(server: tuple[str, Path, Path], brow
     assert page.query_selector(".docsection.target") is not None  # anchored at the location
     shot(page, "document")
     assert not page.dialogs  # no script ran, no onerror fired
+
+
+HOLD_WRITE_LOCK = """
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN EXCLUSIVE")
+print("locked", flush=True)
+time.sleep(30)
+"""
+
+
+def test_a_decision_that_could_not_be_saved_says_so(server: tuple[str, Path, Path], browser: object) -> None:
+    """Another process holds the database's write lock past the busy timeout: the annotator stays on the
+    item with a plain message, and the same key saves the decision once the lock is gone."""
+    base, release, db = server
+    item = ReleaseQueue(release).items[-1]
+    page = sign_in(browser, base, "dave")
+    page.goto(f"{base}/item/{item.instance_id}")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_WRITE_LOCK, str(db)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        page.keyboard.press("a")
+        page.wait_for_selector("#error")
+        assert "Your decision was NOT saved" in page.inner_text("#error")
+        assert page.url == f"{base}/item/{item.instance_id}"
+        shot(page, "item-not-saved")
+    finally:
+        holder.kill()
+        holder.wait()
+    with ReviewStore(db) as store:
+        assert not [d for d in store.history() if d.annotator == "dave"]
+    page.keyboard.press("a")
+    page.wait_for_function("() => !document.querySelector('#error')")
+    with ReviewStore(db) as store:
+        assert [(d.instance_id, d.decision) for d in store.history() if d.annotator == "dave"] == [
+            (item.instance_id, "accept")
+        ]
+    assert not page.dialogs
