@@ -79,8 +79,11 @@ def test_a_locked_database_says_the_decision_was_not_saved_and_blocks_nobody(
             post = threading.Thread(
                 target=lambda: answers.append(alice.post(f"/item/{item.instance_id}", data=decision))
             )
+            assignment = {"csrf": csrf, "annotators": "alice, bob", "overlap": "0.5"}
+            assign = threading.Thread(target=lambda: answers.append(alice.post("/assign", data=assignment)))
             post.start()
-            time.sleep(0.5)  # the decision is waiting for the lock now
+            assign.start()
+            time.sleep(0.5)  # the decision and the assignment are waiting for the lock now
             waited = {}
             for path in pages:
                 started = time.monotonic()
@@ -89,15 +92,21 @@ def test_a_locked_database_says_the_decision_was_not_saved_and_blocks_nobody(
             assert max(waited.values()) < 1.5, waited
             assert post.is_alive()  # the pages were served while the decision was still waiting
             post.join(20)
-            (response,) = answers
+            assign.join(20)
+            (response,) = (a for a in answers if a.url.path.startswith("/item/"))
             assert response.status_code == 503
             assert "Your decision was NOT saved" in response.text
-            assert "locked by another process" in response.text
+            assert "the review database is locked by another process" in response.text
+            (assigned,) = (a for a in answers if a.url.path == "/assign")
+            assert assigned.status_code == 503 and "nothing was changed" in assigned.text
+            for answer in answers:  # the server's file system is none of the browser's business
+                assert str(tmp_path) not in answer.text
         finally:
             holder.kill()
             holder.wait()
         with ReviewStore(db) as store:
             assert store.count() == 0  # not taken, and said so
+            assert store.assigned(queue.version, "alice") == set()
         again = alice.post(f"/item/{item.instance_id}", data=decision)
         assert again.status_code == 303
     with ReviewStore(db) as store:

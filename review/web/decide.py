@@ -12,7 +12,7 @@ from review.decision_form import form_decision
 from review.store import ReviewStoreError
 from review.web.guard import checked_form, csrf_refused
 from review.web.item_page import item_page
-from review.web.pages import filters_of, missing, query_string
+from review.web.pages import filters_of, missing, query_string, store_problem
 from review.web.session import annotator, to_login
 from review.web.state import review_of
 
@@ -38,7 +38,7 @@ async def decide(request: Request, instance_id: str) -> Response:
     try:  # in a worker thread: a wait for the database's lock must not hold up the event loop
         await run_in_threadpool(state.store.record, decision)
     except ReviewStoreError as exc:
-        message = f"Your decision was NOT saved: {exc}. Submit it again in a moment."
+        message = f"Your decision was NOT saved: {store_problem(request, exc)}. Submit it again in a moment."
         return await run_in_threadpool(item_page, request, instance_id, 503, message)
     filters = filters_of(request)
     following = await run_in_threadpool(_following, request, instance_id, name, filters)

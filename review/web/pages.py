@@ -1,5 +1,5 @@
 """What every page is made of: its template with the CSRF token, the annotator and the release; the
-queue filters carried in its URL; and the answer when the database cannot be used."""
+queue filters carried in its URL; and what the browser is told when the database cannot be used."""
 
 from __future__ import annotations
 
@@ -43,8 +43,15 @@ def query_string(filters: Mapping[str, str]) -> str:
     return ("?" + urlencode(filters)) if filters else ""
 
 
+def store_problem(request: Request, exc: ReviewStoreError) -> str:
+    """The store's message without the database's path: the server's file system is not shown to the
+    browser (the command line and the logs name the file)."""
+    return str(exc).removeprefix(f"{review_of(request).store.path}: ")
+
+
 async def store_unavailable(request: Request, exc: Exception) -> Response:
     """A database that cannot be used (locked past its busy timeout, corrupt): nothing was changed."""
-    del request
     assert isinstance(exc, ReviewStoreError)
-    return PlainTextResponse(f"{exc}: nothing was changed; reload the page to try again", 503)
+    return PlainTextResponse(
+        f"{store_problem(request, exc)}: nothing was changed; reload the page to try again", 503
+    )
