@@ -113,6 +113,7 @@ class ReviewStore:
         self._local = threading.local()  # each thread's reading connection
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
+        self._closed = False
 
     def _open(self) -> sqlite3.Connection:
         if self.path.is_dir():
@@ -158,6 +159,8 @@ class ReviewStore:
         """This thread's reading connection (opened on first use; the schema exists by then)."""
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
+            if self._closed:
+                raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
             conn = sqlite3.connect(self.path, timeout=self.timeout, check_same_thread=False)
             conn.execute("PRAGMA query_only=ON")
             self._local.conn = conn
@@ -166,6 +169,7 @@ class ReviewStore:
         return conn
 
     def close(self) -> None:
+        self._closed = True
         with self._readers_lock:
             for conn in self._readers:
                 conn.close()

@@ -121,6 +121,8 @@ def test_reads_do_not_wait_for_a_writer_waiting_on_the_lock(tmp_path: Path) -> N
     assert len(failed) == 1 and "locked" in str(failed[0])
     assert store.count() == 1
     store.close()
+    with pytest.raises(ReviewStoreError, match="closed"):  # a closed store opens no new connection
+        store.count()
 
 
 def test_cohen_kappa_and_krippendorff_alpha_by_hand() -> None:
