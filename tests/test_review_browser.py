@@ -175,6 +175,7 @@ def test_a_decision_that_could_not_be_saved_says_so(server: tuple[str, Path, Pat
         page.keyboard.press("a")
         page.wait_for_selector("#error")
         assert "Your decision was NOT saved" in page.inner_text("#error")
+        assert str(db) not in page.inner_text("#error")  # the server's path is not shown
         assert page.url == f"{base}/item/{item.instance_id}"
         shot(page, "item-not-saved")
     finally:

@@ -31,7 +31,7 @@ def _templates() -> Environment:
     return env
 
 
-@dataclass
+@dataclass(frozen=True)
 class ReviewApp:
     """One release's queue and the decision store, with what the guard needs to check each request."""
 
