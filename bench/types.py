@@ -19,8 +19,7 @@ from pathlib import Path
 
 from corpus.stdsource import gold_documents
 from injectors.balance import BALANCE, choose_balanced, deviation
-from injectors.base import Baseline
-from injectors.checking import lint
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.planner import PlanConfig, candidate_instances, finalize, inject_document
 from injectors.registry import injectors

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from injectors.added_wording import added_wording
-from injectors.base import Baseline, Rewriter, clashes
-from injectors.checking import Violation
+from injectors.base import Rewriter, clashes
+from injectors.checking import Baseline, Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
+from injectors.base import Injector, Original, Proposal, RewriteOutcome, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
@@ -28,15 +28,9 @@ from injectors.llm.client import ChatRequest, LLMClient, LLMError, LLMStats, end
 from injectors.llm.config import LLMConfig
 from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
 from injectors.llm.health import stage_health
+from injectors.llm.options import DEFAULT_MAX_ATTEMPTS, default_cache_path, parse_llm_mode, parse_llm_types
 from injectors.llm.prompts import ANSWER_SCHEMA, Prompt, PromptInput, PromptSpec, build_prompt
-from injectors.llm.settings import (
-    DEFAULT_MAX_ATTEMPTS,
-    default_cache_path,
-    parse_llm_mode,
-    parse_llm_types,
-)
-from injectors.llm.spec import llm_specs
-from injectors.taxonomy import by_id
+from injectors.registry import llm_specs
 from parsers.model import Section
 
 _MERGE_GAP = 2  # diff pieces this close together become one replacement (a reviewer reads one change)
@@ -117,7 +111,7 @@ class LLMRewriter:
     def rewrite(
         self,
         injector: Injector,
-        baseline: Baseline,
+        baseline: Original,
         site: Site,
         template: Proposal | None,
         context: InjectionContext,
@@ -127,8 +121,9 @@ class LLMRewriter:
         """The model's rewrite when an answer passes every constraint; else the template, else a flag."""
         error_type = injector.error_type
         document = baseline.document
-        spec = _prompts()[error_type]
-        prompt = build_prompt(spec, PromptInput(document, site, template, context))
+        llm = llm_specs()[error_type]
+        data = PromptInput(document, site, template, context)
+        prompt = build_prompt(llm.prompt, data, injector.spec.name_zh)
         if prompt is None:  # the type's material is not at this site: the template stands as it is
             self.stats.add("no_prompt")
             return RewriteOutcome(template)
@@ -140,6 +135,8 @@ class LLMRewriter:
             prompt.material,
             prompt.context_texts,
             inserted=template is not None and template.edit.op == "insert",
+            budget=llm.budget,
+            condition=llm.condition,
         )
         digest = hashlib.sha256(f"{seed}:{document.doc_id}:{error_type}:{site.target}".encode()).hexdigest()
         request_seed = int(digest[:8], 16)
@@ -285,7 +282,7 @@ class LLMRewriter:
     def _confirm(
         self,
         injector: Injector,
-        baseline: Baseline,
+        baseline: Original,
         case: RewriteCase,
         answer: Answer,
         taken: Sequence[Edit],
@@ -302,7 +299,7 @@ class LLMRewriter:
             message = f"改动与文件中已引入的另一处错误位置重叠，请改动其他文字{keep}"
             return [Failure("overlap", message + "（the edit overlaps another injected error）")]
         verdict = injector.verify(baseline, Proposal(edit, "", "", "llm"), seed)
-        spec = by_id()[injector.error_type]
+        spec = injector.spec
         if verdict.failure == "not_detected":
             return [
                 Failure(
