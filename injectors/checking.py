@@ -49,7 +49,7 @@ class Baseline:
     an injector verifies its edits with the same one (`injectors.base.Original`)."""
 
     document: Document
-    linter: Linter = field(default_factory=linter)
+    linter: Linter = field(default_factory=linter, repr=False)
     violations: frozenset[Violation] = field(init=False)
 
     def __post_init__(self) -> None:
