@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from injectors.registry import TYPE_MODULE
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("parsers", "injectors", "validation", "evaluation", "release", "review", "flows", "corpus")
 # bench/ is scripts, not a package: its modules are read as bench.<name>, like the project's own
@@ -167,3 +169,39 @@ def test_no_import_cycle(package: str) -> None:
     graph = import_graph()
     inside = [c for c in cycles(graph) if any(m == package or m.startswith(package + ".") for m in c)]
     assert not inside, "import cycles:\n" + "\n".join(describe(c, graph) for c in inside)
+
+
+# What a type module may import of the project besides `injectors.authoring`: the language tools, the helpers
+# of the type packages, and the parsers' readers of entries and text (`parsers.model` comes with the surface)
+TYPE_MODULE_MAY_IMPORT = ("injectors.authoring", "injectors.language", "injectors.types", "parsers")
+
+
+def _may_import(module: str) -> bool:
+    return module != "parsers.model" and any(
+        module == allowed or module.startswith(allowed + ".") for allowed in TYPE_MODULE_MAY_IMPORT
+    )
+
+
+def core_imports_of_type_modules() -> dict[str, list[str]]:
+    """Type module → the project modules it imports that it should take through `injectors.authoring`."""
+    modules = project_modules()
+    found: dict[str, list[str]] = {}
+    for name, path in modules.items():
+        if not (name.startswith("injectors.types.") and TYPE_MODULE.match(name.rsplit(".", 1)[-1])):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        targets = {resolve(dotted, modules) for dotted, _ in imported_names(tree, name, False)}
+        wrong = sorted(t for t in targets if t is not None and not _may_import(t))
+        if wrong:
+            found[name] = wrong
+    return found
+
+
+def test_type_modules_import_the_core_from_one_surface() -> None:
+    """A type module takes the injector base class, the checkers' building blocks, its row, its definition
+    and the LLM path's pieces from `injectors.authoring` alone (docs/adding-a-type.md)."""
+    assert len([m for m in project_modules() if TYPE_MODULE.match(m.rsplit(".", 1)[-1])]) >= 25
+    found = core_imports_of_type_modules()
+    assert not found, "import these from injectors.authoring instead:\n" + "\n".join(
+        f"  {m}: {', '.join(t)}" for m, t in sorted(found.items())
+    )
