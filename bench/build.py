@@ -114,7 +114,7 @@ def _ok(good: bool) -> str:
     return "ok" if good else "MISSED"
 
 
-def main(argv: list[str] | None = None) -> int:
+def _options(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--docs", type=int, default=500, help="largest corpus size (default 500)")
     parser.add_argument(
@@ -123,7 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=None, help="build workers (default: one per core)")
     parser.add_argument("--task-runner", default="pool", help="as `gbtbench build --task-runner`")
     parser.add_argument("--keep", type=Path, default=None, help="keep the corpus and outputs in this folder")
-    options = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = _options(argv)
     sizes = [s for s in SIZES if s < options.docs] + [options.docs]
     if options.sizes:
         sizes = sorted(int(n) for n in options.sizes.split(","))
@@ -146,69 +150,89 @@ def main(argv: list[str] | None = None) -> int:
         corpus = work / "corpus"
         write_corpus(corpus, max(sizes), sources)
         all_files = sorted(corpus.iterdir())
-        rss: dict[int, int] = {}
         cold: dict[int, Run] = {}
         for size in sizes:
-            subset = work / f"corpus-{size}"
-            subset.mkdir(exist_ok=True)
-            for path in all_files[:size]:
-                if not (subset / path.name).exists():
-                    os.link(path, subset / path.name)
-            out = work / f"out-{size}"
-            shutil.rmtree(out, ignore_errors=True)
-            one = run(build_args(subset, out, options.task_runner, options.workers), env)
-            if one.returncode != 0:
-                print(f"build of {size} documents failed ({one.returncode}):\n{one.stderr[-3000:]}")
+            one = _cold_build(work, all_files[:size], size, options, env)
+            if one is None:
                 return 1
-            cold[size], rss[size] = one, one.peak_rss
-            goal = f"(goal ≤ {GOAL_COLD_S:.0f} s at 500)" if size == 500 else ""
-            print(
-                f"cold build, {size:>4} documents: {one.wall_s:7.1f} s wall, {one.cpu_s:7.1f} s CPU, "
-                f"{size / one.wall_s:5.2f} docs/s, peak RSS {_mib(one.peak_rss)} {goal}".rstrip()
-            )
-            print(f"  {one.stderr.strip().splitlines()[-1] if one.stderr.strip() else ''}")
-            print(f"  {stage_line(out / VERSION)}", flush=True)
-        largest = sizes[-1]
-        noop = run(
-            build_args(work / f"corpus-{largest}", work / f"out-{largest}", options.task_runner, None), env
-        )
-        ratio = noop.wall_s / cold[largest].wall_s
-        print(
-            f"no-op rebuild, {largest} documents: {noop.wall_s:.2f} s wall, {noop.cpu_s:.2f} s CPU, "
-            f"{ratio:.1%} of cold (goal ≤ {GOAL_NOOP_RATIO:.0%}: {_ok(ratio <= GOAL_NOOP_RATIO)})"
-        )
-        low, high = rss[sizes[0]], rss[largest]
-        growth = high / max(low, 1)
-        flat = (
-            f"flat, growth ≤ ×{FLAT_GROWTH:.2f}: {_ok(growth <= FLAT_GROWTH)}, growth ×{growth:.2f}"
-            if len(sizes) > 1
-            else "flat: not judged, one size"
-        )
-        print(
-            f"peak RSS (process tree): {_mib(low)} at {sizes[0]}, {_mib(high)} at {largest} documents "
-            f"(goal ≤ 2 GiB: {_ok(high <= GOAL_RSS_BYTES)}; {flat})"
-        )
-        if largest >= 500:
-            print(
-                f"cold build of 500 documents: {_ok(cold[500].wall_s <= GOAL_COLD_S)} "
-                f"(goal ≤ {GOAL_COLD_S:.0f} s)"
-            )
-        document = sorted((ROOT / "corpus" / "pdf").glob("*.pdf"))[0]
-        inject = [*GBTBENCH, "inject", str(document), "--seed=0", "--json"]
-        # one run not counted: after the builds, the page cache holds their gigabytes of output rather than
-        # the files a command reads (site-packages, the jieba pickle)
-        run(inject, env)
-        injects = [run(inject, env) for _ in range(3)]
-        median = statistics.median(r.wall_s for r in injects)
-        cpu = statistics.median(r.cpu_s for r in injects)
-        print(
-            f"gbtbench inject {document.name}: median of 3 after a warm-up {median:.2f} s wall, "
-            f"{cpu:.2f} s CPU (goal ≤ {GOAL_INJECT_S:.0f} s: {_ok(median <= GOAL_INJECT_S)})"
-        )
+            cold[size] = one
+        _noop_and_memory(work, sizes, cold, options, env)
+        _time_inject(env)
     finally:
         if options.keep is None:
             shutil.rmtree(work, ignore_errors=True)
     return 0
+
+
+def _cold_build(
+    work: Path, files: list[Path], size: int, options: argparse.Namespace, env: dict[str, str]
+) -> Run | None:
+    """A cold build of the first `size` documents, printed; None (after printing why) when it failed."""
+    subset = work / f"corpus-{size}"
+    subset.mkdir(exist_ok=True)
+    for path in files:
+        if not (subset / path.name).exists():
+            os.link(path, subset / path.name)
+    out = work / f"out-{size}"
+    shutil.rmtree(out, ignore_errors=True)
+    one = run(build_args(subset, out, options.task_runner, options.workers), env)
+    if one.returncode != 0:
+        print(f"build of {size} documents failed ({one.returncode}):\n{one.stderr[-3000:]}")
+        return None
+    goal = f"(goal ≤ {GOAL_COLD_S:.0f} s at 500)" if size == 500 else ""
+    print(
+        f"cold build, {size:>4} documents: {one.wall_s:7.1f} s wall, {one.cpu_s:7.1f} s CPU, "
+        f"{size / one.wall_s:5.2f} docs/s, peak RSS {_mib(one.peak_rss)} {goal}".rstrip()
+    )
+    print(f"  {one.stderr.strip().splitlines()[-1] if one.stderr.strip() else ''}")
+    print(f"  {stage_line(out / VERSION)}", flush=True)
+    return one
+
+
+def _noop_and_memory(
+    work: Path, sizes: list[int], cold: dict[int, Run], options: argparse.Namespace, env: dict[str, str]
+) -> None:
+    """The no-op rebuild of the largest corpus against its cold build, and peak memory across the sizes."""
+    largest = sizes[-1]
+    noop = run(
+        build_args(work / f"corpus-{largest}", work / f"out-{largest}", options.task_runner, None), env
+    )
+    ratio = noop.wall_s / cold[largest].wall_s
+    print(
+        f"no-op rebuild, {largest} documents: {noop.wall_s:.2f} s wall, {noop.cpu_s:.2f} s CPU, "
+        f"{ratio:.1%} of cold (goal ≤ {GOAL_NOOP_RATIO:.0%}: {_ok(ratio <= GOAL_NOOP_RATIO)})"
+    )
+    low, high = cold[sizes[0]].peak_rss, cold[largest].peak_rss
+    growth = high / max(low, 1)
+    flat = (
+        f"flat, growth ≤ ×{FLAT_GROWTH:.2f}: {_ok(growth <= FLAT_GROWTH)}, growth ×{growth:.2f}"
+        if len(sizes) > 1
+        else "flat: not judged, one size"
+    )
+    print(
+        f"peak RSS (process tree): {_mib(low)} at {sizes[0]}, {_mib(high)} at {largest} documents "
+        f"(goal ≤ 2 GiB: {_ok(high <= GOAL_RSS_BYTES)}; {flat})"
+    )
+    if largest >= 500:
+        print(
+            f"cold build of 500 documents: {_ok(cold[500].wall_s <= GOAL_COLD_S)} "
+            f"(goal ≤ {GOAL_COLD_S:.0f} s)"
+        )
+
+
+def _time_inject(env: dict[str, str]) -> None:
+    document = sorted((ROOT / "corpus" / "pdf").glob("*.pdf"))[0]
+    inject = [*GBTBENCH, "inject", str(document), "--seed=0", "--json"]
+    # one run not counted: after the builds, the page cache holds their gigabytes of output rather than
+    # the files a command reads (site-packages, the jieba pickle)
+    run(inject, env)
+    injects = [run(inject, env) for _ in range(3)]
+    median = statistics.median(r.wall_s for r in injects)
+    cpu = statistics.median(r.cpu_s for r in injects)
+    print(
+        f"gbtbench inject {document.name}: median of 3 after a warm-up {median:.2f} s wall, "
+        f"{cpu:.2f} s CPU (goal ≤ {GOAL_INJECT_S:.0f} s: {_ok(median <= GOAL_INJECT_S)})"
+    )
 
 
 if __name__ == "__main__":

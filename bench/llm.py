@@ -32,8 +32,9 @@ from injectors.llm.client import ChatRequest, LLMClient
 from injectors.llm.config import LLMConfig
 from injectors.llm.prompts import ANSWER_SCHEMA, PromptInput, build_prompt
 from injectors.llm.rewriter import LLMRewriter
-from injectors.llm.spec import llm_specs
 from injectors.planner import inject_document
+from injectors.registry import llm_specs
+from injectors.taxonomy import by_id
 from parsers.model import Document
 from tests.servers.chat_completions import Behaviour, ChatCompletionsServer
 
@@ -43,7 +44,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def sample_messages(document: Document, context: InjectionContext) -> tuple[dict[str, str], ...]:
     """A real NMS-01 prompt (template-less) for the throughput run."""
     position = next(i for i, s in enumerate(document.sections) if s.kind == "clause" and "应" in s.text)
-    prompt = build_prompt(llm_specs()["NMS-01"].prompt, PromptInput(document, Site(position), None, context))
+    data = PromptInput(document, Site(position), None, context)
+    prompt = build_prompt(llm_specs()["NMS-01"].prompt, data, by_id()["NMS-01"].name_zh)
     assert prompt is not None
     return prompt.messages
 

@@ -25,7 +25,9 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import yaml
@@ -119,47 +121,65 @@ def load_every_config(releases: list[Path], home: Path) -> str:
     return f"{loaded} configs of {len(releases)} releases, each its own rows"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--docs", type=int, default=3)
-    parser.add_argument("--keep", type=Path, default=None, help="Work here and keep the files.")
-    args = parser.parse_args()
-    work = args.keep or Path(tempfile.mkdtemp(prefix="gbtbench-newcomer-"))
-    out, checks = work / "outputs", Checks()
+@dataclass
+class Newcomer:
+    """What a newcomer does, step by step, in one work folder: each method is one check."""
 
-    def build(version: str, docs: int) -> str:
-        write_corpus(work / f"corpus-{version}", docs)
+    work: Path
+    docs: int
+    items: dict[str, Any] = field(default_factory=dict)  # doc_id → gold of the second release
+    texts: dict[str, str] = field(default_factory=dict)  # doc_id → its text in the second release
+    before: dict[str, dict[str, Any]] = field(default_factory=dict)  # its instances, by instance_id
+    rejected: list[str] = field(default_factory=list)  # instances the annotator rejects
+
+    @property
+    def out(self) -> Path:
+        return self.work / "outputs"
+
+    @property
+    def releases(self) -> list[Path]:
+        return [self.out / "v0.1.0", self.out / "v0.1.1"]
+
+    @property
+    def samples(self) -> Path:
+        return self.work / "lm-eval-out"
+
+    def build(self, version: str, docs: int) -> str:
+        write_corpus(self.work / f"corpus-{version}", docs)
         done = gbtbench(
-            "build", "--corpus", str(work / f"corpus-{version}"), "--out", str(out), "--version", version
+            "build",
+            "--corpus",
+            str(self.work / f"corpus-{version}"),
+            "--out",
+            str(self.out),
+            "--version",
+            version,
         )
         assert done.returncode == 0, done.stderr[-500:]
-        manifest = json.loads((out / version / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads((self.out / version / "manifest.json").read_text(encoding="utf-8"))
         assert manifest["counts"]["documents"] == docs
         return f"{docs} documents, data {manifest['data_fingerprint']}"
 
-    checks.run("build v0.1.0", lambda: build("v0.1.0", args.docs))
-    checks.run("build v0.1.1", lambda: build("v0.1.1", args.docs - 1))
-    releases = [out / "v0.1.0", out / "v0.1.1"]
-    checks.run("load_dataset, every config", lambda: load_every_config(releases, work / "hf-home"))
-    items = {
-        row["doc_id"]: json.loads(row["gold"]) if isinstance(row["gold"], str) else row["gold"]
-        for row in pq.read_table(releases[1] / "items.parquet").to_pylist()
-    }
-    texts = {row["doc_id"]: row["text"] for row in pq.read_table(releases[1] / "items.parquet").to_pylist()}
+    def read_second_release(self) -> None:
+        rows = pq.read_table(self.releases[1] / "items.parquet").to_pylist()
+        self.items = {
+            r["doc_id"]: json.loads(r["gold"]) if isinstance(r["gold"], str) else r["gold"] for r in rows
+        }
+        self.texts = {r["doc_id"]: r["text"] for r in rows}
+        instances = pq.read_table(self.releases[1] / "instances.parquet").to_pylist()
+        self.before = {r["instance_id"]: r for r in instances}
 
-    def answer(prompt: str) -> str:
-        doc = next(d for d, text in texts.items() if text in prompt)
-        listed = json.dumps(items[doc], ensure_ascii=False, indent=1)
+    def answer(self, prompt: str) -> str:
+        doc = next(d for d, text in self.texts.items() if text in prompt)
+        listed = json.dumps(self.items[doc], ensure_ascii=False, indent=1)
         return f"依据 GB/T 1.1[1]，审查结果如下：\n```json\n{listed[:-1]},]\n```"
 
-    samples = work / "lm-eval-out"
-
-    def lm_eval() -> str:
-        with ReviewServer(answer) as server:
+    def lm_eval(self) -> str:
+        with ReviewServer(self.answer) as server:
             model_args = f"model=scripted,base_url={server.base_url}/chat/completions,num_concurrent=2"
             env = {
                 **os.environ,
-                "HF_HOME": str(work / "hf-home"),
+                "HF_HOME": str(self.work / "hf-home"),
                 "HF_DATASETS_OFFLINE": "1",
                 "HF_HUB_OFFLINE": "1",
             }
@@ -172,123 +192,148 @@ def main() -> None:
                 "--model_args",
                 model_args,
             ]
-            command += ["--apply_chat_template", "--include_path", str(releases[1] / "instructions")]
-            command += ["--tasks", "gbtbench_review", "--output_path", str(samples), "--log_samples"]
+            command += ["--apply_chat_template", "--include_path", str(self.releases[1] / "instructions")]
+            command += ["--tasks", "gbtbench_review", "--output_path", str(self.samples), "--log_samples"]
             done = subprocess.run(
-                command, cwd=work, env=env, capture_output=True, text=True, check=False, timeout=1800
+                command, cwd=self.work, env=env, capture_output=True, text=True, check=False, timeout=1800
             )
             assert done.returncode == 0, done.stderr[-800:]
             requests = server.requests
-        results = json.loads(next(samples.rglob("results_*.json")).read_text(encoding="utf-8"))["results"]
+        results = json.loads(next(self.samples.rglob("results_*.json")).read_text(encoding="utf-8"))[
+            "results"
+        ]
         shots = {
             task: figures["diagnosis_recall,none"] for task, figures in results.items() if "shot" in task
         }
         assert shots and all(v == 1.0 for v in shots.values()), shots
         return f"{requests} requests; lm-eval diagnosis recall {shots}"
 
-    checks.run("lm_eval local-chat-completions, gbtbench_review", lm_eval)
-
-    def score() -> str:
-        done = gbtbench("score", str(releases[1]), str(samples), "--json")
+    def score(self) -> str:
+        done = gbtbench("score", str(self.releases[1]), str(self.samples), "--json")
         assert done.returncode == 0, done.stderr[-500:]
         figures = json.loads(done.stdout)
-        gold = sum(len(g) for g in items.values())
+        gold = sum(len(g) for g in self.items.values())
         for task, scores in figures.items():
             inp = scores["input"]
-            assert inp["predicted"] == len(items) and inp["unparsable"]["count"] == 0, (task, inp)
+            assert inp["predicted"] == len(self.items) and inp["unparsable"]["count"] == 0, (task, inp)
             assert scores["gbtbench"]["levels"]["diagnosis"]["hits"] == gold, task
         return f"{sorted(figures)}: all {gold} gold errors found in each, nothing unparsable"
 
-    checks.run("gbtbench score of the samples folder", score)
-
-    def refused() -> str:
-        done = gbtbench("score", str(releases[0]), str(samples))
+    def refused(self) -> str:
+        done = gbtbench("score", str(self.releases[0]), str(self.samples))
         assert done.returncode == 2 and "predictions made on release data " in done.stderr, done.stderr[-300:]
         return done.stderr.strip().splitlines()[-1][:160]
 
-    checks.run("the v0.1.1 samples scored against v0.1.0", refused)
-
-    before = {r["instance_id"]: r for r in pq.read_table(releases[1] / "instances.parquet").to_pylist()}
-    rejected: list[str] = []
-
-    def label_studio() -> str:
+    def label_studio(self) -> str:
         done = gbtbench(
-            "review-export", str(releases[1]), "--format", "label-studio", "--out", str(work / "ls")
+            "review-export", str(self.releases[1]), "--format", "label-studio", "--out", str(self.work / "ls")
         )
         assert done.returncode == 0, done.stderr[-500:]
-        tasks = json.loads(next((work / "ls").glob("label-studio-tasks-*.json")).read_text(encoding="utf-8"))
-        config = next((work / "ls").glob("*.xml")).read_text(encoding="utf-8")
-        assert [t["data"]["instance_id"] for t in tasks] and {t["data"]["instance_id"] for t in tasks} <= set(
-            before
+        tasks = json.loads(
+            next((self.work / "ls").glob("label-studio-tasks-*.json")).read_text(encoding="utf-8")
         )
-        checked = "not checked (label-studio-sdk missing)"
-        try:
-            from label_studio_sdk.label_interface import LabelInterface
-        except ImportError:
-            pass
-        else:
-            interface = LabelInterface(config)
-            interface.validate()
-            assert all(interface.validate_task(task) for task in tasks)
-            checked = "config and every task valid for Label Studio's parser"
+        config = next((self.work / "ls").glob("*.xml")).read_text(encoding="utf-8")
+        assert [t["data"]["instance_id"] for t in tasks] and {t["data"]["instance_id"] for t in tasks} <= set(
+            self.before
+        )
+        checked = label_studio_checked(config, tasks)
         # an annotator rejects the first two documents' first instances and accepts two more
         firsts: dict[str, int] = {}
         for n, task in enumerate(tasks):
             firsts.setdefault(task["data"]["doc_id"], n)
         chosen = list(firsts.values())[:2]
-        rejected.extend(tasks[n]["data"]["instance_id"] for n in chosen)
+        self.rejected.extend(tasks[n]["data"]["instance_id"] for n in chosen)
         accepted = [n for n in range(len(tasks)) if n not in chosen][:2]
-        exported = []
-        for n, task in enumerate(tasks):
-            controls = {"decision": "reject", "reject_reason": "unnatural"} if n in chosen else None
-            controls = {"decision": "accept"} if n in accepted else controls
-            result = [
-                {
-                    "id": f"r{n}-{name}",
-                    "from_name": name,
-                    "to_name": "corrupted",
-                    "type": "choices",
-                    "value": {"choices": [value]},
-                }
-                for name, value in (controls or {}).items()
-            ]
-            annotation = {
-                "id": n + 1,
-                "completed_by": 7,
-                "result": result,
-                "was_cancelled": False,
-                "created_at": "2026-12-06T10:00:00.000000Z",
-            }
-            exported.append(
-                {"id": n + 1, "data": task["data"], "annotations": [annotation] if controls else []}
-            )
-        edited = work / "ls" / "project-export.json"
-        edited.write_text(json.dumps(exported, ensure_ascii=False), encoding="utf-8")
-        done = gbtbench("review-import", str(releases[1]), str(edited))
+        edited = self.work / "ls" / "project-export.json"
+        edited.write_text(
+            json.dumps(annotated(tasks, chosen, accepted), ensure_ascii=False), encoding="utf-8"
+        )
+        done = gbtbench("review-import", str(self.releases[1]), str(edited))
         assert done.returncode == 0, done.stderr[-500:]
-        stats = json.loads(gbtbench("review-stats", str(releases[1]), "--json").stdout)
+        stats = json.loads(gbtbench("review-stats", str(self.releases[1]), "--json").stdout)
         assert stats["decided_items"] == 4, stats
-        again = gbtbench("review-import", str(releases[1]), str(edited))
+        again = gbtbench("review-import", str(self.releases[1]), str(edited))
         assert again.returncode == 0 and "0 decisions imported" in again.stderr, again.stderr[-300:]
         return (
             f"{len(tasks)} tasks exported, {checked}; 4 decisions imported once (a second import adds none)"
         )
 
-    checks.run("Label Studio export, validation and import", label_studio)
-
-    def rebuild() -> str:
+    def rebuild(self) -> str:
         done = gbtbench(
-            "build", "--corpus", str(work / "corpus-v0.1.1"), "--out", str(out), "--version", "v0.1.2"
+            "build",
+            "--corpus",
+            str(self.work / "corpus-v0.1.1"),
+            "--out",
+            str(self.out),
+            "--version",
+            "v0.1.2",
         )
         assert done.returncode == 0, done.stderr[-500:]
-        after = {r["instance_id"]: r for r in pq.read_table(out / "v0.1.2" / "instances.parquet").to_pylist()}
+        instances = pq.read_table(self.out / "v0.1.2" / "instances.parquet").to_pylist()
+        after = {r["instance_id"]: r for r in instances}
+        before = self.before
         removed, added = before.keys() - after.keys(), after.keys() - before.keys()
         changed = [i for i in before.keys() & after.keys() if before[i] != after[i]]
-        assert removed == set(rejected), (sorted(removed), rejected)
-        assert len(added) == len(rejected) and not changed, (len(added), len(changed))
+        assert removed == set(self.rejected), (sorted(removed), self.rejected)
+        assert len(added) == len(self.rejected) and not changed, (len(added), len(changed))
         return f"removed {len(removed)} (the rejected), added {len(added)}, changed {len(changed)}"
 
-    checks.run("rebuild with the two rejections", rebuild)
+
+def label_studio_checked(config: str, tasks: list[dict[str, Any]]) -> str:
+    """The labelling config and every task checked with Label Studio's own parser, where it is installed."""
+    try:
+        from label_studio_sdk.label_interface import LabelInterface
+    except ImportError:
+        return "not checked (label-studio-sdk missing)"
+    interface = LabelInterface(config)
+    interface.validate()
+    assert all(interface.validate_task(task) for task in tasks)
+    return "config and every task valid for Label Studio's parser"
+
+
+def annotated(tasks: list[dict[str, Any]], chosen: list[int], accepted: list[int]) -> list[dict[str, Any]]:
+    """Label Studio's project export after an annotator rejected the `chosen` tasks and accepted others."""
+    exported = []
+    for n, task in enumerate(tasks):
+        controls = {"decision": "reject", "reject_reason": "unnatural"} if n in chosen else None
+        controls = {"decision": "accept"} if n in accepted else controls
+        result = [
+            {
+                "id": f"r{n}-{name}",
+                "from_name": name,
+                "to_name": "corrupted",
+                "type": "choices",
+                "value": {"choices": [value]},
+            }
+            for name, value in (controls or {}).items()
+        ]
+        annotation = {
+            "id": n + 1,
+            "completed_by": 7,
+            "result": result,
+            "was_cancelled": False,
+            "created_at": "2026-12-06T10:00:00.000000Z",
+        }
+        exported.append({"id": n + 1, "data": task["data"], "annotations": [annotation] if controls else []})
+    return exported
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--docs", type=int, default=3)
+    parser.add_argument("--keep", type=Path, default=None, help="Work here and keep the files.")
+    args = parser.parse_args()
+    work = args.keep or Path(tempfile.mkdtemp(prefix="gbtbench-newcomer-"))
+    walk, checks = Newcomer(work, args.docs), Checks()
+    checks.run("build v0.1.0", lambda: walk.build("v0.1.0", args.docs))
+    checks.run("build v0.1.1", lambda: walk.build("v0.1.1", args.docs - 1))
+    checks.run("load_dataset, every config", lambda: load_every_config(walk.releases, work / "hf-home"))
+    walk.read_second_release()
+    checks.run("lm_eval local-chat-completions, gbtbench_review", walk.lm_eval)
+    checks.run("gbtbench score of the samples folder", walk.score)
+    checks.run("the v0.1.1 samples scored against v0.1.0", walk.refused)
+    checks.run("Label Studio export, validation and import", walk.label_studio)
+    checks.run("rebuild with the two rejections", walk.rebuild)
     if args.keep:
         print(f"{checks.failed} failed; files in {work}")
     else:

@@ -19,8 +19,7 @@ from pathlib import Path
 
 from corpus.stdsource import gold_documents
 from injectors.balance import BALANCE, choose_balanced, deviation
-from injectors.base import Baseline
-from injectors.checking import lint
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.planner import PlanConfig, candidate_instances, finalize, inject_document
 from injectors.registry import injectors
@@ -98,13 +97,23 @@ def main() -> None:
             f"{type_id:8} {applicable_docs[type_id]:5d} {n:9d} {successes[type_id]:6d} {rate:7.1%}  {reasons}"
         )
 
+    pre_existing_report(real, types, args.examples)
+
+    print("\n## Planner over the project's corpus (the build's corpus-wide choice, types balanced)")
+    shipped_balance(corpus, min(args.seeds, 3))
+    if args.planner_seeds:
+        planner_sweep(documents, context, args.planner_seeds)
+
+
+def pre_existing_report(real: list[Document], types: list[str], examples: int) -> None:
+    """The real documents' own violations of `types`, per document and per type, quoting `examples` each."""
     print("\n## Pre-existing violations in the real documents")
     by_type: Counter[str] = Counter()
     quoted: Counter[str] = Counter()
     for doc in real:
         found = [v for v in Baseline(doc).violations if v.error_type in types]
         for v in sorted(found):
-            if quoted[v.error_type] < args.examples:
+            if quoted[v.error_type] < examples:
                 quoted[v.error_type] += 1
                 print(f"    {Path(doc.source).name} {v.location} {v.error_type}: {v.message}")
         by_type.update(v.error_type for v in found)
@@ -113,11 +122,6 @@ def main() -> None:
             + ", ".join(f"{k}={v}" for k, v in sorted(Counter(v.error_type for v in found).items()))
         )
     print("by type: " + ", ".join(f"{k}={v}" for k, v in sorted(by_type.items())))
-
-    print("\n## Planner over the project's corpus (the build's corpus-wide choice, types balanced)")
-    shipped_balance(corpus, min(args.seeds, 3))
-    if args.planner_seeds:
-        planner_sweep(documents, context, args.planner_seeds)
 
 
 def shipped_balance(corpus: list[Document], seeds: int) -> None:

@@ -156,13 +156,7 @@ def generate(
         seconds = time.perf_counter() - started
         what = f"{numbering}, {doc.drafting_rules}, docx {len(docx) // 1024} KiB, pdf {len(pdf) // 1024} KiB"
         if check:
-            stale = [
-                p.name
-                for p, b in ((docx_path, docx), (pdf_path, pdf))
-                if not p.exists() or p.read_bytes() != b
-            ]
-            if previous != row:
-                stale.append("manifest row")
+            stale = _stale(((docx_path, docx), (pdf_path, pdf)), previous, row)
             log(f"{tag}: {'STALE: ' + ', '.join(stale) if stale else 'ok'} ({what}, {seconds:.1f} s)")
             status = max(status, 1 if stale else 0)
             continue
@@ -170,12 +164,25 @@ def generate(
         log(f"{tag}: {'wrote ' + ', '.join(changed) if changed else 'unchanged'} ({what}, {seconds:.1f} s)")
     if not check:
         write_manifest(manifest_path, list(rows.values()))
-    slugs = {p.stem for p in paths}
+    _warn_orphans(corpus, {p.stem for p in paths}, log)
+    return status
+
+
+def _stale(
+    rendered: tuple[tuple[Path, bytes], ...], previous: ManifestRow | None, row: ManifestRow
+) -> list[str]:
+    """What `--check` finds out of date for one document: its files on disk, its manifest row."""
+    stale = [p.name for p, b in rendered if not p.exists() or p.read_bytes() != b]
+    if previous != row:
+        stale.append("manifest row")
+    return stale
+
+
+def _warn_orphans(corpus: Path, slugs: set[str], log: Callable[[str], None]) -> None:
     for folder in ("docx", "pdf"):
         for orphan in sorted((corpus / folder).glob(f"*.{folder}")):
             if orphan.stem not in slugs:
                 log(f"warning: {_rel(orphan, corpus)} has no source any more; delete it")
-    return status
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -183,6 +183,26 @@ def items_seen(text: str) -> int:
     return max(len(_TYPE_KEYS.findall(text)), len(_LOCATION_KEYS.findall(text)))
 
 
+def _ranked_spans(
+    normal: str, spans: list[_Span], budget: list[int]
+) -> list[tuple[tuple[int, int], int, Any]]:
+    """(rank, position among the spans, value) of every bracketed span that reads as an answer."""
+    ranked: list[tuple[tuple[int, int], int, Any]] = []
+    # the largest spans are repaired first: when the budget runs out, it is spent on likely answers
+    largest = sorted(enumerate(spans), key=lambda s: s[1].start - s[1].end)[:MAX_SPANS]
+    for order, span in largest:
+        value = MISSING
+        if not span.closed and span.cut:  # the complete items only, not a half-written last one
+            closing = "]" if span.opener == "[" else "]}"
+            value = _decode(normal[span.start : span.cut] + closing, budget)
+        if value is MISSING:
+            value = _decode(normal[span.start : span.end], budget)
+        rank = None if value is MISSING else _rank(value)
+        if rank is not None:
+            ranked.append((rank, order, value))
+    return ranked
+
+
 def read_answer(raw: str, *, _nested: bool = False) -> Reading:
     """The answer in a model's text: JSON `null` is None; MISSING (with a note) when there is none."""
     text = raw.strip().removeprefix("\ufeff").strip()
@@ -204,19 +224,7 @@ def read_answer(raw: str, *, _nested: bool = False) -> Reading:
     if whole is None or _rank(whole) is not None:
         return Reading(whole, seen)
     budget = [REPAIR_BUDGET, REPAIR_CALLS]
-    ranked: list[tuple[tuple[int, int], int, Any]] = []
-    # the largest spans are repaired first: when the budget runs out, it is spent on likely answers
-    largest = sorted(enumerate(spans), key=lambda s: s[1].start - s[1].end)[:MAX_SPANS]
-    for order, span in largest:
-        value = MISSING
-        if not span.closed and span.cut:  # the complete items only, not a half-written last one
-            closing = "]" if span.opener == "[" else "]}"
-            value = _decode(normal[span.start : span.cut] + closing, budget)
-        if value is MISSING:
-            value = _decode(normal[span.start : span.end], budget)
-        rank = None if value is MISSING else _rank(value)
-        if rank is not None:
-            ranked.append((rank, order, value))
+    ranked = _ranked_spans(normal, spans, budget)
     if not ranked:
         value = _decode(normal, budget) if not spans else MISSING  # quotes left open before any bracket
         if value is None or _rank(value) is not None:

@@ -16,6 +16,7 @@ import pyarrow as pa
 from evaluation.benchmark import Benchmark, BenchmarkItem, benchmark_from_tables
 from evaluation.predictions import DocumentPrediction, Prediction
 from evaluation.reviewer.run import run_reviewer
+from evaluation.score import score
 from injectors.taxonomy import DIMENSIONS, by_id, type_ids
 from parsers.model import Document
 from validation.linter import lint
@@ -88,8 +89,6 @@ def baseline_rng(seed: int) -> np.random.Generator:
 
 def baseline_scores(benchmark: Benchmark, seed: int, resamples: int = 200) -> dict[str, dict]:
     """Each baseline scored under both protocols, each from a fresh `baseline_rng(seed)`."""
-    from evaluation.score import score
-
     out = {}
     for name in BASELINES:
         rng = baseline_rng(seed)

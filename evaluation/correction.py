@@ -30,7 +30,7 @@ from injectors.checking import Violation, lint, lint_at, lint_diff
 from injectors.edit import followed_renames
 from injectors.joint import failure
 from injectors.llm.client import ChatRequest
-from injectors.registry import definition
+from injectors.registry import definition, definitions
 from parsers.model import Section
 from parsers.numbering import parse_heading
 from validation.audit.release import AuditDocument, AuditInstance, load_release
@@ -117,8 +117,6 @@ def _keys(violations: Iterable[Violation]) -> Counter[tuple[str, str]]:
 
 
 def _diff_types() -> list[str]:
-    from injectors.registry import definitions
-
     return [d.error_type.id for d in definitions() if d.diff_checks]
 
 

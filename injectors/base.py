@@ -4,6 +4,10 @@ A concrete injector only says where its error can go (`sites`) and what the edit
 (`propose`). The base class owns the rest: seeded site order, skipping taken sections and places
 where the original already breaks the rule, verification with the linter, provenance and statistics
 (`injected`, `skipped_<reason>`).
+
+Nothing here looks the types up: the registry binds each injector class to its `ErrorType` when the type's
+definition is made, and the linter comes with the original document (`Original`, made by
+`injectors.checking.Baseline`).
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar, Protocol
 
-from injectors.checking import Violation, lint, lint_diff
+from injectors.check import Linter, Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Footprint, apply_edits, clash, footprint, overlaps
+from injectors.error_type import ErrorType
 from injectors.instance import (
     ErrorInstance,
     FlaggedCandidate,
@@ -27,7 +32,6 @@ from injectors.instance import (
     describe,
     instance_id,
 )
-from injectors.taxonomy import ErrorType, by_id
 from parsers.model import Document
 
 MAX_ATTEMPTS = 12
@@ -110,7 +114,7 @@ class Rewriter(Protocol):
     def rewrite(
         self,
         injector: Injector,
-        baseline: Baseline,
+        baseline: Original,
         site: Site,
         template: Proposal | None,
         context: InjectionContext,
@@ -119,18 +123,21 @@ class Rewriter(Protocol):
     ) -> RewriteOutcome: ...
 
 
-@dataclass
-class Baseline:
-    """The original document's own violations, computed once per document."""
+class Original(Protocol):
+    """The original document, its own violations and the linter that found them
+    (`injectors.checking.Baseline`): an injector verifies its edits with that linter, so that its verdict
+    is the one `lint` gives."""
 
-    document: Document
-    violations: frozenset[Violation] = field(init=False)
+    @property
+    def document(self) -> Document: ...
 
-    def __post_init__(self) -> None:
-        self.violations = frozenset(lint(self.document))
+    @property
+    def violations(self) -> frozenset[Violation]: ...
 
-    def pre_existing(self, location: str, error_type: str) -> bool:
-        return any(v.location == location and v.error_type == error_type for v in self.violations)
+    @property
+    def linter(self) -> Linter: ...
+
+    def pre_existing(self, location: str, error_type: str) -> bool: ...
 
 
 class Injector(ABC):
@@ -139,10 +146,19 @@ class Injector(ABC):
     # the forms its instances record (Proposal.form) where the type has a closed set of them: the audit
     # judges a type's variety against the forms it could take, not only those a release happens to show
     forms: ClassVar[tuple[str, ...]] = ()
+    _spec: ClassVar[ErrorType | None] = None
+
+    @classmethod
+    def bind(cls, spec: ErrorType) -> None:
+        """Give the class its taxonomy row: the registry does it when the type's definition is made."""
+        cls._spec = spec
 
     @property
     def spec(self) -> ErrorType:
-        return by_id()[self.error_type]
+        spec = type(self)._spec
+        if spec is None or spec.id != self.error_type:  # a subclass inherits its parent's row
+            raise LookupError(f"{type(self).__name__}: no TypeDefinition names this injector")
+        return spec
 
     def rule(self, document: Document, form: str = "") -> str:
         """The clause a description cites: the declared edition's (a type may read an undeclared one)."""
@@ -166,7 +182,7 @@ class Injector(ABC):
     # --- what the base class owns ---------------------------------------------------------------
     def inject(
         self,
-        baseline: Baseline,
+        baseline: Original,
         rng: random.Random,
         context: InjectionContext,
         taken: Sequence[Edit] = (),
@@ -224,13 +240,13 @@ class Injector(ABC):
         return Attempt(reason=reason, flagged=flagged)
 
     def _verified(
-        self, baseline: Baseline, proposal: Proposal, seed: int
+        self, baseline: Original, proposal: Proposal, seed: int
     ) -> tuple[ErrorInstance | None, str]:
         """This type's checker fires at the location; no other type's checker newly fires anywhere."""
         verdict = self.verify(baseline, proposal, seed)
         return verdict.instance, verdict.failure
 
-    def verify(self, baseline: Baseline, proposal: Proposal, seed: int) -> Verification:
+    def verify(self, baseline: Original, proposal: Proposal, seed: int) -> Verification:
         """`_verified` with the side effects named (the LLM rewriter tells the model which rule it broke)."""
         document = baseline.document
         applied = apply_edits(document, [proposal.edit])
@@ -238,13 +254,13 @@ class Injector(ABC):
         corrupted = applied.document
         # the original's own violations, at the numbers their sections carry after this edit's renames
         before = {(applied.numbers.get(v.location, v.location), v.error_type) for v in baseline.violations}
-        after = lint(corrupted)
+        after = baseline.linter.lint(corrupted)
         new = {v for v in after if v.location == location and (v.location, v.error_type) not in before}
         if self.spec.deterministic:
             if not any(v.error_type == self.error_type for v in new):
                 return Verification(None, "not_detected")
         elif self.spec.diff_detectable:
-            found = lint_diff(document, corrupted, [self.error_type])
+            found = baseline.linter.lint_diff(document, corrupted, [self.error_type])
             if not any(v.location == location for v in found):
                 return Verification(None, "not_detected")
         side_effects = tuple(sorted(v for v in new if v.error_type != self.error_type))

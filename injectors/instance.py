@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from injectors.edit import Edit, section_dict
-from injectors.taxonomy import by_id
 from parsers.model import Section
 
 
@@ -66,7 +65,7 @@ class ErrorInstance:
 
     @property
     def dimension(self) -> str:
-        return by_id()[self.error_type].dimension
+        return dimension_of(self.error_type)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -102,7 +101,7 @@ class FlaggedCandidate:
     def to_dict(self) -> dict[str, Any]:
         return {
             "doc_id": self.doc_id,
-            "dimension": by_id()[self.error_type].dimension,
+            "dimension": dimension_of(self.error_type),
             "error_type": self.error_type,
             "location": self.location,
             "original_section": section_dict(self.original_section),
@@ -110,6 +109,11 @@ class FlaggedCandidate:
             "reasons": list(self.reasons),
             "provenance": vars(self.provenance).copy(),
         }
+
+
+def dimension_of(error_type: str) -> str:
+    """A type ID starts with its dimension (`ErrorType` holds every row to it): NREF-02 → NREF."""
+    return error_type.split("-")[0]
 
 
 def instance_id(doc_id: str, error_type: str, location: str, seed: int, edit: Edit) -> str:

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from injectors.added_wording import added_wording
-from injectors.base import Baseline, Rewriter, clashes
-from injectors.checking import Violation
+from injectors.base import Rewriter, clashes
+from injectors.checking import Baseline, Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
@@ -241,27 +241,11 @@ def choose(
                 for i in pool
                 if conflicts[rank[id(i)]].isdisjoint(fresh) and _room(i.error_type, here.get(i.location, ()))
             ]
-            if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
-                pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
-                # nor a type over its share of the corpus
-                pool = [
-                    i
-                    for i in pool
-                    if i.error_type not in ceiling or counts[i.error_type] < ceiling[i.error_type]
-                ]
+            if len(chosen) >= config.min_errors:
+                pool = _past_minimum(pool, repeats, lift, ceiling, counts)
             if not pool:
                 break
-            # of a type's candidates, the one in a chapter this document has fewest errors in yet (never
-            # one with stock wording before one without): a type's errors spread through the body
-            best: dict[str, ErrorInstance] = {}
-            for i in pool:
-                other = best.get(i.error_type)
-                if other is None or (within[id(i)][0], spread[_chapter(i)]) < (
-                    within[id(other)][0],
-                    spread[_chapter(other)],
-                ):
-                    best[i.error_type] = i
-            pick = min(best.values(), key=key)
+            pick = min(_best_per_type(pool, within, spread).values(), key=key)
             pool = [i for i in pool if i is not pick]
             chosen.append(pick)
             here.setdefault(pick.location, []).append(pick.error_type)
@@ -278,6 +262,35 @@ def choose(
             used[instance.error_type] -= 1
             counts[instance.error_type] -= 1
     return sorted(chosen, key=lambda i: rank[id(i)])
+
+
+def _past_minimum(
+    pool: list[ErrorInstance],
+    repeats: Mapping[int, int],
+    lift: Counter[str],
+    ceiling: Mapping[str, int],
+    counts: Counter[str],
+) -> list[ErrorInstance]:
+    """Past the minimum, no stock wording (unless its type was left behind), nor a type over its share of
+    the corpus."""
+    pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
+    return [i for i in pool if i.error_type not in ceiling or counts[i.error_type] < ceiling[i.error_type]]
+
+
+def _best_per_type(
+    pool: list[ErrorInstance], within: Mapping[int, tuple[Any, ...]], spread: Counter[str]
+) -> dict[str, ErrorInstance]:
+    """Of a type's candidates, the one in a chapter this document has fewest errors in yet (never one with
+    stock wording before one without): a type's errors spread through the body."""
+    best: dict[str, ErrorInstance] = {}
+    for i in pool:
+        other = best.get(i.error_type)
+        if other is None or (within[id(i)][0], spread[_chapter(i)]) < (
+            within[id(other)][0],
+            spread[_chapter(other)],
+        ):
+            best[i.error_type] = i
+    return best
 
 
 def _chapter(instance: ErrorInstance) -> str:

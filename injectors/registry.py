@@ -3,8 +3,11 @@
 A type module defines `DEFINITION = TypeDefinition(...)`: its taxonomy row, its injector, its checkers and,
 where an LLM may write it, its prompt, budget and output condition. Nothing else lists the types: the
 taxonomy, the linter, the planner, the LLM path, the instruction sets, the GX suites and the dataset card
-all read them from here. Extra packages of type modules (plug-ins, tests) come from the environment variable
-`GBTBENCH_TYPE_PACKAGES` (comma-separated import names) or from `including()`.
+all read them from here. It stands on top of the injectors' core and hands down what the core needs of the
+types: each injector class its `ErrorType` (bound when its definition is made), the `Linter` of every
+registered checker, and the LLM specifications (prompt, budget, condition). Extra packages of type modules
+(plug-ins, tests) come from the environment variable `GBTBENCH_TYPE_PACKAGES` (comma-separated import
+names) or from `including()`.
 """
 
 from __future__ import annotations
@@ -16,16 +19,13 @@ import pkgutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import regex
 
-from injectors.checking import Check, DiffCheck
-from injectors.taxonomy import DIMENSIONS, ErrorType
-
-if TYPE_CHECKING:
-    from injectors.base import Injector
-    from injectors.llm.spec import LLMSpec
+from injectors.base import Injector
+from injectors.check import Check, DiffCheck, Linter
+from injectors.error_type import DIMENSIONS, ErrorType
+from injectors.llm.spec import LLMSpec
 
 PACKAGES = ("injectors.types",)
 TYPE_MODULE = regex.compile(r"^[a-z]+\d{2}_\w+$")
@@ -57,6 +57,7 @@ class TypeDefinition:
             raise RegistryError(
                 f"{self.error_type.id}: its injector says error_type = {self.injector.error_type!r}"
             )
+        self.injector.bind(self.error_type)
 
 
 def packages() -> tuple[str, ...]:
@@ -112,6 +113,25 @@ def _by_id(packages: tuple[str, ...]) -> dict[str, TypeDefinition]:
 def injectors() -> dict[str, Injector]:
     """Type ID → injector instance, in taxonomy order."""
     return {d.error_type.id: d.injector() for d in definitions()}
+
+
+def linter() -> Linter:
+    """The checkers of every registered type, in type ID order: what `lint` runs and injectors verify with."""
+    return _linter(packages())
+
+
+@functools.cache
+def _linter(packages: tuple[str, ...]) -> Linter:
+    ordered = sorted(_discover(packages), key=lambda d: d.error_type.id)
+    return Linter(
+        checks=tuple((d.error_type.id, check) for d in ordered for check in d.checks),
+        diff_checks=tuple((d.error_type.id, check) for d in ordered for check in d.diff_checks),
+    )
+
+
+def llm_specs() -> dict[str, LLMSpec]:
+    """Type ID → LLM specification, for the types an LLM may write (taxonomy order)."""
+    return {d.error_type.id: d.llm for d in definitions() if d.llm is not None}
 
 
 @contextmanager

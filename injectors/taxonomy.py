@@ -1,95 +1,33 @@
 """The public error taxonomy: 5 review dimensions and the error types registered under `injectors/types/`.
 
 Each type's row lives in its own module (see `injectors/types/__init__.py`); this module is how the rest of
-the project reads them. The type IDs are a public contract (docs/taxonomy.md): never renumber them.
+the project reads them, as views of the registry (it stands above it). The rows' shape, the dimensions and
+the editions are data of their own (`injectors.error_type`), re-exported here. The type IDs are a public
+contract (docs/taxonomy.md): never renumber them.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-DIMENSIONS: dict[str, tuple[str, str]] = {
-    "STR": ("结构", "structure"),
-    "SCP": ("范围", "scope"),
-    "NMS": ("规范性表述", "normative modality"),
-    "TER": ("术语", "terminology"),
-    "NREF": ("规范性引用", "normative references"),
-}
+from injectors.error_type import DIMENSIONS, EDITION_2009, EDITION_2020, REFERENCE_DIMENSIONS, ErrorType
+from injectors.registry import definitions_in, packages
 
-# The public reference implementation groups its codes by these dimension codes.
-REFERENCE_DIMENSIONS = {"C2.1": "STR", "C2.2": "SCP", "C3.1": "NMS", "C3.2": "TER", "C3.3": "NREF"}
-
-EDITION_2020 = "GB/T 1.1—2020"
-EDITION_2009 = "GB/T 1.1—2009"
-
-
-@dataclass(frozen=True)
-class ErrorType:
-    """One row of the taxonomy."""
-
-    id: str
-    dimension: str
-    name_zh: str
-    name_en: str
-    rule: str  # the GB/T 1.1—2020 clause the error breaks, e.g. "GB/T 1.1—2020 8.5"
-    rule_2009: str  # the same rule in GB/T 1.1—2009, e.g. "GB/T 1.1—2009 6.2.2"
-    inject: str  # R, R+L, L (docs/taxonomy.md legend)
-    check: str  # D, D∆, S, J and combinations such as "D / S"
-    reference_codes: tuple[str, ...] = ()  # codes of the public reference implementation mapping here
-    # where the rule a form of the error breaks is another clause than the type's: (form, 2020 clause,
-    # 2009 clause), e.g. a provision written into the 前言 breaks the foreword's clause, not the notes'
-    forms: tuple[tuple[str, str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        if self.dimension not in DIMENSIONS:
-            raise ValueError(f"{self.id}: unknown dimension {self.dimension!r}")
-        if not self.id.startswith(self.dimension + "-"):
-            raise ValueError(f"{self.id}: an ID starts with its dimension ({self.dimension}-)")
-        # a document drafted under one edition is held to that edition's clauses, never the other's
-        for edition, clause in ((EDITION_2020, self.rule), (EDITION_2009, self.rule_2009)):
-            if not clause.startswith(edition + " "):
-                raise ValueError(f"{self.id}: its {edition} clause is {clause!r}")
-        for form, c2020, c2009 in self.forms:
-            if not (c2020.startswith(EDITION_2020 + " ") and c2009.startswith(EDITION_2009 + " ")):
-                raise ValueError(f"{self.id}: form {form!r} needs a clause of each edition")
-
-    @property
-    def deterministic(self) -> bool:
-        """A checker on the corrupted document alone detects it."""
-        return self.check.split(" ")[0] == "D"
-
-    @property
-    def diff_detectable(self) -> bool:
-        return self.check.startswith("D∆")
-
-    def rule_for(self, drafting_rules: str, form: str = "") -> str:
-        """The clause in the edition of GB/T 1.1 that a document declares (2020 when it declares none),
-        for one form of the error where that form breaks a clause of its own."""
-        late = drafting_rules != EDITION_2009
-        for name, c2020, c2009 in self.forms:
-            if name == form:
-                return c2020 if late else c2009
-        return self.rule if late else self.rule_2009
-
-    def rules_for(self, drafting_rules: str) -> tuple[str, ...]:
-        """Every clause an instance on a document of this edition may cite (the type's and its forms')."""
-        return tuple(
-            dict.fromkeys(
-                [self.rule_for(drafting_rules), *(self.rule_for(drafting_rules, f) for f, *_ in self.forms)]
-            )
-        )
-
-    def clause_cell(self, edition: str) -> str:
-        """The clause column of docs/taxonomy.md for one edition: the type's clause, then each form's own
-        ("6.5.1; 前言 6.1.3")."""
-        prefix = edition + " "
-        main = self.rule_for(edition).removeprefix(prefix)
-        own = [f"{form} {self.rule_for(edition, form).removeprefix(prefix)}" for form, *_ in self.forms]
-        return "; ".join([main, *(o for o in own if not o.endswith(" " + main))])
+__all__ = [
+    "DIMENSIONS",
+    "EDITION_2009",
+    "EDITION_2020",
+    "REFERENCE_DIMENSIONS",
+    "ErrorType",
+    "by_id",
+    "lookup",
+    "reference_to_ours",
+    "type_ids",
+    "types",
+]
 
 
 def types() -> tuple[ErrorType, ...]:
@@ -114,16 +52,12 @@ _Views = tuple[tuple[ErrorType, ...], tuple[str, ...], Mapping[str, ErrorType], 
 
 
 def _current() -> _Views:
-    from injectors.registry import packages
-
     return _views(packages())
 
 
 @functools.lru_cache(maxsize=8)
 def _views(package_names: tuple[str, ...]) -> _Views:
     """The lookups, computed once per set of type packages (scoring calls them per prediction)."""
-    from injectors.registry import definitions_in
-
     rows = tuple(d.error_type for d in definitions_in(package_names))
     return (
         rows,

@@ -18,6 +18,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from parsers.errors import CorruptFileError, ParseError, ResourceLimitError
+from parsers.files import SUFFIXES, parse_file
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 
@@ -32,8 +33,6 @@ _PRELOAD = ["parsers", "parsers.pdf", "parsers.docx", "parsers.markdown", "parse
 
 
 def _worker(path: str, limits: ParseLimits, conn: Connection) -> None:
-    from parsers import parse_file
-
     try:
         conn.send(("ok", parse_file(path, limits)))
     except ParseError as exc:
@@ -135,8 +134,6 @@ def parse_with_deadline(path: Path | str, limits: ParseLimits = DEFAULT_LIMITS) 
     a daemonic process (which may not have children) any other file is parsed in place, without the
     wall-time limit but with all the others.
     """
-    from parsers import SUFFIXES, parse_file
-
     ours = SUFFIXES.get(Path(path).suffix.lower()) in OUR_READERS
     if ours and _small(path) and _timer_free():
         try:

@@ -20,7 +20,7 @@ from evaluation.baselines import baseline_markdown
 from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
 from release import license as licence
 from release.config import BuildConfig
-from release.hub_layout import HubLayout, card_configs
+from release.hub_layout import REPO_PLACEHOLDER, HubLayout, card_configs
 
 CHART_NAME = "type_distribution.png"
 DIMENSION_COLOURS = {
@@ -30,8 +30,6 @@ DIMENSION_COLOURS = {
     "TER": "#C44E52",
     "NREF": "#8172B3",
 }
-# Replaced by the real repo id when the card is published (release.hub); a local card keeps it.
-REPO_PLACEHOLDER = "<org>/<name>"
 # Why a type's instances can have no example in the correction task: their fix is not a rewrite of one
 # section. Which types lack one in a release is read from its data (types_without_correction).
 CORRECTION_EXCLUDED = {

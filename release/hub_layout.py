@@ -126,12 +126,12 @@ def arrow_copy_names(hf_dir: Path) -> set[str]:
 
 
 PUBLIC_HUB = "https://huggingface.co"
+# what the card names the dataset repo with until it is published to one (`published_card`)
+REPO_PLACEHOLDER = "<org>/<name>"
 
 
 def published_card(card: str, repo_id: str, endpoint: str = PUBLIC_HUB) -> str:
     """The card as uploaded: its loading snippet and citation name the real repo on the Hub it goes to."""
-    from release.card import REPO_PLACEHOLDER
-
     endpoint = endpoint.rstrip("/")
     card = card.replace(f"{PUBLIC_HUB}/datasets/{REPO_PLACEHOLDER}", f"{endpoint}/datasets/{repo_id}")
     return card.replace(REPO_PLACEHOLDER, repo_id)

@@ -32,6 +32,7 @@ from typing import Any, BinaryIO, Required, TypedDict
 
 import pyarrow as pa
 
+from injectors.edit import rename_all
 from injectors.instance import ErrorInstance
 from injectors.planner import InjectionResult
 from injectors.taxonomy import DIMENSIONS, by_id, type_ids, types
@@ -208,10 +209,6 @@ def _correction(result: InjectionResult) -> list[Example]:
     section to rewrite in place and are left out; the dataset card says why (release.card.CORRECTION_EXCLUDED;
     TER-02 is not there, since its other form, an entry renamed, has a correction).
     """
-    from dataclasses import replace
-
-    from injectors.edit import rename_all
-
     examples = []
     for instance in ordered_instances(result):
         if (

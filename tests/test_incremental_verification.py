@@ -18,9 +18,9 @@ import pytest
 from balance import across_workers
 from session_store import shared
 
-from injectors import checking
-from injectors.base import Baseline, Injector, Proposal, Verification
-from injectors.checking import SectionCheck, Violation, lint, lint_at, unmemoised
+from injectors import check
+from injectors.base import Injector, Proposal, Verification
+from injectors.checking import Baseline, SectionCheck, Violation, lint, lint_at, unmemoised
 from injectors.context import InjectionContext
 from injectors.edit import Applied, apply_edits
 from injectors.language import terms, words
@@ -52,7 +52,7 @@ CORPUS_FILES = _each_standard_once()
 def _clear_caches() -> None:
     """Every memo the lint reads, emptied: what follows is computed from the text alone."""
     for cached in (
-        checking._section_violations,
+        check._section_violations,
         nref_analysis.analyse,
         nref_analysis.list_items,
         nref_analysis._line_uses_read,

@@ -17,7 +17,7 @@ import pytest
 from llm_run import SENTINEL, assert_clean, make_rewriter, only, run
 from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_replacements
 from injectors.llm.client import LLMClient
@@ -323,11 +323,22 @@ def test_the_api_key_never_leaks(
 # --- the validator on its own ------------------------------------------------------------------------------
 def test_validator_names_each_broken_constraint(battery: Document) -> None:
     from injectors.llm.constraints import RewriteCase, validate
+    from injectors.registry import llm_specs
 
     position, section = next(
         (i, s) for i, s in enumerate(battery.sections) if s.kind == "clause" and "应" in s.text
     )
-    case = RewriteCase("NMS-01", battery, position, section, {}, ("范围之外的参考文字。",))
+    spec = llm_specs()["NMS-01"]  # its budget and condition, as the rewriter hands them to the validator
+    case = RewriteCase(
+        "NMS-01",
+        battery,
+        position,
+        section,
+        {},
+        ("范围之外的参考文字。",),
+        budget=spec.budget,
+        condition=spec.condition,
+    )
     text = section.text
     at = text.index("应")
     weakened = text[:at] + "宜" + text[at + 1 :]

@@ -100,7 +100,7 @@ def test_a_large_build_empties_the_injectors_caches_after_assembly(
     in a 500-document build); a small build keeps them for the next build in the process."""
     from flows import stages
     from injectors import joint
-    from injectors.checking import _section_violations
+    from injectors.check import _section_violations
 
     (item,) = built[2].items["assemble"]
     kept = stages.assemble(item)

@@ -6,6 +6,7 @@ import json
 import tempfile
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
@@ -55,6 +56,47 @@ def test_a_build_with_no_decisions_is_unchanged(tmp_path: Path) -> None:
     assert plain.fingerprint == empty.fingerprint and "review" not in second
 
 
+def review_by_two(
+    store_path: Path,
+    rejected: list[dict[str, Any]],
+    accepted: list[dict[str, Any]],
+    fixed: dict[str, Any],
+    retyped: tuple[dict[str, Any], str],
+) -> None:
+    """alice and bob both reject `rejected` and accept `accepted`, except that bob rejects the first
+    accepted one; alice rewrites the description of `fixed`, bob gives `retyped` another type."""
+    with ReviewStore(store_path) as store:
+        for who in ("alice", "bob"):
+            for r in rejected:
+                store.record(Decision("v0.1.0", r["instance_id"], who, "reject", reason="unnatural"))
+            for n, r in enumerate(accepted):
+                if who == "bob" and n == 0:  # one disagreement
+                    store.record(Decision("v0.1.0", r["instance_id"], who, "reject", reason="other"))
+                else:
+                    store.record(Decision("v0.1.0", r["instance_id"], who, "accept"))
+        store.record(
+            Decision("v0.1.0", fixed["instance_id"], "alice", "fix", fix_description="错误：人工修订的说明。")
+        )
+        store.record(Decision("v0.1.0", retyped[0]["instance_id"], "bob", "fix", fix_error_type=retyped[1]))
+
+
+def check_review_summary(review: dict[str, Any], outcome: dict[str, str], base: Path) -> None:
+    """The manifest's review summary after `review_by_two` (`outcome`: instance → the majority's decision)."""
+    decisions = list(outcome.values())
+    accepted = decisions.count("accept")
+    assert review["reviewed"] == len(outcome)
+    # one accept and one reject is no majority for rejecting: the instance stays
+    assert (review["accepted"], review["rejected"], review["fixed"]) == (accepted, 2, 2)
+    assert (review["excluded"], review["replaced"]) == (2, 2)
+    assert review["fixes_applied"] == review["fixed"] and review["base"] == "v0.1.0"
+    sample = [r["instance_id"] for r in rows(base, "review_queue") if r["reason"] == "sample"]
+    decided = [outcome[i] for i in sample if i in outcome]
+    expected_rate = round(decided.count("accept") / len(decided), 4) if decided else None
+    assert review["sample_pass_rate"] == expected_rate
+    # alice/bob on the 6 items both decided: 5 agree; alice R R A A A A, bob R R R A A A
+    assert review["kappa"] == round((5 / 6 - (2 / 6 * 3 / 6 + 4 / 6 * 3 / 6)) / (1 - 0.5), 4)
+
+
 def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     corpus, out = tmp_path / "corpus", tmp_path / "out"
     write_corpus(corpus, count=2)  # the rejected document and another one whose instances are accepted
@@ -68,19 +110,7 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
         t.id for t in TAXONOMY if t.dimension == retyped["dimension"] and t.id != retyped["error_type"]
     )
     accepted = [r for r in old if r["doc_id"] != doc][:4]
-    with ReviewStore(out / "reviews.sqlite") as store:
-        for who in ("alice", "bob"):
-            for r in rejected:
-                store.record(Decision("v0.1.0", r["instance_id"], who, "reject", reason="unnatural"))
-            for n, r in enumerate(accepted):
-                if who == "bob" and n == 0:  # one disagreement
-                    store.record(Decision("v0.1.0", r["instance_id"], who, "reject", reason="other"))
-                else:
-                    store.record(Decision("v0.1.0", r["instance_id"], who, "accept"))
-        store.record(
-            Decision("v0.1.0", fixed["instance_id"], "alice", "fix", fix_description="错误：人工修订的说明。")
-        )
-        store.record(Decision("v0.1.0", retyped["instance_id"], "bob", "fix", fix_error_type=other_type))
+    review_by_two(out / "reviews.sqlite", rejected, accepted, fixed, (retyped, other_type))
 
     second = run_build(corpus, out, BuildConfig(seed=3, version="v0.1.1"))
     assert second.output == out / "v0.1.1", "a change to the reviews is a new build"
@@ -101,20 +131,10 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     assert "错误：人工修订的说明。" in [g["description"] for g in items[doc]]
 
     review = manifest["review"]
-    assert review["reviewed"] == 2 + len(accepted) + 2
-    # one accept and one reject is no majority for rejecting: the instance stays
-    assert (review["accepted"], review["rejected"], review["fixed"]) == (len(accepted), 2, 2)
-    assert (review["excluded"], review["replaced"]) == (2, 2)
-    assert review["fixes_applied"] == review["fixed"] and review["base"] == "v0.1.0"
     outcome = {r["instance_id"]: "reject" for r in rejected}
     outcome |= {r["instance_id"]: "accept" for r in accepted}
     outcome |= {fixed["instance_id"]: "fix", retyped["instance_id"]: "fix"}
-    sample = [r["instance_id"] for r in rows(out / "v0.1.0", "review_queue") if r["reason"] == "sample"]
-    decided = [outcome[i] for i in sample if i in outcome]
-    expected_rate = round(decided.count("accept") / len(decided), 4) if decided else None
-    assert review["sample_pass_rate"] == expected_rate
-    # alice/bob on the 6 items both decided: 5 agree; alice R R A A A A, bob R R R A A A
-    assert review["kappa"] == round((5 / 6 - (2 / 6 * 3 / 6 + 4 / 6 * 3 / 6)) / (1 - 0.5), 4)
+    check_review_summary(review, outcome, out / "v0.1.0")
     card = (out / "v0.1.1" / "hf" / "README.md").read_text(encoding="utf-8")
     assert "## Human review" in card and "2 rejected" in card
     assert f"removes 2 (2 rejected), adds 2 and changes {review['changed']} (2 fixes applied)" in card

@@ -18,6 +18,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from validation.gx_import import import_gx
+
 T = TypeVar("T")
 log = logging.getLogger("gbtbench.validation")
 
@@ -29,8 +31,6 @@ WORTH_IT_FROM = 50
 
 
 def _warm_up() -> None:
-    from validation.suites import import_gx
-
     import_gx()
 
 

@@ -15,11 +15,7 @@ GX is imported lazily: its import costs seconds, and most callers of this packag
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
-import os
-import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,6 +27,7 @@ import pyarrow.compute as pc
 
 from validation import gx_process
 from validation.expectations import TRACE_COLUMNS, Check, document_checks, instance_checks
+from validation.gx_import import import_gx
 from validation.traceability import Flag
 
 if TYPE_CHECKING:  # pandas too is imported where a frame is made: not by every process that imports this
@@ -152,44 +149,6 @@ def _frame(rows: Rows) -> pd.DataFrame:
     import pandas as pd
 
     return pd.DataFrame(rows[0], columns=rows[1])
-
-
-_GX: Any = None
-
-
-# Imported by GX for statistical expectations (KL divergence, KS tests) that no suite here uses: about a
-# second of every GX import (a third of it). They are loaded on first use instead.
-_UNUSED_BY_OUR_SUITES = ("scipy.stats",)
-
-
-def import_gx() -> Any:
-    """Import GX once, with analytics off; the import is the slow part of a validation."""
-    global _GX
-    if _GX is None:
-        os.environ.setdefault("GX_ANALYTICS_ENABLED", "false")
-        for name in _UNUSED_BY_OUR_SUITES:
-            _load_on_first_use(name)
-        import great_expectations
-
-        _GX = great_expectations
-    return _GX
-
-
-def _load_on_first_use(name: str) -> None:
-    """Bind submodule `name` to a module that runs when one of its attributes is first read (the standard
-    library's LazyLoader). GX reads it as `from package import module`, which finds the attribute set on
-    the package here and leaves it unloaded. A module already imported, or absent, is left alone."""
-    package, _, attribute = name.rpartition(".")
-    if name in sys.modules:
-        return
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        return
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    setattr(importlib.import_module(package), attribute, module)
 
 
 def _context(gx: Any, docs_dir: Path | None) -> Any:

@@ -18,9 +18,10 @@ from evaluation.answer_json import MISSING, error_items, read_answer
 from evaluation.benchmark import BenchmarkItem
 from evaluation.predictions import DocumentPrediction, Prediction, predictions_from_value
 from evaluation.reviewer.agents import AgentCall, plan_calls, scanner_candidates
-from evaluation.reviewer.fusion import DEFAULT_THRESHOLD, Candidate, fuse
+from evaluation.reviewer.fusion import DEFAULT_THRESHOLD, Candidate, Fused, fuse
 from evaluation.runner import EndpointError
 from injectors.llm.client import ChatRequest, LLMClient, LLMError
+from parsers.model import Document
 
 
 @dataclass
@@ -139,21 +140,8 @@ def run_reviewer(
         # the scanners' CPU work overlaps the agents' waits on the endpoint
         scanned = {d.doc_id: scanner_candidates(d) for d in documents} if "rules" in families else {}
         for call, answer in [*answered, *(future.result() for future in as_completed(futures))]:
-            counted = usage[call.doc_id][call.family]
-            counted.requests += 1
-            record: dict[str, Any] = {"agent": call.agent, "part": call.part}
-            if isinstance(answer, LLMError):
-                counted.failed += 1
-                record["error"] = answer.reason
-            else:
-                counted.cache_hits += int(answer.cached)
-                counted.prompt_tokens += answer.prompt_tokens
-                counted.completion_tokens += answer.completion_tokens
-                counted.largest_prompt = max(counted.largest_prompt, answer.prompt_tokens)
-                found, unparsable = candidates_from_answer(call, answer.content)
-                counted.unparsable += int(unparsable)
-                candidates[call.doc_id].extend(found)
-                record["raw_output"] = answer.content
+            found, record = _account(call, answer, usage[call.doc_id][call.family])
+            candidates[call.doc_id].extend(found)
             answers[call.doc_id].append(record)
             done += 1
             if on_progress is not None:
@@ -164,24 +152,49 @@ def run_reviewer(
         found = [*candidates[document.doc_id], *scanned.get(document.doc_id, ())]
         if "rules" in families:
             usage[document.doc_id]["rules"]  # the scanners' row in the report, with no requests
-        fused = fuse(found, document, threshold)
-        failed = sum(u.failed for u in usage[document.doc_id].values())
-        every_call_failed = bool(failed) and failed == len(answers[document.doc_id])
-        prediction = DocumentPrediction(
-            document.doc_id,
-            tuple(Prediction(f.location, f.dimension, f.error_type, f.description) for f in fused.findings),
-            error=f"all {failed} agent calls failed" if every_call_failed else "",
-        )
-        out.append(
-            Reviewed(
-                prediction,
-                tuple(f.provenance() for f in fused.findings),
-                dict(usage[document.doc_id]),
-                fused.dropped,
-                tuple(sorted(answers[document.doc_id], key=lambda a: (a["agent"], a["part"]))),
-            )
-        )
+        out.append(_reviewed(document, fuse(found, document, threshold), usage, answers))
     return out
+
+
+def _account(call: AgentCall, answer: Any, counted: Usage) -> tuple[list[Candidate], dict[str, Any]]:
+    """One call's answer (a response or an LLMError) counted in its family's usage: its candidates and the
+    record of what it said."""
+    counted.requests += 1
+    record: dict[str, Any] = {"agent": call.agent, "part": call.part}
+    if isinstance(answer, LLMError):
+        counted.failed += 1
+        record["error"] = answer.reason
+        return [], record
+    counted.cache_hits += int(answer.cached)
+    counted.prompt_tokens += answer.prompt_tokens
+    counted.completion_tokens += answer.completion_tokens
+    counted.largest_prompt = max(counted.largest_prompt, answer.prompt_tokens)
+    found, unparsable = candidates_from_answer(call, answer.content)
+    counted.unparsable += int(unparsable)
+    record["raw_output"] = answer.content
+    return found, record
+
+
+def _reviewed(
+    document: Document,
+    fused: Fused,
+    usage: dict[str, dict[str, Usage]],
+    answers: dict[str, list[dict[str, Any]]],
+) -> Reviewed:
+    failed = sum(u.failed for u in usage[document.doc_id].values())
+    every_call_failed = bool(failed) and failed == len(answers[document.doc_id])
+    prediction = DocumentPrediction(
+        document.doc_id,
+        tuple(Prediction(f.location, f.dimension, f.error_type, f.description) for f in fused.findings),
+        error=f"all {failed} agent calls failed" if every_call_failed else "",
+    )
+    return Reviewed(
+        prediction,
+        tuple(f.provenance() for f in fused.findings),
+        dict(usage[document.doc_id]),
+        fused.dropped,
+        tuple(sorted(answers[document.doc_id], key=lambda a: (a["agent"], a["part"]))),
+    )
 
 
 def usage_totals(reviewed: Sequence[Reviewed]) -> dict[str, dict[str, int]]:

@@ -13,7 +13,6 @@ module passes through `redact`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import threading
@@ -237,22 +236,11 @@ class AsyncChatClient:
     async def _request(self, request: ChatRequest) -> tuple[str, int, int, tuple[str, ...]]:
         import openai
 
-        config = self.config
         estimate = sum(estimate_tokens(m["content"]) for m in request.messages)
         retried: list[str] = []
         attempt = 0
-        for _ in range(config.max_retries + len(_DOWNGRADE) + 1):  # bounded: retries plus format downgrades
-            body: dict[str, Any] = {
-                "model": config.model,
-                "messages": list(request.messages),
-                "temperature": config.temperature,
-                "max_tokens": config.max_tokens,
-                "seed": request.seed,
-            }
-            response_format = self._response_format(request)
-            if response_format is not None:
-                body["response_format"] = response_format
-            delay: float | None = None
+        for _ in range(self.config.max_retries + len(_DOWNGRADE) + 1):  # bounded: retries plus downgrades
+            body = self._body(request)
             try:
                 async with self._semaphore:
                     await self._admit(estimate)
@@ -264,58 +252,89 @@ class AsyncChatClient:
                 result = self._read(completion, estimate, retried)
                 self.breaker.success()
                 return result
-            except (openai.APITimeoutError, TimeoutError):
-                reason = "timeout"
-            except openai.APIConnectionError:
-                reason = "connection"
-            except openai.RateLimitError as exc:
-                reason = "rate_limited"
-                delay = retry_after(exc.response.headers)
-                if delay is not None:
-                    delay = min(delay, config.max_retry_after)
-                    self._cooldown_until = max(self._cooldown_until, time.monotonic() + delay)
-            except openai.BadRequestError as exc:
-                downgrade = _DOWNGRADE.get(self._format)
-                if config.response_format == "auto" and downgrade and "response_format" in str(exc):
-                    log.info("server refused response_format %s; using %s", self._format, downgrade)
-                    self._format = downgrade
-                    self.stats.add("response_format_downgrades")
-                    continue
-                self.stats.fail("bad_request")
-                raise LLMError("bad_request", redact(str(exc), config.api_key)) from None
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                self.stats.fail("auth")
-                raise LLMError("auth", redact(str(exc), config.api_key)) from None
-            except openai.APIStatusError as exc:
-                if exc.status_code < 500 and exc.status_code not in (408, 409):  # those two are transient
-                    self.stats.fail(f"http_{exc.status_code}")
-                    raise LLMError(f"http_{exc.status_code}", redact(str(exc), config.api_key)) from None
-                reason = "server_error" if exc.status_code >= 500 else f"http_{exc.status_code}"
-                delay = retry_after(exc.response.headers)
-                if delay is not None:  # capped like a 429's: a 503 asking for 1000 s must not park the run
-                    delay = min(delay, config.max_retry_after)
-            except (openai.APIResponseValidationError, json.JSONDecodeError, ValueError, TypeError):
-                reason = "bad_response"
-            except openai.OpenAIError as exc:
-                self.stats.fail("client_error")
-                raise LLMError("client_error", redact(str(exc), config.api_key)) from None
-            self.stats.fail(reason)
-            retried.append(reason)
-            if reason in TRANSPORT_FAILURES and self.breaker.failure(reason):
-                log.warning("LLM %s; the remaining calls fall back to rules", self.breaker.reason)
-            if self.breaker.open:
-                raise LLMError("endpoint_down", self.breaker.reason or "endpoint down")
-            if attempt >= config.max_retries:
-                raise LLMError(reason, f"gave up after {attempt + 1} attempts ({', '.join(retried)})")
-            wait = max(delay or 0.0, self._backoff(attempt))
-            left = self.deadline.remaining()
-            if left is not None:
-                wait = min(wait, left)  # the next round's guard then ends the call at the deadline
-            self.stats.add("retries")
-            log.info("LLM request %s; retry %d in %.2f s", reason, attempt + 1, wait)
+            except (openai.OpenAIError, TimeoutError, ValueError, TypeError) as exc:
+                failed = self._failure(exc)
+            if failed is None:  # the response format was downgraded: ask again at once
+                continue
+            wait = self._retry_wait(*failed, attempt, retried)
             attempt += 1
             await asyncio.sleep(wait)
         raise LLMError("gave_up", f"no answer after {attempt + 1} attempts")
+
+    def _body(self, request: ChatRequest) -> dict[str, Any]:
+        config = self.config
+        body: dict[str, Any] = {
+            "model": config.model,
+            "messages": list(request.messages),
+            "temperature": config.temperature,
+            "max_tokens": config.max_tokens,
+            "seed": request.seed,
+        }
+        response_format = self._response_format(request)
+        if response_format is not None:
+            body["response_format"] = response_format
+        return body
+
+    def _failure(self, exc: Exception) -> tuple[str, float | None] | None:
+        """A failed request's reason and the delay the server asked for, when another try may succeed; None
+        when the server refused the response format and a simpler one is tried next; an LLMError raised
+        when no retry can help (a bad request, the key refused, another client error)."""
+        import openai
+
+        config = self.config
+        if isinstance(exc, (openai.APITimeoutError, TimeoutError)):
+            return "timeout", None
+        if isinstance(exc, openai.APIConnectionError):
+            return "connection", None
+        if isinstance(exc, openai.RateLimitError):
+            delay = retry_after(exc.response.headers)
+            if delay is not None:
+                delay = min(delay, config.max_retry_after)
+                self._cooldown_until = max(self._cooldown_until, time.monotonic() + delay)
+            return "rate_limited", delay
+        if isinstance(exc, openai.BadRequestError):
+            downgrade = _DOWNGRADE.get(self._format)
+            if config.response_format == "auto" and downgrade and "response_format" in str(exc):
+                log.info("server refused response_format %s; using %s", self._format, downgrade)
+                self._format = downgrade
+                self.stats.add("response_format_downgrades")
+                return None
+            raise self._fatal("bad_request", exc) from None
+        if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
+            raise self._fatal("auth", exc) from None
+        if isinstance(exc, openai.APIStatusError):
+            if exc.status_code < 500 and exc.status_code not in (408, 409):  # those two are transient
+                raise self._fatal(f"http_{exc.status_code}", exc) from None
+            delay = retry_after(exc.response.headers)
+            if delay is not None:  # capped like a 429's: a 503 asking for 1000 s must not park the run
+                delay = min(delay, config.max_retry_after)
+            return ("server_error" if exc.status_code >= 500 else f"http_{exc.status_code}"), delay
+        if isinstance(exc, (openai.APIResponseValidationError, ValueError, TypeError)):
+            return "bad_response", None
+        raise self._fatal("client_error", exc) from None
+
+    def _fatal(self, reason: str, exc: Exception) -> LLMError:
+        self.stats.fail(reason)
+        return LLMError(reason, redact(str(exc), self.config.api_key))
+
+    def _retry_wait(self, reason: str, delay: float | None, attempt: int, retried: list[str]) -> float:
+        """How long to wait before the next try after a transient failure; an LLMError when the breaker
+        opened or the retries are spent."""
+        self.stats.fail(reason)
+        retried.append(reason)
+        if reason in TRANSPORT_FAILURES and self.breaker.failure(reason):
+            log.warning("LLM %s; the remaining calls fall back to rules", self.breaker.reason)
+        if self.breaker.open:
+            raise LLMError("endpoint_down", self.breaker.reason or "endpoint down")
+        if attempt >= self.config.max_retries:
+            raise LLMError(reason, f"gave up after {attempt + 1} attempts ({', '.join(retried)})")
+        wait = max(delay or 0.0, self._backoff(attempt))
+        left = self.deadline.remaining()
+        if left is not None:
+            wait = min(wait, left)  # the next round's guard then ends the call at the deadline
+        self.stats.add("retries")
+        log.info("LLM request %s; retry %d in %.2f s", reason, attempt + 1, wait)
+        return wait
 
     async def _post(self, body: dict[str, Any], timeout: float) -> Any:
         """POST /chat/completions through the library's client (auth, errors, typed response) with a plain

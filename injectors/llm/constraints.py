@@ -15,11 +15,12 @@ import difflib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
 
 import regex
 
+from injectors.language.modal_diff import STRENGTH, modal_changes
 from injectors.language.patterns import HAN, REFUSAL
+from injectors.language.sentences import provisions, sentences
 from parsers.model import Document, Section
 
 
@@ -62,6 +63,9 @@ class RewriteCase:
     material: Mapping[str, str]
     context_texts: tuple[str, ...] = ()
     inserted: bool = False  # TER-02: the target is a new section inserted after `position`
+    # the type's own edit budget and condition on answers (its `LLMSpec`, handed down by the rewriter)
+    budget: Budget = DEFAULT_BUDGET
+    condition: Condition | None = None
 
     def with_text(self, text: str) -> Document:
         """The document with the rewritten target in place (or inserted)."""
@@ -232,7 +236,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
             )
         )
 
-    budget = _spec_of(case.error_type, "budget", DEFAULT_BUDGET)
+    budget = case.budget
     distance = diff_distance(before, after)
     longest = max(len(before), len(after), 1)
     ratio = len(after) / max(len(before), 1)
@@ -306,22 +310,16 @@ Condition = Callable[[RewriteCase, Answer], "Failure | None"]
 
 
 def new_sentences(before: str, after: str) -> list[str]:
-    from injectors.language.sentences import sentences
-
     old = {s.text for s in sentences(before)}
     return [s.text for s in sentences(after) if s.text not in old]
 
 
 def has_provision(sentence_texts: list[str]) -> bool:
-    from injectors.language.sentences import provisions
-
     return any(provisions(s) for s in sentence_texts)
 
 
 def outside_scope(obj: str, scope: str) -> bool:
     """The scope does not cover `obj`: it never names it, or names it only to exclude it (不适用于)."""
-    from injectors.language.sentences import sentences
-
     return all("不适用" in s.text for s in sentences(scope) if obj in s.text)
 
 
@@ -334,8 +332,6 @@ def body_text(document: Document) -> str:
 
 
 def modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | None:
-    from injectors.language.modal_diff import STRENGTH, modal_changes
-
     changes = list(modal_changes(case.section.text, answer.rewritten_text))
     deltas = [STRENGTH[new] - STRENGTH[old] for _, old, _, new, _ in changes]
     wanted = [d for d in deltas if (d < 0 if weaker else d > 0)]
@@ -350,14 +346,6 @@ def modal_shift(case: RewriteCase, answer: Answer, weaker: bool) -> Failure | No
     )
 
 
-def _spec_of(error_type: str, field: str, default: Any) -> Any:
-    """A field of the type's LLM specification (its module declares it), or the default."""
-    from injectors.llm.spec import llm_specs
-
-    spec = llm_specs().get(error_type)
-    return getattr(spec, field) if spec is not None else default
-
-
 def validate(
     case: RewriteCase, content: str, confirm: Callable[[Answer], list[Failure]] | None = None
 ) -> tuple[Answer | None, list[Failure]]:
@@ -368,8 +356,7 @@ def validate(
     failures = check_text(case, answer)
     if failures:
         return answer, failures
-    condition = _spec_of(case.error_type, "condition", None)
-    failed = condition(case, answer) if condition else None
+    failed = case.condition(case, answer) if case.condition else None
     if failed is not None:
         return answer, [failed]
     if confirm is not None:

@@ -19,7 +19,7 @@ from typing import Any
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Replacement
-from injectors.taxonomy import by_id
+from injectors.language.terms import defined_terms
 from parsers.model import Document, Section
 
 SYSTEM_VERSION = "1"
@@ -143,8 +143,6 @@ def scope_text(document: Document) -> str:
 
 
 def defined_term_list(document: Document) -> str:
-    from injectors.language.terms import defined_terms
-
     return "、".join(dict.fromkeys(e.term for e in defined_terms(document)))
 
 
@@ -180,8 +178,9 @@ def _block(tag: str, text: str) -> str:
     return f"<{tag}>\n{text}\n</{tag}>"
 
 
-def build_prompt(spec: PromptSpec, data: PromptInput) -> Prompt | None:
-    """The messages for one site; None when the type's material cannot be found there."""
+def build_prompt(spec: PromptSpec, data: PromptInput, type_name: str) -> Prompt | None:
+    """The messages for one site (`type_name`: the type's Chinese name, from its taxonomy row); None when the
+    type's material cannot be found there."""
     material = spec.material(data)
     if material is None or (data.template is None and not spec.works_without_template):
         return None
@@ -197,7 +196,7 @@ def build_prompt(spec: PromptSpec, data: PromptInput) -> Prompt | None:
         return None
     context = spec.context(data, material)
     parts = [
-        f"错误类型：{spec.error_type} {by_id()[spec.error_type].name_zh}",
+        f"错误类型：{spec.error_type} {type_name}",
         f"要求：{spec.task(material)}",
     ]
     for tag, text in context.items():

@@ -14,11 +14,11 @@ import difflib
 import hashlib
 import threading
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from injectors.base import Baseline, Injector, Proposal, RewriteOutcome, Site
+from injectors.base import Injector, Original, Proposal, RewriteOutcome, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, EditConflict, Replacement, apply_replacements, overlaps
 from injectors.instance import FlaggedCandidate, InjectionProvenance, LLMTrace
@@ -28,15 +28,9 @@ from injectors.llm.client import ChatRequest, LLMClient, LLMError, LLMStats, end
 from injectors.llm.config import LLMConfig
 from injectors.llm.constraints import Answer, Failure, RewriteCase, feedback, validate
 from injectors.llm.health import stage_health
+from injectors.llm.options import DEFAULT_MAX_ATTEMPTS, default_cache_path, parse_llm_mode, parse_llm_types
 from injectors.llm.prompts import ANSWER_SCHEMA, Prompt, PromptInput, PromptSpec, build_prompt
-from injectors.llm.settings import (
-    DEFAULT_MAX_ATTEMPTS,
-    default_cache_path,
-    parse_llm_mode,
-    parse_llm_types,
-)
-from injectors.llm.spec import llm_specs
-from injectors.taxonomy import by_id
+from injectors.registry import llm_specs
 from parsers.model import Section
 
 _MERGE_GAP = 2  # diff pieces this close together become one replacement (a reviewer reads one change)
@@ -85,6 +79,28 @@ def diff_replacements(before: str, after: str) -> tuple[Replacement, ...]:
     return tuple(Replacement("text", i1, before[i1:i2], after[j1:j2]) for i1, i2, j1, j2 in merged)
 
 
+@dataclass
+class _Conversation:
+    """One site's exchange with the model so far: messages, what failed, the last answer, the tokens."""
+
+    messages: list[dict[str, str]]
+    failures: list[str] = field(
+        default_factory=list
+    )  # every answer's failed constraints and transport faults
+    answer_codes: list[str] = field(default_factory=list)  # the answers' failed constraints alone
+    last_key: str | None = None
+    last_answer: Answer | None = None
+    attempts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    transport: str | None = None  # why the endpoint gave no answer, when it gave none
+
+    def fallback_reason(self) -> str:
+        if self.transport is not None:
+            return f"transport:{self.transport}"
+        return "constraints:" + "+".join(dict.fromkeys(self.answer_codes))
+
+
 class LLMRewriter:
     """Implements `injectors.base.Rewriter`; thread-safe (the client, the stats and the records are)."""
 
@@ -117,7 +133,7 @@ class LLMRewriter:
     def rewrite(
         self,
         injector: Injector,
-        baseline: Baseline,
+        baseline: Original,
         site: Site,
         template: Proposal | None,
         context: InjectionContext,
@@ -127,8 +143,9 @@ class LLMRewriter:
         """The model's rewrite when an answer passes every constraint; else the template, else a flag."""
         error_type = injector.error_type
         document = baseline.document
-        spec = _prompts()[error_type]
-        prompt = build_prompt(spec, PromptInput(document, site, template, context))
+        llm = llm_specs()[error_type]
+        data = PromptInput(document, site, template, context)
+        prompt = build_prompt(llm.prompt, data, injector.spec.name_zh)
         if prompt is None:  # the type's material is not at this site: the template stands as it is
             self.stats.add("no_prompt")
             return RewriteOutcome(template)
@@ -140,122 +157,106 @@ class LLMRewriter:
             prompt.material,
             prompt.context_texts,
             inserted=template is not None and template.edit.op == "insert",
+            budget=llm.budget,
+            condition=llm.condition,
         )
         digest = hashlib.sha256(f"{seed}:{document.doc_id}:{error_type}:{site.target}".encode()).hexdigest()
-        request_seed = int(digest[:8], 16)
-        messages = list(prompt.messages)
-        failures: list[str] = []
-        answer_codes: list[str] = []
-        last_key: str | None = None
-        last_answer: Answer | None = None
-        attempts = prompt_tokens = completion_tokens = 0
-        transport: str | None = None
+        talk = _Conversation(list(prompt.messages))
+        answer = self._converse(
+            talk,
+            prompt,
+            case,
+            int(digest[:8], 16),
+            lambda a: self._confirm(injector, baseline, case, a, taken, seed, template),
+        )
+        model = self.client.config.model
+        if answer is not None:
+            trace = LLMTrace(model, prompt.prompt_id, talk.last_key, talk.attempts, tuple(talk.failures))
+            self._record(document.doc_id, error_type, case, "accepted", talk)
+            self.stats.add("accepted")
+            self.stats.add(f"accepted:{error_type}")
+            return RewriteOutcome(self._proposal(case, answer, trace, template))
+        trace = LLMTrace(
+            model,
+            prompt.prompt_id,
+            talk.last_key,
+            talk.attempts,
+            tuple(talk.failures),
+            fallback_reason=talk.fallback_reason(),
+        )
+        if template is not None:
+            self.stats.add("fallbacks")
+            self.stats.add(f"fallback:{error_type}")
+            self._record(document.doc_id, error_type, case, "fallback", talk)
+            return RewriteOutcome(replace(template, generator="rule-template", llm=trace))
+        self.stats.add("flagged")
+        candidate = None
+        if talk.last_answer is not None and talk.last_answer.rewritten_text.strip():
+            candidate = replace(case.section, text=talk.last_answer.rewritten_text)
+        flagged = FlaggedCandidate(
+            doc_id=document.doc_id,
+            error_type=error_type,
+            location=case.section.number,
+            original_section=case.section,
+            candidate_section=candidate,
+            reasons=tuple(dict.fromkeys(talk.failures)),
+            provenance=InjectionProvenance("llm", injector.version, seed, **trace.provenance_fields()),
+        )
+        self._record(document.doc_id, error_type, case, "flagged", talk)
+        return RewriteOutcome(None, flagged)
+
+    def _converse(
+        self,
+        talk: _Conversation,
+        prompt: Prompt,
+        case: RewriteCase,
+        request_seed: int,
+        confirm: Callable[[Answer], list[Failure]],
+    ) -> Answer | None:
+        """Ask, validate, and send the failures back, up to `max_attempts` answers: the first answer that
+        passes every constraint, or None (`talk` then says why)."""
         for _ in range(self.max_attempts):
-            request = ChatRequest(tuple(messages), prompt.prompt_id, request_seed, ANSWER_SCHEMA)
+            request = ChatRequest(tuple(talk.messages), prompt.prompt_id, request_seed, ANSWER_SCHEMA)
             try:
                 response = self.client.complete(request)
             except LLMError as exc:
-                transport = exc.reason
-                failures.append(f"transport:{exc.reason}")
-                break
-            attempts += 1
-            prompt_tokens += response.prompt_tokens
-            completion_tokens += response.completion_tokens
-            failures.extend(f"transport:{r}" for r in response.retried)
-            last_key = response.cache_key
-            answer, failed = validate(
-                case,
-                response.content,
-                lambda a: self._confirm(injector, baseline, case, a, taken, seed, template),
-            )
+                talk.transport = exc.reason
+                talk.failures.append(f"transport:{exc.reason}")
+                return None
+            talk.attempts += 1
+            talk.prompt_tokens += response.prompt_tokens
+            talk.completion_tokens += response.completion_tokens
+            talk.failures.extend(f"transport:{r}" for r in response.retried)
+            talk.last_key = response.cache_key
+            answer, failed = validate(case, response.content, confirm)
             if not failed:
                 assert answer is not None
-                trace = LLMTrace(
-                    self.client.config.model, prompt.prompt_id, last_key, attempts, tuple(failures)
-                )
-                self._record(
-                    document.doc_id,
-                    error_type,
-                    case,
-                    "accepted",
-                    attempts,
-                    prompt_tokens,
-                    completion_tokens,
-                    last_key,
-                )
-                self.stats.add("accepted")
-                self.stats.add(f"accepted:{error_type}")
-                return RewriteOutcome(self._proposal(case, answer, trace, template))
+                return answer
             # an answer that failed is not reused from the cache: the next run asks again
             self.client.forget(response.cache_key)
             # a refusal is never kept, not even as a candidate for review
-            last_answer = answer if all(f.code != "refusal" for f in failed) else None
+            talk.last_answer = answer if all(f.code != "refusal" for f in failed) else None
             for f in failed:
-                failures.append(f.code)
-                answer_codes.append(f.code)
+                talk.failures.append(f.code)
+                talk.answer_codes.append(f.code)
                 self.stats.fail(f.code)
-            messages.append({"role": "assistant", "content": response.content[:4000]})
-            messages.append({"role": "user", "content": feedback(failed)})
-        reason = (
-            f"transport:{transport}"
-            if transport is not None
-            else "constraints:" + "+".join(dict.fromkeys(answer_codes))
-        )
-        trace = LLMTrace(
-            self.client.config.model,
-            prompt.prompt_id,
-            last_key,
-            attempts,
-            tuple(failures),
-            fallback_reason=reason,
-        )
-        if template is not None:
-            outcome = "fallback"
-            self.stats.add("fallbacks")
-            self.stats.add(f"fallback:{error_type}")
-            result = RewriteOutcome(replace(template, generator="rule-template", llm=trace))
-        else:
-            outcome = "flagged"
-            self.stats.add("flagged")
-            candidate = None
-            if last_answer is not None and last_answer.rewritten_text.strip():
-                candidate = replace(case.section, text=last_answer.rewritten_text)
-            flagged = FlaggedCandidate(
-                doc_id=document.doc_id,
-                error_type=error_type,
-                location=case.section.number,
-                original_section=case.section,
-                candidate_section=candidate,
-                reasons=tuple(dict.fromkeys(failures)),
-                provenance=InjectionProvenance("llm", injector.version, seed, **trace.provenance_fields()),
-            )
-            result = RewriteOutcome(None, flagged)
-        self._record(
-            document.doc_id, error_type, case, outcome, attempts, prompt_tokens, completion_tokens, last_key
-        )
-        return result
+            talk.messages.append({"role": "assistant", "content": response.content[:4000]})
+            talk.messages.append({"role": "user", "content": feedback(failed)})
+        return None
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _record(
-        self,
-        doc_id: str,
-        error_type: str,
-        case: RewriteCase,
-        outcome: str,
-        attempts: int,
-        prompt_tokens: int,
-        completion_tokens: int,
-        cache_key: str | None,
+        self, doc_id: str, error_type: str, case: RewriteCase, outcome: str, talk: _Conversation
     ) -> None:
         record = RewriteRecord(
             doc_id,
             error_type,
             case.section.number,
             outcome,
-            attempts,
-            prompt_tokens,
-            completion_tokens,
-            cache_key,
+            talk.attempts,
+            talk.prompt_tokens,
+            talk.completion_tokens,
+            talk.last_key,
         )
         with self._lock:
             self.records.append(record)
@@ -285,7 +286,7 @@ class LLMRewriter:
     def _confirm(
         self,
         injector: Injector,
-        baseline: Baseline,
+        baseline: Original,
         case: RewriteCase,
         answer: Answer,
         taken: Sequence[Edit],
@@ -302,7 +303,7 @@ class LLMRewriter:
             message = f"改动与文件中已引入的另一处错误位置重叠，请改动其他文字{keep}"
             return [Failure("overlap", message + "（the edit overlaps another injected error）")]
         verdict = injector.verify(baseline, Proposal(edit, "", "", "llm"), seed)
-        spec = by_id()[injector.error_type]
+        spec = injector.spec
         if verdict.failure == "not_detected":
             return [
                 Failure(

@@ -17,45 +17,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from injectors.llm.config import ENV_PREFIX, LLMConfig
-from injectors.llm.spec import llm_specs
+from injectors.llm.options import (
+    DEFAULT_MAX_ATTEMPTS,
+    LLM_MODES,
+    default_cache_path,
+    parse_llm_mode,
+    parse_llm_types,
+    supported_types,
+)
 
 if TYPE_CHECKING:  # the client (asyncio, openai) loads when a rewriter is opened: an offline run goes without
     from injectors.llm.rewriter import LLMRewriter
 
-LLM_MODES = ("none", "openai")
-DEFAULT_MAX_ATTEMPTS = 3
-
-
-def supported_types() -> tuple[str, ...]:
-    """The types an LLM may write: those whose module declares an LLM specification."""
-    return tuple(llm_specs())
-
-
-def parse_llm_mode(value: str) -> str:
-    """`--llm` / BuildConfig.llm: none (the offline default) or openai (any OpenAI-compatible endpoint)."""
-    mode = (value or "none").strip().lower()
-    if mode not in LLM_MODES:
-        raise ValueError(f"--llm must be one of {', '.join(LLM_MODES)}, not {value!r}")
-    return mode
-
-
-def parse_llm_types(value: str | Iterable[str] | None) -> tuple[str, ...]:
-    """Which types the LLM rewrites ("SCP-03,NMS-01" or a list); empty means every type it supports."""
-    items = [t.strip() for t in value.split(",")] if isinstance(value, str) else list(value or ())
-    wanted = tuple(dict.fromkeys(t for t in items if t))
-    unsupported = [t for t in wanted if t not in llm_specs()]
-    if unsupported:
-        raise ValueError(
-            f"no LLM prompt for {', '.join(unsupported)}: the LLM can rewrite {', '.join(supported_types())}"
-        )
-    return wanted or supported_types()
-
-
-def default_cache_path(env: Mapping[str, str] | None = None) -> Path:
-    """GBTBENCH_LLM_CACHE, else outputs/llm-cache.sqlite (git-ignored, shared by all builds)."""
-    env = os.environ if env is None else env
-    return Path(env.get("GBTBENCH_LLM_CACHE") or Path("outputs") / "llm-cache.sqlite")
-
+__all__ = [
+    "DEFAULT_MAX_ATTEMPTS",
+    "LLM_MODES",
+    "LLMSettings",
+    "api_key_from_env",
+    "default_cache_path",
+    "open_rewriter_with",
+    "parse_llm_mode",
+    "parse_llm_types",
+    "supported_types",
+]
 
 # Fields that change how fast answers come, not what they are: left out of the build fingerprint.
 _NOT_FINGERPRINTED = ("cache_path", "timeout", "max_concurrency", "max_retries", "rpm", "tpm")

@@ -1,4 +1,7 @@
-"""What a type module tells the LLM path: its prompt, its edit budget and the condition on answers."""
+"""What a type module tells the LLM path: its prompt, its edit budget and the condition on answers.
+
+The registry collects them (`injectors.registry.llm_specs`) and the rewriter hands a type's budget and
+condition to the validator with each case (`injectors.llm.constraints.RewriteCase`)."""
 
 from __future__ import annotations
 
@@ -13,10 +16,3 @@ class LLMSpec:
     prompt: PromptSpec
     budget: Budget = DEFAULT_BUDGET
     condition: Condition | None = None
-
-
-def llm_specs() -> dict[str, LLMSpec]:
-    """Type ID → LLM specification, for the types an LLM may write (taxonomy order)."""
-    from injectors.registry import definitions
-
-    return {d.error_type.id: d.llm for d in definitions() if d.llm is not None}

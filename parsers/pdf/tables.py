@@ -306,6 +306,19 @@ def _grid(
     rows, cols = len(ys) - 1, len(xs) - 1
     if rows * cols > MAX_GRID_CELLS:
         return None  # a grid this fine is a drawing (graph paper), and reading it costs rows × columns
+    owner, spans = _cells(xs, ys, walls_v, walls_h)
+    return _Grid(xs, ys, owner, spans)
+
+
+def _cells(
+    xs: list[float],
+    ys: list[float],
+    walls_v: list[list[tuple[float, float]]],
+    walls_h: list[list[tuple[float, float]]],
+) -> tuple[list[list[int]], list[tuple[int, int, int, int]]]:
+    """The boxes of a grid: neighbouring cells with no wall between them are one box. Returns each cell's
+    box and each box's span (first row, first column, last row, last column)."""
+    rows, cols = len(ys) - 1, len(xs) - 1
     parent = list(range(rows * cols))
 
     def find(i: int) -> int:
@@ -337,7 +350,7 @@ def _grid(
             r0, c0, r1, c1 = spans[b]
             spans[b] = (min(r0, r), min(c0, c), max(r1, r), max(c1, c))
             owner[r][c] = b
-    return _Grid(xs, ys, owner, spans)
+    return owner, spans
 
 
 def _fill(grid: _Grid, lines: list[_Visual], boxes: _Boxes, text: str) -> list[list[list[str]]]:

@@ -200,6 +200,16 @@ class HubHandler(BaseHTTPRequestHandler):
             return 200, hub.repo_info(auth, repo_type, repo_id, rev)
         if route == REFS:
             return 200, hub.refs(auth, repo_type, repo_id)
+        if route in (TREE, PATHS_INFO):
+            return self._listing(route, parts, auth, body)
+        return self._upload(route, parts, auth, body, payload)
+
+    def _upload(
+        self, route: str, parts: dict[str, str], auth: str | None, body: bytes, payload: dict[str, Any]
+    ) -> tuple[int, dict[str, Any]]:
+        """The routes that write: the upload's preflight, LFS, the commit, the tags."""
+        hub = self.hub
+        repo_type, repo_id, rev = parts.get("repo_type", ""), parts.get("repo_id", ""), parts.get("rev", "")
         if route == PREUPLOAD:
             return 200, hub.preupload(auth, repo_type, repo_id, rev, payload)
         if route == LFS_BATCH:
@@ -218,16 +228,20 @@ class HubHandler(BaseHTTPRequestHandler):
         if route == DELETE_TAG:
             hub.delete_tag(auth, repo_type, repo_id, rev)
             return 200, {}
-        if route in (TREE, PATHS_INFO):
-            _, files = hub.files_for_download(auth, repo_type, repo_id, rev)
-            if route == PATHS_INFO:
-                return 200, hub_files.paths_info(files, body)  # type: ignore[return-value]
-            try:
-                entries = hub_files.tree_entries(files, parts["path"], urlsplit(self.path).query)
-            except LookupError as exc:
-                raise Reply(404, str(exc), "EntryNotFound") from None
-            return 200, entries  # type: ignore[return-value]
         raise Reply(404, f"the local hub does not implement {self.command} {self.path}")
+
+    def _listing(
+        self, route: str, parts: dict[str, str], auth: str | None, body: bytes
+    ) -> tuple[int, dict[str, Any]]:
+        """A repo's tree, or the information on the paths the body names."""
+        _, files = self.hub.files_for_download(auth, parts["repo_type"], parts["repo_id"], parts["rev"])
+        if route == PATHS_INFO:
+            return 200, hub_files.paths_info(files, body)  # type: ignore[return-value]
+        try:
+            entries = hub_files.tree_entries(files, parts["path"], urlsplit(self.path).query)
+        except LookupError as exc:
+            raise Reply(404, str(exc), "EntryNotFound") from None
+        return 200, entries  # type: ignore[return-value]
 
     def _send_file(self, method: str, parts: dict[str, str], auth: str | None) -> None:
         """A resolve answer: metadata headers, and for GET the bytes (or the requested range)."""

@@ -13,8 +13,7 @@ from collections import Counter
 import pytest
 import regex
 
-from injectors.base import Baseline
-from injectors.checking import lint, lint_diff
+from injectors.checking import Baseline, lint, lint_diff
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.registry import TypeDefinition, definitions

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 from sample_standard import SAMPLE
 
-from injectors.base import Baseline, Site
+from injectors.base import Site
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.final_descriptions import QUOTE, clipped_quotes, finalized, renumbered

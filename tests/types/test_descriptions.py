@@ -15,7 +15,7 @@ import regex
 from balance import across_workers
 from session_store import shared
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.instance import ErrorInstance

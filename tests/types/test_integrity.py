@@ -11,7 +11,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from injectors.base import Baseline, Proposal, Site
+from injectors.base import Proposal, Site
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement, apply_edits, replay
 from injectors.instance import ErrorInstance

@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from injectors.base import Baseline
-from injectors.checking import lint
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, apply_replacements, replay
 from injectors.language.modals import modal_verbs, nonstandard_modals, vague_words

@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from injectors.base import Baseline
-from injectors.checking import lint
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.language.modals import modal_verbs

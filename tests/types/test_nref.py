@@ -11,8 +11,8 @@ from dataclasses import replace
 import pytest
 import regex
 
-from injectors.base import Baseline, Injector, Site
-from injectors.checking import lint
+from injectors.base import Injector, Site
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.language.modals import modal_verbs
 from injectors.language.quotations import protected, protected_spans

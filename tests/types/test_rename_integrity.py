@@ -12,7 +12,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from injectors.base import Baseline, Site
+from injectors.base import Site
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement, apply_edits, followed_renames, replay
 from injectors.instance import ErrorInstance

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from injectors.base import Baseline, Injector
-from injectors.checking import lint
+from injectors.base import Injector
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import Edit, apply_edits, replay
 from injectors.instance import ErrorInstance

@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from injectors.base import Baseline, Injector
-from injectors.checking import lint
+from injectors.base import Injector
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.instance import ErrorInstance

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.instance import ErrorInstance
 from injectors.language.connectives import leading_connective, without_leading_connective

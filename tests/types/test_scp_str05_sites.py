@@ -14,7 +14,7 @@ from pathlib import Path
 
 import regex
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.language.novelty import document_wording, stock_ngrams
 from injectors.language.words import boundaries, words

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import regex
 
-from injectors.base import Baseline, Proposal
-from injectors.checking import Violation, lint
+from injectors.base import Proposal
+from injectors.checking import Baseline, Violation, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.registry import injectors

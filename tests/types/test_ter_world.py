@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pytest
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.registry import injectors
 from injectors.types.nms.provision_as_note import note_moves

@@ -5,9 +5,24 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    Injector,
+    LLMSpec,
+    PromptSpec,
+    Proposal,
+    RewriteCase,
+    Site,
+    TypeDefinition,
+    Violation,
+    modal_shift,
+    no_material,
+)
 from injectors.language.modals import (
     KE_COMPOUND_NEXT,
     PERMISSION,
@@ -17,20 +32,6 @@ from injectors.language.modals import (
     modal_verbs,
     next_word_tag,
 )
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    modal_shift,
-)
-from injectors.llm.prompts import (
-    PromptSpec,
-    no_material,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import (
     BodyModal,
@@ -42,7 +43,6 @@ from injectors.types.nms.editing import (
     rewrite,
 )
 from injectors.types.nms.evidence import LIMIT, named, requirement_evidence
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "NMS-01",

@@ -7,24 +7,25 @@ from collections.abc import Iterable
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.language.modals import RECOMMENDATION, REQUIREMENT, modal_verbs
-from injectors.llm.constraints import (
+from injectors.authoring import (
     Answer,
     Budget,
+    Document,
+    ErrorType,
     Failure,
-    RewriteCase,
-    modal_shift,
-)
-from injectors.llm.prompts import (
+    InjectionContext,
+    Injector,
+    LLMSpec,
     PromptSpec,
+    Proposal,
+    RewriteCase,
+    Site,
+    TypeDefinition,
+    Violation,
+    modal_shift,
     no_material,
 )
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
+from injectors.language.modals import RECOMMENDATION, REQUIREMENT, modal_verbs
 from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import (
     BodyModal,
@@ -36,7 +37,6 @@ from injectors.types.nms.editing import (
     rewrite,
 )
 from injectors.types.nms.evidence import named, recommendation_evidence
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "NMS-02",

@@ -5,15 +5,21 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import SectionCheck, Violation
-from injectors.context import InjectionContext
+from injectors.authoring import (
+    Document,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Section,
+    SectionCheck,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.modals import COMPARATIVES, lexicon, next_word_tag, nonstandard_modals, snippet
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import generation, is_table_row, lintable, place, text_lines
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NMS-03",

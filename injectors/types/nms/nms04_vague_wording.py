@@ -5,9 +5,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import SectionCheck, Violation
-from injectors.context import InjectionContext
+from injectors.authoring import (
+    Document,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Section,
+    SectionCheck,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.modals import (
     SHIDANG_NEXT,
     YIBAN_NEXT,
@@ -16,11 +25,8 @@ from injectors.language.modals import (
     snippet,
     vague_words,
 )
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import annex_letter_of, body_lines, informative_annexes, lintable, place
 from injectors.types.nms.editing import BodyModal, flagged, modal_sites, modify, quote, rewrite
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NMS-04",

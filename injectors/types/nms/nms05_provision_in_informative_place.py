@@ -8,10 +8,30 @@ from dataclasses import dataclass
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import SectionCheck, Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    Edit,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    Injector,
+    LLMSpec,
+    PromptInput,
+    PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Section,
+    SectionCheck,
+    Site,
+    TypeDefinition,
+    Violation,
+    failure,
+    informative_place,
+    text_replacement,
+)
 from injectors.language.modals import (
     COMPARATIVES,
     FORCE_ZH,
@@ -25,22 +45,6 @@ from injectors.language.modals import (
 )
 from injectors.language.patterns import CAPTION, CITATION, EXAMPLE, NOTE
 from injectors.language.words import tagged
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    failure,
-)
-from injectors.llm.prompts import (
-    PromptInput,
-    PromptSpec,
-    informative_place,
-    text_replacement,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import (
     annex_letter_of,
     definition_offset,
@@ -52,7 +56,6 @@ from injectors.types.nms.analysis import (
 )
 from injectors.types.nms.editing import flagged, quote
 from injectors.types.nms.provision_as_note import NoteMove, note_moves
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NMS-05",

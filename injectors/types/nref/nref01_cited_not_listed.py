@@ -5,16 +5,22 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Sequence
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Replacement,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.citations import Cited
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import ListItem, analyse, place_name
 from injectors.types.nref.editing import list_reason, list_section, snippet
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NREF-01",

@@ -10,20 +10,26 @@ from functools import lru_cache
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext, field_of, same_field
-from injectors.edit import Edit
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Site,
+    TypeDefinition,
+    Violation,
+    field_of,
+    same_field,
+)
 from injectors.language.citations import Cited
 from injectors.language.patterns import HAN_WORD
 from injectors.language.punctuation import match_style
 from injectors.language.words import words as segment
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, ListItem, analyse, excluded, place_name
 from injectors.types.nref.editing import Candidate, inserted_entry, list_reason, parsed
 from parsers.entries import ReferenceEntry
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "NREF-02",

@@ -6,16 +6,20 @@ import random
 from collections.abc import Iterator
 from functools import lru_cache
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.citations import Cited
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Analysis, analyse, excluded, place_name
 from injectors.types.nref.editing import Candidate, inserted_entry, list_reason, parsed, snippet
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "NREF-03",

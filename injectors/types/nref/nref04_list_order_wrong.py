@@ -5,17 +5,24 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement, replay
-from injectors.instance import ErrorInstance
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorInstance,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Replacement,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+    replay,
+)
 from injectors.language.citations import find_cited
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import analyse, list_items, order_problem, place_name
 from injectors.types.nref.editing import list_reason, list_section
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NREF-04",

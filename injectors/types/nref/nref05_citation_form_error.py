@@ -8,15 +8,21 @@ from collections.abc import Iterable, Iterator
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Replacement,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.citations import Cited
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.nref.analysis import Use, analyse, place_name
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "NREF-05",

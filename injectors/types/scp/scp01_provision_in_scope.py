@@ -9,35 +9,37 @@ from dataclasses import dataclass
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    Edit,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    Injector,
+    LLMSpec,
+    PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+    failure,
+    has_provision,
+    new_sentences,
+    no_material,
+)
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.quotes import shorten
 from injectors.language.sentences import CLAUSE_SPLIT, provisions
 from injectors.language.words import words
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    failure,
-    has_provision,
-    new_sentences,
-)
-from injectors.llm.prompts import (
-    PromptSpec,
-    no_material,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import APPLICABILITY, scope_chapter, self_reference, statement_sentences
 from injectors.types.scp.editing import ACT, ALL_HAN, body_sections, paragraph_spans, scope_name
 from injectors.types.scp.scp03_body_exceeds_scope import scope_objects
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "SCP-01",

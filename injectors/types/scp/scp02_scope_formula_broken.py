@@ -7,14 +7,20 @@ from collections.abc import Iterable
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Replacement,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.sentences import Sentence
 from injectors.language.words import boundaries
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import (
     APPLICABILITY,
     SELF_REFERENCE,
@@ -23,7 +29,6 @@ from injectors.types.scp.analysis import (
     statement_sentences,
 )
 from injectors.types.scp.editing import scope_name
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "SCP-02",

@@ -9,32 +9,35 @@ from dataclasses import dataclass
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
-from injectors.language.punctuation import match_style
-from injectors.language.sentences import provisions, sentences
-from injectors.language.words import words
-from injectors.llm.constraints import (
+from injectors.authoring import (
     Answer,
     Budget,
+    Document,
+    Edit,
+    ErrorType,
     Failure,
+    InjectionContext,
+    Injector,
+    LLMSpec,
+    PromptInput,
+    PromptSpec,
+    Proposal,
+    Replacement,
     RewriteCase,
+    Section,
+    Site,
+    TypeDefinition,
     failure,
     has_provision,
     new_sentences,
     outside_scope,
-)
-from injectors.llm.prompts import (
-    PromptInput,
-    PromptSpec,
     quoted_in,
     scope_text,
     text_replacement,
 )
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
+from injectors.language.punctuation import match_style
+from injectors.language.sentences import provisions, sentences
+from injectors.language.words import words
 from injectors.types.scp.analysis import (
     EXCLUSION,
     scope_chapter,
@@ -52,7 +55,6 @@ from injectors.types.scp.editing import (
     plain_subject,
 )
 from injectors.types.scp.kinds import can_join
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "SCP-03",

@@ -8,34 +8,35 @@ from functools import lru_cache
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    Edit,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    Injector,
+    LLMSpec,
+    PromptInput,
+    PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Site,
+    TypeDefinition,
+    body_text,
+    failure,
+    quoted_in,
+    text_replacement,
+)
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
 from injectors.language.words import tokens, word_aligned, words
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    body_text,
-    failure,
-)
-from injectors.llm.prompts import (
-    PromptInput,
-    PromptSpec,
-    quoted_in,
-    text_replacement,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import SELF_REFERENCE, scope_chapter, statement_sentences
 from injectors.types.scp.editing import SCOPE_ASPECTS, scope_name, uncovered_aspects
 from injectors.types.scp.spread import own_group
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "SCP-04",

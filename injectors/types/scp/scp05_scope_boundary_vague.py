@@ -7,29 +7,32 @@ import random
 import re
 from collections.abc import Iterable, Mapping
 
-from injectors.base import Injector, Proposal, Site
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    Edit,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    Injector,
+    LLMSpec,
+    PromptInput,
+    PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Section,
+    Site,
+    TypeDefinition,
+    failure,
+    new_sentences,
+    text_replacement,
+)
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
 from injectors.language.words import boundaries, words
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    failure,
-    new_sentences,
-)
-from injectors.llm.prompts import (
-    PromptInput,
-    PromptSpec,
-    text_replacement,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import (
     APPLICABILITY,
     EXCLUSION,
@@ -41,7 +44,6 @@ from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_
 from injectors.types.scp.kinds import same_kind
 from injectors.types.scp.scp03_body_exceeds_scope import referred_objects, scope_objects
 from parsers.entries import split_term
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "SCP-05",

@@ -7,15 +7,21 @@ from collections.abc import Iterable
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.crossrefs import references_into
 from injectors.language.modals import has_requirement
 from injectors.language.patterns import STANDARD_NUMBER
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
     NORMATIVE_LEAD,
     document_family,
@@ -24,7 +30,6 @@ from injectors.types.str.analysis import (
     structure_checkable,
 )
 from injectors.types.str.editing import block_end, chapter_at
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "STR-01",

@@ -5,12 +5,18 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.types.str.analysis import (
     ELEMENT_RANK,
     document_family,
@@ -19,7 +25,6 @@ from injectors.types.str.analysis import (
     structure_checkable,
 )
 from injectors.types.str.editing import block_end, chapter_at
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "STR-02",

@@ -7,14 +7,20 @@ from collections.abc import Iterable
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Replacement,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.types.str.analysis import document_family, elements, structure_checkable
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "STR-03",

@@ -9,21 +9,27 @@ from functools import lru_cache
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Injector,
+    Proposal,
+    Replacement,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.modals import has_requirement, has_soft_modal
 from injectors.language.quotes import shorten
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import (
     NORMATIVE_LEAD,
     document_family,
     sentences,
     structure_checkable,
 )
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "STR-05",

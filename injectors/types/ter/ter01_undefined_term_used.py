@@ -8,10 +8,28 @@ from dataclasses import dataclass
 
 import regex
 
-from injectors.base import Proposal, Site
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
-from injectors.joint import term_still_undefined
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    Edit,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    LLMSpec,
+    PromptInput,
+    PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Section,
+    Site,
+    TypeDefinition,
+    failure,
+    term_still_undefined,
+    terms_context,
+    text_replacement,
+)
 from injectors.language.noun_phrases import head_noun, noun_phrases
 from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import (
@@ -27,22 +45,6 @@ from injectors.language.terms import (
     tagged,
     words,
 )
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    failure,
-)
-from injectors.llm.prompts import (
-    PromptInput,
-    PromptSpec,
-    terms_context,
-    text_replacement,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.ter.abbreviation_entries import AbbreviationEntry, abbreviation_entries
 from injectors.types.ter.editing import (
     COMMON_WORDS,
@@ -55,7 +57,6 @@ from injectors.types.ter.editing import (
 from injectors.types.ter.entry_removal import RemovedEntry, removable_entries
 from injectors.types.ter.lexicon import term_like
 from injectors.types.ter.owners import may_write
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "TER-01",

@@ -9,10 +9,27 @@ from functools import lru_cache
 
 import regex
 
-from injectors.base import Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Answer,
+    Budget,
+    Document,
+    Edit,
+    ErrorType,
+    Failure,
+    InjectionContext,
+    LLMSpec,
+    PromptInput,
+    PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+    defined_term_list,
+    failure,
+)
 from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.citations import find_cited
 from injectors.language.punctuation import match_style
@@ -30,21 +47,6 @@ from injectors.language.terms import (
     terms_chapter,
     words,
 )
-from injectors.llm.constraints import (
-    Answer,
-    Budget,
-    Failure,
-    RewriteCase,
-    failure,
-)
-from injectors.llm.prompts import (
-    PromptInput,
-    PromptSpec,
-    defined_term_list,
-)
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import (
     NEAR_SYNONYMS,
     TerminologyInjector,
@@ -54,7 +56,6 @@ from injectors.types.ter.editing import (
     vocabulary,
 )
 from parsers.entries import split_term
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "TER-02",

@@ -6,27 +6,28 @@ import random
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from injectors.base import Proposal, Site
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
-from injectors.joint import term_still_defined
-from injectors.language.terms import compact_key, defined_terms, document_text, occurrences
-from injectors.llm.constraints import (
+from injectors.authoring import (
     Answer,
     Budget,
+    Document,
+    Edit,
+    ErrorType,
     Failure,
-    RewriteCase,
-    failure,
-)
-from injectors.llm.prompts import (
+    InjectionContext,
+    LLMSpec,
     PromptInput,
     PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Site,
+    TypeDefinition,
+    failure,
+    term_still_defined,
     terms_context,
     text_replacement,
 )
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
+from injectors.language.terms import compact_key, defined_terms, document_text, occurrences
 from injectors.types.ter.editing import (
     MIN_USES,
     TerminologyInjector,
@@ -34,7 +35,6 @@ from injectors.types.ter.editing import (
     chapter_name,
     near_synonyms,
 )
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "TER-03",

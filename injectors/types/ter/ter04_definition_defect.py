@@ -7,28 +7,28 @@ from collections.abc import Iterable, Iterator
 
 import regex
 
-from injectors.base import Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
-from injectors.language.quotes import opening
-from injectors.language.terms import defined_terms, definition_defects, first_sentence
-from injectors.llm.constraints import (
+from injectors.authoring import (
     Answer,
     Budget,
+    Document,
+    Edit,
+    ErrorType,
     Failure,
-    RewriteCase,
-    failure,
-)
-from injectors.llm.prompts import (
+    InjectionContext,
+    LLMSpec,
     PromptInput,
     PromptSpec,
+    Proposal,
+    Replacement,
+    RewriteCase,
+    Site,
+    TypeDefinition,
+    Violation,
+    failure,
 )
-from injectors.llm.spec import LLMSpec
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
+from injectors.language.quotes import opening
+from injectors.language.terms import defined_terms, definition_defects, first_sentence
 from injectors.types.ter.editing import TerminologyInjector, clean_term, provision_point
-from parsers.model import Document
 
 ERROR_TYPE = ErrorType(
     "TER-04",

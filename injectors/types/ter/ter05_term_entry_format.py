@@ -8,10 +8,18 @@ from dataclasses import dataclass, replace
 
 import regex
 
-from injectors.base import Proposal, Site
-from injectors.checking import Violation
-from injectors.context import InjectionContext
-from injectors.edit import Edit, Replacement
+from injectors.authoring import (
+    Document,
+    Edit,
+    ErrorType,
+    InjectionContext,
+    Proposal,
+    Replacement,
+    Section,
+    Site,
+    TypeDefinition,
+    Violation,
+)
 from injectors.language.terms import (
     DefinedTerm,
     compact_key,
@@ -19,10 +27,7 @@ from injectors.language.terms import (
     entry_sections,
     terms_chapter,
 )
-from injectors.registry import TypeDefinition
-from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import TerminologyInjector, clean_term
-from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "TER-05",
