@@ -10,7 +10,6 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
 
 DIMENSIONS: dict[str, tuple[str, str]] = {
     "STR": ("结构", "structure"),
@@ -143,10 +142,3 @@ def lookup(code: str) -> ErrorType:
             return t
     raise KeyError(f"unknown error type {code!r}: expected one of {', '.join(known)}")
 
-
-def __getattr__(name: str) -> Any:
-    """`TAXONOMY`, `BY_ID`, `TYPE_IDS`, `REFERENCE_TO_OURS`: views of the registry at the time they are read."""
-    views = {"TAXONOMY": types, "BY_ID": by_id, "TYPE_IDS": type_ids, "REFERENCE_TO_OURS": reference_to_ours}
-    if name in views:
-        return views[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

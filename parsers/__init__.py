@@ -17,7 +17,6 @@ from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document, Section
 
 SUFFIXES = {".pdf": "pdf", ".docx": "docx", ".md": "markdown", ".markdown": "markdown", ".txt": "text"}
-MAX_INPUT_BYTES = DEFAULT_LIMITS.max_bytes
 
 
 def sniff(data: bytes) -> str:

@@ -31,7 +31,7 @@ from injectors.planner import (
 )
 from injectors.planner import choose as choose_errors
 from injectors.registry import injectors
-from injectors.taxonomy import BY_ID, TYPE_IDS
+from injectors.taxonomy import by_id, type_ids
 from parsers import parse_file
 from parsers.model import Document
 from parsers.structure_quality import check_structure
@@ -51,7 +51,7 @@ def check_result(result: InjectionResult, config: PlanConfig = DEFAULT) -> None:
     found = {(v.location, v.error_type) for v in lint(result.corrupted)}
     numbers = {s.number for s in result.corrupted.sections}
     for instance in instances:
-        spec = BY_ID[instance.error_type]
+        spec = by_id()[instance.error_type]
         assert instance.dimension == spec.dimension
         others = [r for i in instances if i is not instance for r in i.edit.renames]
         followed = followed_renames(i.edit for i in instances if i is not instance)
@@ -141,10 +141,10 @@ def test_types_are_balanced_across_the_corpus(corpus_shipped: dict[int, list[Inj
     for seed, results in corpus_shipped.items():
         counts = Counter(i.error_type for r in results for i in r.instances)
         per_doc = [len(r.instances) for r in results]
-        mean = sum(counts[t] for t in TYPE_IDS) / len(TYPE_IDS)
-        assert all(abs(counts[t] - mean) <= 0.2 * mean for t in TYPE_IDS), (seed, sorted(counts.items()))
-        assert deviation(counts, TYPE_IDS) <= BALANCE
-        assert max(counts.values()) - min(counts[t] for t in TYPE_IDS) <= 3, (seed, sorted(counts.items()))
+        mean = sum(counts[t] for t in type_ids()) / len(type_ids())
+        assert all(abs(counts[t] - mean) <= 0.2 * mean for t in type_ids()), (seed, sorted(counts.items()))
+        assert deviation(counts, type_ids()) <= BALANCE
+        assert max(counts.values()) - min(counts[t] for t in type_ids()) <= 3, (seed, sorted(counts.items()))
         assert 14 <= sorted(per_doc)[len(per_doc) // 2] <= 16  # median about 15
 
 
@@ -166,7 +166,7 @@ def test_a_scarce_type_lowers_the_others_share_toward_it(
     assert not choice.dropped
     counts = Counter(i.error_type for picked in choice.chosen.values() for i in picked)
     assert counts["TER-01"] == 5  # taken in every document that offers it
-    assert deviation(counts, TYPE_IDS) <= BALANCE, sorted(counts.items())
+    assert deviation(counts, type_ids()) <= BALANCE, sorted(counts.items())
     assert all(DEFAULT.min_errors <= len(v) <= DEFAULT.max_errors for v in choice.chosen.values())
     assert sum(counts.values()) < full
 
@@ -261,8 +261,8 @@ def test_a_type_too_few_documents_offer_still_leaves_the_rest_balanced(
     ]
 
     def outside(counts: Counter[str]) -> list[str]:
-        mean = sum(counts[t] for t in TYPE_IDS) / len(TYPE_IDS)
-        return [t for t in TYPE_IDS if abs(counts[t] - mean) > BALANCE * mean]
+        mean = sum(counts[t] for t in type_ids()) / len(type_ids())
+        return [t for t in type_ids() if abs(counts[t] - mean) > BALANCE * mean]
 
     _, plain = _choose_all(thin, 0, DEFAULT, None, 1.0, Counter())  # the full counts, one pass
     choice = choose_balanced(thin, 0, DEFAULT)
