@@ -42,6 +42,12 @@ class ErrorType:
     # where the rule a form of the error breaks is another clause than the type's: (form, 2020 clause,
     # 2009 clause), e.g. a provision written into the 前言 breaks the foreword's clause, not the notes'
     forms: tuple[tuple[str, str, str], ...] = ()
+    # why no instance of the type can have a correction example (its fix is not a rewrite of one section in
+    # place: an element restored, a section moved back); "" when its fix is such a rewrite
+    no_correction: str = ""
+    # located at the element that lacks something (the terms chapter for a missing entry), so a prediction
+    # pointing inside that element is located there too (docs/taxonomy.md, "Where an error is located")
+    located_at_element: bool = False
 
     def __post_init__(self) -> None:
         if self.dimension not in DIMENSIONS:
@@ -60,6 +66,11 @@ class ErrorType:
     def deterministic(self) -> bool:
         """A checker on the corrupted document alone detects it."""
         return self.check.split(" ")[0] == "D"
+
+    @property
+    def judgement(self) -> bool:
+        """No checker decides it on the corrupted document alone: it is found by reading."""
+        return not self.deterministic
 
     @property
     def diff_detectable(self) -> bool:
@@ -132,6 +143,11 @@ def _views(package_names: tuple[str, ...]) -> _Views:
     )
 
 
+def element_located() -> tuple[str, ...]:
+    """The types located at the element that lacks something (`ErrorType.located_at_element`)."""
+    return tuple(t.id for t in types() if t.located_at_element)
+
+
 def lookup(code: str) -> ErrorType:
     """A type by our ID or by a code of the public reference implementation (E-S-01 …)."""
     known = by_id()
@@ -141,4 +157,3 @@ def lookup(code: str) -> ErrorType:
         if code in t.reference_codes:
             return t
     raise KeyError(f"unknown error type {code!r}: expected one of {', '.join(known)}")
-

@@ -36,6 +36,7 @@ ERROR_TYPE = ErrorType(
     "R",
     "D",
     ("E-S-01",),
+    no_correction="the element was removed: there is no section to correct, the fix restores a whole element",
 )
 
 

@@ -34,6 +34,7 @@ ERROR_TYPE = ErrorType(
         "E-S-02",
         "E-S-04",
     ),
+    no_correction="the element was moved: its text is unchanged, the fix is its position",
 )
 
 

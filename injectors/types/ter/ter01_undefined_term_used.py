@@ -67,6 +67,7 @@ ERROR_TYPE = ErrorType(
     "L",
     "S / J",
     ("E-TM-01",),
+    located_at_element=True,
 )
 
 
