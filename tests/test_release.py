@@ -174,6 +174,11 @@ def test_release_layout_and_manifest(release_root: Path) -> None:
         type_ids()
     )
     assert sum(counts["by_dimension"].values()) == counts["instances"]
+    # every type's version, the one its instances carry, with the digest recorded beside it
+    assert list(manifest["types"]) == list(type_ids())
+    carried = {(i.error_type, i.provenance.injector_version) for r in injected() for i in r.instances}
+    assert carried and carried <= {(t, v["version"]) for t, v in manifest["types"].items()}
+    assert all(len(v["digest"]) == 16 for v in manifest["types"].values())
     assert manifest["bad_inputs"] == [
         {"source": "corpus/bad/empty.pdf", "reason": "empty file"},
         {"source": "x.doc", "reason": "legacy .doc"},

@@ -95,6 +95,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "aaf57ec3227ea066"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
