@@ -125,6 +125,6 @@ def test_seeded_rng_is_passed_in() -> None:
 
 
 def test_a_type_is_rewritten_by_the_llm_exactly_when_its_row_says_so() -> None:
-    """The inject code (docs/taxonomy.md) and the definition's LLMSpec are one fact: neither without the other."""
+    """The inject code (docs/taxonomy.md) and the LLMSpec are one fact: neither without the other."""
     for d in definitions():
         assert ("L" in d.error_type.inject) == (d.llm is not None), d.error_type.id
