@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from injectors.registry import definitions
-from injectors.versions import TypeVersion, compare, digests, record
+from injectors.versions import TypeVersion, compare, digests, main, record
 from parsers.model import Document
 
 
@@ -73,3 +73,25 @@ def test_recording_rewrites_the_injector_s_class_body(
     assert '    error_type = "NMS-98"\n    version = "2"\n    digest = "ffffffffffffffff"\n    forms' in text
     assert text.count("version =") == 3 and text.count("digest =") == 1
     assert 'class Before:\n    version = "9"' in text
+
+
+def test_the_command_names_the_changed_types_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On another corpus (one standard of the project's) the candidates differ: it says which and how to
+    record them, and writes nothing without --write."""
+    source = sorted((Path(__file__).resolve().parents[2] / "corpus" / "sources").glob("*.std"))[0]
+    (tmp_path / source.name).write_bytes(source.read_bytes())
+    modules = sorted((Path(__file__).resolve().parents[2] / "injectors" / "types").rglob("*.py"))
+    before = [m.read_bytes() for m in modules]
+    assert main(["--corpus", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "candidates changed: " in err and "python -m injectors.versions --write" in err
+    assert [m.read_bytes() for m in modules] == before
+
+
+def test_the_command_refuses_a_folder_without_sources(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--corpus", str(tmp_path)]) == 2
+    assert f"{tmp_path}: no .std source here" in capsys.readouterr().err
