@@ -13,7 +13,6 @@ from enum import Enum
 from corpus.stdsource import SourceDocument, SourceSection
 
 IDEOGRAPHIC_SPACE = "\u3000"
-FRONT_HEADINGS = ("前言", "引言")  # printed before the body, page numbers in Roman numerals
 NEW_PAGE_HEADINGS = ("前言", "引言", "参考文献", "索引")
 
 

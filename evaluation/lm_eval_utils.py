@@ -24,15 +24,25 @@ except ImportError:  # pragma: no cover - only without lm-eval
     ContextSampler = object  # type: ignore[assignment,misc]
 
 HERE = Path(__file__).resolve().parent
-# Codes of the reference implementation (Ttchance/GBT-benchmark-agent) and the gbtbench taxonomy's.
-REFERENCE_DIMENSIONS = {"C2.1": "STR", "C2.2": "SCP", "C3.1": "NMS", "C3.2": "TER", "C3.3": "NREF"}
-REFERENCE_TYPES = {
-    "E-S-01": "STR-01", "E-S-02": "STR-02", "E-S-04": "STR-02", "E-S-03": "STR-03", "E-S-06": "STR-04",
-    "E-S-05": "STR-05", "E-SC-03": "SCP-01", "E-SC-01": "SCP-03", "E-SC-02": "SCP-04", "E-T-01": "NMS-01",
-    "E-T-03": "NMS-01", "E-T-06": "NMS-01", "E-T-07": "NMS-01", "E-T-02": "NMS-02", "E-T-04": "NMS-03",
-    "E-T-05": "NMS-04", "E-TM-01": "TER-01", "E-TM-02": "TER-02", "E-TM-04": "TER-03", "E-TM-03": "TER-04",
-    "E-TM-05": "TER-05", "E-R-01": "NREF-01", "E-R-02": "NREF-02", "E-R-03": "NREF-03", "E-R-04": "NREF-04",
-}  # fmt: skip
+REFERENCE_CODES = "reference_codes.json"  # written beside this file by the release, from the type registry
+
+
+def _reference_codes() -> tuple[dict[str, str], dict[str, str]]:
+    """(dimension codes, type codes) of the reference implementation (Ttchance/GBT-benchmark-agent) → ours:
+    in the source tree the type registry's, in a release the file written beside this copy from it."""
+    if Path(__file__).name == "lm_eval_utils.py":
+        from injectors.taxonomy import REFERENCE_DIMENSIONS as dimensions
+        from injectors.taxonomy import reference_to_ours
+
+        return dict(dimensions), dict(reference_to_ours())
+    path = HERE / REFERENCE_CODES
+    if not path.is_file():  # pragma: no cover - the release always ships it
+        raise ImportError(f"{path} is missing: copy it from the release's instructions/")
+    codes = json.loads(path.read_text(encoding="utf-8"))
+    return dict(codes["dimensions"]), dict(codes["types"])
+
+
+REFERENCE_DIMENSIONS, REFERENCE_TYPES = _reference_codes()
 LAMBDA, ALPHA, BETA = 1.0, 0.15, 100.0
 
 

@@ -81,12 +81,6 @@ def normalise_location(raw: str | int | None) -> str | None:
     return _NAMES.get(text.lower(), text)
 
 
-# Types located at the element that lacks something (docs/taxonomy.md, "Where an error is located"):
-# TER-01's missing entry is located at the terms chapter, and a reviewer may point at the entry's place in
-# it (3.4) as well as at the chapter (3).
-ELEMENT_LOCATED = frozenset({"TER-01"})
-
-
 def within(location: str | None, element: str | None) -> bool:
     """Whether a normalised location lies inside a normalised element: "3.4" in "3", "A.2" in "附录A"."""
     if not location or not element or location == element:

@@ -24,9 +24,9 @@ from typing import Any
 import numpy as np
 
 from evaluation.benchmark import GoldError
-from evaluation.locations import ELEMENT_LOCATED, at_element, normalise_location
+from evaluation.locations import at_element, normalise_location
 from evaluation.predictions import Prediction
-from injectors.taxonomy import DIMENSIONS, REFERENCE_DIMENSIONS, by_id, reference_to_ours
+from injectors.taxonomy import DIMENSIONS, REFERENCE_DIMENSIONS, by_id, element_located, reference_to_ours
 
 LEVELS = ("location", "dimension", "diagnosis")
 CONFIDENCE = 0.95
@@ -108,7 +108,7 @@ def score_document(
 ) -> DocumentResult:
     g_keys = [gold_keys(g) for g in gold]
     elements = {
-        t: {normalise_location(g.location) for g in gold if g.error_type == t} for t in ELEMENT_LOCATED
+        t: {normalise_location(g.location) for g in gold if g.error_type == t} for t in element_located()
     }
     p_keys = [prediction_keys(p, elements) for p in predictions]
     known = Counter(gold_keys(v)["diagnosis"] for v in pre_existing)

@@ -97,10 +97,6 @@ class DocumentCounts:
         return max(0, self.predictions - self.diagnosis)
 
 
-def document_counts(gold: Sequence[GoldError], predictions: Sequence[Prediction]) -> DocumentCounts:
-    return _counts([_gold_keys(g) for g in gold], _predicted(predictions), len(predictions))
-
-
 def _gold_keys(item: GoldError) -> dict[str, Key]:
     return {level: gold_key(item, level) for level in LEVELS}
 

@@ -142,7 +142,10 @@ class Original(Protocol):
 
 class Injector(ABC):
     error_type: ClassVar[str]
+    # the version changes whenever the type's candidates on the project's corpus change; the digest of those
+    # candidates is recorded beside it, so that a change is never left unversioned (`injectors.versions`)
     version: ClassVar[str] = "1"
+    digest: ClassVar[str] = ""
     # the forms its instances record (Proposal.form) where the type has a closed set of them: the audit
     # judges a type's variety against the forms it could take, not only those a release happens to show
     forms: ClassVar[tuple[str, ...]] = ()

@@ -40,6 +40,12 @@ class ErrorType:
     # where the rule a form of the error breaks is another clause than the type's: (form, 2020 clause,
     # 2009 clause), e.g. a provision written into the 前言 breaks the foreword's clause, not the notes'
     forms: tuple[tuple[str, str, str], ...] = ()
+    # why no instance of the type can have a correction example (its fix is not a rewrite of one section in
+    # place: an element restored, a section moved back); "" when its fix is such a rewrite
+    no_correction: str = ""
+    # located at the element that lacks something (the terms chapter for a missing entry), so a prediction
+    # pointing inside that element is located there too (docs/taxonomy.md, "Where an error is located")
+    located_at_element: bool = False
 
     def __post_init__(self) -> None:
         if self.dimension not in DIMENSIONS:
@@ -58,6 +64,11 @@ class ErrorType:
     def deterministic(self) -> bool:
         """A checker on the corrupted document alone detects it."""
         return self.check.split(" ")[0] == "D"
+
+    @property
+    def judgement(self) -> bool:
+        """No checker decides it on the corrupted document alone: it is found by reading."""
+        return not self.deterministic
 
     @property
     def diff_detectable(self) -> bool:

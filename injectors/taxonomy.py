@@ -11,7 +11,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
 
 from injectors.error_type import DIMENSIONS, EDITION_2009, EDITION_2020, REFERENCE_DIMENSIONS, ErrorType
 from injectors.registry import definitions_in, packages
@@ -67,6 +66,11 @@ def _views(package_names: tuple[str, ...]) -> _Views:
     )
 
 
+def element_located() -> tuple[str, ...]:
+    """The types located at the element that lacks something (`ErrorType.located_at_element`)."""
+    return tuple(t.id for t in types() if t.located_at_element)
+
+
 def lookup(code: str) -> ErrorType:
     """A type by our ID or by a code of the public reference implementation (E-S-01 …)."""
     known = by_id()
@@ -76,11 +80,3 @@ def lookup(code: str) -> ErrorType:
         if code in t.reference_codes:
             return t
     raise KeyError(f"unknown error type {code!r}: expected one of {', '.join(known)}")
-
-
-def __getattr__(name: str) -> Any:
-    """`TAXONOMY`, `BY_ID`, `TYPE_IDS`, `REFERENCE_TO_OURS`: views of the registry at the time they are read."""
-    views = {"TAXONOMY": types, "BY_ID": by_id, "TYPE_IDS": type_ids, "REFERENCE_TO_OURS": reference_to_ours}
-    if name in views:
-        return views[name]()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

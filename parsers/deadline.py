@@ -23,8 +23,8 @@ from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 
 # Formats read by the project's own readers, which are pure Python and linear in the file's size: parsed
-# in place under a timer signal where this is the main thread (a fork per file was most of a large
-# corpus's parse: 60 ms against 15 for a Markdown standard). A library's reader (PDF, DOCX) always runs in
+# in place under a timer signal where this is the main thread (a fork per file would cost more than the
+# parse of such a file). A library's reader (PDF, DOCX) always runs in
 # a killable worker, where C code cannot hold off the deadline, and so does any reader in another thread
 # (only the main thread receives signals).
 OUR_READERS = frozenset({"markdown", "text"})

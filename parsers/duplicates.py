@@ -1,6 +1,6 @@
 """Duplicate standards in one corpus: the same bytes twice, or the same standard id and version twice.
 
-A copy would give two documents one doc_id (a critical validation failure that used to stop the whole
+A copy would give two documents one doc_id (a critical validation failure, which would stop the whole
 build) or ship one standard twice; instead the first copy (in path order) is kept and each later one is
 reported as a bad input that names the first.
 """

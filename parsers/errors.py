@@ -54,10 +54,6 @@ class ResourceLimitError(ParseError):
     """Bigger or slower than the configured parse limits (size, pages, line length, wall time)."""
 
 
-class DuplicateDocumentError(ParseError):
-    """The same standard again (same bytes, or same id and version) as a file read before it."""
-
-
 class BrokenStructureError(ParseError):
     """Parsed, but into a structure that only a broken parse (or other drafting rules) explains: no error
     is injected into it (`parsers.structure_quality`)."""

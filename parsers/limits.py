@@ -33,7 +33,7 @@ class ParseLimits:
     max_page_objects: int = 20_000  # text objects on a PDF page (one per character, at worst)
     max_page_paths: int = 200_000  # path objects on a PDF page (rules, borders, vector figures)
     max_xml_bytes: int = 32 * 1024 * 1024  # one XML part of a DOCX, inflated; a long standard's is a few MB
-    max_memory: int = 1024 * 1024 * 1024  # resident bytes of a parse worker; a real standard needs ~100 MB
+    max_memory: int = 1024 * 1024 * 1024  # resident bytes of a parse worker; far more than a standard needs
     seconds: float = 120.0
 
     def __post_init__(self) -> None:

@@ -30,12 +30,10 @@ DIMENSION_COLOURS = {
     "TER": "#C44E52",
     "NREF": "#8172B3",
 }
-# Why a type's instances can have no example in the correction task: their fix is not a rewrite of one
-# section. Which types lack one in a release is read from its data (types_without_correction).
-CORRECTION_EXCLUDED = {
-    "STR-01": "the element was removed: there is no section to correct, the fix restores a whole element",
-    "STR-02": "the element was moved: its text is unchanged, the fix is its position",
-}
+def correction_excluded() -> dict[str, str]:
+    """Type → why none of its instances can have a correction example (`ErrorType.no_correction`). Which
+    types lack one in a release is read from its data (types_without_correction)."""
+    return {t.id: t.no_correction for t in types() if t.no_correction}
 
 
 def corrected_instances(instructions_dir: Path) -> set[str]:
@@ -59,11 +57,12 @@ def types_without_correction(instances: pa.Table, corrected: Collection[str]) ->
         if row["instance_id"] in corrected:
             with_example.add(row["error_type"])
     out = {}
+    excluded = correction_excluded()
     for type_id in type_ids():
         if type_id not in ops or type_id in with_example:
             continue
         edits = ", ".join(f"{op} ×{n}" for op, n in sorted(ops[type_id].items()))
-        out[type_id] = CORRECTION_EXCLUDED.get(
+        out[type_id] = excluded.get(
             type_id, f"none of its instances here is an in-place rewrite of one section ({edits})"
         )
     return out
@@ -72,7 +71,7 @@ def types_without_correction(instances: pa.Table, corrected: Collection[str]) ->
 def _correction_note(instances: pa.Table, corrected: Collection[str] | None) -> str:
     if corrected is None:  # not told which instances have an example: the types that never can
         present = set(type_counts(instances))
-        missing = {t: why for t, why in CORRECTION_EXCLUDED.items() if t in present}
+        missing = {t: why for t, why in correction_excluded().items() if t in present}
     else:
         missing = types_without_correction(instances, corrected)
     if not missing:

@@ -205,9 +205,8 @@ def _correction(result: InjectionResult) -> list[Example]:
 
     The answer is the original section under the document's other renumberings (what the reader sees once
     this one error is fixed), so an edit that only renumbered the section (STR-04, TER-05) is undone too.
-    STR-01 (an element removed), STR-02 (an element moved) and a TER-02 that added an entry have no
-    section to rewrite in place and are left out; the dataset card says why (release.card.CORRECTION_EXCLUDED;
-    TER-02 is not there, since its other form, an entry renamed, has a correction).
+    An edit that removes, moves or adds a section leaves no section to rewrite in place and is left out;
+    the dataset card says why for the types none of whose edits can have one (`ErrorType.no_correction`).
     """
     examples = []
     for instance in ordered_instances(result):

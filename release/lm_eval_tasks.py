@@ -11,6 +11,7 @@ The review task reports the reference protocol's diagnosis recall, DMTR_1/5/10 a
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +19,10 @@ from typing import Any
 
 import yaml
 
+from injectors.taxonomy import REFERENCE_DIMENSIONS, reference_to_ours
+
 GROUP = "gbtbench_review"
+REFERENCE_CODES = "reference_codes.json"  # the name utils.py (evaluation.lm_eval_utils) reads
 REVIEW_METRICS = {
     "diagnosis_recall": "pooled",
     "dmtr_1": "mean",
@@ -150,8 +154,8 @@ def group_config(tasks: list[str]) -> dict[str, Any]:
 
 
 def write_support(out_dir: Path, review_tasks: list[str]) -> list[str]:
-    """utils.py (with the answer reader it loads, answer_json.py) and the group YAML beside the task
-    YAMLs; returns the file names written."""
+    """utils.py (with the answer reader it loads, answer_json.py, and the reference codes it maps, from the
+    type registry) and the group YAML beside the task YAMLs; returns the file names written."""
     written = []
     for module, name in (
         ("evaluation.lm_eval_utils", "utils.py"),
@@ -161,6 +165,9 @@ def write_support(out_dir: Path, review_tasks: list[str]) -> list[str]:
         assert spec is not None and spec.origin is not None
         shutil.copyfile(spec.origin, out_dir / name)
         written.append(name)
+    codes = {"dimensions": REFERENCE_DIMENSIONS, "types": dict(reference_to_ours())}
+    (out_dir / REFERENCE_CODES).write_text(json.dumps(codes, ensure_ascii=False, indent=1), encoding="utf-8")
+    written.append(REFERENCE_CODES)
     if review_tasks:
         (out_dir / f"{GROUP}.yaml").write_text(dump(group_config(review_tasks)), encoding="utf-8")
         written.append(f"{GROUP}.yaml")

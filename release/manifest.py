@@ -18,6 +18,7 @@ import pyarrow as pa
 
 from injectors.planner import InjectionResult
 from injectors.taxonomy import DIMENSIONS, type_ids
+from injectors.versions import recorded
 from release.config import BuildConfig
 from release.tables import ReleaseTables
 from release.versions import latest_version
@@ -131,6 +132,8 @@ def build_manifest(
         "build_fingerprint": fingerprint,
         "data_fingerprint": data_fingerprint(tables),
         "packages": package_versions(),
+        # each type's version and the digest of its candidates on the project's corpus (injectors.versions)
+        "types": recorded(),
         "tables": dict(tables),
         "counts": dict(counts),
         "llm": llm_facts(config, llm_stats),

@@ -36,8 +36,8 @@ def write_parquet(table: pa.Table, path: Path) -> None:
 # Rows per row group of a table written row by row: an instruction row can carry a whole document several
 # times, so the writer holds this many rows, never the table.
 STREAMED_ROW_GROUP = 64
-# zstd level of those files: their rows repeat whole documents, so level 3 already packs 1.4 GB of
-# localisation rows into 27 MB, in a third of level 9's time (24 MB)
+# zstd level of those files: their rows repeat whole documents, so a low level already packs them almost
+# as tightly as a high one, in a fraction of its time
 STREAMED_COMPRESSION_LEVEL = 3
 
 

@@ -10,7 +10,7 @@ from balance import across_workers
 from release_data import injected
 
 from injectors.edit import rename_all
-from release.card import CORRECTION_EXCLUDED
+from release.card import correction_excluded
 from release.instructions import instruction_rows, task_examples
 
 # 将“A”改为“B” / 将第二个“A”改为“B” / 将“A”改回“B”, and 改回“B” alone: the description's own fix.
@@ -94,4 +94,4 @@ def test_types_without_a_correction_are_exactly_those_the_card_explains(corpus_r
         if i.instance_id in {e.key for e in task_examples([r], "correction")}
     }
     injected_types = {i.error_type for r in corpus_results for i in r.instances}
-    assert injected_types - in_task == set(CORRECTION_EXCLUDED)
+    assert injected_types - in_task == set(correction_excluded())

@@ -1,8 +1,9 @@
-"""The project's own docs: docs/taxonomy.md says what the taxonomy table in the code says.
+"""The project's own docs: each row of docs/taxonomy.md says what its type's module says.
 
 The docs are what a user who clones the project reads, so a type added, renamed or re-graded in the
-code without its row in docs/taxonomy.md fails here; and no project file points outside the repository
-for its reference material.
+code without its row in docs/taxonomy.md fails here, row by row; no page states how many types there are or
+names a type that does not exist; and no project file points outside the repository for its reference
+material.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 import re
 from pathlib import Path
 
-from injectors.taxonomy import DIMENSIONS, REFERENCE_DIMENSIONS, TAXONOMY
+from injectors.taxonomy import DIMENSIONS, REFERENCE_DIMENSIONS, by_id, type_ids, types
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -30,22 +31,35 @@ def _rows(markdown: str) -> list[list[str]]:
 def _type_rows() -> dict[str, list[str]]:
     rows: dict[str, list[str]] = {}
     for cells in _rows((DOCS / "taxonomy.md").read_text(encoding="utf-8")):
-        if TYPE_ID.match(cells[0]) and len(cells) == 7:
+        if TYPE_ID.match(cells[0]):
+            assert len(cells) == 8, f"{cells[0]}: a row of docs/taxonomy.md has 8 cells"
             assert cells[0] not in rows, f"{cells[0]} is described twice in docs/taxonomy.md"
             rows[cells[0]] = cells
     return rows
 
 
-def test_every_type_is_described_once_with_the_code_s_names_clause_and_kinds() -> None:
+def test_every_type_is_described_once_with_the_code_s_names_clause_kinds_and_codes() -> None:
     rows = _type_rows()
-    assert set(rows) == {t.id for t in TAXONOMY}
-    for spec in TAXONOMY:
-        _, names, what, clause_2020, clause_2009, inject, check = rows[spec.id]
+    assert set(rows) == set(type_ids()), "docs/taxonomy.md has a row for each registered type, and no other"
+    for spec in types():
+        _, names, what, clause_2020, clause_2009, inject, check, reference = rows[spec.id]
         assert names == f"{spec.name_zh} / {spec.name_en}", spec.id
         assert clause_2020 == spec.clause_cell("GB/T 1.1—2020"), spec.id
-        assert (inject, check) == (spec.inject, spec.check), spec.id
-        assert len(what) > 40, f"{spec.id}: the description is needed"
         assert clause_2009 == spec.clause_cell("GB/T 1.1—2009"), spec.id  # both editions, always
+        assert (inject, check) == (spec.inject, spec.check), spec.id
+        assert reference == (", ".join(spec.reference_codes) or "—"), spec.id
+        assert len(what) > 40, f"{spec.id}: the description is needed"
+
+
+def test_the_types_are_listed_under_their_dimension() -> None:
+    text = (DOCS / "taxonomy.md").read_text(encoding="utf-8")
+    heading = ""
+    for line in text.splitlines():
+        if line.startswith("### "):
+            heading = line.removeprefix("### ").split(" ")[0]
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if TYPE_ID.match(cells[0]):
+            assert heading == by_id()[cells[0]].dimension, f"{cells[0]} is listed under {heading}"
 
 
 def test_dimensions_and_their_reference_codes_match_the_code() -> None:
@@ -58,24 +72,32 @@ def test_dimensions_and_their_reference_codes_match_the_code() -> None:
         assert table[code][-1] == ours_by_reference[code], code
 
 
-def test_the_reference_mapping_is_the_code_s_mapping() -> None:
-    text = (DOCS / "taxonomy.md").read_text(encoding="utf-8")
-    documented: dict[str, str] = {}
-    for cells in _rows(text):
-        pairs = zip(cells[0::2], cells[1::2], strict=False)
-        documented.update({theirs: ours for theirs, ours in pairs if theirs.startswith("E-")})
-    expected = {code: t.id for t in TAXONOMY for code in t.reference_codes}
-    assert documented == expected
-    sentence = re.search(r"have no counterpart there: ([^.]+)\.", " ".join(text.split()))
-    assert sentence is not None
-    listed = set(re.findall(r"[A-Z]+-\d\d", sentence.group(1)))
-    assert listed == {t.id for t in TAXONOMY if not t.reference_codes}
+def _prose() -> dict[str, str]:
+    return {
+        str(p.relative_to(ROOT)): p.read_text(encoding="utf-8")
+        for p in [ROOT / "README.md", *DOCS.glob("*.md")]
+    }
 
 
-def test_the_counts_in_the_introduction_are_the_code_s() -> None:
-    text = " ".join((DOCS / "taxonomy.md").read_text(encoding="utf-8").split())
-    assert f"**{len(DIMENSIONS)} review dimensions**" in text
-    assert f"**{len(TAXONOMY)} error types**" in text
+def test_no_page_states_the_number_of_types() -> None:
+    """The tables say how many types there are; a count in a sentence would go stale with the next type."""
+    count = re.compile(
+        r"(?<![\d.])\d+\s*(?:\*\*)?\s*(?:error\s+)?types\b|二十五|\d+\s*(?:个|种)(?:错误)?类型"
+    )
+    stated = {name: count.findall(" ".join(text.split())) for name, text in _prose().items()}
+    assert {name: found for name, found in stated.items() if found} == {}
+
+
+def test_the_type_ids_the_pages_name_are_registered() -> None:
+    """A page may name a type as an example; a type it names exists (the template's toy type excepted)."""
+    known = set(type_ids())
+    named = {
+        (name, found)
+        for name, text in _prose().items()
+        if name != "docs/adding-a-type.md"
+        for found in re.findall(r"\b(?:STR|SCP|NMS|TER|NREF)-\d\d\b", text)
+    }
+    assert {(name, t) for name, t in named if t not in known} == set()
 
 
 def test_project_files_point_at_docs_not_outside_the_repository() -> None:

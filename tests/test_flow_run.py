@@ -12,7 +12,7 @@ from conftest import corpus_sources
 
 from corpus.stdsource import gold_document
 from flows.pipeline import build_dataset, prepare
-from injectors.taxonomy import TYPE_IDS
+from injectors.taxonomy import type_ids
 from parsers.render import render_text
 from release.config import BuildConfig
 from release.writer import read_manifest
@@ -86,7 +86,7 @@ def test_the_run_publishes_the_release_summary_and_type_counts(flow_run: dict[st
     table = flow_run["artifacts"]["type-counts"]
     assert table.type == "table"
     rows = json.loads(table.data) if isinstance(table.data, str) else table.data
-    assert [r["error_type"] for r in rows] == list(TYPE_IDS)
+    assert [r["error_type"] for r in rows] == list(type_ids())
     assert {r["error_type"]: r["instances"] for r in rows} == manifest["counts"]["by_type"]
 
 

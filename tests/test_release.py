@@ -14,7 +14,7 @@ from release_data import SEED, injected, text_instance, with_added_text, with_un
 
 from injectors.instance import FlaggedCandidate, InjectionProvenance
 from injectors.planner import InjectionResult
-from injectors.taxonomy import TYPE_IDS
+from injectors.taxonomy import type_ids
 from parsers.render import render_text
 from release import writer
 from release.config import BuildConfig
@@ -171,9 +171,14 @@ def test_release_layout_and_manifest(release_root: Path) -> None:
     counts = manifest["counts"]
     assert counts["instances"] == sum(len(r.instances) for r in injected())
     assert sum(counts["by_type"].values()) == counts["instances"] and list(counts["by_type"]) == list(
-        TYPE_IDS
+        type_ids()
     )
     assert sum(counts["by_dimension"].values()) == counts["instances"]
+    # every type's version, the one its instances carry, with the digest recorded beside it
+    assert list(manifest["types"]) == list(type_ids())
+    carried = {(i.error_type, i.provenance.injector_version) for r in injected() for i in r.instances}
+    assert carried and carried <= {(t, v["version"]) for t, v in manifest["types"].items()}
+    assert all(len(v["digest"]) == 16 for v in manifest["types"].values())
     assert manifest["bad_inputs"] == [
         {"source": "corpus/bad/empty.pdf", "reason": "empty file"},
         {"source": "x.doc", "reason": "legacy .doc"},

@@ -19,7 +19,7 @@ settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
 from flows.build import run_build  # noqa: E402  (Prefect reads its settings on import)
 from flows.pipeline import prepare  # noqa: E402
-from injectors.taxonomy import TAXONOMY  # noqa: E402
+from injectors.taxonomy import types  # noqa: E402
 from parsers.render import render_text  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
 from release.writer import read_manifest  # noqa: E402
@@ -107,7 +107,7 @@ def test_a_rebuild_after_rejections_and_fixes(tmp_path: Path) -> None:
     mine = [r for r in old if r["doc_id"] == doc]
     rejected, fixed, retyped = mine[:2], mine[2], mine[3]
     other_type = next(
-        t.id for t in TAXONOMY if t.dimension == retyped["dimension"] and t.id != retyped["error_type"]
+        t.id for t in types() if t.dimension == retyped["dimension"] and t.id != retyped["error_type"]
     )
     accepted = [r for r in old if r["doc_id"] != doc][:4]
     review_by_two(out / "reviews.sqlite", rejected, accepted, fixed, (retyped, other_type))

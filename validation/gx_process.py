@@ -1,7 +1,7 @@
 """Great Expectations in a second process, started before the release's tables exist.
 
-Importing GX (pandas, altair, SQLAlchemy…) takes about three seconds of one core and 200 MB that a
-build would otherwise carry to its end. A large build starts this process as its validation begins
+Importing GX (pandas, altair, SQLAlchemy…) takes seconds of one core and a large share of memory
+that a build would otherwise carry to its end. A large build starts this process as its validation begins
 (`flows.stages.validate`), so the import overlaps the traceability checks and the tables on the other
 core; the validation then runs there, and the process ends with it. Without a started process, or when it
 died, the validation runs in the caller, with the same result. A small build validates in the caller from

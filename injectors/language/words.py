@@ -109,7 +109,7 @@ STALE_AFTER_S = 86_400.0  # another jieba (another environment sharing the cache
 
 def forget_stale(kept: Path, now: float) -> list[Path]:
     """Delete what earlier jiebas and earlier versions of this code kept beside `kept` (each reinstall of
-    jieba left another 10 MB pickle): other `lexicon-*` pickles, the `dictionary-*`, `prefix-*` and `tags-*`
+    jieba leaves another large pickle): other `lexicon-*` pickles, the `dictionary-*`, `prefix-*` and `tags-*`
     pickles no longer read, and partial files of stopped processes, unless written within `STALE_AFTER_S` (an
     environment with another jieba that uses the same folder would otherwise delete and rewrite this one's
     every time). Returns what was deleted."""

@@ -1,10 +1,10 @@
 """When to stop calling the model: a circuit breaker for a dead endpoint and a deadline for the stage.
 
-Retries make one call robust; they also make a dead endpoint cost 5 × 60 s per call, one call after
-another, for hours. After `threshold` consecutive transport failures (timeouts, refused connections, 5xx)
-the breaker opens: the endpoint is declared down and every later call fails at once, so the remaining
-sites fall back to their rule templates with the reason recorded. The deadline bounds the whole stage the
-same way, and caps each request's timeout and each backoff at the time that is left.
+Retries make one call robust; they also make a dead endpoint cost every retry's timeout on every call,
+one call after another, for hours. After `threshold` consecutive transport failures (timeouts, refused
+connections, 5xx) the breaker opens: the endpoint is declared down and every later call fails at once, so
+the remaining sites fall back to their rule templates with the reason recorded. The deadline bounds the
+whole stage the same way, and caps each request's timeout and each backoff at the time that is left.
 """
 
 from __future__ import annotations

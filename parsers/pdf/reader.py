@@ -207,8 +207,8 @@ def _load(
 ) -> tuple[pdfium.PdfPage, pdfium.PdfTextPage, str]:
     """Page i, its text page and text; a page pdfium cannot load makes the file corrupt, not skipped.
 
-    Text objects are counted before pdfium builds the text page, which is what costs (10 s and 900 MB for
-    a page of 100k lines): an absurd page is refused on its object count alone.
+    Text objects are counted before pdfium builds the text page, which is what costs (time and memory grow
+    with the page's objects): an absurd page is refused on its object count alone.
     """
     try:
         page = pdf[i]

@@ -14,7 +14,7 @@ from release_fixture import release_dir  # noqa: F401  (fixtures)
 
 from evaluation.baselines import RANDOM_GUESSES, BaselineError, run_baseline
 from evaluation.benchmark import load_benchmark
-from injectors.taxonomy import BY_ID
+from injectors.taxonomy import by_id
 from validation.linter import lint
 
 
@@ -28,7 +28,7 @@ def test_linter_baseline_is_the_linter_minus_pre_existing(release_dir: Path) -> 
         known = Counter((v.location, v.error_type) for v in item.pre_existing)
         predicted = Counter((p.location, p.error_type) for p in found.predictions or ())
         assert predicted == everything - known
-        assert all(p.dimension == BY_ID[p.error_type].dimension for p in found.predictions or ())
+        assert all(p.dimension == by_id()[p.error_type].dimension for p in found.predictions or ())
 
 
 def test_random_baseline_is_seeded_and_guesses_real_sections(release_dir: Path) -> None:
@@ -40,7 +40,7 @@ def test_random_baseline_is_seeded_and_guesses_real_sections(release_dir: Path) 
     for item, guess in zip(benchmark.items, a, strict=True):
         numbers = {s.number for s in item.document.sections}  # type: ignore[union-attr]
         assert len(guess.predictions or ()) == RANDOM_GUESSES
-        assert all(p.location in numbers and p.error_type in BY_ID for p in guess.predictions or ())
+        assert all(p.location in numbers and p.error_type in by_id() for p in guess.predictions or ())
 
 
 def test_empty_baseline_and_missing_documents(release_dir: Path) -> None:

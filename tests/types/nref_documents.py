@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from injectors.checking import lint
+from injectors.taxonomy import types
 from parsers.model import Document
 from parsers.text import parse_text
 
-NREF = ("NREF-01", "NREF-02", "NREF-03", "NREF-04", "NREF-05")
+NREF = tuple(t.id for t in types() if t.dimension == "NREF")  # the dimension's types
 LEAD_2020 = (
     "下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。其中，注日期的引用文件，"
     "仅该日期对应的版本适用于本文件；不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"

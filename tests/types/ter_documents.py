@@ -5,10 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from injectors.checking import lint
+from injectors.taxonomy import types
 from parsers.model import Document
 from parsers.text import parse_text
 
-TER_TYPES = ("TER-01", "TER-02", "TER-03", "TER-04", "TER-05")
+TER_TYPES = tuple(t.id for t in types() if t.dimension == "TER")  # the dimension's types
 FOREWORD_2020 = "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。"
 FOREWORD_2009 = "本标准按照GB/T 1.1—2009给出的规则起草。"
 TERMS = """3.1 采样单元 sampling unit

@@ -14,7 +14,7 @@ from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, apply_replacements, replay
 from injectors.language.modals import modal_verbs, nonstandard_modals, vague_words
-from injectors.taxonomy import BY_ID
+from injectors.taxonomy import by_id
 from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from injectors.types.nms.nms03_nonstandard_modal_wording import NonstandardModal
@@ -217,7 +217,7 @@ def test_injected_instances_are_correct(
     injector_class: type, corpus_documents: list[Document], context: InjectionContext
 ) -> None:
     injector = injector_class()
-    spec = BY_ID[injector.error_type]
+    spec = by_id()[injector.error_type]
     made = 0
     for doc in corpus_documents:
         baseline = Baseline(doc)

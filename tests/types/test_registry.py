@@ -51,7 +51,8 @@ def toy_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str
 def test_a_dropped_in_module_reaches_every_reader(toy_package: str, tmp_path: Path) -> None:
     # the taxonomy, in its dimension, after the built-in NMS types
     ids = type_ids()
-    assert toy_package in ids and ids.index(toy_package) == ids.index("NMS-05") + 1
+    assert [t for t in ids if t.startswith("NMS-")][-1] == toy_package
+    assert by_id()[ids[ids.index(toy_package) + 1]].dimension == "TER"
     assert by_id()[toy_package].name_zh == "条款以感叹号结尾" and lookup("E-T-99").id == toy_package
     # the linter runs its checker
     document = parse_text(Path("toy.txt"), SAMPLE.replace("无锈蚀。", "无锈蚀！", 1).encode())
@@ -122,3 +123,9 @@ def test_seeded_rng_is_passed_in() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "global random untouched"
+
+
+def test_a_type_is_rewritten_by_the_llm_exactly_when_its_row_says_so() -> None:
+    """The inject code (docs/taxonomy.md) and the LLMSpec are one fact: neither without the other."""
+    for d in definitions():
+        assert ("L" in d.error_type.inject) == (d.llm is not None), d.error_type.id

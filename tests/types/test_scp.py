@@ -14,12 +14,13 @@ from injectors.edit import Edit, apply_edits, replay
 from injectors.instance import ErrorInstance
 from injectors.language.sentences import provisions, sentences
 from injectors.registry import injectors
+from injectors.taxonomy import types
 from injectors.types.scp.editing import applicability_qualifiers, uncovered_aspects
 from parsers import parse_file
 from parsers.model import Document
 from parsers.text import parse_text
 
-TYPES = ("SCP-01", "SCP-02", "SCP-03", "SCP-04", "SCP-05")
+TYPES = tuple(t.id for t in types() if t.dimension == "SCP")  # the dimension's types
 DETERMINISTIC = ("SCP-01", "SCP-02")
 FOREWORD = {
     2020: "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。",

@@ -18,11 +18,12 @@ from injectors.checking import Baseline, Violation, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.registry import injectors
+from injectors.taxonomy import types
 from parsers import parse_file
 from parsers.model import Document, Section
 from parsers.text import parse_text
 
-STR_TYPES = ("STR-01", "STR-02", "STR-03", "STR-04", "STR-05")
+STR_TYPES = tuple(t.id for t in types() if t.dimension == "STR")  # the dimension's types
 
 # A small standard written for these tests; each test breaks one thing in it.
 SAMPLE = """GB/T 99990—2025

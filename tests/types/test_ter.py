@@ -18,7 +18,7 @@ from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
 from injectors.language.terms import defined_terms, word_aligned, words
 from injectors.registry import injectors
-from injectors.taxonomy import BY_ID
+from injectors.taxonomy import by_id
 from injectors.types.ter.editing import at_home, provision_point, vocabulary
 from injectors.types.ter.lexicon import term_like
 from injectors.types.ter.ter02_defined_term_unused import placements
@@ -80,7 +80,7 @@ def test_injected_instances_on_the_corpus(
     error_type: str, corpus_documents: list[Document], context: InjectionContext, ter_injectors: dict
 ) -> None:
     injector = ter_injectors[error_type]
-    spec = BY_ID[error_type]
+    spec = by_id()[error_type]
     made = 0
     for doc in corpus_documents:
         if not list(injector.sites(doc, context)):

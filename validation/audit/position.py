@@ -16,8 +16,6 @@ from statistics import mean
 from parsers.model import Document
 from validation.audit.release import AuditInstance, Release
 
-LAST_SHARE_WARNING = 0.5  # shown, not a goal: a type whose errors are mostly last is suspicious
-
 
 @dataclass(frozen=True)
 class Placement:

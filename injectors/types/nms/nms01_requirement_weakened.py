@@ -75,6 +75,8 @@ class RequirementWeakened(Injector):
     (`evidence.requirement_evidence`), and never in a table cell or a fixed value (`editing.fixed_value`)."""
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "af341d25ed1c829b"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -231,6 +231,8 @@ class ProvisionInInformativePlace(Injector):
     the type."""
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "1f695a540c3085c1"
     forms = ("注", "示例", "资料性附录", "条文改为注")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -109,9 +109,6 @@ _NORMATIVE_AFTER = regex.compile(
 )
 
 
-_SOURCE = regex.compile(r"[\[［]\s*(?:来源\s*[：:])?[^\[\]［］\n]*?$")
-
-
 _SEGMENT = regex.compile(r"[。；;！？!?]| \| ")
 
 
@@ -122,9 +119,6 @@ SPECIFIC = regex.compile(
     r"^\s*(?:(?:中的|中)\s*(?P<a>\d+(?:\.\d+)+|第\s*\d+\s*[章条]|[表图]\s*[A-Z]?\.?\s*\d+(?:\.\d+)?|附录\s*[A-Z])"
     r"|(?:的)?\s*(?P<b>第\s*\d+\s*[章条]|[表图]\s*[A-Z]?\.?\s*\d+(?:\.\d+)?|附录\s*[A-Z](?![A-Za-z])))"
 )
-
-
-ROLES = ("normative", "informative", "neutral")
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,8 @@ class InformativeReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "1cd774218b8470a3"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

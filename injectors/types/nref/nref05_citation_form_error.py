@@ -142,6 +142,8 @@ class CitationFormError(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "7bd74184307b5371"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No dated citation in the Chinese form, no normative citation to cite a clause of, no 2020

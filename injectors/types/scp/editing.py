@@ -75,7 +75,6 @@ class ScopeAspect:
 
 
 _H, _I, _P = frozenset({"hardware"}), frozenset({"information"}), frozenset({"process"})
-_ALL = _H | _I | _P
 
 
 # Aspects a real scope lists, each only for the kinds of document it belongs to (no 应/宜/可 inside): an

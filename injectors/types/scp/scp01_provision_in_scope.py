@@ -205,6 +205,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "e71ce1762abd322e"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a scope that already holds a provision (a new one would not be told from it);

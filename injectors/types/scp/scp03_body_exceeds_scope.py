@@ -291,6 +291,8 @@ class BodyBeyondScope(Injector):
     does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "4b9f7379498d6d10"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X): no_outsider_in_scope;

@@ -261,6 +261,8 @@ class ScopeBoundaryVague(Injector):
     clause (named in the description) regulates the excluded object."""
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "ab13e74f58ae216b"
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""

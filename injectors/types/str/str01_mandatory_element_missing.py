@@ -41,6 +41,7 @@ ERROR_TYPE = ErrorType(
     "R",
     "D",
     ("E-S-01",),
+    no_correction="the element was removed: there is no section to correct, the fix restores a whole element",
 )
 
 
@@ -122,6 +123,8 @@ class MandatoryElementRemoved(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "486efd2a415d7150"
     forms = tuple(ELEMENT_FORM.values())
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

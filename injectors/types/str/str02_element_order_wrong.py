@@ -39,6 +39,7 @@ ERROR_TYPE = ErrorType(
         "E-S-02",
         "E-S-04",
     ),
+    no_correction="the element was moved: its text is unchanged, the fix is its position",
 )
 
 
@@ -99,6 +100,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "aaf57ec3227ea066"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

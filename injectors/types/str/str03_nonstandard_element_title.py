@@ -95,6 +95,8 @@ class NonStandardElementTitle(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "6c065f7475da9531"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

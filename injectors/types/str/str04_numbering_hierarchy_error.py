@@ -266,6 +266,8 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "0aa4d2bcc04894cf"
     forms = ("gap", "duplicate", "parent", "hanging")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

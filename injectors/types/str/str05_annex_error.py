@@ -256,6 +256,8 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "fa2be17fbe0c2b6d"
     forms = ("caption", "missing", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:

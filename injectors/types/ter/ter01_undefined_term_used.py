@@ -68,6 +68,7 @@ ERROR_TYPE = ErrorType(
     "L",
     "S / J",
     ("E-TM-01",),
+    located_at_element=True,
 )
 
 
@@ -127,6 +128,8 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "413df96c9e4653bf"
     forms = ("entry_removed", "abbreviation_removed", "own_concept", "field_term")
     FOREIGN_TERMS = (
         40  # the borrowed terms most related to the document (their qualifier is checked per site)

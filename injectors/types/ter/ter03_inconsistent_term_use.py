@@ -82,6 +82,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "c1ab8bc5d25577e9"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

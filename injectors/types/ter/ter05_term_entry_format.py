@@ -224,6 +224,8 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
+    version = "2"
+    digest = "e4a0b186503a992b"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
