@@ -166,6 +166,8 @@ def choose(
     said: Counter[tuple[str, tuple[str, ...]]] | None = None,
     boost: Counter[str] | None = None,
     cap: Mapping[str, int] | None = None,
+    *,
+    forms_first: bool = True,
 ) -> list[ErrorInstance]:
     """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used.
 
@@ -182,6 +184,11 @@ def choose(
     left behind may take a second instance in a document (at another section) before the types it has
     none of yet, and a type that has reached its cap in the corpus is not taken past `min_errors`: a
     document takes fewer errors rather than more of a type already over its share.
+
+    Where a type's candidate here takes a form earlier documents' picks of the type left behind, and the
+    document takes that type anyway (`forms_first`), that candidate goes first, before the candidates of
+    other types it clashes with (`_left_behind_forms`): a type's forms take turns even where one of them
+    always shares its place with other errors.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
     the final document (its term deleted by another's chapter removal, its clause moved) is dropped and
@@ -218,13 +225,33 @@ def choose(
     used: Counter[str] = Counter()
     rejected: set[int] = set()
     conflicts = _conflicts(candidates)
+    # a type this document takes anyway takes it with a form its earlier picks left behind, before the
+    # candidates that clash with that one (`_left_behind_forms`); the types it takes stay as they were
+    first: dict[int, int] = {}
+    behind = _left_behind_forms(candidates, heard, conflicts, lift) if forms_first else {}
+    if behind:
+        anyway = choose(
+            candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
+        )
+        taken = {i.error_type for i in anyway}
+        instance_at = {id(i): i for i in candidates.instances}
+        first = {n: lag for n, lag in behind.items() if instance_at[n].error_type in taken}
 
     ceiling = cap if cap is not None else {}
 
     def key(i: ErrorInstance) -> tuple[Any, ...]:
         t, (stock, repeated, _, n) = i.error_type, within[id(i)]
         again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
-        return (again, stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
+        return (
+            again,
+            stock,
+            -first.get(id(i), 0),  # the form furthest behind first
+            counts[t] + ahead[t] - lift[t],
+            counts[t] - lift[t],
+            tiebreak[t],
+            repeated,
+            n,
+        )
 
     while True:
         picked = {id(i) for i in chosen}
@@ -278,6 +305,36 @@ def choose(
             used[instance.error_type] -= 1
             counts[instance.error_type] -= 1
     return sorted(chosen, key=lambda i: rank[id(i)])
+
+
+def _left_behind_forms(
+    candidates: Candidates,
+    heard: Counter[tuple[str, tuple[str, ...]]],
+    conflicts: tuple[frozenset[int], ...],
+    lift: Counter[str],
+) -> dict[int, int]:
+    """The candidates (by id, with how many picks their form is behind) that go first in this document:
+    each takes a form its type's earlier picks took less often than the form of another of its candidates
+    here, and clashes with candidates of other types. Picked in turn it would lose to them: a chapter
+    deleted for STR-01 holds the other types' errors in it, so only the element nothing else touches
+    (前言) would ever be deleted. A candidate that clashes with a type the corpus left behind again after
+    moving it forward (`lift` above 1) waits its turn: a scarce type keeps its site."""
+    instances = candidates.instances
+    top: Counter[str] = Counter()
+    for i in instances:
+        if i.provenance.form:
+            top[i.error_type] = max(top[i.error_type], heard[form_key(i)])
+    first: dict[int, int] = {}
+    for n, i in enumerate(instances):
+        clashing = {instances[m].error_type for m in conflicts[n]} - {i.error_type}
+        if (
+            i.provenance.form
+            and heard[form_key(i)] < top[i.error_type]
+            and clashing
+            and not any(lift[t] > 1 for t in clashing)
+        ):
+            first[id(i)] = top[i.error_type] - heard[form_key(i)]
+    return first
 
 
 def _chapter(instance: ErrorInstance) -> str:

@@ -113,7 +113,9 @@ class MandatoryElementRemoved(Injector):
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
     Every element the document's edition makes mandatory is a site, drawn evenly, so that no one element
     marks the type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites
-    documents normatively (the chapter was optional then), never chapter 3.
+    documents normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
+    chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
+    boundaries, the order of the first elements), which a deleted scope would take with it.
     """
 
     error_type = ERROR_TYPE.id
@@ -122,21 +124,19 @@ class MandatoryElementRemoved(Injector):
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
             return []
-        out = []
-        foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
-        if foreword is not None:
-            out.append(Site(foreword, "foreword"))
-        scope = chapter_at(document, "1", "scope")
-        if scope is not None:
-            out.append(Site(scope, "scope"))
+        chapters = []
         modern = generation(document) == "2020"
         references = chapter_at(document, "2", "normative_references")
         if references is not None and (modern or cites_documents_normatively(document)):
-            out.append(Site(references, "references"))
+            chapters.append(Site(references, "references"))
         terms = chapter_at(document, "3", "terms")
         if terms is not None and modern:
-            out.append(Site(terms, "terms"))
-        return out
+            chapters.append(Site(terms, "terms"))
+        scope = chapter_at(document, "1", "scope")
+        if scope is not None and not chapters:
+            chapters.append(Site(scope, "scope"))
+        foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
+        return ([Site(foreword, "foreword")] if foreword is not None else []) + chapters
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
