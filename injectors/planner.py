@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -226,16 +226,20 @@ def choose(
     rejected: set[int] = set()
     conflicts = _conflicts(candidates)
     # a type this document takes anyway takes it with a form its earlier picks left behind, before the
-    # candidates that clash with that one (`_left_behind_forms`); the types it takes stay as they were
-    first: dict[int, int] = {}
-    behind = _left_behind_forms(candidates, heard, conflicts, lift) if forms_first else {}
-    if behind:
-        anyway = choose(
-            candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
+    # candidates that clash with that one; the types it takes stay as they were
+    first = (
+        _left_behind_forms(
+            candidates,
+            heard,
+            conflicts,
+            lift,
+            lambda: choose(
+                candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
+            ),
         )
-        taken = {i.error_type for i in anyway}
-        instance_at = {id(i): i for i in candidates.instances}
-        first = {n: lag for n, lag in behind.items() if instance_at[n].error_type in taken}
+        if forms_first
+        else {}
+    )
 
     ceiling = cap if cap is not None else {}
 
@@ -312,13 +316,16 @@ def _left_behind_forms(
     heard: Counter[tuple[str, tuple[str, ...]]],
     conflicts: tuple[frozenset[int], ...],
     lift: Counter[str],
+    anyway: Callable[[], list[ErrorInstance]],
 ) -> dict[int, int]:
     """The candidates (by id, with how many picks their form is behind) that go first in this document:
     each takes a form its type's earlier picks took less often than the form of another of its candidates
     here, and clashes with candidates of other types. Picked in turn it would lose to them: a chapter
     deleted for STR-01 holds the other types' errors in it, so only the element nothing else touches
     (前言) would ever be deleted. A candidate that clashes with a type the corpus left behind again after
-    moving it forward (`lift` above 1) waits its turn: a scarce type keeps its site."""
+    moving it forward (`lift` above 1) waits its turn: a scarce type keeps its site. Only the types the
+    document takes without this (`anyway`, asked only where some candidate qualifies) go first: the
+    document's types stay as they were."""
     instances = candidates.instances
     top: Counter[str] = Counter()
     for i in instances:
@@ -333,8 +340,11 @@ def _left_behind_forms(
             and clashing
             and not any(lift[t] > 1 for t in clashing)
         ):
-            first[id(i)] = top[i.error_type] - heard[form_key(i)]
-    return first
+            first[n] = top[i.error_type] - heard[form_key(i)]
+    if not first:
+        return {}
+    taken = {i.error_type for i in anyway()}
+    return {id(instances[n]): lag for n, lag in first.items() if instances[n].error_type in taken}
 
 
 def _chapter(instance: ErrorInstance) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import regex
@@ -130,89 +130,99 @@ def _outline_violations(
     most edits change neither), and the parents with the number of their first sub-clause (their 悬置段
     depends on their text)."""
     items = _numbered([Section(number, "", "", 0, kind) for number, kind in outline])
-    out: list[Violation] = []
-    seen: set[Key] = set()
-    path: list[Key] = []
-    last_child: dict[Key, int] = {}
-    last_chapter = 0
-    last_annex = ""
+    walk = _Walk()
     for item in items:
-        key, number = item.key, item.section.number
-        if key in seen:
-            out.append(Violation(number, "STR-04", f"编号“{number}”重复"))
-            continue
-        seen.add(key)
-        if len(key) == 1:
-            if isinstance(key[0], int):
-                n = key[0]
-                if n > last_chapter + 1:
-                    missing = "、".join(str(k) for k in range(last_chapter + 1, n))
-                    out.append(
-                        Violation(
-                            number,
-                            "STR-04",
-                            f"章编号不连续：第{last_chapter}章之后为第{n}章，缺少第{missing}章",
-                        )
-                    )
-                elif n <= last_chapter:
-                    out.append(
-                        Violation(number, "STR-04", f"章编号顺序错误：第{n}章位于第{last_chapter}章之后")
-                    )
-                last_chapter = max(last_chapter, n)
-            else:
-                letter = str(key[0])
-                expected = chr(ord(last_annex) + 1) if last_annex else "A"
-                if letter != expected and letter > expected:
-                    out.append(
-                        Violation(number, "STR-04", f"附录编号不连续：应为“附录{expected}”，而为“{number}”")
-                    )
-                last_annex = max(last_annex, letter)
-            path = [key]
-            continue
-        parent = key[:-1]
-        depth = len(key) - 1
-        if depth > MAX_CLAUSE_LEVELS:  # 5.1 and A.1 are the first level of 条
-            out.append(Violation(number, "STR-04", f"条“{number}”超过了五个层次"))
-        if len(path) >= depth and path[depth - 1] == parent:
-            n = int(key[-1])
-            last = last_child.get(parent, 0)
-            if n > last + 1:
-                prev = key_number((*parent, last)) if last else key_number(parent)
-                gap = key_number((*parent, last + 1))
-                where = f"“{prev}”之后" if last else f"“{prev}”下的第一个条"
-                out.append(Violation(number, "STR-04", f"条编号不连续：{where}为“{number}”，缺少“{gap}”"))
-            elif n <= last:
-                out.append(
-                    Violation(
-                        number, "STR-04", f"条编号顺序错误：“{number}”位于“{key_number((*parent, last))}”之后"
-                    )
-                )
-            last_child[parent] = max(last, n)
-            path = [*path[:depth], key]
+        if item.key in walk.seen:
+            walk.out.append(Violation(item.section.number, "STR-04", f"编号“{item.section.number}”重复"))
+        elif len(item.key) == 1:
+            walk.top_level(item)
         else:
-            if len(path) >= depth:
-                where = f"位于“{key_number(path[depth - 1])}”之下，与其上一层次“{key_number(parent)}”不符"
-                path = [*path[:depth], key]
-            else:  # a skipped level: 5.1.1.1 right after 5.1
-                above = f"（位于“{key_number(path[-1])}”之下）" if path else ""
-                where = f"缺少上一层次“{key_number(parent)}”{above}"
-                path = [key[: i + 1] for i in range(len(key))]
-                last_child[parent] = int(key[-1])  # the missing level is taken as open: 5.1.1.2 follows
-            out.append(Violation(number, "STR-04", f"层次错误：条“{number}”{where}"))
+            walk.clause(item)
     children = children_of(items)
+    parents = tuple((i.position, children[i.key][0].section.number) for i in items if i.key in children)
+    return (*walk.out, *_lone_children(items, children)), parents
+
+
+@dataclass
+class _Walk:
+    """The outline read in document order: the numbers seen, the open path of levels, the last number
+    under each parent, and what was found wrong so far."""
+
+    out: list[Violation] = field(default_factory=list)
+    seen: set[Key] = field(default_factory=set)
+    path: list[Key] = field(default_factory=list)
+    last_child: dict[Key, int] = field(default_factory=dict)
+    last_chapter: int = 0
+    last_annex: str = ""
+
+    def top_level(self, item: Numbered) -> None:
+        """A chapter (continuous from 1) or an annex (continuous from A)."""
+        key, number = item.key, item.section.number
+        self.seen.add(key)
+        self.path = [key]
+        if isinstance(key[0], int):
+            n, last = key[0], self.last_chapter
+            if n > last + 1:
+                missing = "、".join(str(k) for k in range(last + 1, n))
+                message = f"章编号不连续：第{last}章之后为第{n}章，缺少第{missing}章"
+                self.out.append(Violation(number, "STR-04", message))
+            elif n <= last:
+                self.out.append(Violation(number, "STR-04", f"章编号顺序错误：第{n}章位于第{last}章之后"))
+            self.last_chapter = max(last, n)
+            return
+        letter = str(key[0])
+        expected = chr(ord(self.last_annex) + 1) if self.last_annex else "A"
+        if letter > expected:
+            message = f"附录编号不连续：应为“附录{expected}”，而为“{number}”"
+            self.out.append(Violation(number, "STR-04", message))
+        self.last_annex = max(self.last_annex, letter)
+
+    def clause(self, item: Numbered) -> None:
+        """A 条: at most five levels, under the level above it, continuous among its siblings."""
+        key, number = item.key, item.section.number
+        self.seen.add(key)
+        parent, depth = key[:-1], len(key) - 1
+        if depth > MAX_CLAUSE_LEVELS:  # 5.1 and A.1 are the first level of 条
+            self.out.append(Violation(number, "STR-04", f"条“{number}”超过了五个层次"))
+        if len(self.path) >= depth and self.path[depth - 1] == parent:
+            self._sibling(key, number)
+            self.path = [*self.path[:depth], key]
+            return
+        if len(self.path) >= depth:
+            where = f"位于“{key_number(self.path[depth - 1])}”之下，与其上一层次“{key_number(parent)}”不符"
+            self.path = [*self.path[:depth], key]
+        else:  # a skipped level: 5.1.1.1 right after 5.1
+            above = f"（位于“{key_number(self.path[-1])}”之下）" if self.path else ""
+            where = f"缺少上一层次“{key_number(parent)}”{above}"
+            self.path = [key[: i + 1] for i in range(len(key))]
+            self.last_child[parent] = int(key[-1])  # the missing level is taken as open: 5.1.1.2 follows
+        self.out.append(Violation(number, "STR-04", f"层次错误：条“{number}”{where}"))
+
+    def _sibling(self, key: Key, number: str) -> None:
+        """A clause under the open parent: numbered right after the last one there."""
+        parent, n = key[:-1], int(key[-1])
+        last = self.last_child.get(parent, 0)
+        if n > last + 1:
+            prev = key_number((*parent, last)) if last else key_number(parent)
+            gap = key_number((*parent, last + 1))
+            where = f"“{prev}”之后" if last else f"“{prev}”下的第一个条"
+            self.out.append(Violation(number, "STR-04", f"条编号不连续：{where}为“{number}”，缺少“{gap}”"))
+        elif n <= last:
+            message = f"条编号顺序错误：“{number}”位于“{key_number((*parent, last))}”之后"
+            self.out.append(Violation(number, "STR-04", message))
+        self.last_child[parent] = max(last, n)
+
+
+def _lone_children(items: Sequence[Numbered], children: dict[Key, list[Numbered]]) -> list[Violation]:
+    """A level with a single clause: 5.2.1 alone under 5.2."""
     by_key = {item.key: item for item in items}
+    out = []
     for parent, kids in children.items():
         if len({k.key for k in kids}) == 1 and parent in by_key:
             only = kids[0].section.number
-            out.append(
-                Violation(
-                    only,
-                    "STR-04",
-                    f"“{key_number(parent)}”下只有一个子条“{only}”：只有一个条的层次不应设条",
-                )
-            )
-    parents = tuple((i.position, children[i.key][0].section.number) for i in items if i.key in children)
-    return tuple(out), parents
+            message = f"“{key_number(parent)}”下只有一个子条“{only}”：只有一个条的层次不应设条"
+            out.append(Violation(only, "STR-04", message))
+    return out
 
 
 def numbering_and_hierarchy(document: Document) -> list[Violation]:
