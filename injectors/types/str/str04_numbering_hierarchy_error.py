@@ -13,10 +13,12 @@ from injectors.base import Injector, Proposal, Site
 from injectors.checking import Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
+from injectors.language.crossrefs import references_into
 from injectors.language.punctuation import match_style
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import document_family, structure_checkable
+from injectors.types.str.editing import block_end
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -262,15 +264,21 @@ def hanging_paragraph(section: Section, kids: Sequence[Numbered], rng: random.Ra
 
 
 class NumberingHierarchyError(Injector):
-    """Why: GB/T 1.1—2020 7.3 wants continuous numbers, each clause under its own parent, and no 悬置段.
-    How (one per site): rename the last clause of a level so that 5.2 is followed by 5.4 (gap), or takes its
-    previous sibling's number (duplicate), or continues the previous parent's numbering (6.3 → 5.5 under
-    chapter 6); or put a lead paragraph between a heading and its first sub-clause (悬置段). Only the last
-    clause of a level is renamed, so the later numbers and the cross-references to them stay valid.
+    """Why: GB/T 1.1—2020 7.3 wants continuous numbers, each clause under its own parent, no level with a
+    single clause, and no 悬置段. How (one per site): rename the last clause of a level so that 5.2 is
+    followed by 5.4 (gap), or takes its previous sibling's number (duplicate), or continues the previous
+    parent's numbering (6.3 → 5.5 under chapter 6); number the last chapter of the body one too high, with
+    its clauses (a chapter dropped in revision and the rest not renumbered: chapter); lift the second of
+    two sub-clauses to the level above when their parent is the last of its level (5.2.2 → 5.3, leaving
+    5.2.1 alone under 5.2: lone); or put a lead paragraph between a heading and its first sub-clause
+    (悬置段). Only the last clause or chapter of a level is renamed, so the later numbers stay valid; a
+    renamed chapter or a lifted clause is one the rest of the document does not refer to, so no
+    cross-reference is left pointing at a number that is gone. Each form offers a few sites spread
+    through the document, so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
-    forms = ("gap", "duplicate", "parent", "hanging")
+    forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
@@ -304,7 +312,9 @@ class NumberingHierarchyError(Injector):
                 new = (*uncle, last + 1)
                 if new not in keys:
                     out.append(Site(item.position, ("parent", new)))
-        return out
+        out.extend(_last_chapter_sites(document, items))
+        out.extend(_lone_sites(document, items, kids))
+        return _spread_per_form(out)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -327,10 +337,19 @@ class NumberingHierarchyError(Injector):
                 f"删除该悬置段，或将其内容作为一个编号的条（如“{first} 概述”）并相应调整后续条的编号",
                 form=mode,
             )
+        if mode == "lone":
+            return _lone_proposal(document, site)
         new_key: Key = site.detail[1]
         new = key_number(new_key)
         key = number_key(old)
         assert key is not None
+        if mode == "chapter":
+            return Proposal(
+                Edit("modify", site.target, renames=((old, new),)),
+                f"章编号不连续：第{int(old) - 1}章之后为第{new}章“{section.title}”，缺少第{old}章",
+                f"将第{new}章及其下各条的编号改为第{old}章（{old}、{old}.1……）",
+                form=mode,
+            )
         parent = _label(key[:-1])
         edit = Edit("modify", site.target, renames=((old, new),))
         if mode == "gap":
@@ -346,6 +365,77 @@ class NumberingHierarchyError(Injector):
             )
             fix = f"将“{new}”改为“{old}”"
         return Proposal(edit, error, fix, form=mode)
+
+
+SITES_PER_FORM = 3
+
+
+def _spread_per_form(sites: list[Site]) -> list[Site]:
+    """At most `SITES_PER_FORM` sites of each form, spread through the document: a long document has
+    hundreds of last clauses (gap, duplicate) and one last chapter, and a site drawn at random would
+    otherwise almost never be the chapter."""
+    by_form: dict[str, list[Site]] = {}
+    for site in sites:
+        by_form.setdefault(site.detail[0], []).append(site)
+    out = []
+    for found in by_form.values():
+        step = len(found) / SITES_PER_FORM
+        out.extend(found if step <= 1 else [found[int((k + 0.5) * step)] for k in range(SITES_PER_FORM)])
+    return out
+
+
+def _last_chapter_sites(document: Document, items: Sequence[Numbered]) -> list[Site]:
+    """The last chapter of the body, numbered one too high with its clauses: where no other section
+    refers into it (its clauses would keep their old numbers in the references)."""
+    chapters = [i for i in items if len(i.key) == 1 and isinstance(i.key[0], int)]
+    if len(chapters) < 4:
+        return []
+    last = chapters[-1]
+    if last.section.kind != "clause" or last.key[0] != len(chapters) or not last.section.title:
+        return []
+    inside = range(last.position, block_end(document, last.position))
+    numbers = frozenset(document.sections[p].number for p in inside)
+    if references_into(document, numbers, inside):
+        return []
+    return [Site(last.position, ("chapter", (int(last.key[0]) + 1,)))]
+
+
+def _lone_sites(document: Document, items: Sequence[Numbered], kids: dict[Key, list[Numbered]]) -> list[Site]:
+    """Parents with exactly two sub-clauses, themselves the last of their level, whose second sub-clause
+    has none of its own and is not referred to: it can be lifted to the level above."""
+    keys = {item.key for item in items}
+    out = []
+    for parent, children in kids.items():
+        if len(parent) < 2 or len(children) != 2 or children[1].key in kids:
+            continue
+        uncle = (*parent[:-1], int(parent[-1]) + 1)
+        second = children[1]
+        if (
+            uncle in keys
+            or children[0].key[-1] != 1
+            or second.key[-1] != 2
+            or not (children[0].section.title and second.section.title)
+            or references_into(
+                document, frozenset({second.section.number}), range(second.position, second.position + 1)
+            )
+        ):
+            continue
+        out.append(Site(children[0].position, ("lone", second.position, key_number(uncle))))
+    return out
+
+
+def _lone_proposal(document: Document, site: Site) -> Proposal:
+    _, position, new = site.detail
+    only = document.sections[site.target]
+    lifted = document.sections[position]
+    parent = only.number.rsplit(".", 1)[0]
+    return Proposal(
+        Edit("modify", site.target, renames=((lifted.number, new),)),
+        f"第{parent}条下只有一个子条“{only.number} {only.title}”：原与其并列的“{lifted.title}”"
+        f"被编为上一层次的“{new}”，只有一个条的层次不应设条",
+        f"将“{new} {lifted.title}”改回“{lifted.number}”，与“{only.number}”并列置于第{parent}条之下",
+        form="lone",
+    )
 
 
 def _previous_sibling(key: Key) -> Key | None:
