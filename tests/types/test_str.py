@@ -286,6 +286,35 @@ def test_a_sub_clause_lifted_to_the_level_above_leaves_its_sibling_alone() -> No
 # --- STR-05 ---------------------------------------------------------------------------------------
 
 
+def test_a_caption_lettered_for_another_annex() -> None:
+    """表A.1 inside 附录B is a caption copied from the neighbouring annex and not renumbered: reported at
+    the section that holds it; injected in 附录A (one annex before it: none) with 附录B's letter."""
+    copied = edited(("B.2 保存\n", "B.2 保存\n表A.1　保存期限\n| 类别 | 期限 |\n"))
+    assert locations(copied, "STR-05") == ["B.2"]
+    assert "“表A.1”所用字母与所在附录不符，应为“表B.1”" in found(copied, "STR-05")[0].message
+    document = parse(SAMPLE)
+    injector = injectors()["STR-05"]
+    site = next(s for s in injector.sites(document, InjectionContext()) if s.detail[0] == "letter")
+    proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+    assert proposal is not None and proposal.form == "letter"
+    assert proposal.error == "附录A中的“表A.1”被编为“表B.1”，所用字母是附录B的，与所在附录不符"
+    assert proposal.fix == "将“表B.1”改为“表A.1”"
+    assert injector.verify(Baseline(document), proposal, 0).instance is not None
+    corrupted = apply_edits(document, [proposal.edit]).document
+    assert "表B.1　仪器参数" in corrupted.section("A.1").text
+    assert [v.location for v in found(corrupted, "STR-05")] == ["A.1"]
+    # one annex alone: no neighbour to copy from
+    alone = edited(
+        (
+            SAMPLE[SAMPLE.index("附录B（资料性）") : SAMPLE.index("参考文献")],
+            "",
+        ),
+        ("，记录格式参见附录B", ""),
+        ("，相应的温度点见附录B", ""),
+    )
+    assert "letter" not in {s.detail[0] for s in injector.sites(alone, InjectionContext())}
+
+
 def test_annex_markers_against_how_the_body_refers_to_them() -> None:
     informative_required = edited(("相应的温度点见附录B", "温度点应符合附录B的规定"))
     assert locations(informative_required, "STR-05") == ["附录B"]
@@ -395,7 +424,7 @@ EXPECTED_VARIANTS = {
     },
     "STR-03": {"foreword", "scope", "normative_references", "terms", "bibliography"},
     "STR-04": {"hanging", "duplicate", "renamed"},
-    "STR-05": {"annex_marker", "annex_marker-removed", "text-removed"},
+    "STR-05": {"annex_marker", "annex_marker-removed", "text-removed", "text"},
 }
 
 
@@ -496,3 +525,6 @@ def test_real_documents_with_known_defects(real_corpus: Path) -> None:
     hj = parse_file(real_corpus / "HJ_212-2017.pdf")
     assert [v for v in lint(hj, ("STR-01", "STR-02", "STR-03", "STR-05"))] == []
     assert set(locations(hj, "STR-04")) <= {"6.3", "6.4", "6.6.1", "6.6.5", "7"}  # 悬置段 only
+    # SL 651—2014 captions a figure of 附录H with 附录G's letter (the text before it says 图H.1)
+    sl = parse_file(real_corpus / "SL_651-2014.pdf")
+    assert [(v.location, "图G.1" in v.message) for v in lint(sl, ("STR-05",))] == [("H.3.4", True)]

@@ -217,14 +217,14 @@ def annex_errors(document: Document) -> list[Violation]:
         if annex is None:
             continue
         for _, m in caption_lines(s.text, s.table_lines()):
-            if m.group("letter") is None:
-                label = m.group("kind") + m.group("n")
-                wanted = f"{m.group('kind')}{annex}.{m.group('n')}"
-                out.append(
-                    Violation(
-                        s.number, "STR-05", f"附录{annex}中的“{label}”编号不规范，应为“{wanted}”这样的形式"
-                    )
-                )
+            kind, letter, n = m.group("kind"), m.group("letter"), m.group("n")
+            wanted = f"{kind}{annex}.{n}"
+            if letter is None:
+                message = f"附录{annex}中的“{kind}{n}”编号不规范，应为“{wanted}”这样的形式"
+                out.append(Violation(s.number, "STR-05", message))
+            elif letter != annex:
+                message = f"附录{annex}中的“{kind}{letter}.{n}”所用字母与所在附录不符，应为“{wanted}”"
+                out.append(Violation(s.number, "STR-05", message))
     return out
 
 
@@ -246,11 +246,12 @@ class AnnexError(Injector):
     figures are numbered 表A.1, 图A.1 (GB/T 1.1—2020 9.6). How: swap the marker where the body's
     references contradict the new one (a normative annex that the body requires "应符合附录A的规定"
     becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, becomes
-    规范性), drop the marker, or renumber one annex caption 表A.1 → 表1.
+    规范性), drop the marker, or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
+    表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered).
     """
 
     error_type = ERROR_TYPE.id
-    forms = ("caption", "missing", "informative", "normative")
+    forms = ("caption", "letter", "missing", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:
         """A document that declares no edition but marks its annexes "（规范性附录）/（资料性附录）" is
@@ -264,6 +265,9 @@ class AnnexError(Injector):
             return []
         mentions = annex_mentions(document)
         declared = foreword_declarations(document)
+        annexes = {
+            s.number[-1] for s in document.sections if s.kind == "annex" and s.number.startswith("附录")
+        }
         out = []
         for i, s in enumerate(document.sections):
             if s.kind != "annex":
@@ -290,6 +294,21 @@ class AnnexError(Injector):
                     start = offset + m.start("letter")
                     old = m.group(0)[m.start("letter") : m.start("n")]  # "A." or "A ."
                     out.append(Site(i, ("caption", start, old, m.group("kind"), letter, m.group("n"))))
+                    other = _neighbour_annex(letter, annexes)
+                    if other is not None:
+                        out.append(
+                            Site(
+                                i,
+                                (
+                                    "letter",
+                                    offset + m.start("letter"),
+                                    letter,
+                                    m.group("kind"),
+                                    other,
+                                    m.group("n"),
+                                ),
+                            )
+                        )
                     break
         return out
 
@@ -304,6 +323,15 @@ class AnnexError(Injector):
                 Edit("modify", site.target, (Replacement("text", start, old, ""),)),
                 f"附录{letter}中的“{kind}{letter}.{n}”被编为“{kind}{n}”，附录中的{kind}未按“{kind}{letter}.{n}”的形式编号",
                 f"将“{kind}{n}”改为“{kind}{letter}.{n}”",
+                form=mode,
+            )
+        if mode == "letter":
+            _, start, letter, kind, other, n = site.detail
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", start, letter, other),)),
+                f"附录{letter}中的“{kind}{letter}.{n}”被编为“{kind}{other}.{n}”，所用字母是附录{other}的，"
+                f"与所在附录不符",
+                f"将“{kind}{other}.{n}”改为“{kind}{letter}.{n}”",
                 form=mode,
             )
         marker = section.annex_marker
@@ -331,6 +359,13 @@ class AnnexError(Injector):
             f"将“{annex}”的标识改为“（{marker}）”",
             form=mode,
         )
+
+
+def _neighbour_annex(letter: str, annexes: set[str]) -> str | None:
+    """The annex a drafter copying a caption from would most likely have taken it from: the one before,
+    else the one after (None in a document with one annex)."""
+    before, after = chr(ord(letter) - 1), chr(ord(letter) + 1)
+    return before if before in annexes else after if after in annexes else None
 
 
 DEFINITION = TypeDefinition(ERROR_TYPE, AnnexError, checks=(annex_errors,))
