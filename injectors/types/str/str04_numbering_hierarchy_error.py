@@ -18,7 +18,7 @@ from injectors.language.punctuation import match_style
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.str.analysis import document_family, structure_checkable
-from injectors.types.str.editing import block_end
+from injectors.types.str.editing import block_end, spread_per_form
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -273,8 +273,8 @@ class NumberingHierarchyError(Injector):
     5.2.1 alone under 5.2: lone); or put a lead paragraph between a heading and its first sub-clause
     (悬置段). Only the last clause or chapter of a level is renamed, so the later numbers stay valid; a
     renamed chapter or a lifted clause is one the rest of the document does not refer to, so no
-    cross-reference is left pointing at a number that is gone. Each form offers a few sites spread
-    through the document, so that the forms are drawn about evenly.
+    cross-reference is left pointing at a number that is gone. Each form offers one site (of those in
+    the document, the one in the middle), so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
@@ -314,7 +314,7 @@ class NumberingHierarchyError(Injector):
                     out.append(Site(item.position, ("parent", new)))
         out.extend(_last_chapter_sites(document, items))
         out.extend(_lone_sites(document, items, kids))
-        return _spread_per_form(out)
+        return spread_per_form(out, 1)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -365,23 +365,6 @@ class NumberingHierarchyError(Injector):
             )
             fix = f"将“{new}”改为“{old}”"
         return Proposal(edit, error, fix, form=mode)
-
-
-SITES_PER_FORM = 3
-
-
-def _spread_per_form(sites: list[Site]) -> list[Site]:
-    """At most `SITES_PER_FORM` sites of each form, spread through the document: a long document has
-    hundreds of last clauses (gap, duplicate) and one last chapter, and a site drawn at random would
-    otherwise almost never be the chapter."""
-    by_form: dict[str, list[Site]] = {}
-    for site in sites:
-        by_form.setdefault(site.detail[0], []).append(site)
-    out = []
-    for found in by_form.values():
-        step = len(found) / SITES_PER_FORM
-        out.extend(found if step <= 1 else [found[int((k + 0.5) * step)] for k in range(SITES_PER_FORM)])
-    return out
 
 
 def _last_chapter_sites(document: Document, items: Sequence[Numbered]) -> list[Site]:

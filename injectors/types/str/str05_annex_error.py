@@ -23,6 +23,7 @@ from injectors.types.str.analysis import (
     sentences,
     structure_checkable,
 )
+from injectors.types.str.editing import spread_per_form
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -247,7 +248,8 @@ class AnnexError(Injector):
     references contradict the new one (a normative annex that the body requires "应符合附录A的规定"
     becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, becomes
     规范性), drop the marker, or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
-    表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered).
+    表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered). Each form offers one
+    site (the middle one of the document's), so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
@@ -310,7 +312,7 @@ class AnnexError(Injector):
                             )
                         )
                     break
-        return out
+        return spread_per_form(out, 1)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
