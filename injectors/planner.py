@@ -232,7 +232,8 @@ def choose(
             candidates,
             heard,
             conflicts,
-            lift,
+            # a type moved forward more than once that needs this document to reach its cap keeps its site
+            lambda t: lift[t] > 1 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0)),
             lambda: choose(
                 candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
             ),
@@ -315,32 +316,37 @@ def _left_behind_forms(
     candidates: Candidates,
     heard: Counter[tuple[str, tuple[str, ...]]],
     conflicts: tuple[frozenset[int], ...],
-    lift: Counter[str],
+    scarce: Callable[[str], bool],
     anyway: Callable[[], list[ErrorInstance]],
 ) -> dict[int, int]:
-    """The candidates (by id, with how many picks their form is behind) that go first in this document:
-    each takes a form its type's earlier picks took less often than the form of another of its candidates
-    here, and clashes with candidates of other types. Picked in turn it would lose to them: a chapter
+    """The candidates (by id, with how far their form is behind) that go first in this document: each
+    takes a form its type's earlier picks took no more often than the forms of its other candidates here,
+    and clashes with candidates of other types (on a tie, the one that clashes goes first: the other one
+    can still be taken in another document). Picked in turn it would lose to them: a chapter
     deleted for STR-01 holds the other types' errors in it, so only the element nothing else touches
-    (前言) would ever be deleted. A candidate that clashes with a type the corpus left behind again after
-    moving it forward (`lift` above 1) waits its turn: a scarce type keeps its site. Only the types the
+    (前言) would ever be deleted. A candidate that clashes with a `scarce` type waits its turn: that type
+    keeps its site. Only the types the
     document takes without this (`anyway`, asked only where some candidate qualifies) go first: the
     document's types stay as they were."""
     instances = candidates.instances
-    top: Counter[str] = Counter()
+    forms: dict[str, dict[str, int]] = {}  # type → its forms here → how often earlier picks took each
     for i in instances:
         if i.provenance.form:
-            top[i.error_type] = max(top[i.error_type], heard[form_key(i)])
+            forms.setdefault(i.error_type, {})[i.provenance.form] = heard[form_key(i)]
     first: dict[int, int] = {}
     for n, i in enumerate(instances):
+        counts = forms.get(i.error_type, {})
+        mine = counts.get(i.provenance.form or "", 0)
+        others = [k for form, k in counts.items() if form != i.provenance.form]
         clashing = {instances[m].error_type for m in conflicts[n]} - {i.error_type}
         if (
             i.provenance.form
-            and heard[form_key(i)] < top[i.error_type]
+            and others
+            and mine <= min(others)
             and clashing
-            and not any(lift[t] > 1 for t in clashing)
+            and not any(scarce(t) for t in clashing)
         ):
-            first[n] = top[i.error_type] - heard[form_key(i)]
+            first[n] = max(others) - mine + 1
     if not first:
         return {}
     taken = {i.error_type for i in anyway()}

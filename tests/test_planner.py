@@ -346,7 +346,9 @@ def test_a_form_its_type_left_behind_wins_over_the_candidates_it_clashes_with(
             config = PlanConfig(types=(rival.error_type, behind.error_type), min_errors=2, max_errors=2)
             alone = Candidates(c.document, c.baseline, (rival, behind, usual), {}, {})
             counts = Counter({behind.error_type: 100})  # the rival's type goes first
-            picked = choose_errors(alone, 0, config, Counter(counts))
+            # its own form taken more often earlier: in turn, after the rival it clashes with
+            before = Counter({form_key(behind): 3})
+            picked = choose_errors(alone, 0, config, Counter(counts), said=before)
             if picked != sorted([rival, usual], key=alone.instances.index):
                 continue  # a loss on assembly: nothing to compare
             said = Counter({form_key(usual): 3})

@@ -271,6 +271,7 @@ class AnnexError(Injector):
             s.number[-1] for s in document.sections if s.kind == "annex" and s.number.startswith("附录")
         }
         out = []
+        copied: list[Site] = []
         for i, s in enumerate(document.sections):
             if s.kind != "annex":
                 continue
@@ -295,24 +296,15 @@ class AnnexError(Injector):
                 if m.group("letter") == letter:
                     start = offset + m.start("letter")
                     old = m.group(0)[m.start("letter") : m.start("n")]  # "A." or "A ."
-                    out.append(Site(i, ("caption", start, old, m.group("kind"), letter, m.group("n"))))
+                    kind, n = m.group("kind"), m.group("n")
+                    out.append(Site(i, ("caption", start, old, kind, letter, n)))
                     other = _neighbour_annex(letter, annexes)
                     if other is not None:
-                        out.append(
-                            Site(
-                                i,
-                                (
-                                    "letter",
-                                    offset + m.start("letter"),
-                                    letter,
-                                    m.group("kind"),
-                                    other,
-                                    m.group("n"),
-                                ),
-                            )
-                        )
+                        copied.append(Site(i, ("letter", start, letter, kind, other, n)))
                     break
-        return spread_per_form(out, 1)
+        # the caption copied from another annex is taken one annex section further than the one that lost
+        # its letter: both forms can then be offered by one document
+        return spread_per_form([*out, *copied[1:], *copied[:1]], 1)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
