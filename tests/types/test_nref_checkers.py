@@ -177,7 +177,7 @@ def test_nref05_the_year_form_is_injected_and_told_from_the_list() -> None:
     year = regex.search(r"“GB/T 2423\.1—(\d{4})”", proposal.error)
     assert year is not None and 2000 <= int(year.group(1)) <= 2005
     assert proposal.error.endswith("而规范性引用文件清单列出的是“GB/T 2423.1—2008”，同一文件的年号前后不一致")
-    assert proposal.fix.endswith("改为清单所列的“GB/T 2423.1—2008”")
+    assert proposal.fix.endswith("改为“GB/T 2423.1—2008”，与清单所列版本一致")
     assert injector.verify(Baseline(document), proposal, 0).instance is not None
 
 

@@ -104,6 +104,9 @@ FOREWORD = (
 )
 FOREWORD_2009 = "前言\n本标准按照GB/T 1.1—2009给出的规则起草。\n"
 
+# a 2009 document whose body cites no document normatively: its mandatory elements are 前言 and 范围
+UNCITED_2009 = (FOREWORD, FOREWORD_2009), ("应符合GB/T 2423.1—2008的规定", "应满足低温试验的要求")
+
 
 def chapter(number: str, text: str = SAMPLE) -> str:
     """The text of one chapter of a sample, heading included."""
@@ -149,6 +152,16 @@ def test_hj_variants_are_accepted_only_in_hj_documents() -> None:
     gbt = edited(*pairs)
     assert locations(gbt, "STR-03") == ["1", "2"]
     assert locations(gbt, "STR-01") == []
+
+
+def test_a_deleted_scope_is_restored_under_the_title_the_document_uses() -> None:
+    hj = edited(("GB/T 99990—2025", "HJ 9999—2025"), ("1 范围", "1 适用范围"), *UNCITED_2009)
+    injector = injectors()["STR-01"]
+    site = next(s for s in injector.sites(hj, InjectionContext()) if s.detail == "scope")
+    proposal = injector.propose(hj, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    assert proposal.error.startswith("文件缺少必备要素“1 适用范围”")
+    assert proposal.fix.startswith("恢复第1章“适用范围”")
 
 
 def test_engineering_codes_are_not_checked_for_this_structure() -> None:
@@ -446,10 +459,6 @@ def test_every_site_verifies(
             assert location not in before
             variants.add(_variant(error_type, proposal, doc.sections[site.target]))
     assert variants == EXPECTED_VARIANTS[error_type]
-
-
-# a 2009 document whose body cites no document normatively: its mandatory elements are 前言 and 范围
-UNCITED_2009 = (FOREWORD, FOREWORD_2009), ("应符合GB/T 2423.1—2008的规定", "应满足低温试验的要求")
 
 
 @pytest.mark.parametrize(

@@ -296,7 +296,7 @@ def _other_edition(use: Use, where: str, text: str, rng: random.Random) -> Propo
     return Proposal(
         Edit("modify", use.target, (Replacement("text", start, c.year, year),)),
         error=f"{where}引用“{wrong.strip()}”，而规范性引用文件清单列出的是“{c.citation}”，同一文件的年号前后不一致",
-        fix=f"将“{wrong.strip()}”改为清单所列的“{right}”",
+        fix=f"将“{wrong.strip()}”改为“{right}”，与清单所列版本一致",
         form="year",
     )
 

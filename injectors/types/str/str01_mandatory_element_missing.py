@@ -157,7 +157,7 @@ class MandatoryElementRemoved(Injector):
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
-            fix = "恢复第1章“范围”，说明文件规定的内容和适用界限，并恢复后续章的编号"
+            fix = f"恢复第1章“{section.title}”，说明文件规定的内容和适用界限，并恢复后续章的编号"
         elif site.detail == "references":
             fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"
         else:
