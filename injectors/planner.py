@@ -226,7 +226,7 @@ def choose(
     rejected: set[int] = set()
     conflicts = _conflicts(candidates)
     # a type this document takes anyway takes it with a form its earlier picks left behind, before the
-    # candidates that clash with that one; the types it takes stay as they were
+    # candidates that clash with that one
     first = (
         _left_behind_forms(
             candidates,
@@ -321,13 +321,13 @@ def _left_behind_forms(
 ) -> dict[int, int]:
     """The candidates (by id, with how far their form is behind) that go first in this document: each
     takes a form its type's earlier picks took no more often than the forms of its other candidates here,
-    and clashes with candidates of other types (on a tie, the one that clashes goes first: the other one
-    can still be taken in another document). Picked in turn it would lose to them: a chapter
-    deleted for STR-01 holds the other types' errors in it, so only the element nothing else touches
-    (前言) would ever be deleted. A candidate that clashes with a `scarce` type waits its turn: that type
-    keeps its site. Only the types the
-    document takes without this (`anyway`, asked only where some candidate qualifies) go first: the
-    document's types stay as they were."""
+    and clashes with candidates of other types (on a tie, the one that clashes goes first: the other can
+    still be taken in another document). Picked in turn it would lose to them: a chapter deleted for
+    STR-01 holds the other types' errors in it, so only the element nothing else touches (前言) would ever
+    be deleted. A candidate that clashes with a `scarce` type waits its turn: that type keeps its site.
+    Only a type the document takes without this (`anyway`, asked only where some candidate qualifies) has
+    a candidate go first: the document takes no more of a type than it would, only another of its forms
+    (the candidates it clashes with give way to other candidates)."""
     instances = candidates.instances
     forms: dict[str, dict[str, int]] = {}  # type → its forms here → how often earlier picks took each
     for i in instances:
