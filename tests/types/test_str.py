@@ -360,6 +360,31 @@ def test_missing_marker_captions_and_2009_declarations() -> None:
     assert "前言" in found(declared, "STR-05")[0].message
 
 
+def test_an_annex_marked_as_the_other_edition_writes_it() -> None:
+    """（规范性附录） in a 2020 document, （规范性） in a 2009 one: reported, and injected either way; a
+    document that declares no edition is told nothing about it."""
+    old_template = edited(("附录A（规范性）", "附录A（规范性附录）"))
+    assert locations(old_template, "STR-05") == ["附录A"]
+    assert "应为“（规范性）”" in found(old_template, "STR-05")[0].message
+    new_template = edited((FOREWORD, FOREWORD_2009), ("附录B（资料性）", "附录B（资料性附录）"))
+    assert locations(new_template, "STR-05") == ["附录A"]  # 附录A still carries the 2020 form
+    undeclared = edited(
+        (FOREWORD, "前言\n本文件由示例标准化技术委员会提出。\n"), ("附录A（规范性）", "附录A（规范性附录）")
+    )
+    assert locations(undeclared, "STR-05") == []
+    injector = injectors()["STR-05"]
+    old_markers = (("附录A（规范性）", "附录A（规范性附录）"), ("附录B（资料性）", "附录B（资料性附录）"))
+    for document, other in (
+        (parse(SAMPLE), "GB/T 1.1—2009"),
+        (edited((FOREWORD, FOREWORD_2009), *old_markers), "GB/T 1.1—2020"),
+    ):
+        site = next(s for s in injector.sites(document, InjectionContext()) if s.detail[0] == "edition")
+        proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+        assert proposal is not None and proposal.form == "edition"
+        assert f"这是{other}的写法" in proposal.error, proposal.error
+        assert injector.verify(Baseline(document), proposal, 0).instance is not None
+
+
 # --- injectors on the corpus ----------------------------------------------------------------------
 
 

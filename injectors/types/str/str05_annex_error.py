@@ -178,6 +178,16 @@ def annex_marker_kind(marker: str) -> str:
     return ""
 
 
+def edition_marker(drafting_rules: str, kind: str) -> str:
+    """How a document's declared edition writes an annex's nature: "规范性" (2020), "规范性附录" (2009);
+    "" where the document declares neither."""
+    if drafting_rules == "GB/T 1.1—2020":
+        return kind
+    if drafting_rules == "GB/T 1.1—2009":
+        return f"{kind}附录"
+    return ""
+
+
 def annex_errors(document: Document) -> list[Violation]:
     """Annex markers (missing, or contradicted by how the body refers to the annex) and annex captions."""
     if not structure_checkable(document):
@@ -193,6 +203,11 @@ def annex_errors(document: Document) -> list[Violation]:
         if not marker:
             out.append(Violation(s.number, "STR-05", f"“{s.number}”缺少“（规范性）”或“（资料性）”标识"))
             continue
+        wanted = edition_marker(document.drafting_rules, marker)
+        if wanted and s.annex_marker != wanted:
+            written = f"“{s.number}”标为“（{s.annex_marker}）”"
+            message = f"按{document.drafting_rules}起草的文件中{written}，应为“（{wanted}）”"
+            out.append(Violation(s.number, "STR-05", message))
         own = [m for m in mentions if m.letter == letter]
         if marker == "资料性" and any(m.strength == "normative" for m in own):
             where = next(m.section for m in own if m.strength == "normative")
@@ -247,13 +262,14 @@ class AnnexError(Injector):
     figures are numbered 表A.1, 图A.1 (GB/T 1.1—2020 9.6). How: swap the marker where the body's
     references contradict the new one (a normative annex that the body requires "应符合附录A的规定"
     becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, becomes
-    规范性), drop the marker, or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
+    规范性), drop the marker, write it as the other edition does (（规范性附录） in a 2020 document, a 2009
+    template kept), or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
     表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered). Each form offers one
     site (the middle one of the document's), so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
-    forms = ("caption", "letter", "missing", "informative", "normative")
+    forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:
         """A document that declares no edition but marks its annexes "（规范性附录）/（资料性附录）" is
@@ -281,6 +297,8 @@ class AnnexError(Injector):
                 if not marker:
                     continue
                 out.append(Site(i, ("missing",)))
+                if edition_marker(document.drafting_rules, marker) == s.annex_marker:
+                    out.append(Site(i, ("edition",)))
                 own = [m for m in mentions if m.letter == letter]
                 normative = [m for m in own if m.strength == "normative"]
                 if marker == "规范性" and normative:
@@ -338,6 +356,16 @@ class AnnexError(Injector):
                 form=mode,
             )
         current = annex_marker_kind(marker)
+        if mode == "edition":
+            modern = document.drafting_rules == "GB/T 1.1—2020"
+            other, written = ("GB/T 1.1—2009", f"{current}附录") if modern else ("GB/T 1.1—2020", current)
+            return Proposal(
+                Edit("modify", site.target, (Replacement("annex_marker", 0, marker, written),)),
+                f"“{annex}”被标为“（{written}）”，这是{other}的写法，"
+                f"与本文件按{document.drafting_rules}起草不符（应为“（{marker}）”）",
+                f"将“{annex}”的标识改为“（{marker}）”",
+                form=mode,
+            )
         new = "资料性" if mode == "informative" else "规范性"
         where, sentence = site.detail[1], site.detail[2]
         if mode == "informative":
