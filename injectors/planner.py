@@ -232,8 +232,8 @@ def choose(
             candidates,
             heard,
             conflicts,
-            # a type moved forward more than once that needs this document to reach its cap keeps its site
-            lambda t: lift[t] > 1 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0)),
+            # a type the balance moved forward that needs this document to reach its cap keeps its site
+            lambda t: lift[t] > 0 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0)),
             lambda: choose(
                 candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
             ),
