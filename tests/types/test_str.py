@@ -164,6 +164,19 @@ def test_a_deleted_scope_is_restored_under_the_title_the_document_uses() -> None
     assert proposal.fix.startswith("恢复第1章“适用范围”")
 
 
+def test_a_deleted_foreword_is_restored_with_the_sentence_of_the_documents_edition() -> None:
+    injector = injectors()["STR-01"]
+    for foreword, said in (
+        (FOREWORD, "“本文件按照GB/T 1.1—2020"),
+        (FOREWORD_2009, "“本标准按照GB/T 1.1—2009给出的规则起草。”"),
+        ("前言\n本文件由示例标准化技术委员会提出。\n", "起草所依据的规则以及"),  # no edition named
+    ):
+        document = edited((FOREWORD, foreword))
+        site = next(s for s in injector.sites(document, InjectionContext()) if s.detail == "foreword")
+        proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+        assert proposal is not None and said in proposal.fix, proposal.fix
+
+
 def test_engineering_codes_are_not_checked_for_this_structure() -> None:
     doc = edited(("GB/T 99990—2025", "GB 50999—2025"), (FOREWORD, ""), ("1 范围", "1 总则"))
     assert [v for v in lint(doc, STR_TYPES)] == []

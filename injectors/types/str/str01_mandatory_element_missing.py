@@ -101,9 +101,13 @@ def later_chapters(document: Document, after: int) -> list[int]:
 
 
 def drafting_sentence(document: Document) -> str:
+    """The sentence the foreword of the document's edition states; "" where the foreword named none (an
+    older document, or one that never said): a fix then names no edition it cannot know."""
     if generation(document) == "2009":
         return "本标准按照GB/T 1.1—2009给出的规则起草"
-    return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
+    if generation(document) == "2020":
+        return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
+    return ""
 
 
 class MandatoryElementRemoved(Injector):
@@ -143,10 +147,12 @@ class MandatoryElementRemoved(Injector):
     ) -> Proposal | None:
         section = document.sections[site.target]
         if site.detail == "foreword":
+            sentence = drafting_sentence(document)
+            rules = f"“{sentence}。”" if sentence else "起草所依据的规则"
             return Proposal(
                 Edit("remove", site.target, span=block_end(document, site.target) - site.target),
                 "文件缺少必备要素“前言”：整个前言被删除",
-                f"补充“前言”，说明“{drafting_sentence(document)}。”以及提出、归口、起草单位和主要起草人等信息",
+                f"补充“前言”，说明{rules}以及提出、归口、起草单位和主要起草人等信息",
                 form="前言",
             )
         span = block_end(document, site.target) - site.target
