@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -166,6 +166,8 @@ def choose(
     said: Counter[tuple[str, tuple[str, ...]]] | None = None,
     boost: Counter[str] | None = None,
     cap: Mapping[str, int] | None = None,
+    *,
+    forms_first: bool = True,
 ) -> list[ErrorInstance]:
     """Pick 10–18 compatible candidates: types not yet used here first, then the corpus's least used.
 
@@ -182,6 +184,11 @@ def choose(
     left behind may take a second instance in a document (at another section) before the types it has
     none of yet, and a type that has reached its cap in the corpus is not taken past `min_errors`: a
     document takes fewer errors rather than more of a type already over its share.
+
+    Where a type's candidate here takes a form earlier documents' picks of the type left behind, and the
+    document takes that type anyway (`forms_first`), that candidate goes first, before the candidates of
+    other types it clashes with (`_left_behind_forms`): a type's forms take turns even where one of them
+    always shares its place with other errors.
 
     The picks are then assembled and re-checked together (`injectors.joint`): one that no longer holds on
     the final document (its term deleted by another's chapter removal, its clause moved) is dropped and
@@ -218,13 +225,38 @@ def choose(
     used: Counter[str] = Counter()
     rejected: set[int] = set()
     conflicts = _conflicts(candidates)
+    # a type this document takes anyway takes it with a form its earlier picks left behind, before the
+    # candidates that clash with that one
+    first = (
+        _left_behind_forms(
+            candidates,
+            heard,
+            conflicts,
+            # a type the balance moved forward that needs this document to reach its cap keeps its site
+            lambda t: lift[t] > 0 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0)),
+            lambda: choose(
+                candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
+            ),
+        )
+        if forms_first
+        else {}
+    )
 
     ceiling = cap if cap is not None else {}
 
     def key(i: ErrorInstance) -> tuple[Any, ...]:
         t, (stock, repeated, _, n) = i.error_type, within[id(i)]
         again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
-        return (again, stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
+        return (
+            again,
+            stock,
+            -first.get(id(i), 0),  # the form furthest behind first
+            counts[t] + ahead[t] - lift[t],
+            counts[t] - lift[t],
+            tiebreak[t],
+            repeated,
+            n,
+        )
 
     while True:
         picked = {id(i) for i in chosen}
@@ -291,6 +323,47 @@ def _best_per_type(
         ):
             best[i.error_type] = i
     return best
+
+
+def _left_behind_forms(
+    candidates: Candidates,
+    heard: Counter[tuple[str, tuple[str, ...]]],
+    conflicts: tuple[frozenset[int], ...],
+    scarce: Callable[[str], bool],
+    anyway: Callable[[], list[ErrorInstance]],
+) -> dict[int, int]:
+    """The candidates (by id, with how far their form is behind) that go first in this document: each
+    takes a form its type's earlier picks took no more often than the forms of its other candidates here,
+    and clashes with candidates of other types (on a tie, the one that clashes goes first: the other can
+    still be taken in another document). Picked in turn it would lose to them: a chapter deleted for
+    STR-01 holds the other types' errors in it, so only the element nothing else touches (前言) would ever
+    be deleted. A candidate that clashes with a `scarce` type waits its turn: that type keeps its site.
+    Only a type the document takes without this (`anyway`, asked only where some candidate qualifies) has
+    a candidate go first: the document takes no more of a type than it would, only another of its forms
+    (the candidates it clashes with give way to other candidates)."""
+    instances = candidates.instances
+    forms: dict[str, dict[str, int]] = {}  # type → its forms here → how often earlier picks took each
+    for i in instances:
+        if i.provenance.form:
+            forms.setdefault(i.error_type, {})[i.provenance.form] = heard[form_key(i)]
+    first: dict[int, int] = {}
+    for n, i in enumerate(instances):
+        counts = forms.get(i.error_type, {})
+        mine = counts.get(i.provenance.form or "", 0)
+        others = [k for form, k in counts.items() if form != i.provenance.form]
+        clashing = {instances[m].error_type for m in conflicts[n]} - {i.error_type}
+        if (
+            i.provenance.form
+            and others
+            and mine <= min(others)
+            and clashing
+            and not any(scarce(t) for t in clashing)
+        ):
+            first[n] = max(others) - mine + 1
+    if not first:
+        return {}
+    taken = {i.error_type for i in anyway()}
+    return {id(instances[n]): lag for n, lag in first.items() if instances[n].error_type in taken}
 
 
 def _chapter(instance: ErrorInstance) -> str:

@@ -26,8 +26,10 @@ from injectors.planner import (
     Candidates,
     InjectionResult,
     PlanConfig,
+    _conflicts,
     added_wording,
     candidate_instances,
+    form_key,
     inject_document,
 )
 from injectors.planner import choose as choose_errors
@@ -309,5 +311,53 @@ def test_of_a_types_two_candidates_the_one_in_a_chapter_with_fewer_errors_is_tak
             if len(picked) != 2 or first not in picked:
                 continue  # a clash or a loss on assembly: nothing to compare
             assert pair[1] in picked and pair[0] not in picked, (c.document.doc_id, error_type)
+            checked += 1
+    assert checked >= 3
+
+
+def test_a_form_its_type_left_behind_wins_over_the_candidates_it_clashes_with(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """A type whose earlier picks all took one form takes, in a document that takes the type anyway, its
+    candidate of another form even where that one clashes with another type's candidate that would have
+    been picked first (a deleted chapter holds the other types' errors in it); unless the other type is
+    one the corpus keeps leaving behind."""
+    checked = 0
+    for c in corpus_candidates[0]:
+        conflicts = _conflicts(c)
+        for n, behind in enumerate(c.instances):
+            usual = next(
+                (
+                    i
+                    for i in c.instances
+                    if i.error_type == behind.error_type
+                    and i.provenance.form
+                    and i.provenance.form != behind.provenance.form
+                ),
+                None,
+            )
+            rival = next(
+                (c.instances[m] for m in conflicts[n] if c.instances[m].error_type != behind.error_type), None
+            )
+            if usual is None or rival is None or not behind.provenance.form:
+                continue
+            if (
+                rival.location == usual.location
+                or c.instances.index(usual) in conflicts[c.instances.index(rival)]
+            ):
+                continue
+            config = PlanConfig(types=(rival.error_type, behind.error_type), min_errors=2, max_errors=2)
+            alone = Candidates(c.document, c.baseline, (rival, behind, usual), {}, {})
+            counts = Counter({behind.error_type: 100})  # the rival's type goes first
+            # its own form taken more often earlier: in turn, after the rival it clashes with
+            before = Counter({form_key(behind): 3})
+            picked = choose_errors(alone, 0, config, Counter(counts), said=before)
+            if picked != sorted([rival, usual], key=alone.instances.index):
+                continue  # a loss on assembly: nothing to compare
+            said = Counter({form_key(usual): 3})
+            picked = choose_errors(alone, 0, config, Counter(counts), said=said)
+            assert behind in picked and rival not in picked, c.document.doc_id
+            scarce = Counter({rival.error_type: 1})  # a type the balance moved forward
+            assert rival in choose_errors(alone, 0, config, Counter(counts), said=said, boost=scarce)
             checked += 1
     assert checked >= 3

@@ -286,12 +286,8 @@ def test_a_description_names_the_clause_by_its_final_number() -> None:
     )
     injector = injectors()["STR-04"]
     position = next(i for i, s in enumerate(document.sections) if s.number == "6.1.2")
-    sites = [
-        s
-        for s in injector.sites(document, InjectionContext())
-        if s.target == position and s.detail[0] == "duplicate"
-    ]
-    proposal = injector.propose(document, sites[0], random.Random(0), InjectionContext())
+    site = Site(position, ("duplicate", (6, 1, 1)))  # one of several duplicate sites the document has
+    proposal = injector.propose(document, site, random.Random(0), InjectionContext())
     assert proposal is not None
     duplicate = injector.verify(Baseline(document), proposal, 0).instance
     assert duplicate is not None and "第6.1条下最后一条" in duplicate.description

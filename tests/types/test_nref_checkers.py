@@ -6,13 +6,18 @@ The five injectors are tested in test_nref.py.
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
+import regex
 
+from injectors.base import Baseline
 from injectors.checking import lint
+from injectors.context import InjectionContext
 from injectors.language.citations import find_cited, parse_number, unwrap_citations
 from injectors.types.nref.analysis import analyse, order_problem
+from injectors.types.nref.nref05_citation_form_error import CitationFormError
 from parsers import parse_file
 from parsers.text import parse_text
 from tests.types.nref_documents import (
@@ -147,6 +152,33 @@ def test_nref05_hyphen_colon_and_undated_clause() -> None:
         ("4.2", "“GB/T 2423.1:2008”年号前应使用一字线“—”（GB/T 2423.1—2008）"),
         ("4.4", "引用了不注日期文件“GB 4208”中的具体内容“第6章”，引用具体章条、图表时应注日期"),
     ]
+
+
+def test_nref05_a_citation_of_another_edition_than_the_list_gives() -> None:
+    """Reported where the text cites it; a part of the listed document, an undated citation and an
+    informative one (a note) are no such error."""
+    body = CLEAN_BODY.replace("按GB/T 2423.1—2008中试验Ab", "按GB/T 2423.1—2001中试验Ab") + (
+        "\n4.4 高温\n按GB/T 2423.2—2008的规定进行。\n4.5 外壳\n外壳应符合GB 4208的规定。"
+        "\n注：旧版见GB 4208—2008。"
+    )
+    assert found(standard(CLEAN_REFERENCES, body), "NREF-05") == [
+        ("4.2", "“GB/T 2423.1—2001”与规范性引用文件清单所列“GB/T 2423.1—2008”的年号不一致")
+    ]
+
+
+def test_nref05_the_year_form_is_injected_and_told_from_the_list() -> None:
+    document = standard(CLEAN_REFERENCES, CLEAN_BODY)
+    injector = CitationFormError()
+    sites = [s for s in injector.sites(document, InjectionContext()) if s.detail[0] == "year"]
+    assert {document.sections[s.target].number for s in sites} == {"4.1", "4.2"}
+    site = next(s for s in sites if document.sections[s.target].number == "4.2")
+    proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+    assert proposal is not None and proposal.form == "year"
+    year = regex.search(r"“GB/T 2423\.1—(\d{4})”", proposal.error)
+    assert year is not None and 2000 <= int(year.group(1)) <= 2005
+    assert proposal.error.endswith("而规范性引用文件清单列出的是“GB/T 2423.1—2008”，同一文件的年号前后不一致")
+    assert proposal.fix.endswith("改为“GB/T 2423.1—2008”，与清单所列版本一致")
+    assert injector.verify(Baseline(document), proposal, 0).instance is not None
 
 
 def test_nref05_guards() -> None:

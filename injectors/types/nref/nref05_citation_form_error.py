@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Iterable, Iterator
 
 import regex
@@ -22,7 +21,7 @@ from injectors.authoring import (
     Violation,
 )
 from injectors.language.citations import Cited
-from injectors.types.nref.analysis import Use, analyse, place_name
+from injectors.types.nref.analysis import Analysis, Use, analyse, place_name
 
 ERROR_TYPE = ErrorType(
     "NREF-05",
@@ -57,6 +56,17 @@ LEAD_IN_2009_TEXT = (
 def undated_specific(use: Use) -> bool:
     """A clause, table, figure or annex cited from an undated reference."""
     return bool(use.specific) and use.cited.year is None
+
+
+def listed_edition(a: Analysis, use: Use) -> Cited | None:
+    """The dated list entry of the very document a dated normative citation names (same number, not a
+    part of it): the edition the list says the text cites."""
+    if use.role != "normative" or not use.cited.year:
+        return None
+    return next(
+        (i.cited for i in a.items if i.cited.year and i.cited.ident == use.cited.ident),
+        None,
+    )
 
 
 def citation_form(document: Document) -> list[Violation]:
@@ -105,6 +115,15 @@ def citation_form(document: Document) -> list[Violation]:
                     f"“{written}”年号前应使用一字线“—”（{use.cited.citation}）",
                 )
             )
+        listed = listed_edition(a, use)
+        if listed is not None and listed.year != use.cited.year:
+            out.append(
+                Violation(
+                    section.number,
+                    "NREF-05",
+                    f"“{written}”与规范性引用文件清单所列“{listed.citation}”的年号不一致",
+                )
+            )
         if undated_specific(use):
             out.append(
                 Violation(
@@ -131,19 +150,24 @@ def _bad_locations(found: Iterable[Violation]) -> set[str]:
     return {v.location for v in found}
 
 
+SITES_PER_FORM = 3
+
+
 class CitationFormError(Injector):
     """NREF-05: a citation written in the wrong form.
 
     Why: GB/T 1.1—2020 9.5 fixes the form of a citation. Three edits, each at its own sites: the em dash
     before a year becomes a hyphen ("GB/T 2423.1—2008" → "GB/T 2423.1-2008", list entries and citations);
     a specific clause is cited from an undated reference ("按GB 2894的规定" → "按GB 2894中5.2的规定", or
-    the year is dropped from "GB/T 2423.1—2008中4.2"); the 2020 list lead-in of a 2020 document is replaced
-    by the 2009 one.
+    the year is dropped from "GB/T 2423.1—2008中4.2"); a normative citation names an earlier edition than
+    the list does ("GB/T 2423.1—2008" listed, "按GB/T 2423.1—2003的规定" in the text: the list brought up to
+    date and one citation not); the 2020 list lead-in of a 2020 document is replaced by the 2009 one.
     """
 
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "7bd74184307b5371"
+    forms = ("dash", "year", "undate", "specific", "lead-in")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No dated citation in the Chinese form, no normative citation to cite a clause of, no 2020
@@ -151,20 +175,18 @@ class CitationFormError(Injector):
         return "no_citation"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterator[Site]:
-        """Every site of every form, except that where another form has sites, a dated citation (the
-        hyphen form) offers no more sites than the most frequent other form does, spread through the
-        document: every dated citation is a site, and the hyphen would otherwise be nearly every
-        instance's form."""
+        """At most `SITES_PER_FORM` sites of each form, spread through the document: every dated citation
+        is a site of the hyphen (and every dated normative one of the year), one list a site of the
+        lead-in, and a site drawn at random would otherwise nearly always be a hyphen."""
         found = list(self._every_site(document))
-        kinds = Counter(site.detail[0] for site in found)
-        others = max((n for kind, n in kinds.items() if kind != "dash"), default=0)
-        dashes = [k for k, site in enumerate(found) if site.detail[0] == "dash"]
-        keep = others
-        if not others or len(dashes) <= keep:
-            yield from found
-            return
-        kept = {dashes[i * len(dashes) // keep] for i in range(keep)}
-        yield from (site for k, site in enumerate(found) if site.detail[0] != "dash" or k in kept)
+        by_form: dict[str, list[int]] = {}
+        for k, site in enumerate(found):
+            by_form.setdefault(site.detail[0], []).append(k)
+        kept: set[int] = set()
+        for ks in by_form.values():
+            step = max(1.0, len(ks) / SITES_PER_FORM)
+            kept.update(ks[int(i * step)] for i in range(min(len(ks), SITES_PER_FORM)))
+        yield from (site for k, site in enumerate(found) if k in kept)
 
     def _every_site(self, document: Document) -> Iterator[Site]:
         a = analyse(document)
@@ -195,6 +217,9 @@ class CitationFormError(Injector):
                 yield Site(use.target, ("dash", c))
             if use.role != "normative":
                 continue
+            listed = listed_edition(a, use)
+            if listed is not None and listed.year == c.year and c.year_end is not None and c.chinese:
+                yield Site(use.target, ("year", use))
             if c.year and use.specific and not use.specific.startswith("第"):
                 yield Site(use.target, ("undate", use))
             elif not c.year and not use.specific and _FOLLOWS_PROVISION.match(section.text[c.end :]):
@@ -240,6 +265,8 @@ class CitationFormError(Injector):
             )
         use = detail
         c = use.cited
+        if kind == "year":
+            return _other_edition(use, where, text, rng)
         if kind == "undate":
             assert c.year_end is not None
             old = text[c.number_end : c.year_end]
@@ -263,6 +290,23 @@ class CitationFormError(Injector):
             fix=f"引用具体章条、图表时应注日期（写为“{c.ident}—××××中{specific}”），或改为引用整个文件",
             form="specific",
         )
+
+
+def _other_edition(use: Use, where: str, text: str, rng: random.Random) -> Proposal:
+    """The text cites an earlier edition than the list gives (the list was brought up to date and this
+    citation was not): a year a few years before the listed one."""
+    c = use.cited
+    assert c.year is not None and c.year_end is not None
+    year = str(int(c.year) - rng.randint(3, 8))
+    start = c.year_end - len(c.year)
+    right = text[c.start : c.year_end].strip()
+    wrong = text[c.start : start] + year
+    return Proposal(
+        Edit("modify", use.target, (Replacement("text", start, c.year, year),)),
+        error=f"{where}引用“{wrong.strip()}”，而规范性引用文件清单列出的是“{c.citation}”，同一文件的年号前后不一致",
+        fix=f"将“{wrong.strip()}”改为“{right}”，与清单所列版本一致",
+        form="year",
+    )
 
 
 DEFINITION = TypeDefinition(ERROR_TYPE, CitationFormError, checks=(citation_form,))

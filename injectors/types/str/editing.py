@@ -7,6 +7,7 @@ edit's `renames` so that printed numbers stay consistent where the error is not 
 
 from __future__ import annotations
 
+from injectors.base import Site
 from parsers.model import Document
 
 
@@ -30,3 +31,17 @@ def chapter_at(document: Document, number: str, kind: str) -> int | None:
         ),
         None,
     )
+
+
+def spread_per_form(sites: list[Site], per_form: int) -> list[Site]:
+    """At most `per_form` sites of each form (`site.detail[0]`), spread through the document: a form with
+    a site at every last clause would otherwise be drawn far more often than one with a single site (the
+    last chapter, a second annex), and a type's forms are meant to be drawn about evenly."""
+    by_form: dict[str, list[Site]] = {}
+    for site in sites:
+        by_form.setdefault(site.detail[0], []).append(site)
+    out = []
+    for found in by_form.values():
+        step = len(found) / per_form
+        out.extend(found if step <= 1 else [found[int((k + 0.5) * step)] for k in range(per_form)])
+    return out

@@ -107,9 +107,13 @@ def later_chapters(document: Document, after: int) -> list[int]:
 
 
 def drafting_sentence(document: Document) -> str:
+    """The sentence the foreword of the document's edition states; "" where the foreword named none (an
+    older document, or one that never said): a fix then names no edition it cannot know."""
     if generation(document) == "2009":
         return "本标准按照GB/T 1.1—2009给出的规则起草"
-    return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
+    if generation(document) == "2020":
+        return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
+    return ""
 
 
 class MandatoryElementRemoved(Injector):
@@ -119,7 +123,9 @@ class MandatoryElementRemoved(Injector):
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
     Every element the document's edition makes mandatory is a site, drawn evenly, so that no one element
     marks the type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites
-    documents normatively (the chapter was optional then), never chapter 3.
+    documents normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
+    chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
+    boundaries, the order of the first elements), which a deleted scope would take with it.
     """
 
     error_type = ERROR_TYPE.id
@@ -130,31 +136,31 @@ class MandatoryElementRemoved(Injector):
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
             return []
-        out = []
-        foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
-        if foreword is not None:
-            out.append(Site(foreword, "foreword"))
-        scope = chapter_at(document, "1", "scope")
-        if scope is not None:
-            out.append(Site(scope, "scope"))
+        chapters = []
         modern = generation(document) == "2020"
         references = chapter_at(document, "2", "normative_references")
         if references is not None and (modern or cites_documents_normatively(document)):
-            out.append(Site(references, "references"))
+            chapters.append(Site(references, "references"))
         terms = chapter_at(document, "3", "terms")
         if terms is not None and modern:
-            out.append(Site(terms, "terms"))
-        return out
+            chapters.append(Site(terms, "terms"))
+        scope = chapter_at(document, "1", "scope")
+        if scope is not None and not chapters:
+            chapters.append(Site(scope, "scope"))
+        foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
+        return ([Site(foreword, "foreword")] if foreword is not None else []) + chapters
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
         if site.detail == "foreword":
+            sentence = drafting_sentence(document)
+            rules = f"“{sentence}。”" if sentence else "起草所依据的规则"
             return Proposal(
                 Edit("remove", site.target, span=block_end(document, site.target) - site.target),
                 "文件缺少必备要素“前言”：整个前言被删除",
-                f"补充“前言”，说明“{drafting_sentence(document)}。”以及提出、归口、起草单位和主要起草人等信息",
+                f"补充“前言”，说明{rules}以及提出、归口、起草单位和主要起草人等信息",
                 form="前言",
             )
         span = block_end(document, site.target) - site.target
@@ -165,7 +171,7 @@ class MandatoryElementRemoved(Injector):
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
-            fix = "恢复第1章“范围”，说明文件规定的内容和适用界限，并恢复后续章的编号"
+            fix = f"恢复第1章“{section.title}”，说明文件规定的内容和适用界限，并恢复后续章的编号"
         elif site.detail == "references":
             fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"
         else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import regex
@@ -22,8 +22,10 @@ from injectors.authoring import (
     TypeDefinition,
     Violation,
 )
+from injectors.language.crossrefs import references_into
 from injectors.language.punctuation import match_style
 from injectors.types.str.analysis import document_family, structure_checkable
+from injectors.types.str.editing import block_end, spread_per_form
 
 ERROR_TYPE = ErrorType(
     "STR-04",
@@ -136,89 +138,99 @@ def _outline_violations(
     most edits change neither), and the parents with the number of their first sub-clause (their 悬置段
     depends on their text)."""
     items = _numbered([Section(number, "", "", 0, kind) for number, kind in outline])
-    out: list[Violation] = []
-    seen: set[Key] = set()
-    path: list[Key] = []
-    last_child: dict[Key, int] = {}
-    last_chapter = 0
-    last_annex = ""
+    walk = _Walk()
     for item in items:
-        key, number = item.key, item.section.number
-        if key in seen:
-            out.append(Violation(number, "STR-04", f"编号“{number}”重复"))
-            continue
-        seen.add(key)
-        if len(key) == 1:
-            if isinstance(key[0], int):
-                n = key[0]
-                if n > last_chapter + 1:
-                    missing = "、".join(str(k) for k in range(last_chapter + 1, n))
-                    out.append(
-                        Violation(
-                            number,
-                            "STR-04",
-                            f"章编号不连续：第{last_chapter}章之后为第{n}章，缺少第{missing}章",
-                        )
-                    )
-                elif n <= last_chapter:
-                    out.append(
-                        Violation(number, "STR-04", f"章编号顺序错误：第{n}章位于第{last_chapter}章之后")
-                    )
-                last_chapter = max(last_chapter, n)
-            else:
-                letter = str(key[0])
-                expected = chr(ord(last_annex) + 1) if last_annex else "A"
-                if letter != expected and letter > expected:
-                    out.append(
-                        Violation(number, "STR-04", f"附录编号不连续：应为“附录{expected}”，而为“{number}”")
-                    )
-                last_annex = max(last_annex, letter)
-            path = [key]
-            continue
-        parent = key[:-1]
-        depth = len(key) - 1
-        if depth > MAX_CLAUSE_LEVELS:  # 5.1 and A.1 are the first level of 条
-            out.append(Violation(number, "STR-04", f"条“{number}”超过了五个层次"))
-        if len(path) >= depth and path[depth - 1] == parent:
-            n = int(key[-1])
-            last = last_child.get(parent, 0)
-            if n > last + 1:
-                prev = key_number((*parent, last)) if last else key_number(parent)
-                gap = key_number((*parent, last + 1))
-                where = f"“{prev}”之后" if last else f"“{prev}”下的第一个条"
-                out.append(Violation(number, "STR-04", f"条编号不连续：{where}为“{number}”，缺少“{gap}”"))
-            elif n <= last:
-                out.append(
-                    Violation(
-                        number, "STR-04", f"条编号顺序错误：“{number}”位于“{key_number((*parent, last))}”之后"
-                    )
-                )
-            last_child[parent] = max(last, n)
-            path = [*path[:depth], key]
+        if item.key in walk.seen:
+            walk.out.append(Violation(item.section.number, "STR-04", f"编号“{item.section.number}”重复"))
+        elif len(item.key) == 1:
+            walk.top_level(item)
         else:
-            if len(path) >= depth:
-                where = f"位于“{key_number(path[depth - 1])}”之下，与其上一层次“{key_number(parent)}”不符"
-                path = [*path[:depth], key]
-            else:  # a skipped level: 5.1.1.1 right after 5.1
-                above = f"（位于“{key_number(path[-1])}”之下）" if path else ""
-                where = f"缺少上一层次“{key_number(parent)}”{above}"
-                path = [key[: i + 1] for i in range(len(key))]
-                last_child[parent] = int(key[-1])  # the missing level is taken as open: 5.1.1.2 follows
-            out.append(Violation(number, "STR-04", f"层次错误：条“{number}”{where}"))
+            walk.clause(item)
     children = children_of(items)
+    parents = tuple((i.position, children[i.key][0].section.number) for i in items if i.key in children)
+    return (*walk.out, *_lone_children(items, children)), parents
+
+
+@dataclass
+class _Walk:
+    """The outline read in document order: the numbers seen, the open path of levels, the last number
+    under each parent, and what was found wrong so far."""
+
+    out: list[Violation] = field(default_factory=list)
+    seen: set[Key] = field(default_factory=set)
+    path: list[Key] = field(default_factory=list)
+    last_child: dict[Key, int] = field(default_factory=dict)
+    last_chapter: int = 0
+    last_annex: str = ""
+
+    def top_level(self, item: Numbered) -> None:
+        """A chapter (continuous from 1) or an annex (continuous from A)."""
+        key, number = item.key, item.section.number
+        self.seen.add(key)
+        self.path = [key]
+        if isinstance(key[0], int):
+            n, last = key[0], self.last_chapter
+            if n > last + 1:
+                missing = "、".join(str(k) for k in range(last + 1, n))
+                message = f"章编号不连续：第{last}章之后为第{n}章，缺少第{missing}章"
+                self.out.append(Violation(number, "STR-04", message))
+            elif n <= last:
+                self.out.append(Violation(number, "STR-04", f"章编号顺序错误：第{n}章位于第{last}章之后"))
+            self.last_chapter = max(last, n)
+            return
+        letter = str(key[0])
+        expected = chr(ord(self.last_annex) + 1) if self.last_annex else "A"
+        if letter > expected:
+            message = f"附录编号不连续：应为“附录{expected}”，而为“{number}”"
+            self.out.append(Violation(number, "STR-04", message))
+        self.last_annex = max(self.last_annex, letter)
+
+    def clause(self, item: Numbered) -> None:
+        """A 条: at most five levels, under the level above it, continuous among its siblings."""
+        key, number = item.key, item.section.number
+        self.seen.add(key)
+        parent, depth = key[:-1], len(key) - 1
+        if depth > MAX_CLAUSE_LEVELS:  # 5.1 and A.1 are the first level of 条
+            self.out.append(Violation(number, "STR-04", f"条“{number}”超过了五个层次"))
+        if len(self.path) >= depth and self.path[depth - 1] == parent:
+            self._sibling(key, number)
+            self.path = [*self.path[:depth], key]
+            return
+        if len(self.path) >= depth:
+            where = f"位于“{key_number(self.path[depth - 1])}”之下，与其上一层次“{key_number(parent)}”不符"
+            self.path = [*self.path[:depth], key]
+        else:  # a skipped level: 5.1.1.1 right after 5.1
+            above = f"（位于“{key_number(self.path[-1])}”之下）" if self.path else ""
+            where = f"缺少上一层次“{key_number(parent)}”{above}"
+            self.path = [key[: i + 1] for i in range(len(key))]
+            self.last_child[parent] = int(key[-1])  # the missing level is taken as open: 5.1.1.2 follows
+        self.out.append(Violation(number, "STR-04", f"层次错误：条“{number}”{where}"))
+
+    def _sibling(self, key: Key, number: str) -> None:
+        """A clause under the open parent: numbered right after the last one there."""
+        parent, n = key[:-1], int(key[-1])
+        last = self.last_child.get(parent, 0)
+        if n > last + 1:
+            prev = key_number((*parent, last)) if last else key_number(parent)
+            gap = key_number((*parent, last + 1))
+            where = f"“{prev}”之后" if last else f"“{prev}”下的第一个条"
+            self.out.append(Violation(number, "STR-04", f"条编号不连续：{where}为“{number}”，缺少“{gap}”"))
+        elif n <= last:
+            message = f"条编号顺序错误：“{number}”位于“{key_number((*parent, last))}”之后"
+            self.out.append(Violation(number, "STR-04", message))
+        self.last_child[parent] = max(last, n)
+
+
+def _lone_children(items: Sequence[Numbered], children: dict[Key, list[Numbered]]) -> list[Violation]:
+    """A level with a single clause: 5.2.1 alone under 5.2."""
     by_key = {item.key: item for item in items}
+    out = []
     for parent, kids in children.items():
         if len({k.key for k in kids}) == 1 and parent in by_key:
             only = kids[0].section.number
-            out.append(
-                Violation(
-                    only,
-                    "STR-04",
-                    f"“{key_number(parent)}”下只有一个子条“{only}”：只有一个条的层次不应设条",
-                )
-            )
-    parents = tuple((i.position, children[i.key][0].section.number) for i in items if i.key in children)
-    return tuple(out), parents
+            message = f"“{key_number(parent)}”下只有一个子条“{only}”：只有一个条的层次不应设条"
+            out.append(Violation(only, "STR-04", message))
+    return out
 
 
 def numbering_and_hierarchy(document: Document) -> list[Violation]:
@@ -258,17 +270,23 @@ def hanging_paragraph(section: Section, kids: Sequence[Numbered], rng: random.Ra
 
 
 class NumberingHierarchyError(Injector):
-    """Why: GB/T 1.1—2020 7.3 wants continuous numbers, each clause under its own parent, and no 悬置段.
-    How (one per site): rename the last clause of a level so that 5.2 is followed by 5.4 (gap), or takes its
-    previous sibling's number (duplicate), or continues the previous parent's numbering (6.3 → 5.5 under
-    chapter 6); or put a lead paragraph between a heading and its first sub-clause (悬置段). Only the last
-    clause of a level is renamed, so the later numbers and the cross-references to them stay valid.
+    """Why: GB/T 1.1—2020 7.3 wants continuous numbers, each clause under its own parent, no level with a
+    single clause, and no 悬置段. How (one per site): rename the last clause of a level so that 5.2 is
+    followed by 5.4 (gap), or takes its previous sibling's number (duplicate), or continues the previous
+    parent's numbering (6.3 → 5.5 under chapter 6); number the last chapter of the body one too high, with
+    its clauses (a chapter dropped in revision and the rest not renumbered: chapter); lift the second of
+    two sub-clauses to the level above when their parent is the last of its level (5.2.2 → 5.3, leaving
+    5.2.1 alone under 5.2: lone); or put a lead paragraph between a heading and its first sub-clause
+    (悬置段). Only the last clause or chapter of a level is renamed, so the later numbers stay valid; a
+    renamed chapter or a lifted clause is one the rest of the document does not refer to, so no
+    cross-reference is left pointing at a number that is gone. Each form offers one site (of those in
+    the document, the one in the middle), so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "0aa4d2bcc04894cf"
-    forms = ("gap", "duplicate", "parent", "hanging")
+    forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
@@ -302,7 +320,9 @@ class NumberingHierarchyError(Injector):
                 new = (*uncle, last + 1)
                 if new not in keys:
                     out.append(Site(item.position, ("parent", new)))
-        return out
+        out.extend(_last_chapter_sites(document, items))
+        out.extend(_lone_sites(document, items, kids))
+        return spread_per_form(out, 1)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -325,10 +345,19 @@ class NumberingHierarchyError(Injector):
                 f"删除该悬置段，或将其内容作为一个编号的条（如“{first} 概述”）并相应调整后续条的编号",
                 form=mode,
             )
+        if mode == "lone":
+            return _lone_proposal(document, site)
         new_key: Key = site.detail[1]
         new = key_number(new_key)
         key = number_key(old)
         assert key is not None
+        if mode == "chapter":
+            return Proposal(
+                Edit("modify", site.target, renames=((old, new),)),
+                f"章编号不连续：第{int(old) - 1}章之后为第{new}章“{section.title}”，缺少第{old}章",
+                f"将第{new}章及其下各条的编号改为第{old}章（{old}、{old}.1……）",
+                form=mode,
+            )
         parent = _label(key[:-1])
         edit = Edit("modify", site.target, renames=((old, new),))
         if mode == "gap":
@@ -344,6 +373,60 @@ class NumberingHierarchyError(Injector):
             )
             fix = f"将“{new}”改为“{old}”"
         return Proposal(edit, error, fix, form=mode)
+
+
+def _last_chapter_sites(document: Document, items: Sequence[Numbered]) -> list[Site]:
+    """The last chapter of the body, numbered one too high with its clauses: where no other section
+    refers into it (its clauses would keep their old numbers in the references)."""
+    chapters = [i for i in items if len(i.key) == 1 and isinstance(i.key[0], int)]
+    if len(chapters) < 4:
+        return []
+    last = chapters[-1]
+    if last.section.kind != "clause" or last.key[0] != len(chapters) or not last.section.title:
+        return []
+    inside = range(last.position, block_end(document, last.position))
+    numbers = frozenset(document.sections[p].number for p in inside)
+    if references_into(document, numbers, inside):
+        return []
+    return [Site(last.position, ("chapter", (int(last.key[0]) + 1,)))]
+
+
+def _lone_sites(document: Document, items: Sequence[Numbered], kids: dict[Key, list[Numbered]]) -> list[Site]:
+    """Parents with exactly two sub-clauses, themselves the last of their level, whose second sub-clause
+    has none of its own and is not referred to: it can be lifted to the level above."""
+    keys = {item.key for item in items}
+    out = []
+    for parent, children in kids.items():
+        if len(parent) < 2 or len(children) != 2 or children[1].key in kids:
+            continue
+        uncle = (*parent[:-1], int(parent[-1]) + 1)
+        second = children[1]
+        if (
+            uncle in keys
+            or children[0].key[-1] != 1
+            or second.key[-1] != 2
+            or not (children[0].section.title and second.section.title)
+            or references_into(
+                document, frozenset({second.section.number}), range(second.position, second.position + 1)
+            )
+        ):
+            continue
+        out.append(Site(children[0].position, ("lone", second.position, key_number(uncle))))
+    return out
+
+
+def _lone_proposal(document: Document, site: Site) -> Proposal:
+    _, position, new = site.detail
+    only = document.sections[site.target]
+    lifted = document.sections[position]
+    parent = only.number.rsplit(".", 1)[0]
+    return Proposal(
+        Edit("modify", site.target, renames=((lifted.number, new),)),
+        f"第{parent}条下只有一个子条“{only.number} {only.title}”：原与其并列的“{lifted.title}”"
+        f"被编为上一层次的“{new}”，只有一个条的层次不应设条",
+        f"将“{new} {lifted.title}”改回“{lifted.number}”，与“{only.number}”并列置于第{parent}条之下",
+        form="lone",
+    )
 
 
 def _previous_sibling(key: Key) -> Key | None:

@@ -30,6 +30,7 @@ from injectors.types.str.analysis import (
     sentences,
     structure_checkable,
 )
+from injectors.types.str.editing import spread_per_form
 
 ERROR_TYPE = ErrorType(
     "STR-05",
@@ -183,6 +184,16 @@ def annex_marker_kind(marker: str) -> str:
     return ""
 
 
+def edition_marker(drafting_rules: str, kind: str) -> str:
+    """How a document's declared edition writes an annex's nature: "规范性" (2020), "规范性附录" (2009);
+    "" where the document declares neither."""
+    if drafting_rules == "GB/T 1.1—2020":
+        return kind
+    if drafting_rules == "GB/T 1.1—2009":
+        return f"{kind}附录"
+    return ""
+
+
 def annex_errors(document: Document) -> list[Violation]:
     """Annex markers (missing, or contradicted by how the body refers to the annex) and annex captions."""
     if not structure_checkable(document):
@@ -198,6 +209,11 @@ def annex_errors(document: Document) -> list[Violation]:
         if not marker:
             out.append(Violation(s.number, "STR-05", f"“{s.number}”缺少“（规范性）”或“（资料性）”标识"))
             continue
+        wanted = edition_marker(document.drafting_rules, marker)
+        if wanted and s.annex_marker != wanted:
+            written = f"“{s.number}”标为“（{s.annex_marker}）”"
+            message = f"按{document.drafting_rules}起草的文件中{written}，应为“（{wanted}）”"
+            out.append(Violation(s.number, "STR-05", message))
         own = [m for m in mentions if m.letter == letter]
         if marker == "资料性" and any(m.strength == "normative" for m in own):
             where = next(m.section for m in own if m.strength == "normative")
@@ -223,14 +239,14 @@ def annex_errors(document: Document) -> list[Violation]:
         if annex is None:
             continue
         for _, m in caption_lines(s.text, s.table_lines()):
-            if m.group("letter") is None:
-                label = m.group("kind") + m.group("n")
-                wanted = f"{m.group('kind')}{annex}.{m.group('n')}"
-                out.append(
-                    Violation(
-                        s.number, "STR-05", f"附录{annex}中的“{label}”编号不规范，应为“{wanted}”这样的形式"
-                    )
-                )
+            kind, letter, n = m.group("kind"), m.group("letter"), m.group("n")
+            wanted = f"{kind}{annex}.{n}"
+            if letter is None:
+                message = f"附录{annex}中的“{kind}{n}”编号不规范，应为“{wanted}”这样的形式"
+                out.append(Violation(s.number, "STR-05", message))
+            elif letter != annex:
+                message = f"附录{annex}中的“{kind}{letter}.{n}”所用字母与所在附录不符，应为“{wanted}”"
+                out.append(Violation(s.number, "STR-05", message))
     return out
 
 
@@ -252,13 +268,16 @@ class AnnexError(Injector):
     figures are numbered 表A.1, 图A.1 (GB/T 1.1—2020 9.6). How: swap the marker where the body's
     references contradict the new one (a normative annex that the body requires "应符合附录A的规定"
     becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, becomes
-    规范性), drop the marker, or renumber one annex caption 表A.1 → 表1.
+    规范性), drop the marker, write it as the other edition does (（规范性附录） in a 2020 document, a 2009
+    template kept), or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
+    表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered). Each form offers one
+    site (the middle one of the document's), so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "fa2be17fbe0c2b6d"
-    forms = ("caption", "missing", "informative", "normative")
+    forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:
         """A document that declares no edition but marks its annexes "（规范性附录）/（资料性附录）" is
@@ -272,7 +291,11 @@ class AnnexError(Injector):
             return []
         mentions = annex_mentions(document)
         declared = foreword_declarations(document)
+        annexes = {
+            s.number[-1] for s in document.sections if s.kind == "annex" and s.number.startswith("附录")
+        }
         out = []
+        copied: list[Site] = []
         for i, s in enumerate(document.sections):
             if s.kind != "annex":
                 continue
@@ -282,6 +305,8 @@ class AnnexError(Injector):
                 if not marker:
                     continue
                 out.append(Site(i, ("missing",)))
+                if edition_marker(document.drafting_rules, marker) == s.annex_marker:
+                    out.append(Site(i, ("edition",)))
                 own = [m for m in mentions if m.letter == letter]
                 normative = [m for m in own if m.strength == "normative"]
                 if marker == "规范性" and normative:
@@ -297,9 +322,15 @@ class AnnexError(Injector):
                 if m.group("letter") == letter:
                     start = offset + m.start("letter")
                     old = m.group(0)[m.start("letter") : m.start("n")]  # "A." or "A ."
-                    out.append(Site(i, ("caption", start, old, m.group("kind"), letter, m.group("n"))))
+                    kind, n = m.group("kind"), m.group("n")
+                    out.append(Site(i, ("caption", start, old, kind, letter, n)))
+                    other = _neighbour_annex(letter, annexes)
+                    if other is not None:
+                        copied.append(Site(i, ("letter", start, letter, kind, other, n)))
                     break
-        return out
+        # the caption copied from another annex is taken one annex section further than the one that lost
+        # its letter: both forms can then be offered by one document
+        return spread_per_form([*out, *copied[1:], *copied[:1]], 1)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -314,6 +345,15 @@ class AnnexError(Injector):
                 f"将“{kind}{n}”改为“{kind}{letter}.{n}”",
                 form=mode,
             )
+        if mode == "letter":
+            _, start, letter, kind, other, n = site.detail
+            return Proposal(
+                Edit("modify", site.target, (Replacement("text", start, letter, other),)),
+                f"附录{letter}中的“{kind}{letter}.{n}”被编为“{kind}{other}.{n}”，所用字母是附录{other}的，"
+                f"与所在附录不符",
+                f"将“{kind}{other}.{n}”改为“{kind}{letter}.{n}”",
+                form=mode,
+            )
         marker = section.annex_marker
         annex = section.number
         if mode == "missing":
@@ -324,6 +364,16 @@ class AnnexError(Injector):
                 form=mode,
             )
         current = annex_marker_kind(marker)
+        if mode == "edition":
+            modern = document.drafting_rules == "GB/T 1.1—2020"
+            other, written = ("GB/T 1.1—2009", f"{current}附录") if modern else ("GB/T 1.1—2020", current)
+            return Proposal(
+                Edit("modify", site.target, (Replacement("annex_marker", 0, marker, written),)),
+                f"“{annex}”被标为“（{written}）”，这是{other}的写法，"
+                f"与本文件按{document.drafting_rules}起草不符（应为“（{marker}）”）",
+                f"将“{annex}”的标识改为“（{marker}）”",
+                form=mode,
+            )
         new = "资料性" if mode == "informative" else "规范性"
         where, sentence = site.detail[1], site.detail[2]
         if mode == "informative":
@@ -339,6 +389,13 @@ class AnnexError(Injector):
             f"将“{annex}”的标识改为“（{marker}）”",
             form=mode,
         )
+
+
+def _neighbour_annex(letter: str, annexes: set[str]) -> str | None:
+    """The annex a drafter copying a caption from would most likely have taken it from: the one before,
+    else the one after (None in a document with one annex)."""
+    before, after = chr(ord(letter) - 1), chr(ord(letter) + 1)
+    return before if before in annexes else after if after in annexes else None
 
 
 DEFINITION = TypeDefinition(ERROR_TYPE, AnnexError, checks=(annex_errors,))
