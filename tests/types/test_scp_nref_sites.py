@@ -209,8 +209,7 @@ def test_nref_skip_reasons_name_the_list_state() -> None:
 
 def test_nref05_takes_the_hyphen_no_more_often_than_its_other_forms() -> None:
     """Every dated citation is a hyphen site: five of them beside one undated normative citation gave the
-    hyphen to nearly every instance; now it offers as many sites as the other form, spread through the
-    document."""
+    hyphen to nearly every instance; each form offers a few sites, spread through the document."""
     listed = "\n".join(
         (
             "GB/T 2423.1—2008　电工电子产品环境试验　第2部分：试验方法　试验A：低温",
@@ -227,6 +226,7 @@ def test_nref05_takes_the_hyphen_no_more_often_than_its_other_forms() -> None:
     injector = injectors()["NREF-05"]
     sites = list(injector.sites(document, InjectionContext()))
     kinds = Counter(s.detail[0] for s in sites)
-    assert kinds["specific"] >= 1 and kinds["dash"] == max(n for k, n in kinds.items() if k != "dash")
+    # the hyphen is one form among several: never most of the sites
+    assert kinds["specific"] >= 1 and kinds["year"] >= 1 and kinds["dash"] <= sum(kinds.values()) / 2, kinds
     forms = Counter(i.provenance.form for i in instances("NREF-05", document, seeds=30))
     assert forms["dash"] <= 0.6 * sum(forms.values()) and len(forms) >= 2, forms
