@@ -101,6 +101,25 @@ def test_scp01_uses_the_short_name_and_the_bodys_chapters_where_no_requirement_n
     assert len(forms) >= 4 and max(forms.values()) <= 0.4 * len(found), forms
 
 
+def test_scp01_varies_its_form_where_the_scope_names_only_its_object() -> None:
+    """A scope with no activities and a body with no requirement or method chapters still gives several
+    forms (conform, carry out, conform besides other standards), none in more than 40% of the instances;
+    a qualifier of the object ("非涉及……的") is never taken for the object."""
+    scope = (
+        "本文件给出了非涉及商业秘密的停车场雨量传感器的选型方法。\n"
+        "本文件适用于非涉及商业秘密的停车场雨量传感器。"
+    )
+    body = "4 选型\n4.1 量程\n雨量传感器的量程宜覆盖当地最大小时雨量。\n"
+    document = standard(scope, body)
+    found = instances("SCP-01", document, seeds=40)
+    assert len(found) >= 30
+    for instance in found:
+        assert instance.location == "1" and shows(instance, document)
+        assert not added(instance).startswith("非"), added(instance)
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 3 and max(forms.values()) <= 0.4 * len(found), forms
+
+
 def test_scp01_skip_reasons_say_why() -> None:
     injector = injectors()["SCP-01"]
     context = InjectionContext()

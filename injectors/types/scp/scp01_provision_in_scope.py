@@ -129,9 +129,11 @@ def scope_material(document: Document) -> ScopeMaterial:
     found = scope_chapter(document)
     text = found[1].text if found else ""
     objects = [m.group(1) for m in _SHORT_NAME.finditer(text)]
-    for obj in scope_objects(text):
-        obj = _OBJECT_NOISE.sub("", obj)
-        if 2 <= len(obj) <= 16 and ALL_HAN.match(obj) and not _NOT_AN_OBJECT.search(obj):
+    found = [_OBJECT_NOISE.sub("", o) for o in scope_objects(text)]
+    for obj in found:
+        # "非涉及国家秘密的等级保护对象": what comes before 的 qualifies the object, it is none itself
+        qualifier = obj.startswith("非") or any(f"{obj}的{other}" in text for other in found if other != obj)
+        if 2 <= len(obj) <= 16 and ALL_HAN.match(obj) and not _NOT_AN_OBJECT.search(obj) and not qualifier:
             objects.append(obj)
     activities: list[str] = []
     for sentence in statement_sentences(text):
@@ -174,15 +176,21 @@ def _joined(items: tuple[str, ...]) -> str:
 def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]]:
     """(form, sentence) for each provision a drafter plausibly writes into a scope with this material: that
     the object, or those who work on it, shall follow the document ("记录仪的设计、制造和检验应符合本标准的
-    规定。", "从事服务器研制的单位应遵守本标准。"), meet its requirement chapters or be tested by its
-    method chapters. None copies a body sentence: each speaks of the document as a whole."""
+    规定。", "从事服务器研制的单位应遵守本标准。"), follow it and other standards besides (the opening
+    provision of many codes), meet its requirement chapters or be tested by its method chapters. None
+    copies a body sentence: each speaks of the document as a whole."""
     out: list[tuple[str, str]] = []
     acts = material.activities
     for obj in material.objects[:2]:
         out.append(("符合", f"{obj}应符合{word}的规定。"))
+        out.append(("执行", f"{obj}应按照{word}的规定执行。"))
+        # the opening provision of many codes, which drafters carry into a scope
+        out.append(("除…外", f"{obj}除应符合{word}的规定外，尚应符合国家现行有关标准的规定。"))
+        out.append(("除…外", f"{obj}除执行{word}外，还应遵守国家有关法律法规和标准。"))
         if acts:
             out.append(("符合", f"{obj}的{_joined(acts)}应符合{word}的规定。"))
             out.append(("执行", f"{obj}在{_joined(acts)}过程中，应按照{word}的规定执行。"))
+            out.append(("依据", f"{obj}的{_joined(acts)}应以{word}为依据。"))
             if acts[0] in _WORK:
                 out.append(("遵守", f"从事{obj}{acts[0]}的单位应遵守{word}。"))
         if material.requirements:
@@ -203,6 +211,7 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
+    forms = ("符合", "执行", "除…外", "依据", "遵守", "满足", "检验")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a scope that already holds a provision (a new one would not be told from it);
