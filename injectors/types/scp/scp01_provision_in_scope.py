@@ -129,10 +129,10 @@ def scope_material(document: Document) -> ScopeMaterial:
     found = scope_chapter(document)
     text = found[1].text if found else ""
     objects = [m.group(1) for m in _SHORT_NAME.finditer(text)]
-    found = [_OBJECT_NOISE.sub("", o) for o in scope_objects(text)]
-    for obj in found:
+    named = [_OBJECT_NOISE.sub("", o) for o in scope_objects(text)]
+    for obj in named:
         # "非涉及国家秘密的等级保护对象": what comes before 的 qualifies the object, it is none itself
-        qualifier = obj.startswith("非") or any(f"{obj}的{other}" in text for other in found if other != obj)
+        qualifier = obj.startswith("非") or any(f"{obj}的{other}" in text for other in named if other != obj)
         if 2 <= len(obj) <= 16 and ALL_HAN.match(obj) and not _NOT_AN_OBJECT.search(obj) and not qualifier:
             objects.append(obj)
     activities: list[str] = []
