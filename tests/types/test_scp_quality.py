@@ -16,6 +16,8 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.instance import ErrorInstance
+from injectors.language.novelty import stock_ngrams
+from injectors.language.words import words
 from injectors.registry import injectors
 from injectors.types.scp.editing import SCOPE_ASPECTS, document_kinds, uncovered_aspects
 from parsers.model import Document
@@ -184,6 +186,25 @@ def test_scp05_exclusions_land_in_several_places() -> None:
         assert not [v for v in lint(corrupted, ["SCP-01", "SCP-02"]) if v.location == "1"]
     assert places["inside"] >= 1
     assert places["last line"] < sum(places.values())
+
+
+def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
+    """An added exclusion takes one of many wordings, and no two wordings add the same new phrase (beyond
+    the object's own words): a phrase such as "的适用范围" in every other instance lets a classifier find
+    the type without reading the body."""
+    scope = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于社区共享工具柜的设计和制造。"
+    body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
+    document = standard(scope, body)
+    found = [i for i in instances("SCP-05", document, seeds=80) if not i.edit.replacements[0].old]
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 7, forms
+    phrases: dict[str, set[str]] = {}
+    for instance in found:
+        obj = next(o for o in ("照明装置", "门锁", "柜体") if o in added_text(instance))
+        for gram in stock_ngrams(instance.corrupted_section.text, document, words(obj)):
+            phrases.setdefault("".join(gram), set()).add(instance.provenance.form)
+    shared = {p: f for p, f in phrases.items() if len(f) > 1}
+    assert not shared, shared
 
 
 # --- SCP-01 / SCP-02: no stock opener, no single verb ----------------------------------------------------

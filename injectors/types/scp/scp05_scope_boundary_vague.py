@@ -107,23 +107,33 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
 
 
 # How drafters word an exclusion: a sentence after the boundary statement, or a clause inside it. Varied so
-# that no one phrase ("本文件不适用于") marks the type; each says plainly that X is outside the scope.
+# that no one phrase ("本文件不适用于", "的适用范围") marks the type: no two wordings add the same new
+# phrase (only one opens with the document's name), and each says plainly that X is outside the scope.
 _SENTENCE_FORMS = (
     "{word}{also}不适用于{obj}。",
     "{obj}不在{word}的适用范围之内。",
-    "{obj}不属于{word}的适用范围。",
-    "{word}{also}不涉及{obj}。",
-    "{obj}{also}不适用{word}。",
+    "{obj}未纳入{word}范围。",
     "{obj}另有规定，{word}{also}不适用。",
+    "{obj}的要求由其他标准规定。",
+    "{obj}不包括在内。",
+    "{obj}不受{word}约束。",
 )
 
 
 def _form_name(template: str) -> str:
     """ "{obj}不在{word}的适用范围之内。" → "…不在…的适用范围之内": the wording an instance took."""
-    return re.sub(r"\{\w+\}", "…", template).strip("。，（）")
+    return re.sub(r"(?:\{\w+\})+", "…", template).strip("。，（）")
 
 
-_INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列")
+_INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列", "，不含{obj}")
+
+
+FORMS = (
+    "删去限定语",
+    "排除列表增项",
+    *(_form_name(f) for f in _SENTENCE_FORMS),
+    *(_form_name(f) for f in _INNER_FORMS),
+)
 
 
 # Words of a qualifier too general to show a restriction ("开展……的", "各类……的").
@@ -259,6 +269,7 @@ class ScopeBoundaryVague(Injector):
     clause (named in the description) regulates the excluded object."""
 
     error_type = ERROR_TYPE.id
+    forms = FORMS
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
