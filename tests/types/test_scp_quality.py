@@ -201,6 +201,7 @@ def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
     phrases: dict[str, set[str]] = {}
     for instance in found:
         obj = next(o for o in ("照明装置", "门锁", "柜体") if o in added_text(instance))
+        assert instance.corrupted_section is not None and instance.provenance.form
         for gram in stock_ngrams(instance.corrupted_section.text, document, words(obj)):
             phrases.setdefault("".join(gram), set()).add(instance.provenance.form)
     shared = {p: f for p, f in phrases.items() if len(f) > 1}
