@@ -51,7 +51,7 @@ from injectors.types.scp.editing import (
     paragraph_spans,
     plain_subject,
 )
-from injectors.types.scp.kinds import can_join
+from injectors.types.scp.kinds import can_join, same_kind
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -148,6 +148,60 @@ def negated_objects(text: str) -> list[tuple[str, str, str]]:
     return list(dict.fromkeys(out))
 
 
+# A cited standard's code ("GB/T 19392-2003", "［1］JT/T 794", "GM/T0028"), and the genre that ends a
+# product standard's title ("……车载终端技术要求"): what remains is the product it standardizes (not an
+# interface specification's "证书应用综合服务接口规范": a service, no product).
+_REFERENCE_CODE = regex.compile(r"^\s*(?:[［\[]\d+[］\]])?\s*[A-Z][A-Z/]*\s*\d[\d.]*(?:\s*[—–-]\s*\d{4})?\s*")
+_GENRE = regex.compile(
+    r"(?:技术要求(?:[和及与]试验方法)?|通用技术条件|技术条件|通用规范|技术规范|安全要求|试验方法|检验方法|检测方法)$"
+)
+_LATIN_GAP = regex.compile(r"(?<=[A-Za-z0-9])\s+(?=\p{Han})|(?<=\p{Han})\s+(?=[A-Za-z0-9])")
+
+
+def referenced_products(document: Document) -> list[str]:
+    """Products that the standards this document cites (normative references, bibliography) are about:
+    "JT/T 794 道路运输车辆卫星定位系统车载终端技术要求" → "道路运输车辆卫星定位系统车载终端". Only titles
+    that end with a product standard's genre (技术要求, 通用规范 …) name one."""
+    out = []
+    for section in document.sections:
+        if section.kind not in ("normative_references", "bibliography"):
+            continue
+        for line in section.text.split("\n"):
+            m = _REFERENCE_CODE.match(line)
+            if m is None:
+                continue
+            title = _LATIN_GAP.sub("", regex.sub(r"[（(][^）)]*[）)]", "", line[m.end() :]).strip())
+            elements = [e for e in regex.split(r"[\s:：]+", title) if e]
+            while elements and _GENRE.fullmatch(elements[-1]):  # "……预警系统 技术要求和试验方法"
+                elements.pop()
+                if elements:
+                    elements[-1] += "技术要求"
+            if not elements:
+                continue
+            name = _GENRE.sub("", elements[-1])
+            if name != elements[-1] and 4 <= len(name) <= 20 and ALL_HAN.match(name):
+                out.append(name)
+    return list(dict.fromkeys(out))
+
+
+def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, body: str) -> list[str]:
+    """Products of the scope object's kind that the document's own references name and that neither its
+    scope nor its body treats: "汽车GPS导航系统" beside "汽车行驶记录仪". Not a class the scope object
+    belongs to (服务器 for 签名验签服务器), nor a kind of the scope object itself, nor one of a kind the
+    scope takes in as a whole ("亦适用于其他水利监测系统")."""
+    heads = _heads(objects)
+    out = []
+    for name in referenced_products(document):
+        if name in scope or name in body or not any(same_kind(name, o) for o in objects):
+            continue
+        if any(h.endswith(name) or name.endswith(h) for h in heads):
+            continue
+        if regex.search(rf"(?:其他|其它|各类|各种|所有)[^，。；]{{0,12}}{regex.escape(name[-2:])}", scope):
+            continue
+        out.append(name)
+    return out
+
+
 @dataclass(frozen=True)
 class ScopedRequirement:
     """A body requirement "S应P。" whose subject S is, or starts with, the object the scope covers."""
@@ -240,6 +294,7 @@ class Outsider:
     excluded: bool  # True: "不适用于"; False: only "参照使用"
     negated: str = ""  # the scope's "非X" qualifier that leaves the object out ("非涉密对象")
     head: str = ""  # for a negated one: the noun it shares with the scope's object ("对象")
+    sibling: str = ""  # for a product its references name: the scope's own object it stands beside
 
 
 @functools.lru_cache(maxsize=16)
@@ -253,8 +308,13 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
     outside = [Outsider(z, True) for z in excluded_objects(text)]
     outside += [Outsider(z, False) for z in referred_objects(text)]
     outside += [Outsider(z, True, own, head) for z, head, own in negated_objects(text)]
+    objects = tuple(scope_objects(text))
+    if objects:
+        outside += [
+            Outsider(z, False, sibling=objects[0]) for z in sibling_objects(document, objects, text, body)
+        ]
     usable = tuple(o for o in outside if len(o.name) <= _LONGEST_OBJECT and o.name not in body)
-    return tuple(scope_objects(text)), usable
+    return objects, usable
 
 
 def _joins(
@@ -289,9 +349,11 @@ class BodyBeyondScope(Injector):
     does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
 
     error_type = ERROR_TYPE.id
+    forms = ("不适用于", "参照使用", "非X", "同类对象")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X): no_outsider_in_scope;
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), and the document's
+        references name no product of its object's kind that it leaves out: no_outsider_in_scope;
         or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
         the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
         if scope_chapter(document) is None:
@@ -345,6 +407,8 @@ class BodyBeyondScope(Injector):
         word = self_reference(document)
         if outsider.negated:
             where = f"范围写明{word}适用于“{outsider.negated}”"
+        elif outsider.sibling:
+            where = f"范围只涉及{outsider.sibling}，未涵盖{obj}"
         elif outsider.excluded:
             where = f"范围写明{word}不适用于{obj}"
         else:
@@ -356,8 +420,16 @@ class BodyBeyondScope(Injector):
             fix=f"删去“{added}”，本条只对{outsider.negated or requirement.head}提出要求；如确需规定“{obj}”，"
             "先修改范围使其涵盖该对象",
             generator="rule-template",
-            form="非X" if outsider.negated else "不适用于" if outsider.excluded else "参照使用",
+            form=_form(outsider),
         )
+
+
+def _form(outsider: Outsider) -> str:
+    if outsider.negated:
+        return "非X"
+    if outsider.sibling:
+        return "同类对象"
+    return "不适用于" if outsider.excluded else "参照使用"
 
 
 def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:
