@@ -208,6 +208,35 @@ def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
     assert not shared, shared
 
 
+def test_scp05_documents_of_one_corpus_take_different_exclusion_wordings() -> None:
+    """Where every wording adds new words, neighbouring documents of a corpus take different ones: a
+    random choice let two documents of a release of eight say "……不受本文件约束"."""
+    scope = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于社区共享工具柜的设计和制造。"
+    body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
+    documents = [parse_text(Path(f"cabinet-{n}.txt"), _text(scope, body, n).encode()) for n in range(6)]
+    context = InjectionContext.from_documents(documents)
+    forms = []
+    for document in documents:
+        attempt = injector("SCP-05").inject(Baseline(document), random.Random("0:SCP-05"), context)
+        assert attempt.instance is not None and attempt.instance.provenance.form
+        forms.append(attempt.instance.provenance.form)
+    assert len(set(forms)) == len(forms), forms
+
+
+def _text(scope: str, body: str, n: int) -> str:
+    return f"""GB/T 9995{n}—2025
+社区 共享工具柜 第{n + 1}部分：技术要求
+前言
+{FOREWORD}
+1 范围
+{scope}
+2 规范性引用文件
+本文件没有规范性引用文件。
+3 术语和定义
+本文件没有需要界定的术语和定义。
+{body}"""
+
+
 # --- SCP-01 / SCP-02: no stock opener, no single verb ----------------------------------------------------
 
 

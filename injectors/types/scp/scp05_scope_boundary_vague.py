@@ -117,6 +117,11 @@ _SENTENCE_FORMS = (
     "{obj}的要求由其他标准规定。",
     "{obj}不包括在内。",
     "{obj}不受{word}约束。",
+    "{obj}另行规定。",
+    "有关{obj}的内容不属于{word}。",
+    "{obj}排除在外。",
+    "{obj}由专门标准规范。",
+    "{obj}不属此列。",
 )
 
 
@@ -344,6 +349,29 @@ class ScopeBoundaryVague(Injector):
                 (out if own else stock).append((obj, clause, offset, added, _form_name(form)))
         return out or stock
 
+    def _spread(
+        self, document: Document, context: InjectionContext, wordings: list[tuple[str, str, int, str, str]]
+    ) -> list[tuple[str, str, int, str, str]]:
+        """Where every wording adds new words, the wordings of one form, a form that turns with the
+        document's place in the corpus: documents next to each other never take the same new phrase (a
+        random choice gave two documents in a release of eight "不受本文件约束")."""
+        documents = list(dict.fromkeys(s.doc_id for s in context.scopes))
+        if document.doc_id not in documents or any(not self._stock(document, w) for w in wordings):
+            return wordings
+        start = documents.index(document.doc_id)
+        cycle = [_form_name(f) for f in (*_SENTENCE_FORMS, *_INNER_FORMS)]
+        for k in range(len(cycle)):
+            form = cycle[(start + k) % len(cycle)]
+            picked = [w for w in wordings if w[4] == form]
+            if picked:
+                return picked
+        return wordings
+
+    @staticmethod
+    def _stock(document: Document, wording: tuple[str, str, int, str, str]) -> bool:
+        obj, _, _, added, _ = wording
+        return bool(stock_ngrams(added, document, words(obj)))
+
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
@@ -375,7 +403,7 @@ class ScopeBoundaryVague(Injector):
             exclusion = st.text[: at - st.start] + added + st.text[at - st.start :]
             form = "排除列表增项"
         else:
-            wordings = self._wordings(document, section, site.detail[1])
+            wordings = self._spread(document, context, self._wordings(document, section, site.detail[1]))
             if not wordings:
                 return None
             obj, clause, at, exclusion, form = rng.choice(wordings)
