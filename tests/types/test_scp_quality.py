@@ -188,43 +188,14 @@ def test_scp05_exclusions_land_in_several_places() -> None:
     assert places["last line"] < sum(places.values())
 
 
-def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
-    """An added exclusion takes one of many wordings, and no two wordings add the same new phrase (beyond
-    the object's own words): a phrase such as "的适用范围" in every other instance lets a classifier find
-    the type without reading the body."""
-    scope = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于社区共享工具柜的设计和制造。"
-    body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
-    document = standard(scope, body)
-    found = [i for i in instances("SCP-05", document, seeds=80) if not i.edit.replacements[0].old]
-    forms = Counter(i.provenance.form for i in found)
-    assert len(forms) >= 7, forms
-    phrases: dict[str, set[str]] = {}
-    for instance in found:
-        obj = next(o for o in ("照明装置", "门锁", "柜体") if o in added_text(instance))
-        assert instance.corrupted_section is not None and instance.provenance.form
-        for gram in stock_ngrams(instance.corrupted_section.text, document, words(obj)):
-            phrases.setdefault("".join(gram), set()).add(instance.provenance.form)
-    shared = {p: f for p, f in phrases.items() if len(f) > 1}
-    assert not shared, shared
-
-
-def test_scp05_documents_of_one_corpus_take_different_exclusion_wordings() -> None:
-    """Where every wording adds new words, neighbouring documents of a corpus take different ones: a
-    random choice let two documents of a release of eight say "……不受本文件约束"."""
-    scope = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于社区共享工具柜的设计和制造。"
-    body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
-    documents = [parse_text(Path(f"cabinet-{n}.txt"), _text(scope, body, n).encode()) for n in range(6)]
-    context = InjectionContext.from_documents(documents)
-    forms = []
-    for document in documents:
-        attempt = injector("SCP-05").inject(Baseline(document), random.Random("0:SCP-05"), context)
-        assert attempt.instance is not None and attempt.instance.provenance.form
-        forms.append(attempt.instance.provenance.form)
-    assert len(set(forms)) == len(forms), forms
+def corpus(scope: str, body: str, size: int) -> list[Document]:
+    """`size` standards of one series with the same scope and body: a corpus whose documents differ only
+    in their numbers and titles."""
+    return [parse_text(Path(f"cabinet-{n}.txt"), _text(scope, body, n).encode()) for n in range(size)]
 
 
 def _text(scope: str, body: str, n: int) -> str:
-    return f"""GB/T 9995{n}—2025
+    return f"""GB/T {99950 + n}—2025
 社区 共享工具柜 第{n + 1}部分：技术要求
 前言
 {FOREWORD}
@@ -235,6 +206,52 @@ def _text(scope: str, body: str, n: int) -> str:
 3 术语和定义
 本文件没有需要界定的术语和定义。
 {body}"""
+
+
+def corpus_instances(type_id: str, documents: list[Document], seed: int = 0) -> list[ErrorInstance]:
+    """One instance per document (where it takes one), each injected with the whole corpus as context."""
+    context = InjectionContext.from_documents(documents)
+    out = []
+    for document in documents:
+        attempt = injector(type_id).inject(
+            Baseline(document), random.Random(f"{seed}:{type_id}:{document.doc_id}"), context, seed=seed
+        )
+        if attempt.instance is not None:
+            out.append(attempt.instance)
+    return out
+
+
+_LAMP_BODY = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
+_PLAIN_SCOPE = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于社区共享工具柜的设计和制造。"
+
+
+def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
+    """An added exclusion takes one of many wordings, and no two wordings add the same new phrase (beyond
+    the object's own words): a phrase such as "的适用范围" in every other instance lets a classifier find
+    the type without reading the body."""
+    documents = corpus(_PLAIN_SCOPE, _LAMP_BODY, 16)
+    found = [i for i in corpus_instances("SCP-05", documents) if not i.edit.replacements[0].old]
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 10, forms
+    phrases: dict[str, set[str]] = {}
+    by_id = {d.doc_id: d for d in documents}
+    for instance in found:
+        document = by_id[instance.doc_id]
+        obj = next(o for o in ("照明装置", "门锁", "柜体") if o in added_text(instance))
+        assert instance.corrupted_section is not None and instance.provenance.form
+        for gram in stock_ngrams(instance.corrupted_section.text, document, words(obj)):
+            phrases.setdefault("".join(gram), set()).add(instance.provenance.form)
+    shared = {p: f for p, f in phrases.items() if len(f) > 1}
+    assert not shared, shared
+
+
+def test_scp05_documents_of_one_corpus_take_different_exclusion_wordings() -> None:
+    """Where every wording adds new words, the documents of a corpus take different ones, whatever the
+    seed: a random choice let two documents of a release of eight say "……不受本文件约束"."""
+    documents = corpus(_PLAIN_SCOPE, _LAMP_BODY, 8)
+    for seed in range(3):
+        forms = [i.provenance.form for i in corpus_instances("SCP-05", documents, seed)]
+        assert len(forms) == len(documents) and len(set(forms)) == len(forms), forms
 
 
 # --- SCP-01 / SCP-02: no stock opener, no single verb ----------------------------------------------------
