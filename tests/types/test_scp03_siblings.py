@@ -97,3 +97,30 @@ def test_no_sibling_where_the_scope_takes_in_the_whole_kind() -> None:
     context = InjectionContext.from_documents([document])
     assert list(injectors()["SCP-03"].sites(document, context)) == []
     assert injectors()["SCP-03"].no_site_reason(document, context) == "no_outsider_in_scope"
+
+
+def test_a_second_instance_in_one_document_names_another_product() -> None:
+    """As the planner asks for a second instance (the first one's edit as `taken`): never the same product
+    again, and none at all where the document names only one."""
+    document = standard()
+    context = InjectionContext.from_documents([document])
+    injector = injectors()["SCP-03"]
+    for seed in range(8):
+        first = injector.inject(Baseline(document), random.Random(f"{seed}:a"), context, seed=seed).instance
+        assert first is not None
+        second = injector.inject(
+            Baseline(document), random.Random(f"{seed}:b"), context, taken=[first.edit], seed=seed
+        ).instance
+        assert second is not None
+        named = [
+            {p for p in ("车载视频监控终端", "城市公交GPS导航系统") if p in r.new}
+            for i in (first, second)
+            for r in i.edit.replacements
+        ]
+        assert len(named[0]) == len(named[1]) == 1 and named[0] != named[1], named
+    single = standard(references=REFERENCES.replace("GB/T 99101—2024 公交车 车载视频监控终端技术要求\n", ""))
+    context = InjectionContext.from_documents([single])
+    first = injector.inject(Baseline(single), random.Random("a"), context).instance
+    assert first is not None
+    again = injector.inject(Baseline(single), random.Random("b"), context, taken=[first.edit])
+    assert again.instance is None

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import regex
 
-from injectors.base import Injector, Proposal, Site
+from injectors.base import Attempt, Baseline, Injector, Proposal, Rewriter, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.language.punctuation import match_style
@@ -335,6 +337,11 @@ def _joins(
     return fits and can_join(outsider.name, requirement.subject, at, heads)
 
 
+# What the instances already placed in the document being injected added (the planner's `taken`), for
+# the duration of one `inject` call: a second instance names another outsider, or none.
+_ADDED: ContextVar[tuple[str, ...]] = ContextVar("scp03_added", default=())
+
+
 class BodyBeyondScope(Injector):
     """SCP-03. Why: every provision of the body lies inside the boundary that 范围 draws (GB/T 1.1—2020);
     a clause that also regulates an object the scope excludes silently widens the document. How: a body
@@ -344,9 +351,13 @@ class BodyBeyondScope(Injector):
     written with the coordinators the document itself
     uses; the error shows only when the clause is read against the scope. Only things of one kind are
     coordinated (`kinds`): "报警系统和电池室均应设置主电源" is a sentence no drafter writes; a place may
-    join only as a second owner ("报警系统及电池室的设计文件应……"). Other documents are skipped (no
-    site): an object from another document would come from another field, and a life-cycle stage the scope
-    does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
+    join only as a second owner ("报警系统及电池室的设计文件应……"). Where the scope puts nothing
+    outside, the outsider may be a product of the scope object's own kind that a standard the document
+    cites is about ("汽车GPS导航系统" beside "汽车行驶记录仪") and that neither the scope nor the body
+    treats (`sibling_objects`): the scope names its one object, so the widened clause shows against it.
+    Other documents are skipped (no site): an object from another document would come from another field,
+    and a life-cycle stage the scope does not list ("改造前后均应……") read as padding to the reviewers,
+    not as a drafting error."""
 
     error_type = ERROR_TYPE.id
     forms = ("不适用于", "参照使用", "非X", "同类对象")
@@ -359,6 +370,25 @@ class BodyBeyondScope(Injector):
         if scope_chapter(document) is None:
             return "no_scope"
         return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
+
+    def inject(
+        self,
+        baseline: Baseline,
+        rng: random.Random,
+        context: InjectionContext,
+        taken: Sequence[Edit] = (),
+        seed: int = 0,
+        stats: Counter[str] | None = None,
+        rewriter: Rewriter | None = None,
+    ) -> Attempt:
+        """A second instance in one document never names the outsider of the first again: the same
+        "和涉密对象" in two clauses is a phrase repeated across the release, a pattern instead of an error
+        to find."""
+        token = _ADDED.set(tuple(r.new for e in taken for r in e.replacements if r.new))
+        try:
+            return super().inject(baseline, rng, context, taken, seed, stats, rewriter)
+        finally:
+            _ADDED.reset(token)
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
@@ -385,7 +415,12 @@ class BodyBeyondScope(Injector):
         requirement: ScopedRequirement = site.detail
         objects, outside = _material(document)
         own_heads = _heads(objects)
-        candidates = [z for z in outside if _joins(z, requirement, own_heads, objects)]
+        before = _ADDED.get()
+        candidates = [
+            z
+            for z in outside
+            if _joins(z, requirement, own_heads, objects) and not any(z.name in a for a in before)
+        ]
         if not candidates:
             return None
         outsider = rng.choice(candidates)
