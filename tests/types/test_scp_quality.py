@@ -260,15 +260,16 @@ def test_scp05_documents_of_one_corpus_take_different_exclusion_wordings() -> No
 def test_scp01_writes_a_scope_provision_not_a_copy_of_a_body_sentence() -> None:
     """A requirement slipped into the scope is one a drafter writes there, about the document as a whole
     and its own object ("……的设计、制造和检验应符合本文件的规定。"), in several forms; never a body
-    sentence moved as it stands (a duplicate-sentence finder would solve the type)."""
+    sentence moved as it stands (a duplicate-sentence finder would solve the type). The forms take turns
+    over the documents of a corpus."""
     scope = CABINET_SCOPE.replace(
         "本文件适用于住宅小区内设置的社区共享工具柜。",
         "本文件适用于住宅小区内设置的社区共享工具柜的设计、制造和检验。",
     )
-    document = standard(scope, CABINET_BODY)
-    found = instances("SCP-01", document, seeds=40)
-    assert len(found) >= 30
-    body = [s.text for s in document.sections if s.kind == "clause"]
+    documents = corpus(scope, CABINET_BODY, 14)
+    found = [i for seed in range(3) for i in corpus_instances("SCP-01", documents, seed)]
+    assert len(found) >= 40
+    body = [s.text for s in documents[0].sections if s.kind == "clause"]
     for instance in found:
         added = added_text(instance)
         assert "应" in added and added.endswith("。")

@@ -37,6 +37,7 @@ from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import APPLICABILITY, scope_chapter, self_reference, statement_sentences
 from injectors.types.scp.editing import ACT, ALL_HAN, body_sections, paragraph_spans, scope_name
 from injectors.types.scp.scp03_body_exceeds_scope import scope_objects
+from injectors.types.scp.spread import place_in_release
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -244,7 +245,11 @@ class ProvisionInScope(Injector):
             if not stock_ngrams(text[line_start : site.detail] + sentence, document, own)
         ]
         pool = fresh or [(f, match_style(s, text)) for f, s in options]
-        form = rng.choice(sorted({f for f, _ in pool}))  # each form as likely, however many sentences it has
+        # the forms take turns over the documents of the release (`place_in_release`): a random one per
+        # document gave one form to four of nine scopes
+        forms = [f for f in self.forms if any(f == g for g, _ in pool)]
+        k, _ = place_in_release(document, context)
+        form = forms[k % len(forms)]
         sentence = rng.choice([s for f, s in pool if f == form])
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(

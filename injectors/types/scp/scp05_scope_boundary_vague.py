@@ -40,6 +40,7 @@ from injectors.types.scp.analysis import (
 from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
 from injectors.types.scp.kinds import same_kind
 from injectors.types.scp.scp03_body_exceeds_scope import referred_objects, scope_objects
+from injectors.types.scp.spread import place_in_release
 from parsers.entries import split_term
 from parsers.model import Document, Section
 
@@ -355,10 +356,9 @@ class ScopeBoundaryVague(Injector):
         """Where every wording adds new words, the wordings of one form, a form that turns with the
         document's place in the corpus: documents next to each other never take the same new phrase (a
         random choice gave two documents in a release of eight "不受本文件约束")."""
-        documents = list(dict.fromkeys(s.doc_id for s in context.scopes))
-        if document.doc_id not in documents or any(not self._stock(document, w) for w in wordings):
+        if any(not self._stock(document, w) for w in wordings):
             return wordings
-        start = documents.index(document.doc_id)
+        start, _ = place_in_release(document, context)
         cycle = [_form_name(f) for f in (*_SENTENCE_FORMS, *_INNER_FORMS)]
         for k in range(len(cycle)):
             form = cycle[(start + k) % len(cycle)]
