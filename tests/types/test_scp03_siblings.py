@@ -37,7 +37,7 @@ BODY = """4 技术要求
 BIBLIOGRAPHY = "[1] GB/T 99106 城市公交 GPS 导航系统通用规范"
 
 
-def standard(scope: str = SCOPE, references: str = REFERENCES) -> Document:
+def standard(scope: str = SCOPE, references: str = REFERENCES, body: str = BODY) -> Document:
     text = f"""GB/T 99991—2025
 公交车 乘客计数仪 技术要求
 前言
@@ -49,7 +49,7 @@ def standard(scope: str = SCOPE, references: str = REFERENCES) -> Document:
 {references}
 3 术语和定义
 本文件没有需要界定的术语和定义。
-{BODY}参考文献
+{body}参考文献
 {BIBLIOGRAPHY}
 """
     return parse_text(Path("scp03-siblings.txt"), text.encode())
@@ -124,3 +124,13 @@ def test_a_second_instance_in_one_document_names_another_product() -> None:
     assert first is not None
     again = injector.inject(Baseline(single), random.Random("b"), context, taken=[first.edit])
     assert again.instance is None
+
+
+def test_the_all_adverb_only_where_the_document_writes_it_before_the_same_words() -> None:
+    """ "均应" in the body does not make "……和……均应能" the document's own wording: added before 应能 it
+    would be the same new phrase in every instance that took it."""
+    body = BODY.replace("5 试验方法", "4.4 功能\n试验后各项功能均应正常。\n5 试验方法")
+    document = standard(body=body)
+    found = [i for i in instances(document, seeds=30) if i.location == "4.1"]
+    assert found
+    assert not any("均" in r.new for i in found for r in i.edit.replacements)

@@ -277,11 +277,13 @@ def negated_requirements(section: Section, head: str) -> tuple[ScopedRequirement
     )
 
 
-def _connectors(document: Document) -> tuple[list[str], list[str]]:
-    """Coordinators and "all" adverbs the document itself writes between subjects and 应."""
+def _connectors(document: Document, follows: str) -> tuple[list[str], list[str]]:
+    """Coordinators, and "all" adverbs the document itself writes before the words that follow the subject
+    ("均应能" where the clause goes on with 应能): an adverb the document never writes there would be the
+    same new phrase in every instance that took it."""
     body = "\n".join(s.text for _, s in body_sections(document))
     joins = [c for c in ("和", "及", "与", "以及", "、") if c in body] or ["和"]
-    alls = [""] + [a for a in ("均", "都") if f"{a}应" in body]
+    alls = [""] + [a for a in ("均", "都") if f"{a}{follows}" in body]
     return joins, alls
 
 
@@ -425,10 +427,10 @@ class BodyBeyondScope(Injector):
             return None
         outsider = rng.choice(candidates)
         obj = outsider.name
-        joins, alls = _connectors(document)
         subject = requirement.subject
         at = _head_end(subject, requirement.head)
         assert at is not None
+        joins, alls = _connectors(document, requirement.sentence[at : at + 2])
         # not the coordinator the subject already has ("火灾探测与报警系统与……"): it would read as one list
         join = rng.choice([j for j in joins if j not in subject[:at]] or joins)
         added = match_style(join + obj, section.text)
