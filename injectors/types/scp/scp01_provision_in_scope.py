@@ -244,13 +244,14 @@ class ProvisionInScope(Injector):
             for form, sentence in options
             if not stock_ngrams(text[line_start : site.detail] + sentence, document, own)
         ]
-        pool = fresh or [(f, match_style(s, text)) for f, s in options]
         # the forms take turns over the documents of the release (`place_in_release`): a random one per
-        # document gave one form to four of nine scopes
-        forms = [f for f in self.forms if any(f == g for g, _ in pool)]
+        # document gave one form to four of nine scopes; of the form's sentences, one of the document's own
+        # words where there is one
+        forms = [f for f in self.forms if any(f == g for g, _ in options)]
         k, _ = place_in_release(document, context)
         form = forms[k % len(forms)]
-        sentence = rng.choice([s for f, s in pool if f == form])
+        pool = [s for f, s in fresh if f == form] or [match_style(s, text) for f, s in options if f == form]
+        sentence = rng.choice(pool)
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(
             edit,
