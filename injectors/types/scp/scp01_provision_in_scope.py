@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -37,7 +38,6 @@ from injectors.taxonomy import ErrorType
 from injectors.types.scp.analysis import APPLICABILITY, scope_chapter, self_reference, statement_sentences
 from injectors.types.scp.editing import ACT, ALL_HAN, body_sections, paragraph_spans, scope_name
 from injectors.types.scp.scp03_body_exceeds_scope import scope_objects
-from injectors.types.scp.spread import place_in_release
 from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
@@ -125,10 +125,9 @@ class ScopeMaterial:
     methods: tuple[str, ...]  # body chapter titles ending with 方法 ("试验方法")
 
 
-@functools.lru_cache(maxsize=16)
-def scope_material(document: Document) -> ScopeMaterial:
-    found = scope_chapter(document)
-    text = found[1].text if found else ""
+@functools.lru_cache(maxsize=1024)
+def _objects_and_activities(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The objects a scope text names (its short names first) and the activities its boundary names."""
     objects = [m.group(1) for m in _SHORT_NAME.finditer(text)]
     named = [_OBJECT_NOISE.sub("", o) for o in scope_objects(text)]
     for obj in named:
@@ -144,6 +143,14 @@ def scope_material(document: Document) -> ScopeMaterial:
             tail = _ACTIVITY_LIST.search(clause)
             if tail:
                 activities += [a for a in regex.split(r"以及|[、和及与]", tail.group(1)) if a]
+    return tuple(dict.fromkeys(objects)), tuple(dict.fromkeys(activities))
+
+
+@functools.lru_cache(maxsize=16)
+def scope_material(document: Document) -> ScopeMaterial:
+    found = scope_chapter(document)
+    text = found[1].text if found else ""
+    objects, activities = _objects_and_activities(text)
     titles = [s.title.strip() for _, s in body_sections(document) if s.level == 1 and s.title]
     requirements = [t for t in titles if t.endswith("要求") and 4 <= len(t) <= 10 and ALL_HAN.match(t)]
     methods = [
@@ -201,6 +208,45 @@ def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]
     return out
 
 
+FORMS = ("符合", "执行", "除…外", "依据", "遵守", "满足", "检验")
+
+
+@functools.lru_cache(maxsize=1024)
+def _scope_forms(text: str) -> tuple[str, ...]:
+    """The forms a scope text allows, as far as the scope shows it: its objects and activities, and the
+    requirements and test methods it says the document gives (which its body's chapter titles usually
+    name); none where it names no object or already holds a provision."""
+    objects, activities = _objects_and_activities(text)
+    if not objects or any(provisions(s.text) for s in statement_sentences(text)):
+        return ()
+    forms = ["符合", "执行", "除…外"]
+    if activities:
+        forms += ["依据", "遵守"] if activities[0] in _WORK else ["依据"]
+    if regex.search(r"(?:规定|给出)了[^。]*要求", text):
+        forms.append("满足")
+    if regex.search(r"(?:试验|检验|测试|检测)方法", text):
+        forms.append("检验")
+    return tuple(forms)
+
+
+def _turn(document: Document, context: InjectionContext, available: set[str]) -> str:
+    """The form this document takes: the one the documents before it in the release (`context.scopes`,
+    in order) took least, each of them having taken by the same rule the least taken of the forms its
+    scope allows (`_scope_forms`: what every document can tell of every other); ties go to the earlier
+    form of `FORMS`. A form the body allows but the scope does not show is taken only where the scope
+    shows none of the others."""
+    taken: Counter[str] = Counter()
+    for doc_id, text in dict((s.doc_id, s.text) for s in context.scopes).items():
+        if doc_id == document.doc_id:
+            break
+        forms = _scope_forms(text)
+        if forms:
+            taken[min(forms, key=lambda f: (taken[f], FORMS.index(f)))] += 1
+    found = scope_chapter(document)
+    shown = available.intersection(_scope_forms(found[1].text) if found else ()) or available
+    return min(shown, key=lambda f: (taken[f], FORMS.index(f)))
+
+
 class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a provision a drafter plausibly writes into a scope,
@@ -212,7 +258,7 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    forms = ("符合", "执行", "除…外", "依据", "遵守", "满足", "检验")
+    forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a scope that already holds a provision (a new one would not be told from it);
@@ -244,12 +290,10 @@ class ProvisionInScope(Injector):
             for form, sentence in options
             if not stock_ngrams(text[line_start : site.detail] + sentence, document, own)
         ]
-        # the forms take turns over the documents of the release (`place_in_release`): a random one per
-        # document gave one form to four of nine scopes; of the form's sentences, one of the document's own
-        # words where there is one
-        forms = [f for f in self.forms if any(f == g for g, _ in options)]
-        k, _ = place_in_release(document, context)
-        form = forms[k % len(forms)]
+        # the forms take turns over the documents of the release (`_turn`): a random one per document gave
+        # one form to four of nine scopes; of the form's sentences, one of the document's own words where
+        # there is one
+        form = _turn(document, context, {f for f, _ in options})
         pool = [s for f, s in fresh if f == form] or [match_style(s, text) for f, s in options if f == form]
         sentence = rng.choice(pool)
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
