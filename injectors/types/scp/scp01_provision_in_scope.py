@@ -193,7 +193,7 @@ def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]
         out.append(("符合", f"{obj}应符合{word}的规定。"))
         out.append(("执行", f"{obj}应按{word}执行。"))
         # the opening provision of many codes, which drafters carry into a scope
-        out.append(("除…外", f"{obj}除应符合{word}外，尚应符合国家现行有关标准的规定。"))
+        out.append(("除…外", f"{obj}除遵守{word}外，尚应符合国家现行有关标准的规定。"))
         out.append(("除…外", f"{obj}除执行{word}外，还应遵守国家有关法律法规和标准。"))
         if acts:
             out.append(("符合", f"{obj}的{_joined(acts)}应符合{word}的规定。"))
