@@ -22,12 +22,13 @@ REFERENCES = """GB/T 99101—2024 公交车 车载视频监控终端技术要求
 GB/T 99102 计算机通用规范 第3部分：服务器
 GB/T 99103 公交车 电子站牌通用规范
 GB/T 99104 公交车 调度平台接口规范
-GB/T 99105 公交车 客流分析系统技术要求"""
+GB/T 99105 公交车 客流分析系统技术要求
+GB/T 99107 公交车 车载电源适配装置技术要求"""
 BODY = """4 技术要求
 4.1 供电
 乘客计数仪应能在9 V～36 V电压下正常工作。
 4.2 存储
-乘客计数仪的计数数据应至少保存30天。
+乘客计数仪的计数数据应至少保存30天。计数仪经电源适配装置供电。
 4.3 通信
 计数数据宜通过客流分析系统上传。
 5 试验方法
@@ -83,7 +84,8 @@ def test_a_sibling_product_joins_a_requirement_about_the_scope_object() -> None:
     body = "".join(s.text for s in document.sections if s.kind == "clause")
     for instance in found:
         new = "".join(r.new for r in instance.edit.replacements)
-        # of the counter's kind, never treated by the body (客流分析系统 is), never a class it belongs to
+        # of the counter's kind, never treated by the body (客流分析系统 is; the body names its 适配装置 by
+        # the head of 车载电源适配装置), never a class it belongs to
         assert new.lstrip("和及与、以").startswith(("车载视频监控终端", "城市公交GPS导航系统")), new
         assert instance.provenance.form == "同类对象"
         assert "范围只涉及公交车乘客计数仪" in instance.description

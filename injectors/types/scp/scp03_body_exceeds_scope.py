@@ -194,7 +194,8 @@ def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, bo
     heads = _heads(objects)
     out = []
     for name in referenced_products(document):
-        if name in scope or name in body or not any(same_kind(name, o) for o in objects):
+        # nor one the body names by its head ("充电连接装置" for "……传导充电用连接装置"): a part of the object
+        if name in scope or name[-4:] in body or not any(same_kind(name, o) for o in objects):
             continue
         if any(h.endswith(name) or name.endswith(h) for h in heads):
             continue
