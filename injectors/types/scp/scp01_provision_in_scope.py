@@ -251,8 +251,9 @@ class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a provision a drafter plausibly writes into a scope,
     about the document as a whole, is appended to a scope paragraph: that the scope's own object (or its
-    short name, "以下简称终端") shall conform to the document, be made or used as it says, meet its
-    requirement chapters or be tested by its method chapters (`scope_provisions`). It never copies a body
+    short name, "以下简称终端") shall conform to the document (alone, or besides other standards), be
+    made or used as it says, meet its requirement chapters or be tested by its method chapters
+    (`scope_provisions`), the forms taking turns over the release (`_turn`). It never copies a body
     sentence, so no duplicate-sentence finder solves the type. Evidence: the inserted sentence carries
     应 inside 范围, which the checker reports at the scope. A document whose scope names no object of its
     own is skipped (no site)."""

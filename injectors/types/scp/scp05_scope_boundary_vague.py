@@ -266,7 +266,8 @@ class ScopeBoundaryVague(Injector):
     ("额定电压不大于1 kV的") where the title or another scope sentence still names it (so the boundary is
     visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
-    statement inside its paragraph (not a last line of its own: position gives nothing away).
+    statement inside its paragraph (not a last line of its own: position gives nothing away), in one of
+    many wordings that add no common phrase, taking turns over the documents of the release.
 
     Evidence rule: a dropped qualifier is an error only where the boundary really widens, which the
     corrupted document alone shows: the title, another scope sentence or the body still names what the
