@@ -136,3 +136,11 @@ def test_the_all_adverb_only_where_the_document_writes_it_before_the_same_words(
     found = [i for i in instances(document, seeds=30) if i.location == "4.1"]
     assert found
     assert not any("均" in r.new for i in found for r in i.edit.replacements)
+
+
+def test_the_description_names_the_scope_objects_of_the_siblings_kind_without_their_short_names() -> None:
+    scope = SCOPE.replace("公交车乘客计数仪的技术要求", "公交车乘客计数仪（以下简称计数仪）的技术要求")
+    found = instances(standard(scope))
+    assert found
+    for instance in found:
+        assert "（范围只涉及公交车乘客计数仪，未涵盖" in instance.description, instance.description

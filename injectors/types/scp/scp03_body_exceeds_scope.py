@@ -77,8 +77,9 @@ def scope_objects(text: str) -> list[str]:
     """Objects a scope covers: what follows 规定了/确立了/给出了 up to 的, and the head of 适用于."""
     out = []
     m = regex.search(r"(?:规定了|确立了|给出了)([^，。、；的]{2,24})的", text)
-    if m and ALL_HAN.match(m.group(1)):
-        out.append(m.group(1))
+    named = regex.sub(r"[（(][^）)]*[）)]", "", m.group(1)) if m else ""  # "（以下简称终端）"
+    if len(named) >= 2 and ALL_HAN.match(named):
+        out.append(named)
     for sentence in statement_sentences(text):
         for begin, qualifier in applicability_qualifiers(sentence.text):
             rest = sentence.text[begin + len(qualifier) :]
@@ -299,7 +300,13 @@ class Outsider:
     excluded: bool  # True: "不适用于"; False: only "参照使用"
     negated: str = ""  # the scope's "非X" qualifier that leaves the object out ("非涉密对象")
     head: str = ""  # for a negated one: the noun it shares with the scope's object ("对象")
-    sibling: str = ""  # for a product its references name: the scope's own object it stands beside
+    sibling: str = ""  # for a product its references name: the scope's own objects it stands beside
+
+
+def _of_its_kind(name: str, objects: tuple[str, ...]) -> str:
+    """The scope's objects of the sibling's kind, as the description names them ("汽车行驶记录仪")."""
+    kin = [regex.sub(r"[（(][^）)]*[）)]", "", o) for o in objects if same_kind(name, o)]
+    return "、".join(dict.fromkeys(kin))
 
 
 @functools.lru_cache(maxsize=16)
@@ -316,7 +323,8 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
     objects = tuple(scope_objects(text))
     if objects:
         outside += [
-            Outsider(z, False, sibling=objects[0]) for z in sibling_objects(document, objects, text, body)
+            Outsider(z, False, sibling=_of_its_kind(z, objects))
+            for z in sibling_objects(document, objects, text, body)
         ]
     usable = tuple(o for o in outside if len(o.name) <= _LONGEST_OBJECT and o.name not in body)
     return objects, usable
