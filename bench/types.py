@@ -2,10 +2,12 @@
 
     python bench/types.py [--seeds 20] [--no-real] [--dimension STR] [--examples 3]
 
-Prints three tables: each type's success rate when injected alone into every document that has a site
-for it (goal ≥ 95%), the pre-existing violations the linter finds in the real documents by type, and the
-planner's per-document counts and per-type balance across the corpus as the build ships it (its
-corpus-wide `choose_balanced`; goal: every type within ±20% of the mean).
+Prints four tables: each type's success rate when injected alone into every document that has a site
+for it (goal ≥ 95%), why each type has no site in the real documents (its `no_site_reason`, counted per
+reason), the pre-existing violations the linter finds in the real documents by type, and the planner's
+per-document counts and per-type balance across the corpus as the build ships it (its corpus-wide
+`choose_balanced`; goal: every type within ±20% of the mean). Real documents that fail the parse gate are
+left out, as the build leaves them out.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from injectors.registry import injectors
 from injectors.taxonomy import by_id, type_ids
 from parsers import parse_file
 from parsers.model import Document
+from parsers.structure_quality import gate
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +46,9 @@ def real_documents() -> list[Document]:
         if "bad" in path.parts:
             continue
         try:
-            docs.append(parse_file(path))
+            document = parse_file(path)
+            gate(document)  # the build never injects a document that fails it
+            docs.append(document)
         except Exception as exc:  # report and go on: the bench measures what parses
             print(f"skipped {path.name}: {exc}")
     return docs
@@ -97,6 +102,7 @@ def main() -> None:
             f"{type_id:8} {applicable_docs[type_id]:5d} {n:9d} {successes[type_id]:6d} {rate:7.1%}  {reasons}"
         )
 
+    skip_reasons(real, context, types)
     pre_existing_report(real, types, args.examples)
 
     print("\n## Planner over the project's corpus (the build's corpus-wide choice, types balanced)")
@@ -122,6 +128,38 @@ def pre_existing_report(real: list[Document], types: list[str], examples: int) -
             + ", ".join(f"{k}={v}" for k, v in sorted(Counter(v.error_type for v in found).items()))
         )
     print("by type: " + ", ".join(f"{k}={v}" for k, v in sorted(by_type.items())))
+
+
+def skip_reason_counts(
+    documents: list[Document], context: InjectionContext, types: list[str]
+) -> dict[str, tuple[int, Counter[str]]]:
+    """Per type: the documents where it has a site, and how often each `no_site_reason` fires elsewhere."""
+    out: dict[str, tuple[int, Counter[str]]] = {}
+    for type_id, injector in injectors().items():
+        if type_id not in types:
+            continue
+        reasons: Counter[str] = Counter()
+        with_sites = 0
+        for doc in documents:
+            if list(injector.sites(doc, context)):
+                with_sites += 1
+            else:
+                reasons[injector.no_site_reason(doc, context)] += 1
+        out[type_id] = (with_sites, reasons)
+    return out
+
+
+def skip_reasons(real: list[Document], context: InjectionContext, types: list[str]) -> None:
+    """Where a type vanishes on real documents, and why."""
+    counts = skip_reason_counts(real, context, types)
+    print(f"\n## Why types have no site in the real documents ({len(real)} documents)")
+    print(f"{'type':8} {'sites':>5}  no site (reason=documents)")
+    for type_id in types:
+        if type_id not in counts:
+            continue
+        with_sites, reasons = counts[type_id]
+        listed = ", ".join(f"{k}={v}" for k, v in sorted(reasons.items(), key=lambda x: (-x[1], x[0])))
+        print(f"{type_id:8} {with_sites:5d}  {listed or '-'}")
 
 
 def shipped_balance(corpus: list[Document], seeds: int) -> None:

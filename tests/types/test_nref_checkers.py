@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 import regex
 
-from injectors.checking import Baseline
-from injectors.checking import lint
+from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.language.citations import find_cited, parse_number, unwrap_citations
 from injectors.types.nref.analysis import analyse, order_problem

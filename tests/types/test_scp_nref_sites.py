@@ -43,9 +43,13 @@ POST_BODY = """4 功能要求
 
 
 def standard(
-    scope: str, body: str = POST_BODY, title: str = "停车场 充电桩管理终端 技术要求", terms: str = ""
+    scope: str,
+    body: str = POST_BODY,
+    title: str = "停车场 充电桩管理终端 技术要求",
+    terms: str = "",
+    number: int = 99961,
 ) -> Document:
-    text = f"""GB/T 99961—2025
+    text = f"""GB/T {number}—2025
 {title}
 前言
 {FOREWORD}
@@ -71,6 +75,20 @@ def instances(type_id: str, document: Document, seeds: int = 20) -> list[ErrorIn
     return out
 
 
+def corpus_instances(type_id: str, documents: list[Document], seeds: int = 3) -> list[ErrorInstance]:
+    """Instances of one type over a corpus (each document injected with the whole corpus as context)."""
+    context = InjectionContext.from_documents(documents)
+    out = []
+    for seed in range(seeds):
+        for document in documents:
+            attempt = injectors()[type_id].inject(
+                Baseline(document), random.Random(f"{seed}:{type_id}:{document.doc_id}"), context, seed=seed
+            )
+            if attempt.instance is not None:
+                out.append(attempt.instance)
+    return out
+
+
 def added(instance: ErrorInstance) -> str:
     return "".join(r.new for r in instance.edit.replacements)
 
@@ -85,12 +103,14 @@ def shows(instance: ErrorInstance, document: Document) -> bool:
 
 
 def test_scp01_uses_the_short_name_and_the_bodys_chapters_where_no_requirement_names_the_object() -> None:
-    document = standard(POST_SCOPE)
-    found = instances("SCP-01", document, seeds=30)
+    documents = [standard(POST_SCOPE, number=99961 + n) for n in range(10)]
+    document = documents[0]
+    found = corpus_instances("SCP-01", documents)
+    by_id = {d.doc_id: d for d in documents}
     assert len(found) >= 20
     body = "".join(s.text for s in document.sections if s.kind == "clause")
     for instance in found:
-        assert instance.location == "1" and shows(instance, document)
+        assert instance.location == "1" and shows(instance, by_id[instance.doc_id])
         assert added(instance) not in body
     texts = "".join(added(i) for i in found)
     assert "终端应" in texts  # the short name the scope itself gives
@@ -98,6 +118,39 @@ def test_scp01_uses_the_short_name_and_the_bodys_chapters_where_no_requirement_n
     assert "设计、开发和验收" in texts  # the activities the boundary names
     forms = Counter(i.provenance.form for i in found)
     assert len(forms) >= 4 and max(forms.values()) <= 0.4 * len(found), forms
+
+
+def test_scp01_varies_its_form_where_the_scope_names_only_its_object() -> None:
+    """A scope with no activities and a body with no requirement or method chapters still gives several
+    forms (conform, carry out, conform besides other standards) over a corpus, none in more than 40% of
+    the instances; a qualifier of the object ("非涉及……的") is never taken for the object."""
+    scope = (
+        "本文件给出了非涉及商业秘密的停车场雨量传感器的选型方法。\n"
+        "本文件适用于非涉及商业秘密的停车场雨量传感器。"
+    )
+    body = "4 选型\n4.1 量程\n雨量传感器的量程宜覆盖当地最大小时雨量。\n"
+    documents = [standard(scope, body, number=99961 + n) for n in range(10)]
+    found = corpus_instances("SCP-01", documents)
+    by_id = {d.doc_id: d for d in documents}
+    assert len(found) >= 25
+    for instance in found:
+        assert instance.location == "1" and shows(instance, by_id[instance.doc_id])
+        assert not added(instance).startswith("非"), added(instance)
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 3 and max(forms.values()) <= 0.4 * len(found), forms
+
+
+def test_scp01_forms_take_turns_over_a_corpus_of_mixed_material() -> None:
+    """Documents that allow different sets of forms (a scope naming only its object; one naming
+    activities, with requirement and method chapters) still spread their forms over the release: a turn
+    counted by each document's own number of forms gave one form to four of nine real scopes."""
+    rich = [standard(POST_SCOPE, number=99961 + n) for n in range(6)]
+    scope = "本文件规定了停车场雨量传感器的选型方法。\n本文件适用于停车场雨量传感器。"
+    plain = [standard(scope, number=99971 + n, title="停车场 雨量传感器 选型") for n in range(6)]
+    documents = [d for pair in zip(rich, plain, strict=True) for d in pair]
+    forms = Counter(i.provenance.form for i in corpus_instances("SCP-01", documents, seeds=1))
+    assert sum(forms.values()) == len(documents)
+    assert len(forms) >= 5 and max(forms.values()) <= 0.25 * len(documents), forms
 
 
 def test_scp01_skip_reasons_say_why() -> None:

@@ -16,6 +16,8 @@ from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.instance import ErrorInstance
+from injectors.language.novelty import stock_ngrams
+from injectors.language.words import words
 from injectors.registry import injectors
 from injectors.types.scp.editing import SCOPE_ASPECTS, document_kinds, uncovered_aspects
 from parsers.model import Document
@@ -186,21 +188,88 @@ def test_scp05_exclusions_land_in_several_places() -> None:
     assert places["last line"] < sum(places.values())
 
 
+def corpus(scope: str, body: str, size: int) -> list[Document]:
+    """`size` standards of one series with the same scope and body: a corpus whose documents differ only
+    in their numbers and titles."""
+    return [parse_text(Path(f"cabinet-{n}.txt"), _text(scope, body, n).encode()) for n in range(size)]
+
+
+def _text(scope: str, body: str, n: int) -> str:
+    return f"""GB/T {99950 + n}—2025
+社区 共享工具柜 第{n + 1}部分：技术要求
+前言
+{FOREWORD}
+1 范围
+{scope}
+2 规范性引用文件
+本文件没有规范性引用文件。
+3 术语和定义
+本文件没有需要界定的术语和定义。
+{body}"""
+
+
+def corpus_instances(type_id: str, documents: list[Document], seed: int = 0) -> list[ErrorInstance]:
+    """One instance per document (where it takes one), each injected with the whole corpus as context."""
+    context = InjectionContext.from_documents(documents)
+    out = []
+    for document in documents:
+        attempt = injector(type_id).inject(
+            Baseline(document), random.Random(f"{seed}:{type_id}:{document.doc_id}"), context, seed=seed
+        )
+        if attempt.instance is not None:
+            out.append(attempt.instance)
+    return out
+
+
+_LAMP_BODY = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
+_PLAIN_SCOPE = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于社区共享工具柜的设计和制造。"
+
+
+def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
+    """An added exclusion takes one of many wordings, and no two wordings add the same new phrase (beyond
+    the object's own words): a phrase such as "的适用范围" in every other instance lets a classifier find
+    the type without reading the body."""
+    documents = corpus(_PLAIN_SCOPE, _LAMP_BODY, 16)
+    found = [i for i in corpus_instances("SCP-05", documents) if not i.edit.replacements[0].old]
+    forms = Counter(i.provenance.form for i in found)
+    assert len(forms) >= 10, forms
+    phrases: dict[str, set[str]] = {}
+    by_id = {d.doc_id: d for d in documents}
+    for instance in found:
+        document = by_id[instance.doc_id]
+        obj = next(o for o in ("照明装置", "门锁", "柜体") if o in added_text(instance))
+        assert instance.corrupted_section is not None and instance.provenance.form
+        for gram in stock_ngrams(instance.corrupted_section.text, document, words(obj)):
+            phrases.setdefault("".join(gram), set()).add(instance.provenance.form)
+    shared = {p: f for p, f in phrases.items() if len(f) > 1}
+    assert not shared, shared
+
+
+def test_scp05_documents_of_one_corpus_take_different_exclusion_wordings() -> None:
+    """Where every wording adds new words, the documents of a corpus take different ones, whatever the
+    seed: a random choice let two documents of a release of eight say "……不受本文件约束"."""
+    documents = corpus(_PLAIN_SCOPE, _LAMP_BODY, 8)
+    for seed in range(3):
+        forms = [i.provenance.form for i in corpus_instances("SCP-05", documents, seed)]
+        assert len(forms) == len(documents) and len(set(forms)) == len(forms), forms
+
+
 # --- SCP-01 / SCP-02: no stock opener, no single verb ----------------------------------------------------
 
 
 def test_scp01_writes_a_scope_provision_not_a_copy_of_a_body_sentence() -> None:
     """A requirement slipped into the scope is one a drafter writes there, about the document as a whole
     and its own object ("……的设计、制造和检验应符合本文件的规定。"), in several forms; never a body
-    sentence moved as it stands (a duplicate-sentence finder would solve the type)."""
+    sentence moved as it stands (a duplicate-sentence finder would solve the type). The forms take turns
+    over the documents of a corpus."""
     scope = CABINET_SCOPE.replace(
         "本文件适用于住宅小区内设置的社区共享工具柜。",
         "本文件适用于住宅小区内设置的社区共享工具柜的设计、制造和检验。",
     )
-    document = standard(scope, CABINET_BODY)
-    found = instances("SCP-01", document, seeds=40)
-    assert len(found) >= 30
-    body = [s.text for s in document.sections if s.kind == "clause"]
+    documents = corpus(scope, CABINET_BODY, 14)
+    found = [i for seed in range(3) for i in corpus_instances("SCP-01", documents, seed)]
+    assert len(found) >= 40
+    body = [s.text for s in documents[0].sections if s.kind == "clause"]
     for instance in found:
         added = added_text(instance)
         assert "应" in added and added.endswith("。")

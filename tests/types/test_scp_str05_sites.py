@@ -21,7 +21,15 @@ from injectors.language.words import boundaries, words
 from injectors.registry import injectors
 from parsers.model import Document
 from parsers.text import parse_text
-from tests.types.test_scp_quality import CABINET_BODY, CABINET_SCOPE, added_text, instances, standard
+from tests.types.test_scp_quality import (
+    CABINET_BODY,
+    CABINET_SCOPE,
+    added_text,
+    corpus,
+    corpus_instances,
+    instances,
+    standard,
+)
 
 # A recorder whose scope lists the stages it covers and excludes nothing.
 RECORDER_SCOPE = (
@@ -80,8 +88,7 @@ def test_scp05_varies_the_exclusion_wording_a_document_lacks() -> None:
     type; one that already excludes gets the object as a new list item."""
     scope = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求。\n本文件适用于社区共享工具柜。"
     body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
-    document = standard(scope, body)
-    found = [i for i in instances("SCP-05", document, seeds=24) if added_text(i)]
+    found = [i for i in corpus_instances("SCP-05", corpus(scope, body, 10)) if added_text(i)]
     assert found
     forms = Counter(i.provenance.form for i in found)
     assert len(forms) >= 4 and max(forms.values()) <= 0.4 * len(found), forms

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 # Head nouns a drafter treats as one kind of thing, though their last characters differ.
 _KINDS = (
-    ("系统", "设备", "装置", "终端", "平台"),
+    ("系统", "设备", "装置", "终端", "平台", "仪", "服务器"),
     ("容器", "盒", "袋", "箱", "桶", "罐"),
     ("室", "舱", "库", "间"),
 )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -126,14 +127,15 @@ class ScopeMaterial:
     methods: tuple[str, ...]  # body chapter titles ending with 方法 ("试验方法")
 
 
-@functools.lru_cache(maxsize=16)
-def scope_material(document: Document) -> ScopeMaterial:
-    found = scope_chapter(document)
-    text = found[1].text if found else ""
+@functools.lru_cache(maxsize=1024)
+def _objects_and_activities(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The objects a scope text names (its short names first) and the activities its boundary names."""
     objects = [m.group(1) for m in _SHORT_NAME.finditer(text)]
-    for obj in scope_objects(text):
-        obj = _OBJECT_NOISE.sub("", obj)
-        if 2 <= len(obj) <= 16 and ALL_HAN.match(obj) and not _NOT_AN_OBJECT.search(obj):
+    named = [_OBJECT_NOISE.sub("", o) for o in scope_objects(text)]
+    for obj in named:
+        # "非涉及国家秘密的等级保护对象": what comes before 的 qualifies the object, it is none itself
+        qualifier = obj.startswith("非") or any(f"{obj}的{other}" in text for other in named if other != obj)
+        if 2 <= len(obj) <= 16 and ALL_HAN.match(obj) and not _NOT_AN_OBJECT.search(obj) and not qualifier:
             objects.append(obj)
     activities: list[str] = []
     for sentence in statement_sentences(text):
@@ -143,6 +145,14 @@ def scope_material(document: Document) -> ScopeMaterial:
             tail = _ACTIVITY_LIST.search(clause)
             if tail:
                 activities += [a for a in regex.split(r"以及|[、和及与]", tail.group(1)) if a]
+    return tuple(dict.fromkeys(objects)), tuple(dict.fromkeys(activities))
+
+
+@functools.lru_cache(maxsize=16)
+def scope_material(document: Document) -> ScopeMaterial:
+    found = scope_chapter(document)
+    text = found[1].text if found else ""
+    objects, activities = _objects_and_activities(text)
     titles = [s.title.strip() for _, s in body_sections(document) if s.level == 1 and s.title]
     requirements = [t for t in titles if t.endswith("要求") and 4 <= len(t) <= 10 and ALL_HAN.match(t)]
     methods = [
@@ -176,15 +186,21 @@ def _joined(items: tuple[str, ...]) -> str:
 def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]]:
     """(form, sentence) for each provision a drafter plausibly writes into a scope with this material: that
     the object, or those who work on it, shall follow the document ("记录仪的设计、制造和检验应符合本标准的
-    规定。", "从事服务器研制的单位应遵守本标准。"), meet its requirement chapters or be tested by its
-    method chapters. None copies a body sentence: each speaks of the document as a whole."""
+    规定。", "从事服务器研制的单位应遵守本标准。"), follow it and other standards besides (the opening
+    provision of many codes), meet its requirement chapters or be tested by its method chapters. None
+    copies a body sentence: each speaks of the document as a whole."""
     out: list[tuple[str, str]] = []
     acts = material.activities
     for obj in material.objects[:2]:
         out.append(("符合", f"{obj}应符合{word}的规定。"))
+        out.append(("执行", f"{obj}应按{word}执行。"))
+        # the opening provision of many codes, which drafters carry into a scope
+        out.append(("除…外", f"{obj}除遵守{word}外，尚应符合国家现行有关标准的规定。"))
+        out.append(("除…外", f"{obj}除执行{word}外，还应遵守国家有关法律法规和标准。"))
         if acts:
             out.append(("符合", f"{obj}的{_joined(acts)}应符合{word}的规定。"))
-            out.append(("执行", f"{obj}在{_joined(acts)}过程中，应按照{word}的规定执行。"))
+            out.append(("执行", f"{obj}在{_joined(acts)}过程中，应执行{word}。"))
+            out.append(("依据", f"{obj}的{_joined(acts)}应以{word}为依据。"))
             if acts[0] in _WORK:
                 out.append(("遵守", f"从事{obj}{acts[0]}的单位应遵守{word}。"))
         if material.requirements:
@@ -194,12 +210,52 @@ def scope_provisions(material: ScopeMaterial, word: str) -> list[tuple[str, str]
     return out
 
 
+FORMS = ("符合", "执行", "除…外", "依据", "遵守", "满足", "检验")
+
+
+@functools.lru_cache(maxsize=1024)
+def _scope_forms(text: str) -> tuple[str, ...]:
+    """The forms a scope text allows, as far as the scope shows it: its objects and activities, and the
+    requirements and test methods it says the document gives (which its body's chapter titles usually
+    name); none where it names no object or already holds a provision."""
+    objects, activities = _objects_and_activities(text)
+    if not objects or any(provisions(s.text) for s in statement_sentences(text)):
+        return ()
+    forms = ["符合", "执行", "除…外"]
+    if activities:
+        forms += ["依据", "遵守"] if activities[0] in _WORK else ["依据"]
+    if regex.search(r"(?:规定|给出)了[^。]*要求", text):
+        forms.append("满足")
+    if regex.search(r"(?:试验|检验|测试|检测)方法", text):
+        forms.append("检验")
+    return tuple(forms)
+
+
+def _turn(document: Document, context: InjectionContext, available: set[str]) -> str:
+    """The form this document takes: the one the documents before it in the release (`context.scopes`,
+    in order) took least, each of them having taken by the same rule the least taken of the forms its
+    scope allows (`_scope_forms`: what every document can tell of every other); ties go to the earlier
+    form of `FORMS`. A form the body allows but the scope does not show is taken only where the scope
+    shows none of the others."""
+    taken: Counter[str] = Counter()
+    for doc_id, text in dict((s.doc_id, s.text) for s in context.scopes).items():
+        if doc_id == document.doc_id:
+            break
+        forms = _scope_forms(text)
+        if forms:
+            taken[min(forms, key=lambda f: (taken[f], FORMS.index(f)))] += 1
+    found = scope_chapter(document)
+    shown = available.intersection(_scope_forms(found[1].text) if found else ()) or available
+    return min(shown, key=lambda f: (taken[f], FORMS.index(f)))
+
+
 class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a provision a drafter plausibly writes into a scope,
     about the document as a whole, is appended to a scope paragraph: that the scope's own object (or its
-    short name, "以下简称终端") shall conform to the document, be made or used as it says, meet its
-    requirement chapters or be tested by its method chapters (`scope_provisions`). It never copies a body
+    short name, "以下简称终端") shall conform to the document (alone, or besides other standards), be
+    made or used as it says, meet its requirement chapters or be tested by its method chapters
+    (`scope_provisions`), the forms taking turns over the release (`_turn`). It never copies a body
     sentence, so no duplicate-sentence finder solves the type. Evidence: the inserted sentence carries
     应 inside 范围, which the checker reports at the scope. A document whose scope names no object of its
     own is skipped (no site)."""
@@ -207,6 +263,7 @@ class ProvisionInScope(Injector):
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "e71ce1762abd322e"
+    forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a scope that already holds a provision (a new one would not be told from it);
@@ -238,9 +295,12 @@ class ProvisionInScope(Injector):
             for form, sentence in options
             if not stock_ngrams(text[line_start : site.detail] + sentence, document, own)
         ]
-        pool = fresh or [(f, match_style(s, text)) for f, s in options]
-        form = rng.choice(sorted({f for f, _ in pool}))  # each form as likely, however many sentences it has
-        sentence = rng.choice([s for f, s in pool if f == form])
+        # the forms take turns over the documents of the release (`_turn`): a random one per document gave
+        # one form to four of nine scopes; of the form's sentences, one of the document's own words where
+        # there is one
+        form = _turn(document, context, {f for f, _ in options})
+        pool = [s for f, s in fresh if f == form] or [match_style(s, text) for f, s in options if f == form]
+        sentence = rng.choice(pool)
         edit = Edit("modify", site.target, (Replacement("text", site.detail, "", sentence),))
         return Proposal(
             edit,

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Iterable, Iterator, Mapping
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 import regex
 
 from injectors.authoring import (
     Answer,
+    Attempt,
+    Baseline,
     Budget,
     Document,
     Edit,
@@ -24,6 +28,7 @@ from injectors.authoring import (
     Proposal,
     Replacement,
     RewriteCase,
+    Rewriter,
     Section,
     Site,
     TypeDefinition,
@@ -54,7 +59,7 @@ from injectors.types.scp.editing import (
     paragraph_spans,
     plain_subject,
 )
-from injectors.types.scp.kinds import can_join
+from injectors.types.scp.kinds import can_join, same_kind
 
 ERROR_TYPE = ErrorType(
     "SCP-03",
@@ -77,8 +82,9 @@ def scope_objects(text: str) -> list[str]:
     """Objects a scope covers: what follows 规定了/确立了/给出了 up to 的, and the head of 适用于."""
     out = []
     m = regex.search(r"(?:规定了|确立了|给出了)([^，。、；的]{2,24})的", text)
-    if m and ALL_HAN.match(m.group(1)):
-        out.append(m.group(1))
+    named = regex.sub(r"[（(][^）)]*[）)]", "", m.group(1)) if m else ""  # "（以下简称终端）"
+    if len(named) >= 2 and ALL_HAN.match(named):
+        out.append(named)
     for sentence in statement_sentences(text):
         for begin, qualifier in applicability_qualifiers(sentence.text):
             rest = sentence.text[begin + len(qualifier) :]
@@ -148,6 +154,61 @@ def negated_objects(text: str) -> list[tuple[str, str, str]]:
             if len(head) >= 2 and len(name) > len(head) and ALL_HAN.match(name.replace("的", "")):
                 out.append((name, head, m.group(0)))
     return list(dict.fromkeys(out))
+
+
+# A cited standard's code ("GB/T 19392-2003", "［1］JT/T 794", "GM/T0028"), and the genre that ends a
+# product standard's title ("……车载终端技术要求"): what remains is the product it standardizes (not an
+# interface specification's "证书应用综合服务接口规范": a service, no product).
+_REFERENCE_CODE = regex.compile(r"^\s*(?:[［\[]\d+[］\]])?\s*[A-Z][A-Z/]*\s*\d[\d.]*(?:\s*[—–-]\s*\d{4})?\s*")
+_GENRE = regex.compile(
+    r"(?:技术要求(?:[和及与]试验方法)?|通用技术条件|技术条件|通用规范|技术规范|安全要求|试验方法|检验方法|检测方法)$"
+)
+_LATIN_GAP = regex.compile(r"(?<=[A-Za-z0-9])\s+(?=\p{Han})|(?<=\p{Han})\s+(?=[A-Za-z0-9])")
+
+
+def referenced_products(document: Document) -> list[str]:
+    """Products that the standards this document cites (normative references, bibliography) are about:
+    "JT/T 794 道路运输车辆卫星定位系统车载终端技术要求" → "道路运输车辆卫星定位系统车载终端". Only titles
+    that end with a product standard's genre (技术要求, 通用规范 …) name one."""
+    out = []
+    for section in document.sections:
+        if section.kind not in ("normative_references", "bibliography"):
+            continue
+        for line in section.text.split("\n"):
+            m = _REFERENCE_CODE.match(line)
+            if m is None:
+                continue
+            title = _LATIN_GAP.sub("", regex.sub(r"[（(][^）)]*[）)]", "", line[m.end() :]).strip())
+            elements = [e for e in regex.split(r"[\s:：]+", title) if e]
+            while elements and _GENRE.fullmatch(elements[-1]):  # "……预警系统 技术要求和试验方法"
+                elements.pop()
+                if elements:
+                    elements[-1] += "技术要求"
+            if not elements:
+                continue
+            name = _GENRE.sub("", elements[-1])
+            if name != elements[-1] and 4 <= len(name) <= 20 and ALL_HAN.match(name):
+                out.append(name)
+    return list(dict.fromkeys(out))
+
+
+def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, body: str) -> list[str]:
+    """Products of the scope object's kind that the document's own references name and that neither its
+    scope nor its body treats: "汽车GPS导航系统" beside "汽车行驶记录仪". Not a class the scope object
+    belongs to (服务器 for 签名验签服务器), nor a kind of the scope object itself, nor one of a kind the
+    scope takes in as a whole ("亦适用于其他水利监测系统")."""
+    heads = _heads(objects)
+    out = []
+    for name in referenced_products(document):
+        # nor one the body names by its head ("充电连接装置" for "……传导充电用连接装置"): a part of the object
+        if name in scope or name[-4:] in body or not any(same_kind(name, o) for o in objects):
+            continue
+        if any(h.endswith(name) or name.endswith(h) for h in heads):
+            continue
+        if regex.search(rf"(?:其他|其它|各类|各种|所有)[^，。；]{{0,12}}{regex.escape(name[-2:])}", scope):
+            continue
+        out.append(name)
+    return out
 
 
 @dataclass(frozen=True)
@@ -223,11 +284,13 @@ def negated_requirements(section: Section, head: str) -> tuple[ScopedRequirement
     )
 
 
-def _connectors(document: Document) -> tuple[list[str], list[str]]:
-    """Coordinators and "all" adverbs the document itself writes between subjects and 应."""
+def _connectors(document: Document, follows: str) -> tuple[list[str], list[str]]:
+    """Coordinators, and "all" adverbs the document itself writes before the words that follow the subject
+    ("均应能" where the clause goes on with 应能): an adverb the document never writes there would be the
+    same new phrase in every instance that took it."""
     body = "\n".join(s.text for _, s in body_sections(document))
     joins = [c for c in ("和", "及", "与", "以及", "、") if c in body] or ["和"]
-    alls = [""] + [a for a in ("均", "都") if f"{a}应" in body]
+    alls = [""] + [a for a in ("均", "都") if f"{a}{follows}" in body]
     return joins, alls
 
 
@@ -242,6 +305,13 @@ class Outsider:
     excluded: bool  # True: "不适用于"; False: only "参照使用"
     negated: str = ""  # the scope's "非X" qualifier that leaves the object out ("非涉密对象")
     head: str = ""  # for a negated one: the noun it shares with the scope's object ("对象")
+    sibling: str = ""  # for a product its references name: the scope's own objects it stands beside
+
+
+def _of_its_kind(name: str, objects: tuple[str, ...]) -> str:
+    """The scope's objects of the sibling's kind, as the description names them ("汽车行驶记录仪")."""
+    kin = [regex.sub(r"[（(][^）)]*[）)]", "", o) for o in objects if same_kind(name, o)]
+    return "、".join(dict.fromkeys(kin))
 
 
 @functools.lru_cache(maxsize=16)
@@ -255,8 +325,14 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
     outside = [Outsider(z, True) for z in excluded_objects(text)]
     outside += [Outsider(z, False) for z in referred_objects(text)]
     outside += [Outsider(z, True, own, head) for z, head, own in negated_objects(text)]
+    objects = tuple(scope_objects(text))
+    if objects:
+        outside += [
+            Outsider(z, False, sibling=_of_its_kind(z, objects))
+            for z in sibling_objects(document, objects, text, body)
+        ]
     usable = tuple(o for o in outside if len(o.name) <= _LONGEST_OBJECT and o.name not in body)
-    return tuple(scope_objects(text)), usable
+    return objects, usable
 
 
 def _joins(
@@ -277,6 +353,11 @@ def _joins(
     return fits and can_join(outsider.name, requirement.subject, at, heads)
 
 
+# What the instances already placed in the document being injected added (the planner's `taken`), for
+# the duration of one `inject` call: a second instance names another outsider, or none.
+_ADDED: ContextVar[tuple[str, ...]] = ContextVar("scp03_added", default=())
+
+
 class BodyBeyondScope(Injector):
     """SCP-03. Why: every provision of the body lies inside the boundary that 范围 draws (GB/T 1.1—2020);
     a clause that also regulates an object the scope excludes silently widens the document. How: a body
@@ -286,21 +367,46 @@ class BodyBeyondScope(Injector):
     written with the coordinators the document itself
     uses; the error shows only when the clause is read against the scope. Only things of one kind are
     coordinated (`kinds`): "报警系统和电池室均应设置主电源" is a sentence no drafter writes; a place may
-    join only as a second owner ("报警系统及电池室的设计文件应……"). Other documents are skipped (no
-    site): an object from another document would come from another field, and a life-cycle stage the scope
-    does not list ("改造前后均应……") read as padding to the reviewers, not as a drafting error."""
+    join only as a second owner ("报警系统及电池室的设计文件应……"). Where the scope puts nothing
+    outside, the outsider may be a product of the scope object's own kind that a standard the document
+    cites is about ("汽车GPS导航系统" beside "汽车行驶记录仪") and that neither the scope nor the body
+    treats (`sibling_objects`): the scope names its one object, so the widened clause shows against it.
+    Other documents are skipped (no site): an object from another document would come from another field,
+    and a life-cycle stage the scope does not list ("改造前后均应……") read as padding to the reviewers,
+    not as a drafting error."""
 
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "4b9f7379498d6d10"
+    forms = ("不适用于", "参照使用", "非X", "同类对象")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X): no_outsider_in_scope;
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), and the document's
+        references name no product of its object's kind that it leaves out: no_outsider_in_scope;
         or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
         the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
         if scope_chapter(document) is None:
             return "no_scope"
         return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
+
+    def inject(
+        self,
+        baseline: Baseline,
+        rng: random.Random,
+        context: InjectionContext,
+        taken: Sequence[Edit] = (),
+        seed: int = 0,
+        stats: Counter[str] | None = None,
+        rewriter: Rewriter | None = None,
+    ) -> Attempt:
+        """A second instance in one document never names the outsider of the first again: the same
+        "和涉密对象" in two clauses is a phrase repeated across the release, a pattern instead of an error
+        to find."""
+        token = _ADDED.set(tuple(r.new for e in taken for r in e.replacements if r.new))
+        try:
+            return super().inject(baseline, rng, context, taken, seed, stats, rewriter)
+        finally:
+            _ADDED.reset(token)
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         objects, outside = _material(document)
@@ -327,15 +433,20 @@ class BodyBeyondScope(Injector):
         requirement: ScopedRequirement = site.detail
         objects, outside = _material(document)
         own_heads = _heads(objects)
-        candidates = [z for z in outside if _joins(z, requirement, own_heads, objects)]
+        before = _ADDED.get()
+        candidates = [
+            z
+            for z in outside
+            if _joins(z, requirement, own_heads, objects) and not any(z.name in a for a in before)
+        ]
         if not candidates:
             return None
         outsider = rng.choice(candidates)
         obj = outsider.name
-        joins, alls = _connectors(document)
         subject = requirement.subject
         at = _head_end(subject, requirement.head)
         assert at is not None
+        joins, alls = _connectors(document, requirement.sentence[at : at + 2])
         # not the coordinator the subject already has ("火灾探测与报警系统与……"): it would read as one list
         join = rng.choice([j for j in joins if j not in subject[:at]] or joins)
         added = match_style(join + obj, section.text)
@@ -349,6 +460,8 @@ class BodyBeyondScope(Injector):
         word = self_reference(document)
         if outsider.negated:
             where = f"范围写明{word}适用于“{outsider.negated}”"
+        elif outsider.sibling:
+            where = f"范围只涉及{outsider.sibling}，未涵盖{obj}"
         elif outsider.excluded:
             where = f"范围写明{word}不适用于{obj}"
         else:
@@ -360,8 +473,16 @@ class BodyBeyondScope(Injector):
             fix=f"删去“{added}”，本条只对{outsider.negated or requirement.head}提出要求；如确需规定“{obj}”，"
             "先修改范围使其涵盖该对象",
             generator="rule-template",
-            form="非X" if outsider.negated else "不适用于" if outsider.excluded else "参照使用",
+            form=_form(outsider),
         )
+
+
+def _form(outsider: Outsider) -> str:
+    if outsider.negated:
+        return "非X"
+    if outsider.sibling:
+        return "同类对象"
+    return "不适用于" if outsider.excluded else "参照使用"
 
 
 def _out_of_scope_object(i: PromptInput) -> dict[str, str] | None:

@@ -43,6 +43,7 @@ from injectors.types.scp.analysis import (
 from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
 from injectors.types.scp.kinds import same_kind
 from injectors.types.scp.scp03_body_exceeds_scope import referred_objects, scope_objects
+from injectors.types.scp.spread import place_in_release
 from parsers.entries import split_term
 
 ERROR_TYPE = ErrorType(
@@ -109,23 +110,38 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
 
 
 # How drafters word an exclusion: a sentence after the boundary statement, or a clause inside it. Varied so
-# that no one phrase ("本文件不适用于") marks the type; each says plainly that X is outside the scope.
+# that no one phrase ("本文件不适用于", "的适用范围") marks the type: no two wordings add the same new
+# phrase (only one opens with the document's name), and each says plainly that X is outside the scope.
 _SENTENCE_FORMS = (
     "{word}{also}不适用于{obj}。",
     "{obj}不在{word}的适用范围之内。",
-    "{obj}不属于{word}的适用范围。",
-    "{word}{also}不涉及{obj}。",
-    "{obj}{also}不适用{word}。",
+    "{obj}未纳入{word}范围。",
     "{obj}另有规定，{word}{also}不适用。",
+    "{obj}的要求由其他标准规定。",
+    "{obj}不包括在内。",
+    "{obj}不受{word}约束。",
+    "{obj}另行规定。",
+    "有关{obj}的内容不属于{word}。",
+    "{obj}排除在外。",
+    "{obj}由专门标准规范。",
+    "{obj}不属此列。",
 )
 
 
 def _form_name(template: str) -> str:
     """ "{obj}不在{word}的适用范围之内。" → "…不在…的适用范围之内": the wording an instance took."""
-    return re.sub(r"\{\w+\}", "…", template).strip("。，（）")
+    return re.sub(r"(?:\{\w+\})+", "…", template).strip("。，（）")
 
 
-_INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列")
+_INNER_FORMS = ("（{obj}除外）", "，但{obj}除外", "，{obj}不在此列", "，不含{obj}")
+
+
+FORMS = (
+    "删去限定语",
+    "排除列表增项",
+    *(_form_name(f) for f in _SENTENCE_FORMS),
+    *(_form_name(f) for f in _INNER_FORMS),
+)
 
 
 # Words of a qualifier too general to show a restriction ("开展……的", "各类……的").
@@ -252,7 +268,8 @@ class ScopeBoundaryVague(Injector):
     ("额定电压不大于1 kV的") where the title or another scope sentence still names it (so the boundary is
     visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
-    statement inside its paragraph (not a last line of its own: position gives nothing away).
+    statement inside its paragraph (not a last line of its own: position gives nothing away), in one of
+    many wordings that add no common phrase, taking turns over the documents of the release.
 
     Evidence rule: a dropped qualifier is an error only where the boundary really widens, which the
     corrupted document alone shows: the title, another scope sentence or the body still names what the
@@ -263,6 +280,7 @@ class ScopeBoundaryVague(Injector):
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "ab13e74f58ae216b"
+    forms = FORMS
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
@@ -337,6 +355,28 @@ class ScopeBoundaryVague(Injector):
                 (out if own else stock).append((obj, clause, offset, added, _form_name(form)))
         return out or stock
 
+    def _spread(
+        self, document: Document, context: InjectionContext, wordings: list[tuple[str, str, int, str, str]]
+    ) -> list[tuple[str, str, int, str, str]]:
+        """Where every wording adds new words, the wordings of one form, a form that turns with the
+        document's place in the corpus: documents next to each other never take the same new phrase (a
+        random choice gave two documents in a release of eight "不受本文件约束")."""
+        if any(not self._stock(document, w) for w in wordings):
+            return wordings
+        start, _ = place_in_release(document, context)
+        cycle = [_form_name(f) for f in (*_SENTENCE_FORMS, *_INNER_FORMS)]
+        for k in range(len(cycle)):
+            form = cycle[(start + k) % len(cycle)]
+            picked = [w for w in wordings if w[4] == form]
+            if picked:
+                return picked
+        return wordings
+
+    @staticmethod
+    def _stock(document: Document, wording: tuple[str, str, int, str, str]) -> bool:
+        obj, _, _, added, _ = wording
+        return bool(stock_ngrams(added, document, words(obj)))
+
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
@@ -368,7 +408,7 @@ class ScopeBoundaryVague(Injector):
             exclusion = st.text[: at - st.start] + added + st.text[at - st.start :]
             form = "排除列表增项"
         else:
-            wordings = self._wordings(document, section, site.detail[1])
+            wordings = self._spread(document, context, self._wordings(document, section, site.detail[1]))
             if not wordings:
                 return None
             obj, clause, at, exclusion, form = rng.choice(wordings)
