@@ -485,3 +485,44 @@ def test_ter05_a_terms_chapter_without_its_lead_in(ter_injectors: dict) -> None:
     assert instance is not None, failure
     assert instance.location == "3" and "下列术语和定义适用于本文件" not in instance.corrupted_section.text
     assert "补充引导语“下列术语和定义适用于本文件。”" in instance.description
+
+
+def test_ter02_renames_an_entry_built_on_another_defined_term(ter_injectors: dict) -> None:
+    """An entry whose term rests on another defined one ("标定数据元素" on "标定数据") may be renamed: the
+    new form "标定数据要素" names no other concept, and the body never writes it."""
+    terms = (
+        "3.1 标定数据 calibration data\n标定时记录的全部读数。\n"
+        "3.2 标定数据元素 calibration data element\n标定数据中不可再分的一项读数。"
+    )
+    body = BODY.replace("标定周期不应超过30 d", "每个标定数据元素应标明标定数据的采集时刻")
+    doc = document(terms=terms, body=body)
+    sites = [s for s in ter_injectors["TER-02"].sites(doc, InjectionContext()) if hasattr(s.detail, "new")]
+    assert ("标定数据元素", "标定数据要素") in [(s.detail.entry.term, s.detail.new) for s in sites]
+
+
+def test_ter05_offers_one_english_site_per_document(ter_injectors: dict) -> None:
+    """The English form is one form among seven: one of a document's entries, not three, so that it does
+    not outweigh each lead-in form; which entry depends on the document."""
+    terms = "\n".join(
+        f"3.{k} {term} {english}\n{definition}"
+        for k, (term, english, definition) in enumerate(
+            (
+                ("采样单元", "sampling unit", "从被测介质中抽取并输送试样的部件组合。"),
+                ("标定周期", "calibration interval", "相邻两次标定之间的时间间隔。"),
+                ("零点漂移", "zero drift", "无输入时输出值随时间的缓慢变化。"),
+                ("量程漂移", "span drift", "满量程输入时输出值随时间的缓慢变化。"),
+            ),
+            start=1,
+        )
+    )
+    body = BODY.replace("标定周期不应超过30 d", "标定周期不应超过30 d，零点漂移和量程漂移不应超过1%")
+    injector = ter_injectors["TER-05"]
+    chosen = set()
+    for name in ("a", "b", "c", "d", "e", "f"):
+        doc = replace(document(terms=terms, body=body), doc_id=name)
+        english = [
+            s for s in injector.sites(doc, InjectionContext()) if getattr(s.detail, "kind", "") == "english"
+        ]
+        assert len(english) == 1
+        chosen.add(english[0].detail.entry.term)
+    assert len(chosen) >= 2

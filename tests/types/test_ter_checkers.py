@@ -165,3 +165,18 @@ def test_every_no_terms_lead_in_contradicts_the_entries(form: str) -> None:
     assert [loc for loc, _ in violations(document(), "TER-05")] == []
     doc = document(lead_in=f"本文件{form}。")
     assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]
+
+
+def test_a_term_built_on_another_defined_term_keeps_its_near_synonyms() -> None:
+    """ "标定数据" is defined, and "标定数据元素" rests on it: the variant "标定数据要素" brings in no other
+    concept, so it stays; a variant that writes another defined term the original lacks does not."""
+    assert "标定数据要素" in near_synonyms("标定数据元素", {"标定数据元素", "标定数据"})
+    assert near_synonyms("采样装置", {"采样装置", "采样设备"}) == ()
+
+
+def test_a_moment_is_written_时刻_but_a_duration_never_is() -> None:
+    """Drafters write "开始时刻" for "开始时间" (both a moment), never "响应时刻" for a duration."""
+    assert "采样开始时刻" in near_synonyms("采样开始时间", set())
+    assert not [s for s in near_synonyms("仪器响应时间", set()) if "时刻" in s]
+    assert "数据提供方" in near_synonyms("数据提供者", set())
+    assert "云存储服务提供商" in near_synonyms("云存储服务商", set())

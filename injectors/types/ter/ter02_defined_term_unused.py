@@ -46,12 +46,12 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import (
-    NEAR_SYNONYMS,
     TerminologyInjector,
     at_home,
     chapter_name,
     clean_term,
     vocabulary,
+    word_synonyms,
 )
 from parsers.entries import split_term
 from parsers.model import Document, Section
@@ -261,13 +261,13 @@ def renamed_entries(document: Document, whole: str) -> Iterator[RenamedEntry]:
         parts = words(entry.term)
         if len(parts) < 2:
             continue
-        for synonym in NEAR_SYNONYMS.get(parts[-1], ()):
+        for synonym in word_synonyms(parts, len(parts) - 1):
             new = "".join(parts[:-1]) + synonym
             if regex.search(r"(\p{Han})\1", new) or new in taken or compact_key(new) in whole:
                 continue
             if set(synonym) & set(parts[-2]):
                 continue  # "保护间隔间距": the synonym repeats the word before it
-            if any(t in new for t in taken if t != entry.term):
+            if any(t in new for t in taken if t not in entry.term):
                 continue
             yield RenamedEntry(entry, new)
             break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
@@ -189,12 +190,6 @@ class LeadInChange:
     new: str
 
 
-def _spread(items: Sequence[DefinedTerm]) -> list[DefinedTerm]:
-    """The first, middle and last item."""
-    picks = sorted({0, len(items) // 2, len(items) - 1}) if items else []
-    return [items[k] for k in picks]
-
-
 def _sibling_entries(document: Document) -> list[tuple[int, Section]]:
     """The level-2 entries of chapter 3 when they are numbered 3.1, 3.2 … without a break."""
     found = terms_chapter(document)
@@ -226,8 +221,8 @@ class TermEntryFormat(TerminologyInjector):
         yield from self._lead_in_sites(document, context)
 
     def _entry_sites(self, document: Document) -> Iterator[Site]:
-        """A few entries per variant (English: first, middle, last; numbering: middle, last), so that the
-        lead-in variants get a fair share of the shuffled sites."""
+        """One entry for the English form (which one depends on the document) and two for each numbering
+        form (middle, last), so that the lead-in forms get a fair share of the shuffled sites."""
         entries = defined_terms(document)
         with_english = [e for e in entries if e.english]
         if len(with_english) - 1 >= 2 and (len(with_english) - 1) * 2 > len(entries):
@@ -236,7 +231,8 @@ class TermEntryFormat(TerminologyInjector):
                 for e in with_english
                 if document.sections[e.position].title.endswith(e.english) and clean_term(e.term)
             ]
-            for e in _spread(english):
+            if english:  # one entry, as for each other form: the form's share follows its sites
+                e = english[zlib.crc32(document.doc_id.encode()) % len(english)]
                 yield Site(e.position, EntryChange("english", e))
         top = _sibling_entries(document)
         if len(top) < 2 or not numbering_readable(document):
