@@ -212,7 +212,7 @@ def test_ter01_terms_come_from_the_documents_own_world(
     ter_injectors: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Where no entry or abbreviation can be taken out (hidden here, so that the
+    """Where no entry or abbreviation can be taken out nor spelled-out name (hidden here, so that the
     corpus shows the written form), TER-01 writes a term-like noun phrase of the document's own
     definitions, or a term of a document of its narrow field; never made-up initials ("CCC"); its
     qualifier is already said in the same line (the term names what the text says); and no written
@@ -221,6 +221,7 @@ def test_ter01_terms_come_from_the_documents_own_world(
 
     monkeypatch.setattr(ter01, "removable_entries", lambda document: iter(()))
     monkeypatch.setattr(ter01, "abbreviation_entries", lambda document: iter(()))
+    monkeypatch.setattr(ter01, "spelled_out", lambda document: iter(()))
     _sites.cache_clear()  # sites found before (with the entries) must not answer, nor these after
     try:
         _written_terms(corpus_documents, context, ter_injectors["TER-01"])
@@ -526,3 +527,54 @@ def test_ter05_offers_one_english_site_per_document(ter_injectors: dict) -> None
         assert len(english) == 1
         chosen.add(english[0].detail.entry.term)
     assert len(chosen) >= 2
+
+
+SPELLED = """4 要求
+4.1 通信
+采样单元应通过虚拟专用网络（VPN）向中心站传送数据，VPN的密钥应每月更换。
+4.2 校验
+数据帧应采用16位循环冗余码（CRC16）校验，附件服务器端口（TCP）应可配置。
+4.3 标志
+采样单元的标志应符合GB/T 191—2008的规定。"""
+
+
+def test_ter01_takes_away_the_name_an_abbreviation_is_spelled_out_with(ter_injectors: dict) -> None:
+    """ "通过虚拟专用网络（VPN）" becomes "通过VPN": the abbreviation now stands undefined at that clause,
+    which is where the instance is located. Never a bracket that names a kind of thing ("端口（TCP）"), a
+    name cut after a measure word ("16位循环冗余码（CRC16）"), nor an abbreviation explained elsewhere."""
+    doc = document(body=SPELLED)
+    injector = ter_injectors["TER-01"]
+    options = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail]
+    assert [(o.abbreviation, o.name) for o in options if hasattr(o, "name")] == [("VPN", "虚拟专用网络")]
+    instance = injector.inject(Baseline(doc), random.Random(0), InjectionContext()).instance
+    assert instance is not None and instance.provenance.form == "expansion_removed"
+    assert instance.location == "4.1"
+    assert "应通过VPN向中心站传送数据" in instance.corrupted_section.text
+    assert "“通过VPN”" in instance.description and "虚拟专用网络（VPN）" in instance.description
+    listed = document(body=SPELLED.replace("4 要求", "4 缩略语\nVPN：虚拟专用网络\n5 要求"))
+    assert not [o for s in injector.sites(listed, InjectionContext()) for o in s.detail if hasattr(o, "name")]
+    explained = document(body=SPELLED + "\n注：VPN——虚拟专用网络。")
+    assert not [
+        o for s in injector.sites(explained, InjectionContext()) for o in s.detail if hasattr(o, "name")
+    ]
+
+
+GROUPED = """3.1 采样单元 sampling unit
+从被测介质中抽取并输送试样的部件组合。
+3.2 标准溶液
+3.2.1 低浓度标准溶液 low standard solution
+浓度为量程10%的标准溶液。
+3.2.2 高浓度标准溶液 high standard solution
+浓度为量程90%的标准溶液。
+3.3 零点漂移 zero drift
+无输入时输出值随时间的缓慢变化。"""
+
+
+def test_ter01_takes_only_the_last_entry_of_a_grouped_terms_chapter(ter_injectors: dict) -> None:
+    """Entries grouped under a heading ("3.2 标准溶液", then 3.2.1, 3.2.2) cannot move up one by one: only
+    the last entry, whose removal renumbers nothing, may go."""
+    body = USES.replace("标定周期不应超过30 d，", "")
+    doc = document(terms=GROUPED, body=body)
+    injector = ter_injectors["TER-01"]
+    removed = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail if hasattr(o, "renames")]
+    assert [(o.term, o.renames) for o in removed] == [("零点漂移", ())]

@@ -42,7 +42,7 @@ def is_abbreviation(token: str) -> bool:
     return upper >= 2 and upper > sum(c.islower() for c in token)
 
 
-def _introduced(abbreviation: str, text: str) -> bool:
+def introduced(abbreviation: str, text: str) -> bool:
     """Spelled out or explained in the body: "消息鉴别码（MAC）", "式中：rmin——…", "MAC：消息鉴别码"."""
     if f"（{abbreviation}）" in text or f"({abbreviation})" in text:
         return True
@@ -76,7 +76,7 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             if not is_abbreviation(abbreviation):
                 continue
             users = [number for number, text in body if _used(abbreviation, text)]
-            spelled = any(_introduced(abbreviation, text) for _, text in body)
+            spelled = any(introduced(abbreviation, text) for _, text in body)
             if users and not spelled:
                 if at <= len(section.text):  # the line with its break
                     entry = AbbreviationEntry(start, raw + "\n", abbreviation, full, users[0])

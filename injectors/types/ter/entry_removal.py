@@ -78,9 +78,9 @@ def self_explanatory(entry: DefinedTerm) -> bool:
 
 def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
     """(position, entry) of the entries of a flat, consecutively numbered terms chapter of three entries
-    or more whose technical term (not `self_explanatory`) the body uses in several clauses, and that no
-    text refers to by number
-    (nor the entries after it, which move up). A chapter whose lead-in brings in another document's
+    or more (of another chapter, its last entry only) whose technical term (not `self_explanatory`) the
+    body uses in several clauses, and that no text refers to by number (nor the entries after it, which
+    move up). A chapter whose lead-in brings in another document's
     terms is left alone: a reader could not tell that the term is not defined there."""
     found = terms_chapter(document)
     entries = entry_sections(document)
@@ -88,10 +88,15 @@ def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
         return
     chapter = found[1]
     tails = [s.number.rsplit(".", 1)[-1] for _, s in entries]
-    if not all(s.level == 2 and s.number.startswith(chapter.number + ".") for _, s in entries):
-        return
-    if tails != [str(k) for k in range(1, len(entries) + 1)]:
-        return
+    flat = all(s.level == 2 and s.number.startswith(chapter.number + ".") for _, s in entries)
+    if not flat or tails != [str(k) for k in range(1, len(entries) + 1)]:
+        # entries grouped under headings, or numbered with a break: only the last entry may go, which
+        # renumbers nothing ("3.2.1 … 3.5": 3.5 taken out leaves 3.1 to 3.4 as they were)
+        position, last = entries[-1]
+        if last.level == 2 and last.number.startswith(chapter.number + ".") and tails[-1].isdigit():
+            entries = [(position, last)]
+        else:
+            return
     defined = {e.position: e for e in defined_terms(document)}
     uses = _uses(document, tuple(defined.values()))
     referenced = referenced_numbers(document)

@@ -44,6 +44,7 @@ from injectors.llm.spec import LLMSpec
 from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.ter.abbreviation_entries import AbbreviationEntry, abbreviation_entries
+from injectors.types.ter.abbreviation_expansions import SpelledOut, spelled_out
 from injectors.types.ter.editing import (
     COMMON_WORDS,
     TerminologyInjector,
@@ -126,7 +127,7 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    forms = ("entry_removed", "abbreviation_removed", "own_concept", "field_term")
+    forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     FOREIGN_TERMS = (
         40  # the borrowed terms most related to the document (their qualifier is checked per site)
     )
@@ -136,6 +137,7 @@ class UndefinedTermUsed(TerminologyInjector):
         # loses its entry (`entry_removal`), a used abbreviation its line in 缩略语 (`abbreviation_entries`)
         sites = [Site(position, (entry,)) for position, entry in removable_entries(document)]
         sites.extend(Site(position, (entry,)) for position, entry in abbreviation_entries(document))
+        sites.extend(Site(position, (name,)) for position, name in spelled_out(document))
         if sites:
             return sites
         # else a term-like phrase of the document's world written for a bare head noun whose qualifier the
@@ -274,7 +276,7 @@ class UndefinedTermUsed(TerminologyInjector):
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        options: tuple[ForeignTerm | AbbreviationEntry | RemovedEntry, ...] = site.detail
+        options: tuple[ForeignTerm | AbbreviationEntry | RemovedEntry | SpelledOut, ...] = site.detail
         choice = rng.choice(options)
         chapter = chapter_name(document)
         if isinstance(choice, RemovedEntry):
@@ -290,6 +292,8 @@ class UndefinedTermUsed(TerminologyInjector):
                 generator="rule-template",
                 form="entry_removed",
             )
+        if isinstance(choice, SpelledOut):
+            return _spelled_out(document, site.target, choice)
         if isinstance(choice, AbbreviationEntry):
             symbols = document.sections[site.target]
             title = f"“{symbols.title or '缩略语'}”"
@@ -319,6 +323,23 @@ class UndefinedTermUsed(TerminologyInjector):
             generator="rule-template",
             form="own_concept" if choice.origin else "field_term",
         )
+
+
+def _spelled_out(document: Document, target: int, choice: SpelledOut) -> Proposal:
+    """The abbreviation written bare where its name stood: undefined at that clause."""
+    number = document.sections[target].number
+    listed = any(s.kind == "symbols" for s in document.sections)
+    nowhere = "文件的缩略语中也未列出该缩略语" if listed else "文件也未列出缩略语"
+    return Proposal(
+        Edit("modify", target, (Replacement("text", choice.start, choice.old, choice.abbreviation),)),
+        error=(
+            f"第{number}条（“{choice.before}{choice.abbreviation}”）直接使用了缩略语“{choice.abbreviation}”，"
+            f"文件中没有给出其全称，{nowhere}"
+        ),
+        fix=f"在“{choice.abbreviation}”首次出现处写出全称，改为“{choice.old}”",
+        generator="rule-template",
+        form="expansion_removed",
+    )
 
 
 def _prose(line: str) -> bool:
