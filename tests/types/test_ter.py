@@ -578,3 +578,35 @@ def test_ter01_takes_only_the_last_entry_of_a_grouped_terms_chapter(ter_injector
     injector = ter_injectors["TER-01"]
     removed = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail if hasattr(o, "renames")]
     assert [(o.term, o.renames) for o in removed] == [("零点漂移", ())]
+
+
+def test_ter01_spells_out_only_at_the_first_use_and_reads_names_jieba_joins(ter_injectors: dict) -> None:
+    """A bracket after a bare use ("…VPN…" in 4.1, "虚拟专用网络（VPN）" in 4.2) is no first use: the
+    original already used the abbreviation undefined, so it is no site. A name jieba joins into fewer
+    words than letters ("统一/建模语言" for UML) is read back to the clause verb before it."""
+    injector = ter_injectors["TER-01"]
+    late = document(
+        body=SPELLED.replace("采样单元应通过虚拟专用网络（VPN）", "采样单元应通过VPN").replace(
+            "VPN的密钥应每月更换", "虚拟专用网络（VPN）的密钥应每月更换"
+        )
+    )
+    assert not [o for s in injector.sites(late, InjectionContext()) for o in s.detail if hasattr(o, "name")]
+    joined = document(
+        body=SPELLED.replace("4.3 标志", "4.3 模型\n数据结构应采用统一建模语言（UML）描述。\n4.4 标志")
+    )
+    names = {
+        o.abbreviation: o
+        for s in injector.sites(joined, InjectionContext())
+        for o in s.detail
+        if hasattr(o, "name")
+    }
+    assert names["UML"].name == "统一建模语言" and names["UML"].before == "采用"
+
+
+def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None:
+    """ "生态环境大数据使用者" holds general words ("大", "数据") but is led by a word of its field: a reader
+    expects it defined. "数据来源类别", led by a general word, is not taken for one on that ground."""
+    from injectors.types.ter.entry_removal import technical
+
+    assert technical("生态环境大数据使用者")
+    assert not technical("数据来源类别")

@@ -49,7 +49,7 @@ def introduced(abbreviation: str, text: str) -> bool:
     return regex.search(_token(abbreviation).pattern + r"\s*(?:——|—|--|[：:=＝]|为)", text) is not None
 
 
-def _used(abbreviation: str, text: str) -> bool:
+def used(abbreviation: str, text: str) -> bool:
     """The abbreviation as a whole token (not "CRC" inside "CRC32" nor "MAC" inside "MACs")."""
     return _token(abbreviation).search(text) is not None
 
@@ -75,7 +75,7 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             abbreviation, full = found.group("abbr"), found.group("full")
             if not is_abbreviation(abbreviation):
                 continue
-            users = [number for number, text in body if _used(abbreviation, text)]
+            users = [number for number, text in body if used(abbreviation, text)]
             spelled = any(introduced(abbreviation, text) for _, text in body)
             if users and not spelled:
                 if at <= len(section.text):  # the line with its break

@@ -23,7 +23,7 @@ import regex
 
 from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import BODY_KINDS, abbreviations, prose_lines, tagged
-from injectors.types.ter.abbreviation_entries import introduced
+from injectors.types.ter.abbreviation_entries import introduced, used
 from parsers.model import Document
 
 _BRACKETED = regex.compile(r"[（(](?P<abbr>[A-Z][A-Z0-9\-]{1,11})[）)]")
@@ -93,26 +93,37 @@ def spelled_out(document: Document) -> Iterator[tuple[int, SpelledOut]]:
                 if protected(section.text, start, offset + m.end(), guarded):
                     continue
                 rest = whole.replace(line[m.start() - len(name) : m.end()], abbreviation, 1)
-                if introduced(abbreviation, rest):
-                    continue
+                if introduced(abbreviation, rest) or used(abbreviation, _before(document, position, start)):
+                    continue  # explained elsewhere, or used before: the bracket is no first use
                 yield position, SpelledOut(start, name + m.group(0), abbreviation, name, before)
 
 
+def _before(document: Document, position: int, start: int) -> str:
+    """What a reader has read before `start` of the section at `position`: every heading and text."""
+    earlier = (s.title + "\n" + s.text for s in document.sections[:position])
+    return "\n".join((*earlier, document.sections[position].title, document.sections[position].text[:start]))
+
+
 def _name(head: str, count: int) -> tuple[str, str] | None:
-    """The last `count` words of `head` when they read as a name of their own (all Chinese, four
-    characters or more, not a kind of thing), with the word before them (→ (name, word before))."""
+    """The last words of `head` when they read as a name of their own (all Chinese, four characters or
+    more, not a kind of thing), with the word before them (→ (name, word before)): as many words as the
+    abbreviation has letters, or one fewer where jieba joins two of them ("统一/建模语言" for UML) and a
+    clause word clearly ends the phrase before them ("采用", "以", punctuation)."""
     tokens = tagged(head)
-    if len(tokens) < count:
+    for n, joined in ((count, False), (count - 1, True)):
+        if n < 2 or len(tokens) < n:
+            continue
+        parts = tokens[len(tokens) - n :]
+        name = "".join(w for w, _ in parts)
+        if len(name) < 4 or not regex.fullmatch(r"\p{Han}+", name) or parts[-1][0] in _KIND_HEADS:
+            return None
+        if any(flag[:1] in _FUNCTION_WORDS for _, flag in parts) or parts[0][0] in _CLAUSE_VERBS:
+            continue  # "以离子束沉积", "采用统一建模语言": the clause's own words are no part of a name
+        if len(tokens) == n:
+            return name, ""
+        word, flag = tokens[len(tokens) - n - 1]
+        ends = word in _CLAUSE_VERBS or flag[:1] in "pcux" if joined else flag in _BEFORE_NAME
+        if ends:
+            return name, word if regex.fullmatch(r"\p{Han}+", word) else ""
         return None
-    parts = tokens[len(tokens) - count :]
-    name = "".join(w for w, _ in parts)
-    if len(name) < 4 or not regex.fullmatch(r"\p{Han}+", name) or parts[-1][0] in _KIND_HEADS:
-        return None
-    if any(flag[:1] in _FUNCTION_WORDS for _, flag in parts) or parts[0][0] in _CLAUSE_VERBS:
-        return None  # "以离子束沉积", "采用统一建模语言": the clause's own words are no part of a name
-    if len(tokens) == count:
-        return name, ""
-    word, flag = tokens[len(tokens) - count - 1]
-    if flag not in _BEFORE_NAME:
-        return None
-    return name, word if regex.fullmatch(r"\p{Han}+", word) else ""
+    return None

@@ -53,12 +53,18 @@ def technical(term: str) -> bool:
         return False
     parts = words(term)
     general = COMMON_WORDS | GENERIC_QUALIFIERS
-    if len(parts) >= 2 and term_like(term, COMMON_WORDS):
+    if len(parts) == 1:
+        return len(term) >= 3 and term not in general | GENERIC_HEADS
+    if term_like(term, COMMON_WORDS):
         return True
-    if len(parts) >= 2:  # jieba may cut a rare qualifier into characters ("伴/热/管线"): a term all the same
-        qualifier = parts[:-1]
-        return len(term) >= 4 and len(parts[-1]) >= 2 and not any(w in general for w in qualifier)
-    return len(term) >= 3 and term not in general | GENERIC_HEADS
+    lead, head = parts[0], parts[-1]
+    # a long compound led by a word of its field ("生态环境大数据使用者"): the general words inside it
+    # ("大", "数据") do not make it a phrase of the general language
+    field_led = len(lead) >= 2 and lead not in general and lead not in GENERIC_HEADS
+    if len(parts) >= 3 and len(term) >= 6 and len(head) >= 2 and field_led:
+        return True
+    # jieba may cut a rare qualifier into characters ("伴/热/管线"): a term all the same
+    return len(term) >= 4 and len(head) >= 2 and not any(w in general for w in parts[:-1])
 
 
 # How often jieba's dictionary must count a one-word term before it is a word of the general language

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -69,7 +70,8 @@ def own_usage(form: str, whole: str, terms: set[str]) -> bool:
 
 
 class InconsistentTermUse(TerminologyInjector):
-    """TER-03: one body occurrence of a defined term (used 3+ times) becomes a near-synonym.
+    """TER-03: one body occurrence of a defined term (used 3+ times) becomes a near-synonym; each variant
+    is offered at one occurrence of its term, so that one document never shows the same variant twice.
 
     The occurrence is word-aligned (jieba boundaries, the longest defined term wins), so "温度记录仪"
     inside "一次性温度记录仪" is never touched; the term stays in use elsewhere, so the document now
@@ -89,15 +91,22 @@ class InconsistentTermUse(TerminologyInjector):
         found = occurrences(document, entries)
         counts = body_counts(found)
         whole = document_text(document)
-        by_section: dict[int, list[Substitution]] = {}
+        places: dict[tuple[str, str], list[tuple[int, int, str]]] = {}  # (term, variant) → occurrences
         for o in found:
             if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
                 continue
-            synonyms = tuple(s for s in near_synonyms(o.form, taken) if not own_usage(s, whole, taken))
-            if synonyms:
-                by_section.setdefault(o.position, []).append(
-                    Substitution(o.start, o.form, synonyms, o.entry.term)
-                )
+            for synonym in near_synonyms(o.form, taken):
+                if not own_usage(synonym, whole, taken):
+                    places.setdefault((o.entry.term, synonym), []).append((o.position, o.start, o.form))
+        # each variant at one of its term's occurrences (which one depends on the document): two errors of
+        # one document writing the same variant would be one slip told twice, and a stock phrase
+        chosen: dict[tuple[int, int, str, str], list[str]] = {}
+        for (term, synonym), where in places.items():
+            at = where[zlib.crc32(f"{document.doc_id}:{term}:{synonym}".encode()) % len(where)]
+            chosen.setdefault((*at, term), []).append(synonym)
+        by_section: dict[int, list[Substitution]] = {}
+        for (position, start, form, term), synonyms in sorted(chosen.items()):
+            by_section.setdefault(position, []).append(Substitution(start, form, tuple(synonyms), term))
         return [Site(position, tuple(subs)) for position, subs in sorted(by_section.items())]
 
     def draft(
