@@ -610,3 +610,15 @@ def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None
 
     assert technical("生态环境大数据使用者")
     assert not technical("数据来源类别")
+
+
+def test_ter03_offers_each_variant_at_one_occurrence(ter_injectors: dict) -> None:
+    """The defined "标定周期" is used in four clauses; its variant "标定间隔" is offered at one of them only,
+    so two errors of one document never write the same variant."""
+    body = (
+        "4 要求\n4.1 采样\n标定周期不应超过30 d。\n4.2 标志\n标定周期应标在铭牌上。\n"
+        "4.3 维护\n每个标定周期应清洗一次。\n4.4 记录\n标定周期的起止时间应记录。"
+    )
+    sites = ter_injectors["TER-03"].sites(document(body=body), InjectionContext())
+    variants = [(o.term, s) for site in sites for o in site.detail for s in o.synonyms]
+    assert variants == [("标定周期", "标定间隔")]
