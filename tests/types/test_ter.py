@@ -622,3 +622,20 @@ def test_ter03_offers_each_variant_at_one_occurrence(ter_injectors: dict) -> Non
     sites = ter_injectors["TER-03"].sites(document(body=body), InjectionContext())
     variants = [(o.term, s) for site in sites for o in site.detail for s in o.synonyms]
     assert variants == [("标定周期", "标定间隔")]
+
+
+def test_ter01_offers_a_list_as_one_site_and_never_an_everyday_abbreviation(ter_injectors: dict) -> None:
+    """A 缩略语 list is one site whichever of its abbreviations goes (a long list would otherwise outweigh
+    every other form); "USB", which the general language writes without expansion, is never taken out."""
+    symbols = (
+        "4 缩略语\n下列缩略语适用于本文件。\nRTU：远程终端单元\nPLC：可编程逻辑控制器\nUSB：通用串行总线"
+    )
+    body = (
+        BODY.replace("4 要求", symbols + "\n5 要求")
+        .replace("4.1 采样", "5.1 采样")
+        .replace("4.2 标志", "5.2 标志")
+        .replace("采样单元应每天自检一次", "采样单元应每天通过RTU自检一次，PLC和USB接口应加封")
+    )
+    sites = list(ter_injectors["TER-01"].sites(document(body=body), InjectionContext()))
+    assert len(sites) == 1
+    assert sorted(o.abbreviation for o in sites[0].detail) == ["PLC", "RTU"]

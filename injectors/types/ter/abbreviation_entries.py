@@ -7,7 +7,8 @@ it stood and means what it meant, and a reviewer reading the document finds it n
 Never a symbol: a quantity symbol (r_min, U_a, v) is no abbreviation, and drafters introduce it where it
 is used ("式中：rmin——最小转弯半径"), so a symbols list without it shows no error. An abbreviation here is
 made of capitals (two or more, more capitals than small letters: "NB-IoT", "CRC"), stands in a list that
-is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body.
+is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body. Never one the
+general language writes without expansion ("IT", "USB", "VR"): nobody looks it up.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ class AbbreviationEntry:
     abbreviation: str
     full: str
     used_in: str  # the number of the first body section that uses it
+
+
+# Abbreviations the general language writes without expansion ("IT", "USB", "GPS", "VR"): a 缩略语 list
+# without one of them shows no error a reviewer would point at.
+_EVERYDAY = "IT IP PC USB GPS CPU LED LCD SIM ID APP TV AR VR QR PDF URL SMS DNA CD DVD ATM 4G 5G"
+EVERYDAY_ABBREVIATIONS = frozenset(_EVERYDAY.split())
 
 
 def is_abbreviation(token: str) -> bool:
@@ -73,7 +80,7 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             if found is None:
                 continue
             abbreviation, full = found.group("abbr"), found.group("full")
-            if not is_abbreviation(abbreviation):
+            if not is_abbreviation(abbreviation) or abbreviation.upper() in EVERYDAY_ABBREVIATIONS:
                 continue
             users = [number for number, text in body if used(abbreviation, text)]
             spelled = any(introduced(abbreviation, text) for _, text in body)

@@ -136,7 +136,12 @@ class UndefinedTermUsed(TerminologyInjector):
         # the forms that leave the body as written first: a defined term the body uses in several clauses
         # loses its entry (`entry_removal`), a used abbreviation its line in 缩略语 (`abbreviation_entries`)
         sites = [Site(position, (entry,)) for position, entry in removable_entries(document)]
-        sites.extend(Site(position, (entry,)) for position, entry in abbreviation_entries(document))
+        # one site per 缩略语 list, whichever of its abbreviations: the form is one slip among the others,
+        # however long the list (a list of twenty would otherwise outweigh every entry of chapter 3)
+        listed: dict[int, list[AbbreviationEntry]] = {}
+        for position, abbreviation in abbreviation_entries(document):
+            listed.setdefault(position, []).append(abbreviation)
+        sites.extend(Site(position, tuple(entries)) for position, entries in listed.items())
         sites.extend(Site(position, (name,)) for position, name in spelled_out(document))
         if sites:
             return sites
