@@ -639,3 +639,22 @@ def test_ter01_offers_a_list_as_one_site_and_never_an_everyday_abbreviation(ter_
     sites = list(ter_injectors["TER-01"].sites(document(body=body), InjectionContext()))
     assert len(sites) == 1
     assert sorted(o.abbreviation for o in sites[0].detail) == ["PLC", "RTU"]
+
+
+def test_ter05_writes_an_old_templates_lead_in(ter_injectors: dict) -> None:
+    """The plain lead-in "下列术语和定义适用于本文件。" becomes an old template's ("本文件采用下列定义。" and
+    its kin): the checker reports it at chapter 3, and the fix restores the prescribed sentence."""
+    doc = document()
+    injector = ter_injectors["TER-05"]
+    (site,) = [
+        s for s in injector.sites(doc, InjectionContext()) if getattr(s.detail, "kind", "") == "wording"
+    ]
+    written = set()
+    for seed in range(12):
+        proposal = injector.propose(doc, site, random.Random(seed), InjectionContext())
+        assert proposal is not None and proposal.form == "wording"
+        instance, failure = injector._verified(Baseline(doc), proposal, seed)
+        assert instance is not None, failure
+        assert instance.location == "3" and "改为“下列术语和定义适用于本文件。”" in instance.description
+        written.add(proposal.edit.replacements[0].new)
+    assert len(written) >= 2

@@ -10,7 +10,7 @@ import pytest
 from injectors.checking import lint
 from injectors.language.terms import modal_verbs, term_variants
 from injectors.types.ter.editing import initials, near_synonyms
-from injectors.types.ter.ter05_term_entry_format import NONE_FORMS
+from injectors.types.ter.ter05_term_entry_format import NONE_FORMS, OLD_FORMS
 from tests.types.ter_documents import BODY, FOREWORD_2009, TER_TYPES, TERMS, document, violations
 
 
@@ -180,3 +180,12 @@ def test_a_moment_is_written_时刻_but_a_duration_never_is() -> None:
     assert not [s for s in near_synonyms("仪器响应时间", set()) if "时刻" in s]
     assert "数据提供方" in near_synonyms("数据提供者", set())
     assert "云存储服务提供商" in near_synonyms("云存储服务商", set())
+
+
+@pytest.mark.parametrize("form", OLD_FORMS)
+def test_an_old_templates_lead_in_is_reported(form: str) -> None:
+    """ "本标准采用下列定义。" and its kin come from old templates: none is a lead-in the rules prescribe."""
+    doc = document(lead_in=form.format(this="本文件"))
+    assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]
+    # the prescribed lead-ins are not reported
+    assert violations(document(lead_in="GB/T 191界定的以及下列术语和定义适用于本文件。"), "TER-05") == []
