@@ -658,3 +658,16 @@ def test_ter05_writes_an_old_templates_lead_in(ter_injectors: dict) -> None:
         assert instance.location == "3" and "改为“下列术语和定义适用于本文件。”" in instance.description
         written.add(proposal.edit.replacements[0].new)
     assert len(written) >= 2
+
+
+def test_ter01_never_takes_out_a_word_every_reader_knows(ter_injectors: dict) -> None:
+    """ "保密性" is a word of the general language (jieba's dictionary counts it often): its missing entry
+    is no error a reviewer points at, however often the body uses it."""
+    terms = ENTRIES.replace(
+        "3.2 隐私保护 privacy protection\n为保护隐私而采取的措施。",
+        "3.2 保密性 confidentiality\n使信息不泄露给未授权者的特性。",
+    )
+    body = USES.replace("隐私保护措施", "保密性")
+    doc = document(terms=terms, body=body)
+    removed = {o.term for s in ter_injectors["TER-01"].sites(doc, InjectionContext()) for o in s.detail}
+    assert "保密性" not in removed and "零点漂移" in removed

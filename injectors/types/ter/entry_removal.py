@@ -68,8 +68,9 @@ def technical(term: str) -> bool:
 
 
 # How often jieba's dictionary must count a one-word term before it is a word of the general language
-# ("一致性"), whose meaning a reader knows without a definition.
-GENERAL_WORD_COUNT = 100
+# ("一致性", "保密性", "随机数"), whose meaning a reader knows without a definition; a field's own words
+# ("访问控制", "宿主机") the dictionary barely counts.
+GENERAL_WORD_COUNT = 25
 
 
 def self_explanatory(entry: DefinedTerm) -> bool:
