@@ -189,3 +189,10 @@ def test_an_old_templates_lead_in_is_reported(form: str) -> None:
     assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]
     # the prescribed lead-ins are not reported
     assert violations(document(lead_in="GB/T 191界定的以及下列术语和定义适用于本文件。"), "TER-05") == []
+
+
+def test_a_dropped_qualifier_leaves_a_compound() -> None:
+    """ "检票口显示屏" → "显示屏" leaves one general word, the kind of thing, not a slip on the term; a
+    compound left ("网络区域边界" → "区域边界") is one."""
+    assert "显示屏" not in near_synonyms("检票口显示屏", set())
+    assert "区域边界" in near_synonyms("网络区域边界", set())

@@ -225,8 +225,10 @@ def near_synonyms(term: str, taken: set[str]) -> tuple[str, ...]:
                 continue  # "保护间隔间距": the synonym repeats the word before it
             out.append("".join((*parts[:k], synonym, *parts[k + 1 :])))
     rest = "".join(parts[1:])
-    if len(parts) >= 2 and len(parts[0]) >= 2 and len(parts[1]) >= 2 and len(rest) >= 3:
-        out.append(rest)  # the leading qualifier dropped: whole words only, never "出样时间" → "样时间"
+    # the leading qualifier dropped: whole words only, never "出样时间" → "样时间"; and a compound left, not
+    # one general word ("检票口显示屏" → "显示屏" names the kind of thing, which nobody reads as a slip)
+    if len(parts) >= 3 and len(parts[0]) >= 2 and len(parts[1]) >= 2 and len(rest) >= 3:
+        out.append(rest)
     # another defined term inside the new form would make it a different concept, unless the term itself
     # is built on it ("元数据元素" → "元数据要素" still rests on the defined "元数据")
     others = {t for t in taken - {term} if t not in term}
