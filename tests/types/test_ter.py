@@ -671,3 +671,18 @@ def test_ter01_never_takes_out_a_word_every_reader_knows(ter_injectors: dict) ->
     doc = document(terms=terms, body=body)
     removed = {o.term for s in ter_injectors["TER-01"].sites(doc, InjectionContext()) for o in s.detail}
     assert "保密性" not in removed and "零点漂移" in removed
+
+
+def test_ter_types_say_why_a_document_offers_no_site(ter_injectors: dict) -> None:
+    """The skip reasons a release reports per document: a lead-in that brings in other documents' terms
+    (TER-01), no variant of a used term nor entry of its field (TER-02), no term the body uses three
+    times (TER-03), and no terms chapter at all."""
+    context = InjectionContext()
+    cited = document(lead_in="GB/T 191界定的以及下列术语和定义适用于本文件。")
+    assert ter_injectors["TER-01"].no_site_reason(cited, context) == "terms_from_cited_documents"
+    plain = document(terms="3.1 采样单元 sampling unit\n从被测介质中抽取并输送试样的部件组合。")
+    assert list(ter_injectors["TER-02"].sites(plain, context)) == []
+    assert ter_injectors["TER-02"].no_site_reason(plain, context) == "no_variant_nor_entry_of_its_field"
+    assert ter_injectors["TER-03"].no_site_reason(plain, context) == "no_term_used_thrice"
+    none = document(lead_in="本文件没有需要界定的术语和定义。", terms="")
+    assert ter_injectors["TER-03"].no_site_reason(none, context) == "no_entries"

@@ -13,6 +13,7 @@ from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.joint import term_still_undefined
 from injectors.language.noun_phrases import head_noun, noun_phrases
+from injectors.language.patterns import CITATION
 from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import (
     BODY_KINDS,
@@ -21,10 +22,12 @@ from injectors.language.terms import (
     compact_key,
     defined_terms,
     document_text,
+    entry_sections,
     modal_verbs,
     occurrences,
     prose_lines,
     tagged,
+    terms_chapter,
     words,
 )
 from injectors.llm.constraints import (
@@ -163,8 +166,13 @@ class UndefinedTermUsed(TerminologyInjector):
         return sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """No term of the document's world names what a body sentence already says: made-up initials
-        ("CCC" for 集中充电柜) would be a surface give-away, so the type is skipped instead."""
+        """Why nothing can be left undefined: a terms chapter that brings in other documents' terms (a
+        reader could not tell an entry taken out is defined nowhere), or no term of the document's world
+        that names what a body sentence already says (made-up initials, "CCC" for 集中充电柜, would be a
+        surface give-away, so the type is skipped instead)."""
+        found = terms_chapter(document)
+        if found is not None and entry_sections(document) and CITATION.search(found[1].text):
+            return "terms_from_cited_documents"
         return "no_natural_term"
 
     @classmethod

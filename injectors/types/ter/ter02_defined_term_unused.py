@@ -312,6 +312,15 @@ class UnusedTermDefined(TerminologyInjector):
         sites.extend(Site(r.entry.position, r) for r in renamed_entries(document, whole))
         return sites
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No terms chapter or no entry; else no used entry whose term has a near-synonym the text never
+        writes, and no entry of a document of its narrow field to add."""
+        if terms_chapter(document) is None:
+            return "no_terms_chapter"
+        if not defined_terms(document):
+            return "no_entries"
+        return "no_variant_nor_entry_of_its_field"
+
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:

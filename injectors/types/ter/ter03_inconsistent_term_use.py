@@ -109,6 +109,21 @@ class InconsistentTermUse(TerminologyInjector):
             by_section.setdefault(position, []).append(Substitution(start, form, tuple(synonyms), term))
         return [Site(position, tuple(subs)) for position, subs in sorted(by_section.items())]
 
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No entry; no term the body uses three times; no near-synonym of such a term; or only variants
+        the document already writes on its own (its own usage, never an injected slip)."""
+        entries = defined_terms(document)
+        if not entries:
+            return "no_entries"
+        taken = {v for e in entries for v in e.variants}
+        counts = body_counts(occurrences(document, entries))
+        used = [e for e in entries if counts.get(e.term, 0) >= MIN_USES]
+        if not used:
+            return "no_term_used_thrice"
+        if any(near_synonyms(compact_key(e.term), taken) for e in used):
+            return "variants_are_own_usage"
+        return "no_variant"
+
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
