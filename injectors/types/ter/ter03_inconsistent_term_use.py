@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import random
-import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
-from injectors.joint import term_still_defined
+from injectors.joint import Located, term_still_defined
 from injectors.language.terms import compact_key, defined_terms, document_text, occurrences
 from injectors.llm.constraints import (
     Answer,
@@ -35,7 +34,7 @@ from injectors.types.ter.editing import (
     chapter_name,
     near_synonyms,
 )
-from parsers.model import Document
+from parsers.model import Document, Section
 
 ERROR_TYPE = ErrorType(
     "TER-03",
@@ -58,20 +57,41 @@ class Substitution:
     term: str
 
 
-def own_usage(form: str, whole: str, terms: set[str]) -> bool:
-    """Whether the document writes `form` on its own somewhere: left over once the defined terms (and
-    their variants) that contain it are taken out, longest first."""
+def free_uses(form: str, whole: str, terms: set[str]) -> int:
+    """How often the document writes `form` on its own: what is left once the defined terms (and their
+    variants) that contain it are taken out, longest first."""
     key = compact_key(form)
     rest = whole
     for term in sorted((compact_key(t) for t in terms), key=len, reverse=True):
         if key in term:
             rest = rest.replace(term, "\x00")
-    return key in rest
+    return rest.count(key)
+
+
+def own_usage(form: str, whole: str, terms: set[str]) -> bool:
+    """Whether the document writes `form` on its own somewhere (see `free_uses`)."""
+    return free_uses(form, whole, terms) > 0
+
+
+def variant_written_once(
+    instance: Located, final: Document, section: Section | None, renames: Sequence[tuple[str, str]] = ()
+) -> str | None:
+    """The evidence rule on the assembled document: the term is still defined, and the variant this
+    instance wrote stands nowhere else on its own. Two errors writing one variant in one document are one
+    slip told twice (and a stock phrase); each would see the other as the document's own usage."""
+    reason = term_still_defined(instance, final, section, renames)
+    if reason:
+        return reason
+    taken = {v for e in defined_terms(final) for v in e.variants}
+    whole = document_text(final)
+    for r in instance.edit.replacements:
+        if r.field == "text" and r.new.strip() and free_uses(r.new, whole, taken) > 1:
+            return f"the variant {r.new!r} is written elsewhere in the document too"
+    return None
 
 
 class InconsistentTermUse(TerminologyInjector):
-    """TER-03: one body occurrence of a defined term (used 3+ times) becomes a near-synonym; each variant
-    is offered at one occurrence of its term, so that one document never shows the same variant twice.
+    """TER-03: one body occurrence of a defined term (used 3+ times) becomes a near-synonym.
 
     The occurrence is word-aligned (jieba boundaries, the longest defined term wins), so "温度记录仪"
     inside "一次性温度记录仪" is never touched; the term stays in use elsewhere, so the document now
@@ -80,7 +100,8 @@ class InconsistentTermUse(TerminologyInjector):
     Evidence rule: the corrupted document's only free-standing use of the near-synonym is the one the
     edit writes. A short form the document already writes on its own (outside the full term: "区域边界"
     beside "网络区域边界") is the document's own usage, and a reviewer could not tell the injected use
-    from the drafter's, so that form is never chosen.
+    from the drafter's, so that form is never chosen; and once a document's errors are assembled, a
+    variant another of its errors also wrote drops one of them (`variant_written_once`).
     """
 
     error_type = ERROR_TYPE.id
@@ -91,22 +112,15 @@ class InconsistentTermUse(TerminologyInjector):
         found = occurrences(document, entries)
         counts = body_counts(found)
         whole = document_text(document)
-        places: dict[tuple[str, str], list[tuple[int, int, str]]] = {}  # (term, variant) → occurrences
+        by_section: dict[int, list[Substitution]] = {}
         for o in found:
             if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
                 continue
-            for synonym in near_synonyms(o.form, taken):
-                if not own_usage(synonym, whole, taken):
-                    places.setdefault((o.entry.term, synonym), []).append((o.position, o.start, o.form))
-        # each variant at one of its term's occurrences (which one depends on the document): two errors of
-        # one document writing the same variant would be one slip told twice, and a stock phrase
-        chosen: dict[tuple[int, int, str, str], list[str]] = {}
-        for (term, synonym), where in places.items():
-            at = where[zlib.crc32(f"{document.doc_id}:{term}:{synonym}".encode()) % len(where)]
-            chosen.setdefault((*at, term), []).append(synonym)
-        by_section: dict[int, list[Substitution]] = {}
-        for (position, start, form, term), synonyms in sorted(chosen.items()):
-            by_section.setdefault(position, []).append(Substitution(start, form, tuple(synonyms), term))
+            synonyms = tuple(s for s in near_synonyms(o.form, taken) if not own_usage(s, whole, taken))
+            if synonyms:
+                by_section.setdefault(o.position, []).append(
+                    Substitution(o.start, o.form, synonyms, o.entry.term)
+                )
         return [Site(position, tuple(subs)) for position, subs in sorted(by_section.items())]
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
@@ -175,4 +189,4 @@ LLM = LLMSpec(
 )
 
 
-DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM, premise=term_still_defined)
+DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM, premise=variant_written_once)
