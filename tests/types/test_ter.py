@@ -661,3 +661,43 @@ def test_ter_types_say_why_a_document_offers_no_site(ter_injectors: dict) -> Non
     assert ter_injectors["TER-03"].no_site_reason(plain, context) == "no_term_used_thrice"
     none = document(lead_in="本文件没有需要界定的术语和定义。", terms="")
     assert ter_injectors["TER-03"].no_site_reason(none, context) == "no_entries"
+
+
+def test_ter03_never_makes_one_word_swap_twice_in_a_document(ter_injectors: dict) -> None:
+    """ "数据提供者" → "数据提供方" and "样品提供者" → "样品提供方": two terms, one slip (者 → 方) told
+    twice; assembled, the joint check drops them."""
+    from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
+
+    terms = (
+        "3.1 数据提供者 data provider\n向平台提交监测数据的主体。\n"
+        "3.2 样品提供者 sample provider\n向实验室送交样品的主体。"
+    )
+    body = (
+        "4 要求\n4.1 提交\n数据提供者应每日提交数据，样品提供者应按月送样。\n"
+        "4.2 记录\n数据提供者的名称应记录，样品提供者的名称应记录。\n"
+        "4.3 核查\n数据提供者和样品提供者应接受核查。\n4.4 公开\n数据提供者和样品提供者的名单应公开。"
+    )
+    doc = document(terms=terms, body=body)
+    injector = ter_injectors["TER-03"]
+    chosen = {}  # term → (site with that one substitution, its "提供方" variant), in different sections
+    for site in injector.sites(doc, InjectionContext()):
+        for sub in site.detail:
+            variant = next((v for v in sub.synonyms if v.endswith("提供方")), None)
+            used = {s.target for s in chosen.values()}
+            if variant and sub.term not in chosen and site.target not in used:
+                chosen[sub.term] = replace(site, detail=(replace(sub, synonyms=(variant,)),))
+    assert set(chosen) == {"数据提供者", "样品提供者"}
+    instances = []
+    for site in chosen.values():
+        proposal = injector.propose(doc, site, random.Random(0), InjectionContext())
+        assert proposal is not None
+        instance, why = injector._verified(Baseline(doc), proposal, 0)
+        assert instance is not None, why
+        instances.append(instance)
+    alone = apply_edits(doc, [instances[0].edit]).document
+    here = alone.section(instances[0].location)
+    assert variant_written_once(instances[0], alone, here) is None
+    both = apply_edits(doc, [i.edit for i in instances]).document
+    assert "same swap" in (
+        variant_written_once(instances[0], both, both.section(instances[0].location)) or ""
+    )

@@ -29,6 +29,7 @@ from injectors.registry import TypeDefinition
 from injectors.taxonomy import ErrorType
 from injectors.types.ter.editing import (
     MIN_USES,
+    NEAR_SYNONYMS,
     TerminologyInjector,
     body_counts,
     chapter_name,
@@ -77,16 +78,33 @@ def variant_written_once(
     instance: Located, final: Document, section: Section | None, renames: Sequence[tuple[str, str]] = ()
 ) -> str | None:
     """The evidence rule on the assembled document: the term is still defined, and the variant this
-    instance wrote stands nowhere else on its own. Two errors writing one variant in one document are one
-    slip told twice (and a stock phrase); each would see the other as the document's own usage."""
+    instance wrote stands nowhere else on its own, nor the same word swap on another term. Two errors
+    making one slip in one document are one slip told twice (and a stock phrase); each would see the
+    other as the document's own usage."""
     reason = term_still_defined(instance, final, section, renames)
     if reason:
         return reason
     taken = {v for e in defined_terms(final) for v in e.variants}
     whole = document_text(final)
     for r in instance.edit.replacements:
-        if r.field == "text" and r.new.strip() and free_uses(r.new, whole, taken) > 1:
-            return f"the variant {r.new!r} is written elsewhere in the document too"
+        if r.field != "text" or not r.new.strip():
+            continue
+        # the same swap on any defined term ("提供者" → "提供方" in two role terms) is the same slip
+        swap = _swapped_word(r.old, r.new)
+        variants = {r.new}
+        if swap is not None:
+            variants |= {t.replace(swap[0], swap[1]) for t in taken if swap[0] in t}
+        if sum(free_uses(v, whole, taken) for v in variants) > 1:
+            return f"the variant {r.new!r} (or the same swap on another term) is written elsewhere too"
+    return None
+
+
+def _swapped_word(old: str, new: str) -> tuple[str, str] | None:
+    """The near-synonym swap that made a variant ("提供者" → "提供方"), None for another variant."""
+    for word, synonyms in NEAR_SYNONYMS.items():
+        for synonym in synonyms:
+            if word in old and old.replace(word, synonym, 1) == new:
+                return word, synonym
     return None
 
 
