@@ -606,9 +606,8 @@ def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None
 
 
 def test_ter03_never_writes_one_variant_twice_in_a_document(ter_injectors: dict) -> None:
-    """ "标定周期" becomes "标定间隔" in two clauses: each instance holds alone, but assembled, each sees the
-    other's "标定间隔" as the document's own usage, and the joint check drops them (one slip told twice,
-    and a stock phrase)."""
+    """ "标定周期" becomes "标定间隔" in two clauses: each instance holds alone, but assembled, the joint
+    check keeps the first and drops the repeat (one slip told twice, and a stock phrase)."""
     from injectors.joint import failure
     from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
 
@@ -631,7 +630,8 @@ def test_ter03_never_writes_one_variant_twice_in_a_document(ter_injectors: dict)
     alone = apply_edits(doc, [instances[0].edit]).document
     assert variant_written_once(instances[0], alone, alone.section("4.1")) is None
     both = apply_edits(doc, [i.edit for i in instances]).document
-    assert "written elsewhere" in (variant_written_once(instances[0], both, both.section("4.1")) or "")
+    assert variant_written_once(instances[0], both, both.section("4.1")) is None  # the slip is kept
+    assert "written before" in (variant_written_once(instances[1], both, both.section("4.3")) or "")
     assert failure(instances[1], doc, both, lint(both), both.section("4.3")) is not None
 
 
@@ -665,7 +665,7 @@ def test_ter_types_say_why_a_document_offers_no_site(ter_injectors: dict) -> Non
 
 def test_ter03_never_makes_one_word_swap_twice_in_a_document(ter_injectors: dict) -> None:
     """ "数据提供者" → "数据提供方" and "样品提供者" → "样品提供方": two terms, one slip (者 → 方) told
-    twice; assembled, the joint check drops them."""
+    twice; assembled, the joint check keeps the first and drops the repeat."""
     from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
 
     terms = (
@@ -698,6 +698,6 @@ def test_ter03_never_makes_one_word_swap_twice_in_a_document(ter_injectors: dict
     here = alone.section(instances[0].location)
     assert variant_written_once(instances[0], alone, here) is None
     both = apply_edits(doc, [i.edit for i in instances]).document
-    assert "same swap" in (
-        variant_written_once(instances[0], both, both.section(instances[0].location)) or ""
-    )
+    first, second = sorted(instances, key=lambda i: i.location)
+    assert variant_written_once(first, both, both.section(first.location)) is None
+    assert "same swap" in (variant_written_once(second, both, both.section(second.location)) or "")

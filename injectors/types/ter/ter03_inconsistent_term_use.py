@@ -10,7 +10,7 @@ from injectors.base import Proposal, Site
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement
 from injectors.joint import Located, term_still_defined
-from injectors.language.terms import compact_key, defined_terms, document_text, occurrences
+from injectors.language.terms import JOIN, compact_key, defined_terms, document_text, occurrences
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -77,25 +77,32 @@ def own_usage(form: str, whole: str, terms: set[str]) -> bool:
 def variant_written_once(
     instance: Located, final: Document, section: Section | None, renames: Sequence[tuple[str, str]] = ()
 ) -> str | None:
-    """The evidence rule on the assembled document: the term is still defined, and the variant this
-    instance wrote stands nowhere else on its own, nor the same word swap on another term. Two errors
-    making one slip in one document are one slip told twice (and a stock phrase); each would see the
-    other as the document's own usage."""
+    """The evidence rule on the assembled document: the term is still defined, and neither the variant
+    this instance wrote nor the same word swap on another term stands on its own before it. Two errors
+    making one slip in one document are one slip told twice (and a stock phrase): the first is kept, the
+    repeat dropped."""
     reason = term_still_defined(instance, final, section, renames)
     if reason:
         return reason
     taken = {v for e in defined_terms(final) for v in e.variants}
-    whole = document_text(final)
+    if section is None:  # the default premise reports it first; kept for the type checker
+        return f"location {instance.location} no longer exists"
+    at = next(k for k, s in enumerate(final.sections) if s is section or s.number == section.number)
     for r in instance.edit.replacements:
         if r.field != "text" or not r.new.strip():
             continue
+        # what a reader has read before this use: the first of two uses is the slip, the second its repeat
+        earlier = (part for s in final.sections[:at] for part in (s.title, s.text))
+        whole = JOIN.join(
+            compact_key(p) for p in (*earlier, section.title, section.text[: section.text.find(r.new)])
+        )
         # the same swap on any defined term ("提供者" → "提供方" in two role terms) is the same slip
         swap = _swapped_word(r.old, r.new)
         variants = {r.new}
         if swap is not None:
             variants |= {t.replace(swap[0], swap[1]) for t in taken if swap[0] in t}
-        if sum(free_uses(v, whole, taken) for v in variants) > 1:
-            return f"the variant {r.new!r} (or the same swap on another term) is written elsewhere too"
+        if sum(free_uses(v, whole, taken) for v in variants) > 0:
+            return f"the variant {r.new!r} (or the same swap on another term) is written before it too"
     return None
 
 
