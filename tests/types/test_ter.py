@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 import regex
 
-from injectors.base import Baseline, Injector, _sites
+from injectors.base import Baseline, Injector, Site, _sites
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
@@ -605,9 +605,24 @@ def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None
     assert not technical("数据来源类别")
 
 
+def _ter03_at(injector: Injector, doc: Document, number: str, term: str, variant: str) -> ErrorInstance:
+    """The TER-03 instance that writes `variant` for the first `term` of section `number`."""
+    from injectors.types.ter.ter03_inconsistent_term_use import Substitution
+
+    position = next(k for k, s in enumerate(doc.sections) if s.number == number)
+    start = doc.sections[position].text.index(term)
+    site = Site(position, (Substitution(start, term, (variant,), term),))
+    proposal = injector.propose(doc, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    instance, why = injector._verified(Baseline(doc), proposal, 0)
+    assert instance is not None, why
+    return instance
+
+
 def test_ter03_never_writes_one_variant_twice_in_a_document(ter_injectors: dict) -> None:
-    """ "标定周期" becomes "标定间隔" in two clauses: each instance holds alone, but assembled, the joint
-    check keeps the first and drops the repeat (one slip told twice, and a stock phrase)."""
+    """ "标定周期" → "标定间隔" is offered at one of the four clauses only; and should two errors write it
+    (each holds alone), the joint check keeps the first and drops the repeat: one slip told twice, and a
+    stock phrase."""
     from injectors.joint import failure
     from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
 
@@ -617,22 +632,20 @@ def test_ter03_never_writes_one_variant_twice_in_a_document(ter_injectors: dict)
     )
     doc = document(body=body)
     injector = ter_injectors["TER-03"]
-    sites = [
-        s for s in injector.sites(doc, InjectionContext()) if doc.sections[s.target].number in ("4.1", "4.3")
+    offered = [
+        (o.term, v)
+        for site in injector.sites(doc, InjectionContext())
+        for o in site.detail
+        for v in o.synonyms
     ]
-    instances = []
-    for site in sites:
-        proposal = injector.propose(doc, site, random.Random(0), InjectionContext())
-        assert proposal is not None
-        instance, why = injector._verified(Baseline(doc), proposal, 0)
-        assert instance is not None, why
-        instances.append(instance)
-    alone = apply_edits(doc, [instances[0].edit]).document
-    assert variant_written_once(instances[0], alone, alone.section("4.1")) is None
-    both = apply_edits(doc, [i.edit for i in instances]).document
-    assert variant_written_once(instances[0], both, both.section("4.1")) is None  # the slip is kept
-    assert "written before" in (variant_written_once(instances[1], both, both.section("4.3")) or "")
-    assert failure(instances[1], doc, both, lint(both), both.section("4.3")) is not None
+    assert offered == [("标定周期", "标定间隔")]
+    first, second = (_ter03_at(injector, doc, n, "标定周期", "标定间隔") for n in ("4.1", "4.3"))
+    alone = apply_edits(doc, [second.edit]).document
+    assert variant_written_once(second, alone, alone.section("4.3")) is None
+    both = apply_edits(doc, [first.edit, second.edit]).document
+    assert variant_written_once(first, both, both.section("4.1")) is None  # the slip is kept
+    assert "written before" in (variant_written_once(second, both, both.section("4.3")) or "")
+    assert failure(second, doc, both, lint(both), both.section("4.3")) is not None
 
 
 def test_ter01_never_takes_out_a_word_every_reader_knows(ter_injectors: dict) -> None:
@@ -664,8 +677,8 @@ def test_ter_types_say_why_a_document_offers_no_site(ter_injectors: dict) -> Non
 
 
 def test_ter03_never_makes_one_word_swap_twice_in_a_document(ter_injectors: dict) -> None:
-    """ "数据提供者" → "数据提供方" and "样品提供者" → "样品提供方": two terms, one slip (者 → 方) told
-    twice; assembled, the joint check keeps the first and drops the repeat."""
+    """ "数据提供者" → "数据提供方" and "样品提供者" → "样品提供方": two terms, one slip (者 → 方). It is
+    offered once; should two errors make it, the joint check keeps the first and drops the repeat."""
     from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
 
     terms = (
@@ -679,25 +692,10 @@ def test_ter03_never_makes_one_word_swap_twice_in_a_document(ter_injectors: dict
     )
     doc = document(terms=terms, body=body)
     injector = ter_injectors["TER-03"]
-    chosen = {}  # term → (site with that one substitution, its "提供方" variant), in different sections
-    for site in injector.sites(doc, InjectionContext()):
-        for sub in site.detail:
-            variant = next((v for v in sub.synonyms if v.endswith("提供方")), None)
-            used = {s.target for s in chosen.values()}
-            if variant and sub.term not in chosen and site.target not in used:
-                chosen[sub.term] = replace(site, detail=(replace(sub, synonyms=(variant,)),))
-    assert set(chosen) == {"数据提供者", "样品提供者"}
-    instances = []
-    for site in chosen.values():
-        proposal = injector.propose(doc, site, random.Random(0), InjectionContext())
-        assert proposal is not None
-        instance, why = injector._verified(Baseline(doc), proposal, 0)
-        assert instance is not None, why
-        instances.append(instance)
-    alone = apply_edits(doc, [instances[0].edit]).document
-    here = alone.section(instances[0].location)
-    assert variant_written_once(instances[0], alone, here) is None
-    both = apply_edits(doc, [i.edit for i in instances]).document
-    first, second = sorted(instances, key=lambda i: i.location)
-    assert variant_written_once(first, both, both.section(first.location)) is None
-    assert "same swap" in (variant_written_once(second, both, both.section(second.location)) or "")
+    offered = [v for site in injector.sites(doc, InjectionContext()) for o in site.detail for v in o.synonyms]
+    assert len([v for v in offered if v.endswith("提供方")]) == 1
+    first = _ter03_at(injector, doc, "4.1", "数据提供者", "数据提供方")
+    second = _ter03_at(injector, doc, "4.3", "样品提供者", "样品提供方")
+    both = apply_edits(doc, [first.edit, second.edit]).document
+    assert variant_written_once(first, both, both.section("4.1")) is None
+    assert "same swap" in (variant_written_once(second, both, both.section("4.3")) or "")

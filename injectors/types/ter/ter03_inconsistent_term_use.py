@@ -137,15 +137,25 @@ class InconsistentTermUse(TerminologyInjector):
         found = occurrences(document, entries)
         counts = body_counts(found)
         whole = document_text(document)
-        by_section: dict[int, list[Substitution]] = {}
+        # slip → the occurrences where it can be made (a slip: a variant of one term, or one word swap
+        # made on any term, "提供者" → "提供方")
+        places: dict[tuple[str, str], list[tuple[int, int, str, str, str]]] = {}
         for o in found:
             if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
                 continue
-            synonyms = tuple(s for s in near_synonyms(o.form, taken) if not own_usage(s, whole, taken))
-            if synonyms:
-                by_section.setdefault(o.position, []).append(
-                    Substitution(o.start, o.form, synonyms, o.entry.term)
-                )
+            for synonym in near_synonyms(o.form, taken):
+                if not own_usage(synonym, whole, taken):
+                    slip = _swapped_word(o.form, synonym) or (o.entry.term, synonym)
+                    places.setdefault(slip, []).append((o.position, o.start, o.form, o.entry.term, synonym))
+        # each slip at one of its places (the middle one): a second error making it would be the same slip
+        # told twice, which the joint check drops (`variant_written_once`)
+        chosen: dict[tuple[int, int, str, str], list[str]] = {}
+        for where in places.values():
+            position, start, form, term, synonym = where[len(where) // 2]
+            chosen.setdefault((position, start, form, term), []).append(synonym)
+        by_section: dict[int, list[Substitution]] = {}
+        for (position, start, form, term), synonyms in sorted(chosen.items()):
+            by_section.setdefault(position, []).append(Substitution(start, form, tuple(synonyms), term))
         return [Site(position, tuple(subs)) for position, subs in sorted(by_section.items())]
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
