@@ -594,6 +594,16 @@ def test_ter01_spells_out_only_at_the_first_use_and_reads_names_jieba_joins(ter_
         if hasattr(o, "name")
     }
     assert names["UML"].name == "统一建模语言" and names["UML"].before == "采用"
+    # "可扩展标记语言（XML）": the one-character "可" before three words is the name's own, not a verb
+    own = document(
+        body=SPELLED.replace("4.3 标志", "4.3 交换\n交换文件应采用可扩展标记语言（XML）编码。\n4.4 标志")
+    )
+    assert "XML" not in {
+        o.abbreviation
+        for s in injector.sites(own, InjectionContext())
+        for o in s.detail
+        if hasattr(o, "name")
+    }
 
 
 def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None:

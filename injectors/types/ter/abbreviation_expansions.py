@@ -122,7 +122,10 @@ def _name(head: str, count: int) -> tuple[str, str] | None:
         if len(tokens) == n:
             return name, ""
         word, flag = tokens[len(tokens) - n - 1]
-        ends = word in _CLAUSE_VERBS or flag[:1] in "pcux" if joined else flag in _BEFORE_NAME
+        if joined:
+            ends = word in _CLAUSE_VERBS or flag[:1] in "pcux"
+        else:  # a one-character word may be the name's own first character ("可/扩展/标记/语言" for XML)
+            ends = flag in _BEFORE_NAME and (len(word) > 1 or flag[:1] in "pcux")
         if ends:
             return name, word if regex.fullmatch(r"\p{Han}+", word) else ""
         return None
