@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 import regex
 
-from injectors.base import Injector, _sites
+from injectors.base import Injector, Site, _sites
 from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
@@ -212,7 +212,7 @@ def test_ter01_terms_come_from_the_documents_own_world(
     ter_injectors: dict,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Where no entry or abbreviation can be taken out (hidden here, so that the
+    """Where no entry or abbreviation can be taken out nor spelled-out name (hidden here, so that the
     corpus shows the written form), TER-01 writes a term-like noun phrase of the document's own
     definitions, or a term of a document of its narrow field; never made-up initials ("CCC"); its
     qualifier is already said in the same line (the term names what the text says); and no written
@@ -221,6 +221,7 @@ def test_ter01_terms_come_from_the_documents_own_world(
 
     monkeypatch.setattr(ter01, "removable_entries", lambda document: iter(()))
     monkeypatch.setattr(ter01, "abbreviation_entries", lambda document: iter(()))
+    monkeypatch.setattr(ter01, "spelled_out", lambda document: iter(()))
     _sites.cache_clear()  # sites found before (with the entries) must not answer, nor these after
     try:
         _written_terms(corpus_documents, context, ter_injectors["TER-01"])
@@ -485,3 +486,226 @@ def test_ter05_a_terms_chapter_without_its_lead_in(ter_injectors: dict) -> None:
     assert instance is not None, failure
     assert instance.location == "3" and "下列术语和定义适用于本文件" not in instance.corrupted_section.text
     assert "补充引导语“下列术语和定义适用于本文件。”" in instance.description
+
+
+def test_ter02_renames_an_entry_built_on_another_defined_term(ter_injectors: dict) -> None:
+    """An entry whose term rests on another defined one ("标定数据元素" on "标定数据") may be renamed: the
+    new form "标定数据要素" names no other concept, and the body never writes it."""
+    terms = (
+        "3.1 标定数据 calibration data\n标定时记录的全部读数。\n"
+        "3.2 标定数据元素 calibration data element\n标定数据中不可再分的一项读数。"
+    )
+    body = BODY.replace("标定周期不应超过30 d", "每个标定数据元素应标明标定数据的采集时刻")
+    doc = document(terms=terms, body=body)
+    sites = [s for s in ter_injectors["TER-02"].sites(doc, InjectionContext()) if hasattr(s.detail, "new")]
+    assert ("标定数据元素", "标定数据要素") in [(s.detail.entry.term, s.detail.new) for s in sites]
+
+
+def test_ter05_offers_one_english_site_per_document(ter_injectors: dict) -> None:
+    """The English form is one form among eight: one entry of a document (the middle one), not three, so
+    that it does not outweigh each lead-in form."""
+    terms = "\n".join(
+        f"3.{k} {term} {english}\n{definition}"
+        for k, (term, english, definition) in enumerate(
+            (
+                ("采样单元", "sampling unit", "从被测介质中抽取并输送试样的部件组合。"),
+                ("标定周期", "calibration interval", "相邻两次标定之间的时间间隔。"),
+                ("零点漂移", "zero drift", "无输入时输出值随时间的缓慢变化。"),
+                ("量程漂移", "span drift", "满量程输入时输出值随时间的缓慢变化。"),
+            ),
+            start=1,
+        )
+    )
+    body = BODY.replace("标定周期不应超过30 d", "标定周期不应超过30 d，零点漂移和量程漂移不应超过1%")
+    sites = ter_injectors["TER-05"].sites(document(terms=terms, body=body), InjectionContext())
+    english = [s for s in sites if getattr(s.detail, "kind", "") == "english"]
+    assert [s.detail.entry.term for s in english] == ["零点漂移"]
+
+
+SPELLED = """4 要求
+4.1 通信
+采样单元应通过虚拟专用网络（VPN）向中心站传送数据，VPN的密钥应每月更换。
+4.2 校验
+数据帧应采用16位循环冗余码（CRC16）校验，附件服务器端口（TCP）应可配置。
+4.3 标志
+采样单元的标志应符合GB/T 191—2008的规定。"""
+
+
+def test_ter01_takes_away_the_name_an_abbreviation_is_spelled_out_with(ter_injectors: dict) -> None:
+    """ "通过虚拟专用网络（VPN）" becomes "通过VPN": the abbreviation now stands undefined at that clause,
+    which is where the instance is located. Never a bracket that names a kind of thing ("端口（TCP）"), a
+    name cut after a measure word ("16位循环冗余码（CRC16）"), nor an abbreviation explained elsewhere."""
+    doc = document(body=SPELLED)
+    injector = ter_injectors["TER-01"]
+    options = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail]
+    assert [(o.abbreviation, o.name) for o in options if hasattr(o, "name")] == [("VPN", "虚拟专用网络")]
+    instance = injector.inject(Baseline(doc), random.Random(0), InjectionContext()).instance
+    assert instance is not None and instance.provenance.form == "expansion_removed"
+    assert instance.location == "4.1"
+    assert "应通过VPN向中心站传送数据" in instance.corrupted_section.text
+    assert "“通过VPN”" in instance.description and "虚拟专用网络（VPN）" in instance.description
+    listed = document(body=SPELLED.replace("4 要求", "4 缩略语\nVPN：虚拟专用网络\n5 要求"))
+    assert not [o for s in injector.sites(listed, InjectionContext()) for o in s.detail if hasattr(o, "name")]
+    explained = document(body=SPELLED + "\n注：VPN——虚拟专用网络。")
+    assert not [
+        o for s in injector.sites(explained, InjectionContext()) for o in s.detail if hasattr(o, "name")
+    ]
+
+
+GROUPED = """3.1 采样单元 sampling unit
+从被测介质中抽取并输送试样的部件组合。
+3.2 标准溶液
+3.2.1 低浓度标准溶液 low standard solution
+浓度为量程10%的标准溶液。
+3.2.2 高浓度标准溶液 high standard solution
+浓度为量程90%的标准溶液。
+3.3 零点漂移 zero drift
+无输入时输出值随时间的缓慢变化。"""
+
+
+def test_ter01_takes_only_the_last_entry_of_a_grouped_terms_chapter(ter_injectors: dict) -> None:
+    """Entries grouped under a heading ("3.2 标准溶液", then 3.2.1, 3.2.2) cannot move up one by one: only
+    the last entry, whose removal renumbers nothing, may go."""
+    body = USES.replace("标定周期不应超过30 d，", "")
+    doc = document(terms=GROUPED, body=body)
+    injector = ter_injectors["TER-01"]
+    removed = [o for s in injector.sites(doc, InjectionContext()) for o in s.detail if hasattr(o, "renames")]
+    assert [(o.term, o.renames) for o in removed] == [("零点漂移", ())]
+
+
+def test_ter01_spells_out_only_at_the_first_use_and_reads_names_jieba_joins(ter_injectors: dict) -> None:
+    """A bracket after a bare use ("…VPN…" in 4.1, "虚拟专用网络（VPN）" in 4.2) is no first use: the
+    original already used the abbreviation undefined, so it is no site. A name jieba joins into fewer
+    words than letters ("统一/建模语言" for UML) is read back to the clause verb before it."""
+    injector = ter_injectors["TER-01"]
+    late = document(
+        body=SPELLED.replace("采样单元应通过虚拟专用网络（VPN）", "采样单元应通过VPN").replace(
+            "VPN的密钥应每月更换", "虚拟专用网络（VPN）的密钥应每月更换"
+        )
+    )
+    assert not [o for s in injector.sites(late, InjectionContext()) for o in s.detail if hasattr(o, "name")]
+    joined = document(
+        body=SPELLED.replace("4.3 标志", "4.3 模型\n数据结构应采用统一建模语言（UML）描述。\n4.4 标志")
+    )
+    names = {
+        o.abbreviation: o
+        for s in injector.sites(joined, InjectionContext())
+        for o in s.detail
+        if hasattr(o, "name")
+    }
+    assert names["UML"].name == "统一建模语言" and names["UML"].before == "采用"
+    # "可扩展标记语言（XML）": the one-character "可" before three words is the name's own, not a verb
+    own = document(
+        body=SPELLED.replace("4.3 标志", "4.3 交换\n交换文件应采用可扩展标记语言（XML）编码。\n4.4 标志")
+    )
+    assert "XML" not in {
+        o.abbreviation
+        for s in injector.sites(own, InjectionContext())
+        for o in s.detail
+        if hasattr(o, "name")
+    }
+
+
+def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None:
+    """ "生态环境大数据使用者" holds general words ("大", "数据") but is led by a word of its field: a reader
+    expects it defined. "数据来源类别", led by a general word, is not taken for one on that ground."""
+    from injectors.types.ter.entry_removal import technical
+
+    assert technical("生态环境大数据使用者")
+    assert not technical("数据来源类别")
+
+
+def _ter03_at(injector: Injector, doc: Document, number: str, term: str, variant: str) -> ErrorInstance:
+    """The TER-03 instance that writes `variant` for the first `term` of section `number`."""
+    from injectors.types.ter.ter03_inconsistent_term_use import Substitution
+
+    position = next(k for k, s in enumerate(doc.sections) if s.number == number)
+    start = doc.sections[position].text.index(term)
+    site = Site(position, (Substitution(start, term, (variant,), term),))
+    proposal = injector.propose(doc, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    instance, why = injector._verified(Baseline(doc), proposal, 0)
+    assert instance is not None, why
+    return instance
+
+
+def test_ter03_never_writes_one_variant_twice_in_a_document(ter_injectors: dict) -> None:
+    """ "标定周期" → "标定间隔" is offered at one of the four clauses only; and should two errors write it
+    (each holds alone), the joint check keeps the first and drops the repeat: one slip told twice, and a
+    stock phrase."""
+    from injectors.joint import failure
+    from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
+
+    body = (
+        "4 要求\n4.1 采样\n标定周期不应超过30 d。\n4.2 标志\n标定周期应标在铭牌上。\n"
+        "4.3 维护\n每个标定周期应清洗一次。\n4.4 记录\n标定周期的起止时间应记录。"
+    )
+    doc = document(body=body)
+    injector = ter_injectors["TER-03"]
+    offered = [
+        (o.term, v)
+        for site in injector.sites(doc, InjectionContext())
+        for o in site.detail
+        for v in o.synonyms
+    ]
+    assert offered == [("标定周期", "标定间隔")]
+    first, second = (_ter03_at(injector, doc, n, "标定周期", "标定间隔") for n in ("4.1", "4.3"))
+    alone = apply_edits(doc, [second.edit]).document
+    assert variant_written_once(second, alone, alone.section("4.3")) is None
+    both = apply_edits(doc, [first.edit, second.edit]).document
+    assert variant_written_once(first, both, both.section("4.1")) is None  # the slip is kept
+    assert "written before" in (variant_written_once(second, both, both.section("4.3")) or "")
+    assert failure(second, doc, both, lint(both), both.section("4.3")) is not None
+
+
+def test_ter01_never_takes_out_a_word_every_reader_knows(ter_injectors: dict) -> None:
+    """ "保密性" is a word of the general language (jieba's dictionary counts it often): its missing entry
+    is no error a reviewer points at, however often the body uses it."""
+    terms = ENTRIES.replace(
+        "3.2 隐私保护 privacy protection\n为保护隐私而采取的措施。",
+        "3.2 保密性 confidentiality\n使信息不泄露给未授权者的特性。",
+    )
+    body = USES.replace("隐私保护措施", "保密性")
+    doc = document(terms=terms, body=body)
+    removed = {o.term for s in ter_injectors["TER-01"].sites(doc, InjectionContext()) for o in s.detail}
+    assert "保密性" not in removed and "零点漂移" in removed
+
+
+def test_ter_types_say_why_a_document_offers_no_site(ter_injectors: dict) -> None:
+    """The skip reasons a release reports per document: a lead-in that brings in other documents' terms
+    (TER-01), no variant of a used term nor entry of its field (TER-02), no term the body uses three
+    times (TER-03), and no terms chapter at all."""
+    context = InjectionContext()
+    cited = document(lead_in="GB/T 191界定的以及下列术语和定义适用于本文件。")
+    assert ter_injectors["TER-01"].no_site_reason(cited, context) == "terms_from_cited_documents"
+    plain = document(terms="3.1 采样单元 sampling unit\n从被测介质中抽取并输送试样的部件组合。")
+    assert list(ter_injectors["TER-02"].sites(plain, context)) == []
+    assert ter_injectors["TER-02"].no_site_reason(plain, context) == "no_variant_nor_entry_of_its_field"
+    assert ter_injectors["TER-03"].no_site_reason(plain, context) == "no_term_used_thrice"
+    none = document(lead_in="本文件没有需要界定的术语和定义。", terms="")
+    assert ter_injectors["TER-03"].no_site_reason(none, context) == "no_entries"
+
+
+def test_ter03_never_makes_one_word_swap_twice_in_a_document(ter_injectors: dict) -> None:
+    """ "数据提供者" → "数据提供方" and "样品提供者" → "样品提供方": two terms, one slip (者 → 方). It is
+    offered once; should two errors make it, the joint check keeps the first and drops the repeat."""
+    from injectors.types.ter.ter03_inconsistent_term_use import variant_written_once
+
+    terms = (
+        "3.1 数据提供者 data provider\n向平台提交监测数据的主体。\n"
+        "3.2 样品提供者 sample provider\n向实验室送交样品的主体。"
+    )
+    body = (
+        "4 要求\n4.1 提交\n数据提供者应每日提交数据，样品提供者应按月送样。\n"
+        "4.2 记录\n数据提供者的名称应记录，样品提供者的名称应记录。\n"
+        "4.3 核查\n数据提供者和样品提供者应接受核查。\n4.4 公开\n数据提供者和样品提供者的名单应公开。"
+    )
+    doc = document(terms=terms, body=body)
+    injector = ter_injectors["TER-03"]
+    offered = [v for site in injector.sites(doc, InjectionContext()) for o in site.detail for v in o.synonyms]
+    assert len([v for v in offered if v.endswith("提供方")]) == 1
+    first = _ter03_at(injector, doc, "4.1", "数据提供者", "数据提供方")
+    second = _ter03_at(injector, doc, "4.3", "样品提供者", "样品提供方")
+    both = apply_edits(doc, [first.edit, second.edit]).document
+    assert variant_written_once(first, both, both.section("4.1")) is None
+    assert "same swap" in (variant_written_once(second, both, both.section("4.3")) or "")

@@ -10,7 +10,7 @@ import pytest
 from injectors.checking import lint
 from injectors.language.terms import modal_verbs, term_variants
 from injectors.types.ter.editing import initials, near_synonyms
-from injectors.types.ter.ter05_term_entry_format import NONE_FORMS
+from injectors.types.ter.ter05_term_entry_format import NONE_FORMS, OLD_FORMS
 from tests.types.ter_documents import BODY, FOREWORD_2009, TER_TYPES, TERMS, document, violations
 
 
@@ -165,3 +165,34 @@ def test_every_no_terms_lead_in_contradicts_the_entries(form: str) -> None:
     assert [loc for loc, _ in violations(document(), "TER-05")] == []
     doc = document(lead_in=f"本文件{form}。")
     assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]
+
+
+def test_a_term_built_on_another_defined_term_keeps_its_near_synonyms() -> None:
+    """ "标定数据" is defined, and "标定数据元素" rests on it: the variant "标定数据要素" brings in no other
+    concept, so it stays; a variant that writes another defined term the original lacks does not."""
+    assert "标定数据要素" in near_synonyms("标定数据元素", {"标定数据元素", "标定数据"})
+    assert near_synonyms("采样装置", {"采样装置", "采样设备"}) == ()
+
+
+def test_a_moment_is_written_时刻_but_a_duration_never_is() -> None:
+    """Drafters write "开始时刻" for "开始时间" (both a moment), never "响应时刻" for a duration."""
+    assert "采样开始时刻" in near_synonyms("采样开始时间", set())
+    assert not [s for s in near_synonyms("仪器响应时间", set()) if "时刻" in s]
+    assert "数据提供方" in near_synonyms("数据提供者", set())
+    assert "云存储服务提供商" in near_synonyms("云存储服务商", set())
+
+
+@pytest.mark.parametrize("form", OLD_FORMS)
+def test_an_old_templates_lead_in_is_reported(form: str) -> None:
+    """ "本标准采用下列定义。" and its kin come from old templates: none is a lead-in the rules prescribe."""
+    doc = document(lead_in=form.format(this="本文件"))
+    assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]
+    # the prescribed lead-ins are not reported
+    assert violations(document(lead_in="GB/T 191界定的以及下列术语和定义适用于本文件。"), "TER-05") == []
+
+
+def test_a_dropped_qualifier_leaves_a_compound() -> None:
+    """ "检票口显示屏" → "显示屏" leaves one general word, the kind of thing, not a slip on the term; a
+    compound left ("网络区域边界" → "区域边界") is one."""
+    assert "显示屏" not in near_synonyms("检票口显示屏", set())
+    assert "区域边界" in near_synonyms("网络区域边界", set())

@@ -7,7 +7,8 @@ it stood and means what it meant, and a reviewer reading the document finds it n
 Never a symbol: a quantity symbol (r_min, U_a, v) is no abbreviation, and drafters introduce it where it
 is used ("式中：rmin——最小转弯半径"), so a symbols list without it shows no error. An abbreviation here is
 made of capitals (two or more, more capitals than small letters: "NB-IoT", "CRC"), stands in a list that
-is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body.
+is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body. Never one the
+general language writes without expansion ("IT", "USB", "VR"): nobody looks it up.
 """
 
 from __future__ import annotations
@@ -36,20 +37,26 @@ class AbbreviationEntry:
     used_in: str  # the number of the first body section that uses it
 
 
+# Abbreviations the general language writes without expansion ("IT", "USB", "GPS", "VR"): a 缩略语 list
+# without one of them shows no error a reviewer would point at.
+_EVERYDAY = "IT IP PC USB GPS CPU LED LCD SIM ID APP TV AR VR QR PDF URL SMS DNA CD DVD ATM 4G 5G"
+EVERYDAY_ABBREVIATIONS = frozenset(_EVERYDAY.split())
+
+
 def is_abbreviation(token: str) -> bool:
     """Capitals, two or more, outnumbering small letters: "CRC", "NB-IoT", not "rmin", "Ua", "dB"."""
     upper = sum(c.isupper() for c in token)
     return upper >= 2 and upper > sum(c.islower() for c in token)
 
 
-def _introduced(abbreviation: str, text: str) -> bool:
+def introduced(abbreviation: str, text: str) -> bool:
     """Spelled out or explained in the body: "消息鉴别码（MAC）", "式中：rmin——…", "MAC：消息鉴别码"."""
     if f"（{abbreviation}）" in text or f"({abbreviation})" in text:
         return True
     return regex.search(_token(abbreviation).pattern + r"\s*(?:——|—|--|[：:=＝]|为)", text) is not None
 
 
-def _used(abbreviation: str, text: str) -> bool:
+def used(abbreviation: str, text: str) -> bool:
     """The abbreviation as a whole token (not "CRC" inside "CRC32" nor "MAC" inside "MACs")."""
     return _token(abbreviation).search(text) is not None
 
@@ -73,10 +80,10 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             if found is None:
                 continue
             abbreviation, full = found.group("abbr"), found.group("full")
-            if not is_abbreviation(abbreviation):
+            if not is_abbreviation(abbreviation) or abbreviation.upper() in EVERYDAY_ABBREVIATIONS:
                 continue
-            users = [number for number, text in body if _used(abbreviation, text)]
-            spelled = any(_introduced(abbreviation, text) for _, text in body)
+            users = [number for number, text in body if used(abbreviation, text)]
+            spelled = any(introduced(abbreviation, text) for _, text in body)
             if users and not spelled:
                 if at <= len(section.text):  # the line with its break
                     entry = AbbreviationEntry(start, raw + "\n", abbreviation, full, users[0])

@@ -179,7 +179,29 @@ NEAR_SYNONYMS: dict[str, tuple[str, ...]] = {
     "二维码": ("二维条码",),
     "监测点": ("测点",),
     "识别": ("辨识",),
+    "服务商": ("服务提供商",),
+    "提供者": ("提供方",),
+    "使用者": ("使用方",),
+    "协调者": ("协调方",),
+    "代码": ("编码",),
+    "类别": ("类型",),
+    "类型": ("类别",),
+    "采样": ("取样",),
+    "时间": ("时刻",),
 }
+
+
+# Words whose near-synonym names the same thing only after certain words: a start or end "时间" is a
+# moment ("行驶开始时间" → "行驶开始时刻"), while "响应时间" or "运行时间" is a duration, never a 时刻.
+_ONLY_AFTER: dict[str, frozenset[str]] = {"时间": frozenset(("开始", "结束", "起始", "终止"))}
+
+
+def word_synonyms(parts: Sequence[str], k: int) -> tuple[str, ...]:
+    """The near-synonyms of the word at `k` of a term's words, where its neighbour allows them."""
+    allowed = _ONLY_AFTER.get(parts[k])
+    if allowed is not None and (k == 0 or parts[k - 1] not in allowed):
+        return ()
+    return NEAR_SYNONYMS.get(parts[k], ())
 
 
 # Words whose near-synonym names the same thing wherever they stand in a term (spelling variants and
@@ -198,14 +220,18 @@ def near_synonyms(term: str, taken: set[str]) -> tuple[str, ...]:
     for k in range(len(parts) - 1, -1, -1):  # the head noun first
         if k < len(parts) - 1 and parts[k] not in ANYWHERE_SYNONYMS:
             continue  # "保护间隔距离" → "保护周期距离": 间隔 is a spacing there, not a time interval
-        for synonym in NEAR_SYNONYMS.get(parts[k], ()):
+        for synonym in word_synonyms(parts, k):
             if k and set(synonym) & set(parts[k - 1]):
                 continue  # "保护间隔间距": the synonym repeats the word before it
             out.append("".join((*parts[:k], synonym, *parts[k + 1 :])))
     rest = "".join(parts[1:])
-    if len(parts) >= 2 and len(parts[0]) >= 2 and len(parts[1]) >= 2 and len(rest) >= 3:
-        out.append(rest)  # the leading qualifier dropped: whole words only, never "出样时间" → "样时间"
-    others = taken - {term}  # another defined term inside the new form would make it a different concept
+    # the leading qualifier dropped: whole words only, never "出样时间" → "样时间"; and a compound left, not
+    # one general word ("检票口显示屏" → "显示屏" names the kind of thing, which nobody reads as a slip)
+    if len(parts) >= 3 and len(parts[0]) >= 2 and len(parts[1]) >= 2 and len(rest) >= 3:
+        out.append(rest)
+    # another defined term inside the new form would make it a different concept, unless the term itself
+    # is built on it ("元数据元素" → "元数据要素" still rests on the defined "元数据")
+    others = {t for t in taken - {term} if t not in term}
     return tuple(
         dict.fromkeys(
             s

@@ -53,17 +53,24 @@ def technical(term: str) -> bool:
         return False
     parts = words(term)
     general = COMMON_WORDS | GENERIC_QUALIFIERS
-    if len(parts) >= 2 and term_like(term, COMMON_WORDS):
+    if len(parts) == 1:
+        return len(term) >= 3 and term not in general | GENERIC_HEADS
+    if term_like(term, COMMON_WORDS):
         return True
-    if len(parts) >= 2:  # jieba may cut a rare qualifier into characters ("伴/热/管线"): a term all the same
-        qualifier = parts[:-1]
-        return len(term) >= 4 and len(parts[-1]) >= 2 and not any(w in general for w in qualifier)
-    return len(term) >= 3 and term not in general | GENERIC_HEADS
+    lead, head = parts[0], parts[-1]
+    # a long compound led by a word of its field ("生态环境大数据使用者"): the general words inside it
+    # ("大", "数据") do not make it a phrase of the general language
+    field_led = len(lead) >= 2 and lead not in general and lead not in GENERIC_HEADS
+    if len(parts) >= 3 and len(term) >= 6 and len(head) >= 2 and field_led:
+        return True
+    # jieba may cut a rare qualifier into characters ("伴/热/管线"): a term all the same
+    return len(term) >= 4 and len(head) >= 2 and not any(w in general for w in parts[:-1])
 
 
 # How often jieba's dictionary must count a one-word term before it is a word of the general language
-# ("一致性"), whose meaning a reader knows without a definition.
-GENERAL_WORD_COUNT = 100
+# ("一致性", "保密性", "随机数"), whose meaning a reader knows without a definition; a field's own words
+# ("访问控制", "宿主机") the dictionary barely counts.
+GENERAL_WORD_COUNT = 25
 
 
 def self_explanatory(entry: DefinedTerm) -> bool:
@@ -78,9 +85,9 @@ def self_explanatory(entry: DefinedTerm) -> bool:
 
 def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
     """(position, entry) of the entries of a flat, consecutively numbered terms chapter of three entries
-    or more whose technical term (not `self_explanatory`) the body uses in several clauses, and that no
-    text refers to by number
-    (nor the entries after it, which move up). A chapter whose lead-in brings in another document's
+    or more (of another chapter, its last entry only) whose technical term (not `self_explanatory`) the
+    body uses in several clauses, and that no text refers to by number (nor the entries after it, which
+    move up). A chapter whose lead-in brings in another document's
     terms is left alone: a reader could not tell that the term is not defined there."""
     found = terms_chapter(document)
     entries = entry_sections(document)
@@ -88,10 +95,15 @@ def removable_entries(document: Document) -> Iterator[tuple[int, RemovedEntry]]:
         return
     chapter = found[1]
     tails = [s.number.rsplit(".", 1)[-1] for _, s in entries]
-    if not all(s.level == 2 and s.number.startswith(chapter.number + ".") for _, s in entries):
-        return
-    if tails != [str(k) for k in range(1, len(entries) + 1)]:
-        return
+    flat = all(s.level == 2 and s.number.startswith(chapter.number + ".") for _, s in entries)
+    if not flat or tails != [str(k) for k in range(1, len(entries) + 1)]:
+        # entries grouped under headings, or numbered with a break: only the last entry may go, which
+        # renumbers nothing ("3.2.1 … 3.5": 3.5 taken out leaves 3.1 to 3.4 as they were)
+        position, last = entries[-1]
+        if last.level == 2 and last.number.startswith(chapter.number + ".") and tails[-1].isdigit():
+            entries = [(position, last)]
+        else:
+            return
     defined = {e.position: e for e in defined_terms(document)}
     uses = _uses(document, tuple(defined.values()))
     referenced = referenced_numbers(document)

@@ -31,6 +31,7 @@ from injectors.authoring import (
     text_replacement,
 )
 from injectors.language.noun_phrases import head_noun, noun_phrases
+from injectors.language.patterns import CITATION
 from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import (
     BODY_KINDS,
@@ -39,13 +40,16 @@ from injectors.language.terms import (
     compact_key,
     defined_terms,
     document_text,
+    entry_sections,
     modal_verbs,
     occurrences,
     prose_lines,
     tagged,
+    terms_chapter,
     words,
 )
 from injectors.types.ter.abbreviation_entries import AbbreviationEntry, abbreviation_entries
+from injectors.types.ter.abbreviation_expansions import SpelledOut, spelled_out
 from injectors.types.ter.editing import (
     COMMON_WORDS,
     TerminologyInjector,
@@ -130,7 +134,7 @@ class UndefinedTermUsed(TerminologyInjector):
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "413df96c9e4653bf"
-    forms = ("entry_removed", "abbreviation_removed", "own_concept", "field_term")
+    forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     FOREIGN_TERMS = (
         40  # the borrowed terms most related to the document (their qualifier is checked per site)
     )
@@ -139,7 +143,13 @@ class UndefinedTermUsed(TerminologyInjector):
         # the forms that leave the body as written first: a defined term the body uses in several clauses
         # loses its entry (`entry_removal`), a used abbreviation its line in 缩略语 (`abbreviation_entries`)
         sites = [Site(position, (entry,)) for position, entry in removable_entries(document)]
-        sites.extend(Site(position, (entry,)) for position, entry in abbreviation_entries(document))
+        # one site per 缩略语 list, whichever of its abbreviations: the form is one slip among the others,
+        # however long the list (a list of twenty would otherwise outweigh every entry of chapter 3)
+        listed: dict[int, list[AbbreviationEntry]] = {}
+        for position, abbreviation in abbreviation_entries(document):
+            listed.setdefault(position, []).append(abbreviation)
+        sites.extend(Site(position, tuple(entries)) for position, entries in listed.items())
+        sites.extend(Site(position, (name,)) for position, name in spelled_out(document))
         if sites:
             return sites
         # else a term-like phrase of the document's world written for a bare head noun whose qualifier the
@@ -160,8 +170,13 @@ class UndefinedTermUsed(TerminologyInjector):
         return sites
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """No term of the document's world names what a body sentence already says: made-up initials
-        ("CCC" for 集中充电柜) would be a surface give-away, so the type is skipped instead."""
+        """Why nothing can be left undefined: a terms chapter that brings in other documents' terms (a
+        reader could not tell an entry taken out is defined nowhere), or no term of the document's world
+        that names what a body sentence already says (made-up initials, "CCC" for 集中充电柜, would be a
+        surface give-away, so the type is skipped instead)."""
+        found = terms_chapter(document)
+        if found is not None and entry_sections(document) and CITATION.search(found[1].text):
+            return "terms_from_cited_documents"
         return "no_natural_term"
 
     @classmethod
@@ -278,7 +293,7 @@ class UndefinedTermUsed(TerminologyInjector):
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
-        options: tuple[ForeignTerm | AbbreviationEntry | RemovedEntry, ...] = site.detail
+        options: tuple[ForeignTerm | AbbreviationEntry | RemovedEntry | SpelledOut, ...] = site.detail
         choice = rng.choice(options)
         chapter = chapter_name(document)
         if isinstance(choice, RemovedEntry):
@@ -294,6 +309,8 @@ class UndefinedTermUsed(TerminologyInjector):
                 generator="rule-template",
                 form="entry_removed",
             )
+        if isinstance(choice, SpelledOut):
+            return _spelled_out(document, site.target, choice)
         if isinstance(choice, AbbreviationEntry):
             symbols = document.sections[site.target]
             title = f"“{symbols.title or '缩略语'}”"
@@ -323,6 +340,23 @@ class UndefinedTermUsed(TerminologyInjector):
             generator="rule-template",
             form="own_concept" if choice.origin else "field_term",
         )
+
+
+def _spelled_out(document: Document, target: int, choice: SpelledOut) -> Proposal:
+    """The abbreviation written bare where its name stood: undefined at that clause."""
+    number = document.sections[target].number
+    listed = any(s.kind == "symbols" for s in document.sections)
+    nowhere = "文件的缩略语中也未列出该缩略语" if listed else "文件也未列出缩略语"
+    return Proposal(
+        Edit("modify", target, (Replacement("text", choice.start, choice.old, choice.abbreviation),)),
+        error=(
+            f"第{number}条（“{choice.before}{choice.abbreviation}”）直接使用了缩略语“{choice.abbreviation}”，"
+            f"文件中没有给出其全称，{nowhere}"
+        ),
+        fix=f"在“{choice.abbreviation}”首次出现处写出全称，改为“{choice.old}”",
+        generator="rule-template",
+        form="expansion_removed",
+    )
 
 
 def _prose(line: str) -> bool:

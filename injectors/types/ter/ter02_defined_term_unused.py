@@ -48,12 +48,12 @@ from injectors.language.terms import (
     words,
 )
 from injectors.types.ter.editing import (
-    NEAR_SYNONYMS,
     TerminologyInjector,
     at_home,
     chapter_name,
     clean_term,
     vocabulary,
+    word_synonyms,
 )
 from parsers.entries import split_term
 
@@ -262,13 +262,13 @@ def renamed_entries(document: Document, whole: str) -> Iterator[RenamedEntry]:
         parts = words(entry.term)
         if len(parts) < 2:
             continue
-        for synonym in NEAR_SYNONYMS.get(parts[-1], ()):
+        for synonym in word_synonyms(parts, len(parts) - 1):
             new = "".join(parts[:-1]) + synonym
             if regex.search(r"(\p{Han})\1", new) or new in taken or compact_key(new) in whole:
                 continue
             if set(synonym) & set(parts[-2]):
                 continue  # "保护间隔间距": the synonym repeats the word before it
-            if any(t in new for t in taken if t != entry.term):
+            if any(t in new for t in taken if t not in entry.term):
                 continue
             yield RenamedEntry(entry, new)
             break
@@ -314,6 +314,15 @@ class UnusedTermDefined(TerminologyInjector):
         sites = [Site(found[0], b) for _, b in ranked[: self.MAX_CANDIDATES]]
         sites.extend(Site(r.entry.position, r) for r in renamed_entries(document, whole))
         return sites
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No terms chapter or no entry; else no used entry whose term has a near-synonym the text never
+        writes, and no entry of a document of its narrow field to add."""
+        if terms_chapter(document) is None:
+            return "no_terms_chapter"
+        if not defined_terms(document):
+            return "no_entries"
+        return "no_variant_nor_entry_of_its_field"
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from injectors.authoring import (
@@ -27,9 +27,11 @@ from injectors.authoring import (
     terms_context,
     text_replacement,
 )
-from injectors.language.terms import compact_key, defined_terms, document_text, occurrences
+from injectors.joint import Located
+from injectors.language.terms import JOIN, compact_key, defined_terms, document_text, occurrences
 from injectors.types.ter.editing import (
     MIN_USES,
+    NEAR_SYNONYMS,
     TerminologyInjector,
     body_counts,
     chapter_name,
@@ -57,15 +59,61 @@ class Substitution:
     term: str
 
 
-def own_usage(form: str, whole: str, terms: set[str]) -> bool:
-    """Whether the document writes `form` on its own somewhere: left over once the defined terms (and
-    their variants) that contain it are taken out, longest first."""
+def free_uses(form: str, whole: str, terms: set[str]) -> int:
+    """How often the document writes `form` on its own: what is left once the defined terms (and their
+    variants) that contain it are taken out, longest first."""
     key = compact_key(form)
     rest = whole
     for term in sorted((compact_key(t) for t in terms), key=len, reverse=True):
         if key in term:
             rest = rest.replace(term, "\x00")
-    return key in rest
+    return rest.count(key)
+
+
+def own_usage(form: str, whole: str, terms: set[str]) -> bool:
+    """Whether the document writes `form` on its own somewhere (see `free_uses`)."""
+    return free_uses(form, whole, terms) > 0
+
+
+def variant_written_once(
+    instance: Located, final: Document, section: Section | None, renames: Sequence[tuple[str, str]] = ()
+) -> str | None:
+    """The evidence rule on the assembled document: the term is still defined, and neither the variant
+    this instance wrote nor the same word swap on another term stands on its own before it. Two errors
+    making one slip in one document are one slip told twice (and a stock phrase): the first is kept, the
+    repeat dropped."""
+    reason = term_still_defined(instance, final, section, renames)
+    if reason:
+        return reason
+    taken = {v for e in defined_terms(final) for v in e.variants}
+    if section is None:  # the default premise reports it first; kept for the type checker
+        return f"location {instance.location} no longer exists"
+    at = next(k for k, s in enumerate(final.sections) if s is section or s.number == section.number)
+    for r in instance.edit.replacements:
+        if r.field != "text" or not r.new.strip():
+            continue
+        # what a reader has read before this use: the first of two uses is the slip, the second its repeat
+        earlier = (part for s in final.sections[:at] for part in (s.title, s.text))
+        whole = JOIN.join(
+            compact_key(p) for p in (*earlier, section.title, section.text[: section.text.find(r.new)])
+        )
+        # the same swap on any defined term ("提供者" → "提供方" in two role terms) is the same slip
+        swap = _swapped_word(r.old, r.new)
+        variants = {r.new}
+        if swap is not None:
+            variants |= {t.replace(swap[0], swap[1]) for t in taken if swap[0] in t}
+        if sum(free_uses(v, whole, taken) for v in variants) > 0:
+            return f"the variant {r.new!r} (or the same swap on another term) is written before it too"
+    return None
+
+
+def _swapped_word(old: str, new: str) -> tuple[str, str] | None:
+    """The near-synonym swap that made a variant ("提供者" → "提供方"), None for another variant."""
+    for word, synonyms in NEAR_SYNONYMS.items():
+        for synonym in synonyms:
+            if word in old and old.replace(word, synonym, 1) == new:
+                return word, synonym
+    return None
 
 
 class InconsistentTermUse(TerminologyInjector):
@@ -78,7 +126,8 @@ class InconsistentTermUse(TerminologyInjector):
     Evidence rule: the corrupted document's only free-standing use of the near-synonym is the one the
     edit writes. A short form the document already writes on its own (outside the full term: "区域边界"
     beside "网络区域边界") is the document's own usage, and a reviewer could not tell the injected use
-    from the drafter's, so that form is never chosen.
+    from the drafter's, so that form is never chosen; and once a document's errors are assembled, a
+    variant another of its errors also wrote drops one of them (`variant_written_once`).
     """
 
     error_type = ERROR_TYPE.id
@@ -91,16 +140,41 @@ class InconsistentTermUse(TerminologyInjector):
         found = occurrences(document, entries)
         counts = body_counts(found)
         whole = document_text(document)
-        by_section: dict[int, list[Substitution]] = {}
+        # slip → the occurrences where it can be made (a slip: a variant of one term, or one word swap
+        # made on any term, "提供者" → "提供方")
+        places: dict[tuple[str, str], list[tuple[int, int, str, str, str]]] = {}
         for o in found:
             if counts[o.entry.term] < MIN_USES or o.form != compact_key(o.entry.term):
                 continue
-            synonyms = tuple(s for s in near_synonyms(o.form, taken) if not own_usage(s, whole, taken))
-            if synonyms:
-                by_section.setdefault(o.position, []).append(
-                    Substitution(o.start, o.form, synonyms, o.entry.term)
-                )
+            for synonym in near_synonyms(o.form, taken):
+                if not own_usage(synonym, whole, taken):
+                    slip = _swapped_word(o.form, synonym) or (o.entry.term, synonym)
+                    places.setdefault(slip, []).append((o.position, o.start, o.form, o.entry.term, synonym))
+        # each slip at one of its places (the middle one): a second error making it would be the same slip
+        # told twice, which the joint check drops (`variant_written_once`)
+        chosen: dict[tuple[int, int, str, str], list[str]] = {}
+        for where in places.values():
+            position, start, form, term, synonym = where[len(where) // 2]
+            chosen.setdefault((position, start, form, term), []).append(synonym)
+        by_section: dict[int, list[Substitution]] = {}
+        for (position, start, form, term), synonyms in sorted(chosen.items()):
+            by_section.setdefault(position, []).append(Substitution(start, form, tuple(synonyms), term))
         return [Site(position, tuple(subs)) for position, subs in sorted(by_section.items())]
+
+    def no_site_reason(self, document: Document, context: InjectionContext) -> str:
+        """No entry; no term the body uses three times; no near-synonym of such a term; or only variants
+        the document already writes on its own (its own usage, never an injected slip)."""
+        entries = defined_terms(document)
+        if not entries:
+            return "no_entries"
+        taken = {v for e in entries for v in e.variants}
+        counts = body_counts(occurrences(document, entries))
+        used = [e for e in entries if counts.get(e.term, 0) >= MIN_USES]
+        if not used:
+            return "no_term_used_thrice"
+        if any(near_synonyms(compact_key(e.term), taken) for e in used):
+            return "variants_are_own_usage"
+        return "no_variant"
 
     def draft(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -153,4 +227,4 @@ LLM = LLMSpec(
 )
 
 
-DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM, premise=term_still_defined)
+DEFINITION = TypeDefinition(ERROR_TYPE, InconsistentTermUse, llm=LLM, premise=variant_written_once)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 
 import regex
@@ -60,6 +60,14 @@ NONE_FORMS = (
 
 
 LEAD_NONE = regex.compile(r"本(?:文件|标准)(?:" + "|".join(NONE_FORMS) + ")")
+
+
+# Lead-ins of older editions or of no edition that drafters copy from old templates ("本标准采用下列定义。"):
+# the rules prescribe the lead-in sentences, and these are none of them.
+OLD_FORMS = ("{this}采用下列术语和定义。", "{this}采用下列定义。", "下列定义适用于{this}。")
+
+
+LEAD_OLD = regex.compile(r"^(?:本(?:文件|标准)采用下列(?:术语和)?定义|下列定义适用于本(?:文件|标准))")
 
 
 LEAD_LIST = regex.compile(r"^下列术语和定义适用于本(?:文件|标准)。?$")
@@ -153,6 +161,8 @@ def lead_in_defects(document: Document) -> Iterator[Violation]:
         return
     if LEAD_NONE.search(line) and has_entries:
         yield Violation(where, "TER-05", f"引导语为“{line}”，但其后列出了术语条目")
+    if LEAD_OLD.match(line) and has_entries:
+        yield Violation(where, "TER-05", f"引导语“{line}”不是规定的引导语形式")
     ref = LEAD_REF.match(line)
     if ref and not ref.group("also") and has_entries:
         yield Violation(
@@ -194,12 +204,6 @@ class LeadInChange:
     new: str
 
 
-def _spread(items: Sequence[DefinedTerm]) -> list[DefinedTerm]:
-    """The first, middle and last item."""
-    picks = sorted({0, len(items) // 2, len(items) - 1}) if items else []
-    return [items[k] for k in picks]
-
-
 def _sibling_entries(document: Document) -> list[tuple[int, Section]]:
     """The level-2 entries of chapter 3 when they are numbered 3.1, 3.2 … without a break."""
     found = terms_chapter(document)
@@ -214,8 +218,9 @@ def _sibling_entries(document: Document) -> list[tuple[int, Section]]:
 class TermEntryFormat(TerminologyInjector):
     """TER-05: an entry number gap or duplicate, an English equivalent removed, a lead-in sentence that
     contradicts the entries (本文件没有需要界定的术语和定义 / only "X界定的" without 以及下列) or the
-    document's drafting rules ("适用于本标准" in a GB/T 1.1—2020 document), or no lead-in at all (the
-    drafter went straight to the entries). A lead-in citing a
+    document's drafting rules ("适用于本标准" in a GB/T 1.1—2020 document), an old template's wording
+    ("本标准采用下列定义。"), or no lead-in at all (the drafter went straight to the entries). A lead-in
+    citing a
     document chapter 2 does not list is NREF-01's (cited normatively but not listed), not injected here.
 
     Numbers change through `Edit.renames` on the entry and the entries after it, so the rest of the
@@ -226,24 +231,28 @@ class TermEntryFormat(TerminologyInjector):
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "e4a0b186503a992b"
-    forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing")
+    forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         yield from self._entry_sites(document)
         yield from self._lead_in_sites(document, context)
 
     def _entry_sites(self, document: Document) -> Iterator[Site]:
-        """A few entries per variant (English: first, middle, last; numbering: middle, last), so that the
-        lead-in variants get a fair share of the shuffled sites."""
+        """One entry for the English form (which one depends on the document) and two for each numbering
+        form (middle, last), so that the lead-in forms get a fair share of the shuffled sites."""
         entries = defined_terms(document)
         with_english = [e for e in entries if e.english]
         if len(with_english) - 1 >= 2 and (len(with_english) - 1) * 2 > len(entries):
             english = [
                 e
                 for e in with_english
-                if document.sections[e.position].title.endswith(e.english) and clean_term(e.term)
+                if document.sections[e.position].title.endswith(e.english)
+                and clean_term(e.term)
+                and not regex.search(r"[；;]", e.english)  # "…identifier；MID": the abbreviation would go too
             ]
-            for e in _spread(english):
+            if english:  # one entry, the middle one, as each lead-in form has one site: a form's share
+                # follows its sites, and three English sites outweighed every lead-in form
+                e = english[len(english) // 2]
                 yield Site(e.position, EntryChange("english", e))
         top = _sibling_entries(document)
         if len(top) < 2 or not numbering_readable(document):
@@ -286,6 +295,8 @@ class TermEntryFormat(TerminologyInjector):
         line = line[: line.index("。") + 1] if "。" in line else line  # the lead-in sentence only
         this = "本标准" if "本标准" in line else "本文件"
         yield Site(position, LeadInChange("none", start, line, f"{this}没有需要界定的术语和定义。"))
+        if LEAD_LIST.match(line):  # an old template's wording ("本标准采用下列定义。")
+            yield Site(position, LeadInChange("wording", start, line, OLD_FORMS[0].format(this=this)))
         if LEAD_LIST.match(line) and chapter.text.strip() == line:
             yield Site(position, LeadInChange("missing", start, line, ""))  # the drafter went to the entries
         also = line.find("以及下列")
@@ -300,9 +311,11 @@ class TermEntryFormat(TerminologyInjector):
     ) -> Proposal | None:
         change = site.detail
         if isinstance(change, LeadInChange):
+            this = "本标准" if "本标准" in change.old else "本文件"
             if change.kind == "none":  # not always the one stock sentence
-                this = change.new[:3]
                 change = replace(change, new=f"{this}{rng.choice(NONE_FORMS)}。")
+            if change.kind == "wording":
+                change = replace(change, new=rng.choice(OLD_FORMS).format(this=this))
             return self._lead_in_proposal(document, site.target, change)
         if change.kind == "english":
             entry: DefinedTerm = change.entry
@@ -337,6 +350,13 @@ class TermEntryFormat(TerminologyInjector):
             return Proposal(
                 edit,
                 error=f"术语和定义的引导语写作“{change.new}”，但其后列出了术语条目",
+                fix=f"将引导语改为“{change.old}”",
+                form=change.kind,
+            )
+        if change.kind == "wording":
+            return Proposal(
+                edit,
+                error=f"术语和定义的引导语写作“{change.new}”，不是规定的引导语形式",
                 fix=f"将引导语改为“{change.old}”",
                 form=change.kind,
             )
