@@ -15,7 +15,7 @@ from injectors.context import InjectionContext, field_of, same_field
 from injectors.edit import Edit, Replacement, replay
 from injectors.error_type import ErrorType
 from injectors.instance import ErrorInstance
-from injectors.joint import term_still_defined, term_still_undefined
+from injectors.joint import Located, term_still_defined, term_still_undefined
 from injectors.llm.constraints import (
     Answer,
     Budget,
@@ -60,6 +60,7 @@ __all__ = [
     "InjectionContext",
     "Injector",
     "LLMSpec",
+    "Located",
     "PromptInput",
     "PromptSpec",
     "Proposal",

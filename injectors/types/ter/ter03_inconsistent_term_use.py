@@ -15,11 +15,13 @@ from injectors.authoring import (
     Failure,
     InjectionContext,
     LLMSpec,
+    Located,
     PromptInput,
     PromptSpec,
     Proposal,
     Replacement,
     RewriteCase,
+    Section,
     Site,
     TypeDefinition,
     failure,
@@ -27,7 +29,6 @@ from injectors.authoring import (
     terms_context,
     text_replacement,
 )
-from injectors.joint import Located
 from injectors.language.terms import JOIN, compact_key, defined_terms, document_text, occurrences
 from injectors.types.ter.editing import (
     MIN_USES,
