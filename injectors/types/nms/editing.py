@@ -65,15 +65,18 @@ def _body_modals(section: Section, informative: frozenset[str]) -> tuple[BodyMod
 
 # 可选, 必选/可选, 可空, 可读写: values of a table column or a field list, not a modal verb and its verb
 _VALUE_WORD = regex.compile(r"(?:可|应|宜)(?:选|空|读写|读|写|选项)(?=$|[\s|/／、，,；;。）)])")
+_REMARK = regex.compile(r"[（(][应宜可][^（()）]{0,5}[）)]")
 # cells of a table a PDF rendered as a line: tab, two spaces or more, an ideographic space, a bar
 _CELL_GAP = regex.compile(r"\t| {2,}|\u3000|\|")
 
 
 def fixed_value(line: str, start: int) -> bool:
-    """Whether the modal verb at `start` begins a value word (可选 in a 必选/可选 column) or stands in a
-    slash-separated list of values ("必选/可选")."""
+    """Whether the modal verb at `start` begins a value word (可选 in a 必选/可选 column), stands in a
+    slash-separated list of values ("必选/可选") or opens a short remark in brackets ("（可扩充）")."""
     if _VALUE_WORD.match(line, start):
         return True
+    if _REMARK.match(line, start - 1 if start else 0) and start:
+        return True  # "缺省参数定义（可扩充）如表1": a remark on a table, "（最好扩充）" is no clause
     return line[start - 1 : start] in ("/", "／")
 
 
