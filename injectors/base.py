@@ -139,6 +139,9 @@ class Injector(ABC):
     # the forms its instances record (Proposal.form) where the type has a closed set of them: the audit
     # judges a type's variety against the forms it could take, not only those a release happens to show
     forms: ClassVar[tuple[str, ...]] = ()
+    # verified instances the planner asks for per document, at different sections: a type of several
+    # forms offers more, so that the corpus-wide choice can take turns between its forms
+    alternatives: ClassVar[int] = 2
 
     @property
     def spec(self) -> ErrorType:

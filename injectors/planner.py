@@ -97,9 +97,6 @@ class Candidates:
         return known if known is not None else added_wording(instance, self.document)
 
 
-ALTERNATIVES = 2  # verified instances per type and document, at different sections
-
-
 def candidate_instances(
     document: Document,
     seed: int,
@@ -107,7 +104,8 @@ def candidate_instances(
     config: PlanConfig | None = None,
     rewriter: Rewriter | None = None,
 ) -> Candidates:
-    """Up to two verified instances per applicable type, each type found independently of the others.
+    """Up to `Injector.alternatives` verified instances per applicable type (two unless a type of several
+    forms asks for more), each type found independently of the others.
 
     Independence matters: a chapter removed for STR-01 must not keep the terms types from ever being
     considered. `choose` then picks a compatible subset. The result depends only on the document, the
@@ -124,7 +122,7 @@ def candidate_instances(
     def one_type(error_type: str) -> tuple[list[ErrorInstance], list[FlaggedCandidate], str | None]:
         found: list[ErrorInstance] = []
         flagged: list[FlaggedCandidate] = []
-        for k in range(ALTERNATIVES):
+        for k in range(available[error_type].alternatives):
             attempt = available[error_type].inject(
                 baseline,
                 slot_rng(seed, document.doc_id, f"{error_type}:{k}"),
@@ -207,6 +205,7 @@ def choose(
     within = {
         id(i): (
             repeats[id(i)] > 0 and not lift[i.error_type],
+            _crowded(i, heard, counts),
             repeats[id(i)],
             heard[form_key(i)],
             rank[id(i)],
@@ -222,7 +221,7 @@ def choose(
     ceiling = cap if cap is not None else {}
 
     def key(i: ErrorInstance) -> tuple[Any, ...]:
-        t, (stock, repeated, _, n) = i.error_type, within[id(i)]
+        t, (stock, _, repeated, _, n) = i.error_type, within[id(i)]
         again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
         return (again, stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
 
@@ -256,8 +255,8 @@ def choose(
             best: dict[str, ErrorInstance] = {}
             for i in pool:
                 other = best.get(i.error_type)
-                if other is None or (within[id(i)][0], spread[_chapter(i)]) < (
-                    within[id(other)][0],
+                if other is None or (within[id(i)][:2], spread[_chapter(i)]) < (
+                    within[id(other)][:2],
                     spread[_chapter(other)],
                 ):
                     best[i.error_type] = i
@@ -307,6 +306,22 @@ def _pairwise(candidates: Candidates) -> tuple[frozenset[int], ...]:
                 found[a].add(b)
                 found[b].add(a)
     return tuple(frozenset(f) for f in found)
+
+
+FORM_SHARE = 0.4  # the form goal: no form in more than this share of its type's instances (the audit's)
+
+
+def _crowded(
+    instance: ErrorInstance, heard: Counter[tuple[str, tuple[str, ...]]], counts: Counter[str]
+) -> bool:
+    """Whether taking this candidate would put its form over `FORM_SHARE` of its type's instances so far
+    (earlier documents' picks): a candidate of another form of the type goes first."""
+    total = counts[instance.error_type]
+    return (
+        bool(instance.provenance.form)
+        and total >= 2
+        and heard[form_key(instance)] + 1 > FORM_SHARE * (total + 1)
+    )
 
 
 def form_key(instance: ErrorInstance) -> tuple[str, tuple[str, ...]]:

@@ -27,6 +27,7 @@ from injectors.planner import (
     PlanConfig,
     added_wording,
     candidate_instances,
+    form_key,
     inject_document,
 )
 from injectors.planner import choose as choose_errors
@@ -306,5 +307,33 @@ def test_of_a_types_two_candidates_the_one_in_a_chapter_with_fewer_errors_is_tak
             if len(picked) != 2 or first not in picked:
                 continue  # a clash or a loss on assembly: nothing to compare
             assert pair[1] in picked and pair[0] not in picked, (c.document.doc_id, error_type)
+            checked += 1
+    assert checked >= 3
+
+
+def test_a_form_over_its_share_goes_after_the_types_other_forms(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """Of a type's two candidates that both repeat wording, the one with fewer repeats goes first, unless
+    its form already holds `FORM_SHARE` of the type's instances: then the other form is taken, so that no
+    form becomes the type's mark (the audit's form goal)."""
+    checked = 0
+    for c in corpus_candidates[0]:
+        by_type: dict[str, list] = {}
+        for i in c.instances:
+            by_type.setdefault(i.error_type, []).append(i)
+        for error_type, found in by_type.items():
+            pair = found[:2]
+            if len(pair) != 2 or pair[0].provenance.form in ("", pair[1].provenance.form):
+                continue
+            words = [added_wording(i, c.document) for i in pair]
+            if not words[0] or len(words[1]) <= len(words[0]):
+                continue
+            config = PlanConfig(types=(error_type,), min_errors=1, max_errors=1)
+            alone = Candidates(c.document, c.baseline, tuple(pair), {}, {})
+            said = Counter((error_type, g) for g in words[0] | words[1])  # pair[1] repeats more
+            assert choose_errors(alone, 0, config, Counter({error_type: 4}), said=said) == [pair[0]]
+            said[form_key(pair[0])] = 2  # 3 of 5 would be over the share
+            assert choose_errors(alone, 0, config, Counter({error_type: 4}), said=said) == [pair[1]]
             checked += 1
     assert checked >= 3

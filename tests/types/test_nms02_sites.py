@@ -152,3 +152,16 @@ def test_a_remark_in_brackets_is_no_provision() -> None:
     line = "缺省参数定义（可扩充）见表1。"
     assert fixed_value(line, line.index("可"))
     assert not fixed_value("参数可扩充，扩充的参数见表1。", 2)
+
+
+def test_use_is_no_purpose() -> None:
+    """使 of 使用 makes no purpose clause: "重复使用的读卡器的校准周期不宜超过12个月，超过时应……" stays
+    a site."""
+    doc = document(
+        """4 技术要求
+4.1 校准
+重复使用的读卡器的校准周期不宜超过12个月，超过时应在下次使用前重新校准。
+"""
+    )
+    context = InjectionContext.from_documents([doc])
+    assert len(list(RecommendationStrengthened().sites(doc, context))) == 1

@@ -24,7 +24,7 @@ from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.modals import Modal, lexicon, modal_verbs, next_word, sentence_span
 from injectors.language.patterns import CITATION
 from injectors.language.quotes import quote_after
-from injectors.language.words import word_aligned
+from injectors.language.words import boundaries, word_aligned
 from injectors.types.nms.analysis import body_lines, informative_annexes, is_normative_body
 from injectors.types.nms.evidence import Evidence
 from parsers.model import Document, Section
@@ -123,7 +123,10 @@ def modal_sites(
 
 
 def quote(line: str, start: int, end: int, after: int = 6) -> str:
-    """The changed words and a few words after them, stopping at the clause end."""
+    """The changed words and a few words after them, stopping at the clause end; from the start of the
+    word they begin in ("均可发出", not "可发出": jieba reads 均可 as one word)."""
+    if start not in boundaries(line):
+        start = max([e for e in boundaries(line) if e < start] or [start])
     return quote_after(line, start, end, after)
 
 

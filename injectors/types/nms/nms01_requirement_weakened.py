@@ -34,7 +34,6 @@ from injectors.taxonomy import ErrorType
 from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import (
     BodyModal,
-    Evidenced,
     evidenced_sites,
     modify,
     no_evidence_reason,
@@ -76,6 +75,7 @@ class RequirementWeakened(Injector):
 
     error_type = ERROR_TYPE.id
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
+    alternatives = 4
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         """Clauses whose weakening the document reveals; where it offers enough of them, those revealed by
@@ -97,14 +97,21 @@ class RequirementWeakened(Injector):
     ) -> Proposal | None:
         plain = [e for e in site.detail if not e.found.modal.negative]
         # 不应 → 不宜 on every limit would make "不宜大于" a pattern: 应 first where the clause has one
-        chosen: Evidenced = rng.choice(plain if plain and rng.random() < 0.7 else site.detail)
+        pool = plain if plain and rng.random() < 0.7 else list(site.detail)
+        options = [
+            (e, old, new)
+            for e in pool
+            for old, new in _weaker(e.found.line, e.found.modal.end - 1, e.found.modal.negative)
+        ]
+        if not options:
+            return None
+        # the weaker word first, evenly among those that fit somewhere in the clause: 宜 fits almost every
+        # requirement, 可 / 可以 fewer, and drawing the modal first would make "应→宜" the type's mark
+        wanted = rng.choice(sorted({new for _, _, new in options}))
+        chosen, old, new = rng.choice([o for o in options if o[2] == wanted])
         found = chosen.found
         modal = found.modal
         ying = modal.end - 1  # position of 应 in the line
-        options = _weaker(found.line, ying, modal.negative)
-        if not options:
-            return None
-        old, new = rng.choice(options)
         line, _ = rewrite(found, old, new, at=ying)
         start = ying - 1 if modal.negative else ying
         old_words = quote(found.line, modal.start, modal.end)

@@ -83,6 +83,7 @@ class NonstandardModal(Injector):
 
     error_type = ERROR_TYPE.id
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
+    alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, nonstandard_modal_wording)

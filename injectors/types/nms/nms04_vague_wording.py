@@ -65,6 +65,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     forms = FORMS
+    alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, vague_wording)

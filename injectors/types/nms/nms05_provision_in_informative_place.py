@@ -224,11 +224,12 @@ class ProvisionInInformativePlace(Injector):
 
     A clause's own provision can become a note almost anywhere, a statement of a 注, 示例 or informative
     annex only where the document has one: where it has, the clauses offered as notes are no more than
-    the other places (spread through the document), so that "a provision written as 注：" does not mark
-    the type."""
+    half as many as the other places (one beside a single place; spread through the document), so that "a
+    provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
     forms = ("注", "示例", "资料性附录", "条文改为注")
+    alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, provision_in_informative_place)
@@ -247,9 +248,12 @@ class ProvisionInInformativePlace(Injector):
                 statements.append(Site(position, found))
             if moved := tuple(note_moves(section)):
                 moves.append(Site(position, moved))
-        if statements and len(moves) > len(statements):
-            step = len(moves) / len(statements)
-            moves = [moves[int(k * step)] for k in range(len(statements))]
+        if statements and len(moves) > len(statements) // 2:
+            # the document's own informative places first: a clause written as a note is the form every
+            # document offers, and where it is drawn as often as the others it becomes the type's mark
+            keep = max(1, len(statements) // 2)
+            step = len(moves) / keep
+            moves = [moves[int(k * step)] for k in range(keep)]
         return sorted([*statements, *moves], key=lambda s: s.target)
 
     def propose(
