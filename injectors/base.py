@@ -133,6 +133,9 @@ class Baseline:
         return any(v.location == location and v.error_type == error_type for v in self.violations)
 
 
+ALTERNATIVES = 2  # verified instances per type and document unless a type asks for more
+
+
 class Injector(ABC):
     error_type: ClassVar[str]
     version: ClassVar[str] = "1"
@@ -140,8 +143,8 @@ class Injector(ABC):
     # judges a type's variety against the forms it could take, not only those a release happens to show
     forms: ClassVar[tuple[str, ...]] = ()
     # verified instances the planner asks for per document, at different sections: a type of several
-    # forms offers more, so that the corpus-wide choice can take turns between its forms
-    alternatives: ClassVar[int] = 2
+    # forms offers more, of forms it does not offer yet, so that the corpus-wide choice can take turns
+    alternatives: ClassVar[int] = ALTERNATIVES
 
     @property
     def spec(self) -> ErrorType:

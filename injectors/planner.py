@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from injectors.added_wording import added_wording
-from injectors.base import Baseline, Rewriter, clashes
+from injectors.base import ALTERNATIVES, Baseline, Rewriter, clashes
 from injectors.checking import Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
@@ -122,8 +122,17 @@ def candidate_instances(
     def one_type(error_type: str) -> tuple[list[ErrorInstance], list[FlaggedCandidate], str | None]:
         found: list[ErrorInstance] = []
         flagged: list[FlaggedCandidate] = []
-        for k in range(available[error_type].alternatives):
-            attempt = available[error_type].inject(
+        injector = available[error_type]
+        wanted = injector.alternatives
+        # a type that asks for more than two looks for forms it does not offer yet: up to twice as many
+        # tries, a candidate whose form repeats an earlier one kept aside (its section stays open to
+        # another form) and taken only where nothing else turns up
+        tries = wanted if wanted <= ALTERNATIVES else 2 * wanted
+        repeated: list[ErrorInstance] = []
+        for k in range(tries):
+            if len(found) >= wanted:
+                break
+            attempt = injector.inject(
                 baseline,
                 slot_rng(seed, document.doc_id, f"{error_type}:{k}"),
                 context,
@@ -134,9 +143,21 @@ def candidate_instances(
             )
             flagged.extend(attempt.flagged)
             if attempt.instance is None:
-                return found, flagged, None if found else attempt.reason
+                break
+            form = attempt.instance.provenance.form
+            if (
+                k < tries - 1
+                and wanted > ALTERNATIVES
+                and form
+                and form in {i.provenance.form for i in found}
+            ):
+                repeated.append(attempt.instance)
+                continue
             found.append(attempt.instance)
-        return found, flagged, None
+        for instance in repeated:  # its section may hold another form by now
+            if len(found) < wanted and instance.location not in {i.location for i in found}:
+                found.append(instance)
+        return found, flagged, None if found else attempt.reason
 
     instances: list[ErrorInstance] = []
     flagged: list[FlaggedCandidate] = []
@@ -225,6 +246,13 @@ def choose(
         again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
         return (again, stock, counts[t] + ahead[t] - lift[t], counts[t] - lift[t], tiebreak[t], repeated, n)
 
+    def _placing(i: ErrorInstance) -> tuple[Any, ...]:
+        """Of a type's candidates, which to take: no stock wording, no crowded form, then not the form
+        this document already took for the type, before the chapter with the fewest errors."""
+        stock, crowded = within[id(i)][:2]
+        return (stock, crowded, form_key(i) in taken_forms, spread[_chapter(i)])
+
+    taken_forms: set[tuple[str, tuple[str, ...]]] = set()
     while True:
         picked = {id(i) for i in chosen}
         pool = [i for i in ordered if id(i) not in picked and id(i) not in rejected]
@@ -238,7 +266,9 @@ def choose(
             pool = [
                 i
                 for i in pool
-                if conflicts[rank[id(i)]].isdisjoint(fresh) and _room(i.error_type, here.get(i.location, ()))
+                if conflicts[rank[id(i)]].isdisjoint(fresh)
+                and _room(i.error_type, here.get(i.location, ()))
+                and used[i.error_type] < MAX_PER_TYPE
             ]
             if len(chosen) >= config.min_errors:  # past the minimum, no stock wording (unless left behind)
                 pool = [i for i in pool if not repeats[id(i)] or lift[i.error_type]]
@@ -255,14 +285,12 @@ def choose(
             best: dict[str, ErrorInstance] = {}
             for i in pool:
                 other = best.get(i.error_type)
-                if other is None or (within[id(i)][:2], spread[_chapter(i)]) < (
-                    within[id(other)][:2],
-                    spread[_chapter(other)],
-                ):
+                if other is None or _placing(i) < _placing(other):
                     best[i.error_type] = i
             pick = min(best.values(), key=key)
             pool = [i for i in pool if i is not pick]
             chosen.append(pick)
+            taken_forms.add(form_key(pick))
             here.setdefault(pick.location, []).append(pick.error_type)
             spread[_chapter(pick)] += 1
             fresh = {rank[id(pick)]}
@@ -285,6 +313,9 @@ def _chapter(instance: ErrorInstance) -> str:
 
 
 MAX_PER_SECTION = 3  # a two-sentence scope carrying six errors reads as a planted list, not a draft
+# errors of one type in one document, however many candidates its type offers: three "应当根据指令…" in one
+# protocol read as one planted pattern
+MAX_PER_TYPE = 2
 
 
 # which candidates cannot go into one document with which (`base.clashes`, by position among the document's

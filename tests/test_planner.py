@@ -22,6 +22,7 @@ from injectors.context import InjectionContext
 from injectors.edit import followed_renames, replay
 from injectors.planner import (
     MAX_PER_SECTION,
+    MAX_PER_TYPE,
     Candidates,
     InjectionResult,
     PlanConfig,
@@ -337,3 +338,12 @@ def test_a_form_over_its_share_goes_after_the_types_other_forms(
             assert choose_errors(alone, 0, config, Counter({error_type: 4}), said=said) == [pair[1]]
             checked += 1
     assert checked >= 3
+
+
+def test_no_type_more_than_twice_in_a_document(corpus_shipped: dict[int, list[InjectionResult]]) -> None:
+    """A type that offers three or four candidates still takes at most `MAX_PER_TYPE` of them in one
+    document: three "应当根据…" in one protocol read as one planted pattern."""
+    for results in corpus_shipped.values():
+        for r in results:
+            per_type = Counter(i.error_type for i in r.instances)
+            assert max(per_type.values()) <= MAX_PER_TYPE, (r.original.doc_id, per_type)

@@ -90,3 +90,15 @@ def test_types_of_several_forms_offer_the_planner_more_candidates() -> None:
     found = candidate_instances(doc, 0, InjectionContext.from_documents([doc]), config)
     counts = Counter(i.error_type for i in found.instances)
     assert counts["NMS-03"] == 3 and counts["NMS-04"] == 3, counts
+
+
+def test_the_candidates_of_a_type_take_forms_it_does_not_offer_yet() -> None:
+    """NMS-03 asks for three candidates: where the clauses take 必须, 应当 and 须 alike, a candidate whose
+    form repeats an earlier one is kept aside while another form turns up."""
+    doc = document(STATEMENTS_AND_CLAUSES)
+    config = PlanConfig(types=("NMS-03",), min_errors=1, max_errors=3)
+    for seed in range(4):
+        found = candidate_instances(doc, seed, InjectionContext.from_documents([doc]), config)
+        forms = [i.provenance.form for i in found.instances]
+        assert len(forms) == 3 and len(set(forms)) == 3, (seed, forms)
+        assert len({i.location for i in found.instances}) == 3

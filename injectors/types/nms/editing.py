@@ -57,6 +57,8 @@ def _body_modals(section: Section, informative: frozenset[str]) -> tuple[BodyMod
                 continue
             if not word_aligned(line, modal.start, modal.end):
                 continue  # 可 of 方可, 应 of 应对: replacing it alone would break a word
+            if line[modal.start - 1 : modal.start] == "除":
+                continue  # "除应由厂商进行的操作外": names the exception, provides nothing
             a, b = sentence_span(line, modal.start, modal.end)
             if not CITATION.search(line[a:b]) and not relative_clause(line, modal.end):
                 out.append(BodyModal(offset, line, modal))
@@ -127,7 +129,7 @@ def quote(line: str, start: int, end: int, after: int = 6) -> str:
     word they begin in ("均可发出", not "可发出": jieba reads 均可 as one word)."""
     if start not in boundaries(line):
         start = max([e for e in boundaries(line) if e < start] or [start])
-    return quote_after(line, start, end, after)
+    return quote_after(line, start, end, after).rstrip("、，,；;：:")  # "包括姓名、出生日期", no "、"
 
 
 def rewrite(found: BodyModal, old: str, new: str, at: int | None = None) -> tuple[str, int]:
