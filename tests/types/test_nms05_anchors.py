@@ -58,3 +58,26 @@ def test_a_noun_subject_takes_the_modal(line: str, rest: str) -> None:
 def test_a_prepositional_phrase_is_no_subject() -> None:
     """ "系统向收件人发送取件码": 应 belongs before 向, so the statement is left alone."""
     assert anchor("快递员投递后，系统向收件人发送取件码。") is None
+
+
+def test_a_clause_continuing_the_sentence_s_subject_is_no_place() -> None:
+    """ "监测已从单一要素，发展到覆盖水位、水质等要素": "发展到" is no subject of its own."""
+    assert anchor("随着技术的进步，自动监测已从单一的水位监测，发展到覆盖水位、水质等要素的监测。") is None
+
+
+def test_a_lookup_result_is_no_permission() -> None:
+    from injectors.language.modals import describes, modal_verbs
+
+    line = "依据表2可得到业务信息安全保护等级。"
+    (modal,) = modal_verbs(line)
+    assert describes(line, modal)
+
+
+def test_an_exception_is_no_sibling() -> None:
+    """The weakened "均应由用户方管理员完成" has no parallel in "除应由厂商进行的操作外"."""
+    from injectors.language.modals import modal_verbs
+    from injectors.types.nms.evidence import sentence_siblings
+
+    line = "控制器的初始化，除应由厂商进行的操作外，其余操作均应由用户方管理员完成。"
+    modal = modal_verbs(line)[-1]
+    assert sentence_siblings(line, modal) == []

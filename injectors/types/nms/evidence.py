@@ -325,6 +325,8 @@ def sentence_siblings(
     for other in modal_verbs(line[:b]):
         if other.start < a or other.start == modal.start or other.word != modal.word:
             continue
+        if line[other.start - 1 : other.start] == "除":
+            continue  # "除应由厂商进行的操作外": names the exception, no parallel provision
         if same_actor and not same_provision(line, modal, line, other):
             continue
         if modal.negative or not same_verb or next_word(line, other.end) == nxt:

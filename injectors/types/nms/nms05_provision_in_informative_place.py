@@ -110,7 +110,7 @@ _ANCHORS = frozenset(
 _KE_ANCHORS = frozenset({"按", "按照", "采用", "使用", "选用", "由", "在", "通过", "设置", "进行", "包括"})
 
 
-_PREFIX_END = "的地得了和与或及并且而但若如当把被将对向从给让使多常均都也还亦仍已则就才又再只即"
+_PREFIX_END = "的地得了和与或及并且而但若如当把被将对向从给让使多常均都也还亦仍已则就才又再只即到至成"
 
 
 # A statement whose main verb comes before the anchor is not "subject + anchor verb"
