@@ -102,3 +102,18 @@ def test_the_candidates_of_a_type_take_forms_it_does_not_offer_yet() -> None:
         forms = [i.provenance.form for i in found.instances]
         assert len(forms) == 3 and len(set(forms)) == 3, (seed, forms)
         assert len({i.location for i in found.instances}) == 3
+
+
+def test_no_permission_before_a_comparison_and_no_wubi_before_a_state() -> None:
+    """ "误差应等于或优于0.5%" weakens to 宜 only; "应具有如下功能" never becomes "务必具有"."""
+    from injectors.language.modals import modal_verbs
+    from injectors.types.nms.editing import BodyModal
+    from injectors.types.nms.nms01_requirement_weakened import _weaker
+    from injectors.types.nms.nms03_nonstandard_modal_wording import _nonstandard_options
+
+    line = "示值误差应等于或优于0.5%。"
+    assert _weaker(line, line.index("应"), False) == [("应", "宜")]
+    doc = document("4 要求\n4.1 功能\n控制器应具有如下功能。\n")
+    state = "控制器应具有如下功能。"
+    found = BodyModal(0, state, modal_verbs(state)[0])
+    assert "务必" not in _nonstandard_options(doc, found)

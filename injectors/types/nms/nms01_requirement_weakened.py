@@ -132,7 +132,11 @@ def _requirement(found: BodyModal) -> bool:
 
 
 # 可 reads badly before these: "可符合表1的规定", "可为", "可满足"
-_NOT_AFTER_KE = ("符合", "满足", "为", "是", "遵守", "遵循", "按", "按照", "不", "以", "用", "行", "该")
+# nor before a comparison: "可以等于或优于0.5%", "可小于1 s" state no permission
+_NOT_AFTER_KE = (
+    *("符合", "满足", "为", "是", "遵守", "遵循", "按", "按照", "不", "以", "用", "行", "该"),
+    *("等于", "优于", "大于", "小于", "低于", "高于", "超过", "达到"),
+)
 
 
 # states a requirement asserts ("功能应正常", "标志应清晰"): 宜正常, 可清晰 are not Chinese

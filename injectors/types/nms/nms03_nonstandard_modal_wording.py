@@ -73,7 +73,9 @@ nonstandard_modal_wording = SectionCheck(_facts, _section_wording)
 
 
 # --- NMS-03 -------------------------------------------------------------------------------------------
-_NOT_AN_ACTION = frozenset(lexicon("有 是 为 出现 发生 产生 存在 影响 改变 重复 含有 包含 带有 低 高"))
+_NOT_AN_ACTION = frozenset(
+    lexicon("有 是 为 出现 发生 产生 存在 影响 改变 重复 含有 包含 带有 低 高") + lexicon("具有 具备")
+)
 
 
 class NonstandardModal(Injector):
