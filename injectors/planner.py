@@ -281,7 +281,8 @@ def choose(
             if not pool:
                 break
             # of a type's candidates, the one in a chapter this document has fewest errors in yet (never
-            # one with stock wording before one without): a type's errors spread through the body
+            # one with stock wording or a crowded form before one without, `_placing`): a type's errors
+            # spread through the body and its forms take turns
             best: dict[str, ErrorInstance] = {}
             for i in pool:
                 other = best.get(i.error_type)
