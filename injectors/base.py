@@ -140,6 +140,9 @@ class Original(Protocol):
     def pre_existing(self, location: str, error_type: str) -> bool: ...
 
 
+ALTERNATIVES = 2  # verified instances per type and document unless a type asks for more
+
+
 class Injector(ABC):
     error_type: ClassVar[str]
     # the version changes whenever the type's candidates on the project's corpus change; the digest of those
@@ -155,6 +158,10 @@ class Injector(ABC):
     def bind(cls, spec: ErrorType) -> None:
         """Give the class its taxonomy row: the registry does it when the type's definition is made."""
         cls._spec = spec
+
+    # verified instances the planner asks for per document, at different sections: a type of several
+    # forms offers more, of forms it does not offer yet, so that the corpus-wide choice can take turns
+    alternatives: ClassVar[int] = ALTERNATIVES
 
     @property
     def spec(self) -> ErrorType:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from injectors.added_wording import added_wording
-from injectors.base import Rewriter, clashes
+from injectors.base import ALTERNATIVES, Rewriter, clashes
 from injectors.checking import Baseline, Violation
 from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
@@ -97,9 +97,6 @@ class Candidates:
         return known if known is not None else added_wording(instance, self.document)
 
 
-ALTERNATIVES = 2  # verified instances per type and document, at different sections
-
-
 def candidate_instances(
     document: Document,
     seed: int,
@@ -107,7 +104,8 @@ def candidate_instances(
     config: PlanConfig | None = None,
     rewriter: Rewriter | None = None,
 ) -> Candidates:
-    """Up to two verified instances per applicable type, each type found independently of the others.
+    """Up to `Injector.alternatives` verified instances per applicable type (two unless a type of several
+    forms asks for more), each type found independently of the others.
 
     Independence matters: a chapter removed for STR-01 must not keep the terms types from ever being
     considered. `choose` then picks a compatible subset. The result depends only on the document, the
@@ -124,8 +122,17 @@ def candidate_instances(
     def one_type(error_type: str) -> tuple[list[ErrorInstance], list[FlaggedCandidate], str | None]:
         found: list[ErrorInstance] = []
         flagged: list[FlaggedCandidate] = []
-        for k in range(ALTERNATIVES):
-            attempt = available[error_type].inject(
+        injector = available[error_type]
+        wanted = injector.alternatives
+        # a type that asks for more than two looks for forms it does not offer yet: up to twice as many
+        # tries, a candidate whose form repeats an earlier one kept aside (its section stays open to
+        # another form) and taken only where nothing else turns up
+        tries = wanted if wanted <= ALTERNATIVES else 2 * wanted
+        repeated: list[ErrorInstance] = []
+        for k in range(tries):
+            if len(found) >= wanted:
+                break
+            attempt = injector.inject(
                 baseline,
                 slot_rng(seed, document.doc_id, f"{error_type}:{k}"),
                 context,
@@ -136,9 +143,21 @@ def candidate_instances(
             )
             flagged.extend(attempt.flagged)
             if attempt.instance is None:
-                return found, flagged, None if found else attempt.reason
+                break
+            form = attempt.instance.provenance.form
+            if (
+                k < tries - 1
+                and wanted > ALTERNATIVES
+                and form
+                and form in {i.provenance.form for i in found}
+            ):
+                repeated.append(attempt.instance)
+                continue
             found.append(attempt.instance)
-        return found, flagged, None
+        for instance in repeated:  # its section may hold another form by now
+            if len(found) < wanted and instance.location not in {i.location for i in found}:
+                found.append(instance)
+        return found, flagged, None if found else attempt.reason
 
     instances: list[ErrorInstance] = []
     flagged: list[FlaggedCandidate] = []
@@ -214,6 +233,7 @@ def choose(
     within = {
         id(i): (
             repeats[id(i)] > 0 and not lift[i.error_type],
+            _crowded(i, heard, counts),
             repeats[id(i)],
             heard[form_key(i)],
             rank[id(i)],
@@ -245,7 +265,7 @@ def choose(
     ceiling = cap if cap is not None else {}
 
     def key(i: ErrorInstance) -> tuple[Any, ...]:
-        t, (stock, repeated, _, n) = i.error_type, within[id(i)]
+        t, (stock, _, repeated, _, n) = i.error_type, within[id(i)]
         again = used[t] - 1 if cap is not None and lift[t] > 0 and used[t] > 0 else used[t]
         return (
             again,
@@ -258,6 +278,13 @@ def choose(
             n,
         )
 
+    def _placing(i: ErrorInstance) -> tuple[Any, ...]:
+        """Of a type's candidates, which to take: no stock wording, no crowded form, then not the form
+        this document already took for the type, before the chapter with the fewest errors."""
+        stock, crowded = within[id(i)][:2]
+        return (stock, crowded, form_key(i) in taken_forms, spread[_chapter(i)])
+
+    taken_forms: set[tuple[str, tuple[str, ...]]] = set()
     while True:
         picked = {id(i) for i in chosen}
         pool = [i for i in ordered if id(i) not in picked and id(i) not in rejected]
@@ -271,15 +298,20 @@ def choose(
             pool = [
                 i
                 for i in pool
-                if conflicts[rank[id(i)]].isdisjoint(fresh) and _room(i.error_type, here.get(i.location, ()))
+                if conflicts[rank[id(i)]].isdisjoint(fresh)
+                and _room(i.error_type, here.get(i.location, ()))
+                and used[i.error_type] < MAX_PER_TYPE
             ]
             if len(chosen) >= config.min_errors:
                 pool = _past_minimum(pool, repeats, lift, ceiling, counts)
             if not pool:
                 break
-            pick = min(_best_per_type(pool, within, spread).values(), key=key)
+            # of a type's candidates, the one `_placing` puts first: a type's errors spread through the body
+            # and its forms take turns
+            pick = min(_best_per_type(pool, _placing).values(), key=key)
             pool = [i for i in pool if i is not pick]
             chosen.append(pick)
+            taken_forms.add(form_key(pick))
             here.setdefault(pick.location, []).append(pick.error_type)
             spread[_chapter(pick)] += 1
             fresh = {rank[id(pick)]}
@@ -310,17 +342,13 @@ def _past_minimum(
 
 
 def _best_per_type(
-    pool: list[ErrorInstance], within: Mapping[int, tuple[Any, ...]], spread: Counter[str]
+    pool: list[ErrorInstance], placing: Callable[[ErrorInstance], tuple[Any, ...]]
 ) -> dict[str, ErrorInstance]:
-    """Of a type's candidates, the one in a chapter this document has fewest errors in yet (never one with
-    stock wording before one without): a type's errors spread through the body."""
+    """Of each type's candidates, the one `placing` puts first (the first of equals)."""
     best: dict[str, ErrorInstance] = {}
     for i in pool:
         other = best.get(i.error_type)
-        if other is None or (within[id(i)][0], spread[_chapter(i)]) < (
-            within[id(other)][0],
-            spread[_chapter(other)],
-        ):
+        if other is None or placing(i) < placing(other):
             best[i.error_type] = i
     return best
 
@@ -372,6 +400,9 @@ def _chapter(instance: ErrorInstance) -> str:
 
 
 MAX_PER_SECTION = 3  # a two-sentence scope carrying six errors reads as a planted list, not a draft
+# errors of one type in one document, however many candidates its type offers: three "应当根据指令…" in one
+# protocol read as one planted pattern
+MAX_PER_TYPE = 2
 
 
 # which candidates cannot go into one document with which (`base.clashes`, by position among the document's
@@ -393,6 +424,22 @@ def _pairwise(candidates: Candidates) -> tuple[frozenset[int], ...]:
                 found[a].add(b)
                 found[b].add(a)
     return tuple(frozenset(f) for f in found)
+
+
+FORM_SHARE = 0.4  # the form goal: no form in more than this share of its type's instances (the audit's)
+
+
+def _crowded(
+    instance: ErrorInstance, heard: Counter[tuple[str, tuple[str, ...]]], counts: Counter[str]
+) -> bool:
+    """Whether taking this candidate would put its form over `FORM_SHARE` of its type's instances so far
+    (earlier documents' picks): a candidate of another form of the type goes first."""
+    total = counts[instance.error_type]
+    return (
+        bool(instance.provenance.form)
+        and total >= 2
+        and heard[form_key(instance)] + 1 > FORM_SHARE * (total + 1)
+    )
 
 
 def form_key(instance: ErrorInstance) -> tuple[str, tuple[str, ...]]:

@@ -23,6 +23,7 @@ from injectors.context import InjectionContext
 from injectors.edit import followed_renames, replay
 from injectors.planner import (
     MAX_PER_SECTION,
+    MAX_PER_TYPE,
     Candidates,
     InjectionResult,
     PlanConfig,
@@ -361,3 +362,40 @@ def test_a_form_its_type_left_behind_wins_over_the_candidates_it_clashes_with(
             assert rival in choose_errors(alone, 0, config, Counter(counts), said=said, boost=scarce)
             checked += 1
     assert checked >= 3
+
+
+def test_a_form_over_its_share_goes_after_the_types_other_forms(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """Of a type's two candidates that both repeat wording, the one with fewer repeats goes first, unless
+    its form already holds `FORM_SHARE` of the type's instances: then the other form is taken, so that no
+    form becomes the type's mark (the audit's form goal)."""
+    checked = 0
+    for c in corpus_candidates[0]:
+        by_type: dict[str, list] = {}
+        for i in c.instances:
+            by_type.setdefault(i.error_type, []).append(i)
+        for error_type, found in by_type.items():
+            pair = found[:2]
+            if len(pair) != 2 or pair[0].provenance.form in ("", pair[1].provenance.form):
+                continue
+            words = [added_wording(i, c.document) for i in pair]
+            if not words[0] or len(words[1]) <= len(words[0]):
+                continue
+            config = PlanConfig(types=(error_type,), min_errors=1, max_errors=1)
+            alone = Candidates(c.document, c.baseline, tuple(pair), {}, {})
+            said = Counter((error_type, g) for g in words[0] | words[1])  # pair[1] repeats more
+            assert choose_errors(alone, 0, config, Counter({error_type: 4}), said=said) == [pair[0]]
+            said[form_key(pair[0])] = 2  # 3 of 5 would be over the share
+            assert choose_errors(alone, 0, config, Counter({error_type: 4}), said=said) == [pair[1]]
+            checked += 1
+    assert checked >= 3
+
+
+def test_no_type_more_than_twice_in_a_document(corpus_shipped: dict[int, list[InjectionResult]]) -> None:
+    """A type that offers three or four candidates still takes at most `MAX_PER_TYPE` of them in one
+    document: three "应当根据…" in one protocol read as one planted pattern."""
+    for results in corpus_shipped.values():
+        for r in results:
+            per_type = Counter(i.error_type for i in r.instances)
+            assert max(per_type.values()) <= MAX_PER_TYPE, (r.original.doc_id, per_type)

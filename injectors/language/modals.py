@@ -409,9 +409,10 @@ def has_requirement(text: str) -> bool:
     return any(m.force == REQUIREMENT for m in modal_verbs(text)) or bool(nonstandard_modals(text))
 
 
-# After 可, a passive or a classification: "可被访问" says what can happen to a thing, "可分为…" how a thing
-# divides; neither is the permission 可 of GB/T 1.1, so no provision is there to write as a note or blur.
-_DESCRIBING = ("被", "分为", "分成", "划分为", "归纳为", "概括为", "理解为", "称为", "看作", "视为")
+# After 可, a passive, a classification or a result: "可被访问" says what can happen to a thing, "可分为…" how
+# a thing divides, "依据表2可得到保护等级" what a lookup gives; none is the permission 可 of GB/T 1.1, so
+# no provision is there to write as a note or blur.
+_DESCRIBING = ("被", "分为", "分成", "划分为", "归纳为", "概括为", "理解为", "称为", "看作", "视为", "得到")
 
 
 def describes(text: str, modal: Modal) -> bool:

@@ -437,10 +437,10 @@ def test_no_nms_type_edits_a_table_cell_or_a_fixed_value(row: str) -> None:
                 assert found.line.replace("\t", " ") not in lines, (injector.error_type, found.line)
 
 
-def test_nms05_offers_clauses_as_notes_no_more_often_than_its_other_places() -> None:
+def test_nms05_offers_clauses_as_notes_less_often_than_its_other_places() -> None:
     """Nearly every clause's last provision could become a note; a statement of a 注 exists only where
-    the document has one. Where it has, the clauses offered as notes are no more than the other places,
-    so that "注：" before a provision is not what marks the type."""
+    the document has one. Where it has, the clauses offered as notes are no more than half as many as the
+    other places (one beside a single note), so that "注：" before a provision is not what marks the type."""
     clauses = "\n".join(
         f"4.{k} 要求{k}\n格口{k}的门板应采用金属材料。\n格口{k}的开启力不应大于{k + 40} N。"
         for k in range(1, 7)
@@ -450,7 +450,7 @@ def test_nms05_offers_clauses_as_notes_no_more_often_than_its_other_places() -> 
     sites = list(ProvisionInInformativePlace().sites(document, InjectionContext.from_documents([document])))
     kinds = Counter(type(o).__name__ for s in sites for o in s.detail[:1])
     assert kinds["Statement"] >= 1
-    assert 1 <= kinds["NoteMove"] <= kinds["Statement"]
+    assert 1 <= kinds["NoteMove"] <= max(1, kinds["Statement"] // 2)
     only_moves = standard(clauses)
     moves = list(
         ProvisionInInformativePlace().sites(only_moves, InjectionContext.from_documents([only_moves]))

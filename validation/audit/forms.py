@@ -13,9 +13,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from injectors.planner import FORM_SHARE
 from validation.audit.release import Release
 
-GOAL = 0.4
+GOAL = FORM_SHARE  # the share the planner's corpus-wide choice keeps each form under
 MIN_FORMS = 3  # with two forms, one of them holds half the instances at best
 MIN_INSTANCES = 5  # below this a share says nothing
 

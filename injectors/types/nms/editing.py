@@ -24,7 +24,7 @@ from injectors.language.cache_sizes import LINE_CACHE
 from injectors.language.modals import Modal, lexicon, modal_verbs, next_word, sentence_span
 from injectors.language.patterns import CITATION
 from injectors.language.quotes import quote_after
-from injectors.language.words import word_aligned
+from injectors.language.words import boundaries, word_aligned
 from injectors.types.nms.analysis import body_lines, informative_annexes, is_normative_body
 from injectors.types.nms.evidence import Evidence
 from parsers.model import Document, Section
@@ -57,6 +57,8 @@ def _body_modals(section: Section, informative: frozenset[str]) -> tuple[BodyMod
                 continue
             if not word_aligned(line, modal.start, modal.end):
                 continue  # 可 of 方可, 应 of 应对: replacing it alone would break a word
+            if line[modal.start - 1 : modal.start] == "除":
+                continue  # "除应由厂商进行的操作外": names the exception, provides nothing
             a, b = sentence_span(line, modal.start, modal.end)
             if not CITATION.search(line[a:b]) and not relative_clause(line, modal.end):
                 out.append(BodyModal(offset, line, modal))
@@ -65,15 +67,18 @@ def _body_modals(section: Section, informative: frozenset[str]) -> tuple[BodyMod
 
 # 可选, 必选/可选, 可空, 可读写: values of a table column or a field list, not a modal verb and its verb
 _VALUE_WORD = regex.compile(r"(?:可|应|宜)(?:选|空|读写|读|写|选项)(?=$|[\s|/／、，,；;。）)])")
+_REMARK = regex.compile(r"[（(][应宜可][^（()）]{0,5}[）)]")
 # cells of a table a PDF rendered as a line: tab, two spaces or more, an ideographic space, a bar
 _CELL_GAP = regex.compile(r"\t| {2,}|\u3000|\|")
 
 
 def fixed_value(line: str, start: int) -> bool:
-    """Whether the modal verb at `start` begins a value word (可选 in a 必选/可选 column) or stands in a
-    slash-separated list of values ("必选/可选")."""
+    """Whether the modal verb at `start` begins a value word (可选 in a 必选/可选 column), stands in a
+    slash-separated list of values ("必选/可选") or opens a short remark in brackets ("（可扩充）")."""
     if _VALUE_WORD.match(line, start):
         return True
+    if _REMARK.match(line, start - 1 if start else 0) and start:
+        return True  # "缺省参数定义（可扩充）如表1": a remark on a table, "（最好扩充）" is no clause
     return line[start - 1 : start] in ("/", "／")
 
 
@@ -120,8 +125,11 @@ def modal_sites(
 
 
 def quote(line: str, start: int, end: int, after: int = 6) -> str:
-    """The changed words and a few words after them, stopping at the clause end."""
-    return quote_after(line, start, end, after)
+    """The changed words and a few words after them, stopping at the clause end; from the start of the
+    word they begin in ("均可发出", not "可发出": jieba reads 均可 as one word)."""
+    if start not in boundaries(line):
+        start = max([e for e in boundaries(line) if e < start] or [start])
+    return quote_after(line, start, end, after).rstrip("、，,；;：:")  # "包括姓名、出生日期", no "、"
 
 
 def rewrite(found: BodyModal, old: str, new: str, at: int | None = None) -> tuple[str, int]:

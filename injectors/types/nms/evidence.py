@@ -7,9 +7,17 @@ document could tell. A change is detectable when the document itself says how st
 - a test method presupposes it (the 试验方法 chapter refers to it, or tests what it is about);
 - it carries a limit value (不大于 5 mm, ≤ 0.5 ℃, 30 min 内 …) or a safety consequence (防止触电 …);
 - a sibling item of the same list keeps the other modal verb;
-- for a recommendation, its own sentence offers an alternative (也可 …) or hedges it (条件允许时, 如有可能),
-  or a later sentence of the clause presupposes that the option may not be taken ("可设置旁路阀。设置旁路阀
-  时，……": once it is required, the condition is empty). "优先" and "尽可能" are no evidence: "应优先采用",
+- the document states the same provision again elsewhere (the same whole sentence, under the same
+  headings but for a grade) with the modal verb kept (`restatement`). For a recommendation only a later
+  statement counts, for a requirement only an earlier one: a document that states one provision grade by
+  grade ("第二级…可…", "第三级…可…") may require at a higher grade what a lower one only recommends,
+  never the other way round;
+- a permission to set something (可自定义, 可设置, 可调整 …) whose value the document gives a default for
+  elsewhere (缺省超时, 默认值): a required setting has no default;
+- for a recommendation, its own sentence (or the next one) offers an alternative (也可 …) or hedges it
+  (条件允许时, 如有可能), or a later sentence of the clause presupposes that the option may not be taken
+  ("可设置旁路阀。设置旁路阀时，……": once it is required, the condition is empty). "优先" and "尽可能"
+  are no evidence: "应优先采用",
   "应尽可能减少" are ordinary requirements. A sibling is evidence for a recommendation only when it has the
   same actor and the same object (`same_provision`): two subjects or two objects may legitimately carry
   different strengths ("下级平台应通过主链路…，上级平台可以通过从链路…", "正常信息应采用…，变化信息宜采用…").
@@ -20,6 +28,7 @@ names; a site without evidence is no site.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,11 +47,12 @@ from injectors.language.modals import (
 )
 from injectors.language.patterns import HAN_WORD
 from injectors.language.quotes import shorten
+from injectors.types.nms.analysis import is_table_row
 from parsers.model import Document, Section
 
 FALLBACK = "fallback"
 PRESUPPOSED = "presupposed"
-INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE = (
+INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, DEFAULT = (
     "inspection",
     "test_method",
     "limit",
@@ -50,6 +60,8 @@ INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE = (
     "sibling",
     "alternative",
     "hedge",
+    "restated",
+    "default",
 )
 
 _INSPECTION_TITLE = regex.compile(r"检验规则|判定|检验项目|出厂检验|型式检验|交收检验|验收规则|抽样")
@@ -313,11 +325,152 @@ def sentence_siblings(
     for other in modal_verbs(line[:b]):
         if other.start < a or other.start == modal.start or other.word != modal.word:
             continue
+        if line[other.start - 1 : other.start] == "除":
+            continue  # "除应由厂商进行的操作外": names the exception, no parallel provision
         if same_actor and not same_provision(line, modal, line, other):
             continue
         if modal.negative or not same_verb or next_word(line, other.end) == nxt:
             out.append(Evidence(SIBLING, _excerpt(line, other.start, other.end, avoid=modal), "同一句"))
     return out
+
+
+# --- the same provision stated again elsewhere ------------------------------------------------------------
+_KEY_NOISE = regex.compile(r"[\s\p{P}\p{S}]+")
+_MIN_KEY_HAN = 12  # "宜采用A" alone recurs by chance; a whole sentence with its actor and object does not
+
+
+def _restatement_key(section: Section, line: str, modal: Modal) -> str | None:
+    """The provision a modal verb makes, as the same wording would read anywhere else: its whole sentence
+    (condition, actor, object, less a list marker) without the modal verb itself, and for a list item the
+    list's lead-in (which gives the items their actor); full-width forms and punctuation folded. None when
+    too short to be told apart."""
+    a, b = sentence_span(line, modal.start, modal.end)
+    before = _LIST_ITEM.sub("", line[a : modal.start])
+    after = line[modal.end : b]
+    if len(regex.findall(r"\p{Han}", after)) < 3:
+        return None
+    key = _fold(before) + "|" + _fold(after)
+    if len(regex.findall(r"\p{Han}", key)) < _MIN_KEY_HAN:
+        return None
+    return _fold(_lead_in(section, line)) + "|" + key if _LIST_ITEM.match(line) else key
+
+
+def _fold(text: str) -> str:
+    return _KEY_NOISE.sub("", unicodedata.normalize("NFKC", text))
+
+
+def _lead_in(section: Section, line: str) -> str:
+    """The line that introduces the list `line` is an item of ("" when there is none)."""
+    lines = section.text.split("\n")
+    at = lines.index(line) if line in lines else 0
+    while at > 0 and (_LIST_ITEM.match(lines[at]) or not lines[at].strip()):
+        at -= 1
+    return "" if _LIST_ITEM.match(lines[at]) else lines[at]
+
+
+@dataclass(frozen=True)
+class Statement:
+    """A provision as the document states it: where (its section's position), the line, the modal verb."""
+
+    position: int
+    number: str
+    line: str
+    modal: Modal
+
+
+@lru_cache(maxsize=64)
+def _statements(document: Document) -> dict[str, tuple[Statement, ...]]:
+    """Every provision of the document by its `_restatement_key` (body, notes, annexes; no table rows)."""
+    out: dict[str, list[Statement]] = {}
+    for position, section in enumerate(document.sections):
+        for line in section.text.split("\n"):
+            if not line.strip() or is_table_row(line):
+                continue
+            for modal in modal_verbs(line):
+                key = _restatement_key(section, line, modal)
+                if key is not None:
+                    out.setdefault(key, []).append(Statement(position, section.number, line, modal))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def restatement(document: Document, position: int, line: str, modal: Modal, later: bool) -> list[Evidence]:
+    """The same provision stated in another section with the same force, after this one (`later`) or
+    before it: changed here, the document states one provision two ways. Never a statement of the same
+    section (a line a parser repeated is no second statement)."""
+    key = _restatement_key(document.sections[position], line, modal)
+    if key is None:
+        return []
+    number = document.sections[position].number
+    for other in _statements(document).get(key, ()):
+        if other.modal.force != modal.force or other.modal.negative != modal.negative:
+            continue
+        if (other.position > position) != later or other.number == number:
+            continue
+        if _context(document, other.position) != _context(document, position):
+            continue
+        words = _quotable(other.line, other.modal)
+        if words:
+            return [Evidence(RESTATED, words, place(other.number))]
+    return []
+
+
+_SETTING_VERBS = frozenset(lexicon("自定义 自行定义 设置 设定 修改 调整 配置 扩充 扩展 更改"))
+
+
+def default_value(document: Document, position: int, line: str, modal: Modal) -> list[Evidence]:
+    """A permission to set what the document gives a default for ("超时时间…可自定义" and "缺省超时及重发次数
+    定义如表1"): where a default stands, not setting it is an option, so a required setting contradicts it.
+    The default must name the provision's own actor (its first word)."""
+    if modal.force != PERMISSION or next_word(line, modal.end) not in _SETTING_VERBS:
+        return []
+    actor = _actor(line, modal)
+    first = regex.search(r"\p{Han}", actor)  # past a bullet a PDF kept ("\uf06c 超时时间…")
+    head = next_word(actor, first.start()) if first is not None else ""
+    if len(head) < 2 or not HAN_WORD.fullmatch(head):
+        return []
+    pattern = regex.compile(rf"(?:缺省|默认)(?:的|值)?{regex.escape(head)}")
+    for other in document.sections:
+        for other_line in other.text.split("\n"):
+            found = pattern.search(other_line) if head in other_line and other_line != line else None
+            if found is not None:
+                words = _excerpt(other_line, found.start(), found.end())
+                words = regex.split(r"[“”\"「」‘’《》（(]", words)[0].strip()
+                if len(words) >= 4:
+                    return [Evidence(DEFAULT, words, place(other.number))]
+    return []
+
+
+_GRADE = regex.compile(r"第?[一二三四五六七八九十\d]+级")
+
+
+def _context(document: Document, position: int) -> tuple[str, ...]:
+    """What a section is about: its own title and its ancestors', a grade ("第三级") left out. The same
+    sentence under "取水口信息编码" and under "排水口信息编码" binds two subjects; under "第二级安全要求"
+    and "第三级安全要求" it binds one subject at two grades."""
+    section = document.sections[position]
+    chain = [section.title]
+    level = section.level
+    for s in reversed(document.sections[:position]):
+        if s.level < level:
+            chain.append(s.title)
+            level = s.level
+        if level <= 1:
+            break
+    return tuple(_GRADE.sub("", t).strip() for t in chain)
+
+
+def _quotable(line: str, modal: Modal) -> str:
+    """The other statement's words around its modal verb, up to a quotation mark (a description's quote
+    holds none): the phrase of `_excerpt`, or from the clause before it when the phrase is too short."""
+    stop = regex.search(r"[“”\"「」‘’]", line[modal.end :])
+    end = modal.end + stop.start() if stop else len(line)
+    words = _excerpt(line[:end], modal.start, modal.end).strip()
+    if len(words) >= 6:
+        return words
+    a, _ = clause_span(line, modal.start, modal.end)
+    a, _ = clause_span(line, a - 1, a - 1) if a > 0 else (a, a)
+    words = line[a:end].strip().rstrip("，,")
+    return words if 6 <= len(words) <= 40 else ""
 
 
 _NOT_HEADING = regex.compile(r"保证|确保|使|以便|即|才|从而|是指|表示|意味")
@@ -354,6 +507,9 @@ def recommendation_evidence(
     rest = _sentence_after(line, modal)
     out = [Evidence(ALTERNATIVE, m.group(), "本条") for m in _ALTERNATIVE.finditer(rest)][:1]
     _, end = sentence_span(line, modal.start, modal.end)
+    nxt = _ALTERNATIVE.match(line, end) if not out else None
+    if nxt is not None and next_word(line, nxt.end()) == next_word(line, modal.end):
+        out.append(Evidence(ALTERNATIVE, line[nxt.start() : nxt.end()], "本条"))  # "可A。也可采用B。"
     _, end = sentence_span(line, end, end) if end < len(line) else (end, end)  # and the next sentence
     fallback = _FALLBACK.search(line, modal.end, end)
     if fallback is not None:
@@ -369,7 +525,9 @@ def recommendation_evidence(
     # in one sentence or list ("宜使用…，分类宜采用…", "下级平台应…，上级平台可以…") are common, and
     # strengthening one of them is plausible
     parallel = sentence_siblings(line, modal, same_verb=True, same_actor=True)
-    return out + list_siblings(section, line_offset, force, modal) + parallel
+    restated = restatement(document, position, line, modal, later=True)
+    defaults = default_value(document, position, line, modal)
+    return out + list_siblings(section, line_offset, force, modal) + parallel + restated + defaults
 
 
 _OPTIONS = regex.compile(r"[、或]")  # "A、B或C": options listed after the verb
@@ -459,6 +617,10 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"该条随后以“{w}”为条件另作规定，说明该做法本可不采用，强化为要求后该条件失去意义"
     if evidence.kind == HEDGE:
         return f"句中“{w}”表明这只是推荐，与要求相矛盾"
+    if evidence.kind == DEFAULT:
+        return f"{where}给出了“{w}”，既有缺省值，该项本可不另行设定，强化为要求后前后矛盾"
+    if evidence.kind == RESTATED:
+        return f"{where}对同一事项的相同规定“{w}”仍为{force_kept}，两处规定前后矛盾"
     if where == "同一句":
         return f"同一句中并列的“{w}”仍为{force_kept}，该项却被单独改变"
     return f"同一列项中的“{w}”仍为{force_kept}，与之并列的该项却被单独改变"

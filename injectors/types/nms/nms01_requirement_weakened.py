@@ -35,7 +35,6 @@ from injectors.language.modals import (
 from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import (
     BodyModal,
-    Evidenced,
     evidenced_sites,
     modify,
     no_evidence_reason,
@@ -78,6 +77,7 @@ class RequirementWeakened(Injector):
     version = "2"
     digest = "af341d25ed1c829b"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
+    alternatives = 4
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         """Clauses whose weakening the document reveals; where it offers enough of them, those revealed by
@@ -99,14 +99,21 @@ class RequirementWeakened(Injector):
     ) -> Proposal | None:
         plain = [e for e in site.detail if not e.found.modal.negative]
         # 不应 → 不宜 on every limit would make "不宜大于" a pattern: 应 first where the clause has one
-        chosen: Evidenced = rng.choice(plain if plain and rng.random() < 0.7 else site.detail)
+        pool = plain if plain and rng.random() < 0.7 else list(site.detail)
+        options = [
+            (e, old, new)
+            for e in pool
+            for old, new in _weaker(e.found.line, e.found.modal.end - 1, e.found.modal.negative)
+        ]
+        if not options:
+            return None
+        # the weaker word first, evenly among those that fit somewhere in the clause: 宜 fits almost every
+        # requirement, 可 / 可以 fewer, and drawing the modal first would make "应→宜" the type's mark
+        wanted = rng.choice(sorted({new for _, _, new in options}))
+        chosen, old, new = rng.choice([o for o in options if o[2] == wanted])
         found = chosen.found
         modal = found.modal
         ying = modal.end - 1  # position of 应 in the line
-        options = _weaker(found.line, ying, modal.negative)
-        if not options:
-            return None
-        old, new = rng.choice(options)
         line, _ = rewrite(found, old, new, at=ying)
         start = ying - 1 if modal.negative else ying
         old_words = quote(found.line, modal.start, modal.end)
@@ -127,7 +134,11 @@ def _requirement(found: BodyModal) -> bool:
 
 
 # 可 reads badly before these: "可符合表1的规定", "可为", "可满足"
-_NOT_AFTER_KE = ("符合", "满足", "为", "是", "遵守", "遵循", "按", "按照", "不", "以", "用", "行", "该")
+# nor before a comparison: "可以等于或优于0.5%", "可小于1 s" state no permission
+_NOT_AFTER_KE = (
+    *("符合", "满足", "为", "是", "遵守", "遵循", "按", "按照", "不", "以", "用", "行", "该"),
+    *("等于", "优于", "大于", "小于", "低于", "高于", "超过", "达到"),
+)
 
 
 # states a requirement asserts ("功能应正常", "标志应清晰"): 宜正常, 可清晰 are not Chinese

@@ -25,7 +25,7 @@ from injectors.authoring import (
     modal_shift,
     no_material,
 )
-from injectors.language.modals import RECOMMENDATION, REQUIREMENT, modal_verbs
+from injectors.language.modals import RECOMMENDATION, REQUIREMENT, clause_span, modal_verbs
 from injectors.types.nms.analysis import modal_diff, place
 from injectors.types.nms.editing import (
     BodyModal,
@@ -57,7 +57,8 @@ def recommendation_strengthened(original: Document, corrupted: Document) -> Iter
 
 
 # --- NMS-02 -------------------------------------------------------------------------------------------
-_NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚", "也", "亦", "还")
+_NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚", "也", "亦", "还", "多")  # 最多可
+_PURPOSE = regex.compile(r"使(?!用)|确保|保证|以便|从而")  # 使 of 使用 is no purpose
 
 
 class RecommendationStrengthened(Injector):
@@ -113,6 +114,9 @@ def _strengthenable(found: BodyModal) -> bool:
     after = found.line[modal.end : modal.end + 1]
     if after == "对" or regex.search(r"是指|表示|意味", found.line[: modal.start]):
         return False  # 可以对 → 应对 (cope with); "……是指一个知识类可以包含": explains, provides nothing
+    a, _ = clause_span(found.line, modal.start, modal.end)
+    if _PURPOSE.search(found.line[a : modal.start]) or after == "有":
+        return False  # "使数据可以在同一平台使用", "水位可以有正负值": what can happen, no permission
     return before not in _NO_STRENGTHEN_BEFORE and after not in ("不", "")
 
 

@@ -79,7 +79,9 @@ nonstandard_modal_wording = SectionCheck(_facts, _section_wording)
 
 
 # --- NMS-03 -------------------------------------------------------------------------------------------
-_NOT_AN_ACTION = frozenset(lexicon("有 是 为 出现 发生 产生 存在 影响 改变 重复 含有 包含 带有 低 高"))
+_NOT_AN_ACTION = frozenset(
+    lexicon("有 是 为 出现 发生 产生 存在 影响 改变 重复 含有 包含 带有 低 高") + lexicon("具有 具备")
+)
 
 
 class NonstandardModal(Injector):
@@ -91,6 +93,7 @@ class NonstandardModal(Injector):
     version = "2"
     digest = "bcf9841f305b4f2d"
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
+    alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, nonstandard_modal_wording)

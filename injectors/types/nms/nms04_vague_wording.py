@@ -73,6 +73,7 @@ class VagueWording(Injector):
     version = "2"
     digest = "4c976d36f0c76d8b"
     forms = FORMS
+    alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, vague_wording)

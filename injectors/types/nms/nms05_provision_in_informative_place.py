@@ -105,6 +105,7 @@ provision_in_informative_place = SectionCheck(informative_annexes, _section_prov
 _ANCHORS = frozenset(
     lexicon(
         "按 按照 采用 使用 选用 以 为 由 在 包括 包含 具有 符合 满足 保持 进行 设置 设为 取 覆盖 经 通过 不"
+        " 计入 记入 保存 存储 显示 上传 上报 发送"
     )
 )
 
@@ -112,7 +113,7 @@ _ANCHORS = frozenset(
 _KE_ANCHORS = frozenset({"按", "按照", "采用", "使用", "选用", "由", "在", "通过", "设置", "进行", "包括"})
 
 
-_PREFIX_END = "的地得了和与或及并且而但若如当把被将对向从给让使多常均都也还亦仍已则就才又再只即"
+_PREFIX_END = "的地得了和与或及并且而但若如当把被将对向从给让使多常均都也还亦仍已则就才又再只即到至成"
 
 
 # A statement whose main verb comes before the anchor is not "subject + anchor verb"
@@ -155,11 +156,21 @@ def statement_anchor(line: str, begin: int) -> tuple[int, str, bool] | None:
         sentence = line[a:b]
         plain = not CITATION.search(sentence) and not regex.search(r"[“”\"]", sentence)
         if sentence and plain and not modal_verbs(sentence) and not nonstandard_modals(sentence):
-            found = _anchor_in(sentence)
-            if found is not None:
-                return a + found[0], found[1], found[2]
+            for at, clause in _clauses(sentence):
+                found = _anchor_in(clause)
+                if found is not None:
+                    return a + at + found[0], found[1], found[2]
         a = b + 1
     return None
+
+
+def _clauses(sentence: str) -> list[tuple[int, str]]:
+    """The sentence, then each later comma clause with a subject of its own ("X是HTTP的标准字段，此处按照
+    其原意使用": the first clause explains, the second states what is done): (offset, text)."""
+    out = [(0, sentence)]
+    for m in regex.finditer(r"[，,]", sentence):
+        out.append((m.end(), sentence[m.end() :]))
+    return out
 
 
 def _anchor_in(sentence: str) -> tuple[int, str, bool] | None:
@@ -173,19 +184,32 @@ def _anchor_in(sentence: str) -> tuple[int, str, bool] | None:
             if k == 0 or not _subject(words[:k]) or _conditional(sentence, position):
                 return None
             nxt = words[k + 1][0] if k + 1 < len(words) else ""
+            if _ASPECT.search(_clause_after(sentence, position)):
+                return None  # "在关联中都扮演着某种角色": a description of what happens
             if word == "通常":
                 return (position, word, True) if nxt in _ANCHORS and nxt != "不" else None
             if word == "不":
                 return (position, word, False) if COMPARATIVES.match(sentence[position + 1 :]) else None
             if nxt in ("了", "过", "着") or not regex.match(r"[\p{Han}A-Za-z0-9]", nxt or " "):
                 return None
-            if word == "在" and nxt == "于":
-                return None
+            if word == "在" and (nxt == "于" or "是" in _clause_after(sentence, position)):
+                return None  # "在元数据实体中是唯一的": where something is, no act to require
             if word == "为" and "的" in _clause_after(sentence, position):
                 return None  # "含水率为75%的鲜叶": a relative clause, not a predicate
+            if _HEAD_NOUN.search(_clause_after(sentence, position)):
+                return None  # "…和允许对该值进行有效操作的规定": a noun phrase, not a statement
+            if (word in ("在", "以", "为") and words[k - 1][1][:1] == "v") or nxt in _UNDER_WAY:
+                return None  # "体现在…", "填以0", "应用在不断深化": part of a verb, or a process under way
             return position, word, False
         position += len(word)
     return None
+
+
+_ACTS = frozenset(lexicon("保证 确保 判定 判断 认定 规定 要求 使 令 根据 依据 为了 以便"))
+# "…进行有效操作的规定": the verb phrase names a kind of rule (not "采用统一的表格": an object)
+_HEAD_NOUN = regex.compile(r"的(?:规定|要求|方法|过程|情况|能力|原则|定义|描述|说明)$")
+_UNDER_WAY = frozenset(lexicon("不断 逐步 逐渐 持续"))
+_ASPECT = regex.compile(r"着(?![手重急])|(?<![为除])了(?![解])")
 
 
 def _clause_after(sentence: str, position: int) -> str:
@@ -210,7 +234,15 @@ def _subject(words: tuple[tuple[str, str], ...]) -> bool:
         and stripped[-1] not in _PREFIX_END
         and not stripped.startswith(_CONDITIONAL_START)
         and first[1][:1] not in ("p", "c", "u", "d")
+        and first[0] not in _ACTS  # "判定速度状态为异常", "保证规约具有…": an act, not a subject
+        and not any(t[:1] == "p" for _, t in words)  # "系统向收件人发送…": 应 goes before 向, not here
+        and _SELF.search(stripped) is None
     )
+
+
+# "为此本标准对通信协议进行规定": the document telling what it does; 应 there makes no provision, only
+# nonsense ("本标准对…应进行规定")
+_SELF = regex.compile(r"本(?:标准|文件|部分|规范|指南|规程|指导性技术文件)")
 
 
 def _marker_end(line: str) -> int:
@@ -227,13 +259,14 @@ class ProvisionInInformativePlace(Injector):
 
     A clause's own provision can become a note almost anywhere, a statement of a 注, 示例 or informative
     annex only where the document has one: where it has, the clauses offered as notes are no more than
-    the other places (spread through the document), so that "a provision written as 注：" does not mark
-    the type."""
+    half as many as the other places (one beside a single place; spread through the document), so that "a
+    provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
     version = "2"
     digest = "1f695a540c3085c1"
     forms = ("注", "示例", "资料性附录", "条文改为注")
+    alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, provision_in_informative_place)
@@ -252,9 +285,12 @@ class ProvisionInInformativePlace(Injector):
                 statements.append(Site(position, found))
             if moved := tuple(note_moves(section)):
                 moves.append(Site(position, moved))
-        if statements and len(moves) > len(statements):
-            step = len(moves) / len(statements)
-            moves = [moves[int(k * step)] for k in range(len(statements))]
+        if statements and len(moves) > len(statements) // 2:
+            # the document's own informative places first: a clause written as a note is the form every
+            # document offers, and where it is drawn as often as the others it becomes the type's mark
+            keep = max(1, len(statements) // 2)
+            step = len(moves) / keep
+            moves = [moves[int(k * step)] for k in range(keep)]
         return sorted([*statements, *moves], key=lambda s: s.target)
 
     def propose(
