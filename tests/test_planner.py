@@ -149,7 +149,8 @@ def test_types_are_balanced_across_the_corpus(corpus_shipped: dict[int, list[Inj
         assert all(abs(counts[t] - mean) <= 0.2 * mean for t in type_ids()), (seed, sorted(counts.items()))
         assert deviation(counts, type_ids()) <= BALANCE
         assert max(counts.values()) - min(counts[t] for t in type_ids()) <= 3, (seed, sorted(counts.items()))
-        assert 14 <= sorted(per_doc)[len(per_doc) // 2] <= 16  # median about 15
+        # median about 14: where a type is scarce every document takes a little fewer (never below 10)
+        assert 13 <= sorted(per_doc)[len(per_doc) // 2] <= 16, (seed, sorted(per_doc))
 
 
 def test_a_scarce_type_lowers_the_others_share_toward_it(

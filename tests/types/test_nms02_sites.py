@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.language.modals import modal_verbs
 from injectors.types.nms.evidence import DEFAULT, RESTATED, recommendation_evidence

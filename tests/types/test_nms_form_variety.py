@@ -8,7 +8,7 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from injectors.base import Baseline
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.planner import PlanConfig, candidate_instances
 from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
