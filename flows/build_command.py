@@ -96,6 +96,7 @@ def build(
     from flows import settings
 
     settings.configure(out / ".cache", verbose=verbose)
+    from flows.api_server import ServerStartError
     from injectors.planner import PlanConfig
     from release.config import BuildConfig
     from release.lock import OutputBusyError
@@ -143,7 +144,12 @@ def build(
                 summary = run_build(
                     corpus, out, config, task_runner=task_runner, dask_address=dask_address, **shared
                 )
-        except (ValueError, FileExistsError, OutputBusyError) as exc:  # before any stage ran
+        except (
+            ValueError,
+            FileExistsError,
+            OutputBusyError,
+            ServerStartError,
+        ) as exc:  # before any stage ran
             error(str(exc))
             raise typer.Exit(UNUSABLE) from None
     build_finished()

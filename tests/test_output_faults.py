@@ -27,7 +27,9 @@ from evaluation.predictions import prediction_from_row
 from parsers.render import render_text
 
 
-def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, file_size: int | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`gbtbench ARGS`, where a write past `file_size` bytes fails with EFBIG, as on a full disk."""
 
     def limit() -> None:
@@ -36,7 +38,7 @@ def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**(os.environ if env is None else env), "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "flows.cli", *args],
         capture_output=True,
@@ -87,6 +89,21 @@ def test_a_build_on_a_full_disk_is_one_line_and_no_release(tmp_path: Path, corpu
     )
     line = one_error_line(done, out)
     assert "File too large" in line
+    assert not (out / "v0.1.0").exists() and not (out / "latest").exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".v0.1.0")]
+
+
+def test_a_prefect_build_on_a_full_disk_is_one_line_and_no_release(tmp_path: Path, corpus: Path) -> None:
+    """The thread runner's own Prefect API server cannot create its database: the build stops before any
+    stage, naming the database and SQLite's reason."""
+    out, home = tmp_path / "out", tmp_path / "prefect-home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}  # the build starts its server
+    env["PREFECT_HOME"] = str(home)
+    args = ("build", "--corpus", str(corpus), "--out", str(out), "--task-runner", "thread")
+    done = run(*args, file_size=200_000, env=env)
+    assert done.returncode == 2
+    line = one_error_line(done, home / "prefect.db")
+    assert "the Prefect API server could not start: disk I/O error" in line
     assert not (out / "v0.1.0").exists() and not (out / "latest").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".v0.1.0")]
 
