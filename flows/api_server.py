@@ -20,7 +20,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from flows.lifetime import die_with_parent
+from parsers.lifetime import die_with_parent
 
 APP = "prefect.server.api.server:create_app"
 

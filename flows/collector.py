@@ -9,12 +9,10 @@ memory as it was.
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flows.lifetime import die_with_parent
+from parsers.lifetime import end_with_parent
 
 BUILD_THRESHOLDS = (50_000, 20, 100)  # Python's defaults: (700, 10, 10)
 
@@ -33,9 +31,7 @@ def in_worker() -> None:
     """A build worker's initializer: the worker lives for one build, and ends with it (also when the build
     is killed: a worker would otherwise go on with its item and then wait for work forever)."""
     gc.set_threshold(*BUILD_THRESHOLDS)
-    parent = multiprocessing.parent_process()
-    if parent is not None and parent.pid is not None:
-        die_with_parent(parent.pid, signal.SIGKILL)
+    end_with_parent()
 
 
 def build_finished() -> None:

@@ -9,6 +9,7 @@ it. The cluster's processes are started by the test, not by the build, and are c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -22,6 +23,7 @@ from pathlib import Path
 import psutil
 import pytest
 from conftest import corpus_sources
+from hostile_files import pdf_pages
 
 from corpus.stdsource import gold_document
 from parsers.render import render_text
@@ -177,6 +179,39 @@ def test_a_killed_build_leaves_no_process_running(
             time.sleep(0.2)
         left = [" ".join(p.cmdline())[:120] for p in marked(marker)]
         assert left == []
+    finally:
+        for process in marked(marker):
+            process.kill()
+
+
+def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: Path) -> None:
+    """A PDF is parsed in a process of its own, forked by a pool worker; killing the build kills the pool
+    worker, and the parse worker with it (a long PDF would otherwise be parsed to its end by an orphan)."""
+    (corpus / "long.pdf").write_bytes(pdf_pages(3000))  # about 20 s of parsing
+    marker = uuid.uuid4().hex
+    build = subprocess.Popen(
+        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", "pool"],
+        env=build_env(tmp_path, marker),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=ROOT,
+    )
+    try:
+        root = psutil.Process(build.pid)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and build.poll() is None:
+            with contextlib.suppress(psutil.Error):
+                if any(p.ppid() != build.pid for p in root.children(recursive=True)):
+                    break  # a worker's own child: the parse worker of the PDF
+            time.sleep(0.05)
+        else:
+            pytest.fail("the build ended or never started a parse worker")
+        build.kill()
+        build.wait()
+        deadline = time.monotonic() + 5  # the PDF has more than that left to parse
+        while marked(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [" ".join(p.cmdline())[:120] for p in marked(marker)] == []
     finally:
         for process in marked(marker):
             process.kill()
