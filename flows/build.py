@@ -24,6 +24,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from flows import progress as progress_callbacks
 from flows import stages
 from flows.api_server import build_api
+from flows.collector import in_worker
 from flows.common_options import TASK_RUNNERS
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
 from flows.process_pool import run_pool
@@ -99,7 +100,7 @@ def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> An
     if kind == "process":
         from prefect.task_runners import ProcessPoolTaskRunner
 
-        return ProcessPoolTaskRunner(max_workers=workers)
+        return ProcessPoolTaskRunner(max_workers=workers, initializer=in_worker)
     if kind == "dask":
         from prefect_dask import DaskTaskRunner
 

@@ -184,13 +184,30 @@ def test_a_killed_build_leaves_no_process_running(
             process.kill()
 
 
-def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: Path) -> None:
-    """A PDF is parsed in a process of its own, forked by a pool worker; killing the build kills the pool
-    worker, and the parse worker with it (a long PDF would otherwise be parsed to its end by an orphan)."""
+def parsing(build: psutil.Process) -> bool:
+    """Whether a parse worker runs under the build: a worker's own child (forked by a pool worker, or by
+    the forkserver a worker with threads starts), not a forkserver or a resource tracker."""
+    with contextlib.suppress(psutil.Error):
+        for process in build.children(recursive=True):
+            parent = process.parent()
+            command, above = " ".join(process.cmdline()), " ".join(parent.cmdline()) if parent else ""
+            if parent is None or parent.pid == build.pid or "resource_tracker" in command:
+                continue
+            if "forkserver" in command and "forkserver" not in above:
+                continue  # the forkserver itself
+            return True
+    return False
+
+
+@pytest.mark.parametrize("runner", ["pool", "process"])
+def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: Path, runner: str) -> None:
+    """A PDF is parsed in a process of its own, forked by a worker (of the pool, or of Prefect's process
+    runner); killing the build kills the worker, and the parse worker with it (a long PDF would otherwise
+    be parsed to its end by an orphan)."""
     (corpus / "long.pdf").write_bytes(pdf_pages(3000))  # about 20 s of parsing
     marker = uuid.uuid4().hex
     build = subprocess.Popen(
-        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", "pool"],
+        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
         env=build_env(tmp_path, marker),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -199,12 +216,9 @@ def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: P
     try:
         root = psutil.Process(build.pid)
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and build.poll() is None:
-            with contextlib.suppress(psutil.Error):
-                if any(p.ppid() != build.pid for p in root.children(recursive=True)):
-                    break  # a worker's own child: the parse worker of the PDF
+        while time.monotonic() < deadline and build.poll() is None and not parsing(root):
             time.sleep(0.05)
-        else:
+        if build.poll() is not None or not parsing(root):
             pytest.fail("the build ended or never started a parse worker")
         build.kill()
         build.wait()
