@@ -18,6 +18,7 @@ from flows.audit_cli import audit
 from flows.build_command import build
 from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
 from flows.console import FAILED, UNUSABLE, err, error, progress_bar
+from flows.injection_budget import InjectionBudget
 from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
 from flows.llm_ticker import llm_ticker
 from flows.malloc_settings import fix_mmap_threshold
@@ -178,6 +179,9 @@ def inject(
         config = PlanConfig(min_errors=lo, max_errors=hi)
         document = parse_with_deadline(path)
         gate(document)  # nothing is injected into a broken parse
+        over = InjectionBudget.from_env().exceeded(document)
+        if over is not None:  # nor into a document that would hold the command for minutes
+            raise ValueError(over)
     except (ValueError, ParseError) as exc:
         error(f"{path}: {getattr(exc, 'reason', exc)}")
         raise typer.Exit(UNUSABLE) from None

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from flows.collector import fewer_collections
 from flows.fingerprint import code_version, combine
+from flows.injection_budget import InjectionBudget
 from flows.llm import shared_rewriter
 from flows.progress import Progress, silent
 from flows.stages import (
@@ -138,10 +139,10 @@ def prepare(
     """List and hash the corpus once, read the review decisions, and decide whether the latest release
     already has these inputs.
 
-    A missing or empty corpus, a malformed GBTBENCH_PARSE_* or an unreadable review database is a
-    ValueError with a plain message, and a version that exists already (or names no folder) is refused,
-    before any executor starts: a build never works for minutes to fail at its last step. The write stage
-    checks the version again (another build may have written it meanwhile).
+    A missing or empty corpus, a malformed GBTBENCH_PARSE_* or GBTBENCH_INJECT_*, or an unreadable review
+    database is a ValueError with a plain message, and a version that exists already (or names no folder)
+    is refused, before any executor starts: a build never works for minutes to fail at its last step. The
+    write stage checks the version again (another build may have written it meanwhile).
     """
     corpus, out = Path(corpus).resolve(), Path(out).resolve()
     if not corpus.is_dir():
@@ -151,6 +152,7 @@ def prepare(
     if not files:
         raise ValueError(f"{corpus}: no standards found (.pdf .docx .md .txt)")
     ParseLimits.from_env()
+    InjectionBudget.from_env()
     decisions = read_reviews(reviews, out)
     digests = tuple(file_hash(p) for p in files)
     fingerprint = build_fingerprint(files, digests, config, decisions)
@@ -199,8 +201,10 @@ def run_stages(
         step = time.perf_counter()
 
     code = code_version()
-    limits = ParseLimits.from_env()
-    items = [ParseInput(str(p), d, code, limits) for p, d in zip(inputs.files, inputs.digests, strict=True)]
+    limits, budget = ParseLimits.from_env(), InjectionBudget.from_env()
+    items = [
+        ParseInput(str(p), d, code, limits, budget) for p, d in zip(inputs.files, inputs.digests, strict=True)
+    ]
     # each document goes to the work cache as it is parsed, and this process keeps only a small record of
     # it: holding the corpus until the context was made left 60 MB more here at 500 documents than at 100,
     # for the rest of the build
