@@ -2,8 +2,8 @@
 
 `build_dataset(corpus, out, config, map=...)` is the whole build, with no Prefect in it. `map` is how an
 executor runs one stage over its items (yielding each result as it completes, in any order); the default
-runs them here, one after the other. The Prefect flow (`flows/build.py`) passes a `map` that runs each
-item as a named task, and adds nothing else.
+runs them here, one after the other (the protocol and the executors: `flows.executors`). `run_stages` is
+one small function per stage, each returning a frozen record that the next one reads.
 
 Whether anything changed since the latest release (same corpus bytes, configuration and code) is
 decided once, by `prepare`, before any stage runs.
@@ -13,16 +13,17 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from flows.collector import fewer_collections
+from flows.executors import Map, in_process
 from flows.fingerprint import code_version, combine
 from flows.injection_budget import InjectionBudget
 from flows.llm import shared_rewriter
 from flows.progress import Progress, silent
+from flows.runtime.collector import fewer_collections
 from flows.stages import (
     ASSEMBLE,
     CHOOSE,
@@ -35,7 +36,6 @@ from flows.stages import (
     InjectInput,
     ParsedFile,
     ParseInput,
-    Stage,
     ValidateInput,
     WriteInput,
 )
@@ -54,15 +54,14 @@ from review.decisions import REVIEWS_NAME, ReviewDecisions, load_decisions
 from review.store import ReviewStoreError
 from validation import gx_process
 
+if TYPE_CHECKING:  # the release writer is imported by the stages that use it
+    from injectors.balance import BalancedChoice
+    from injectors.llm.rewriter import LLMRewriter
+    from release.stored_results import StoredResults
+    from release.writer import ValidatedRelease, WrittenRelease
+
 T = TypeVar("T")
-Map = Callable[[Stage[Any, Any], Sequence[Any]], Iterator[Any]]
 log = logging.getLogger("gbtbench.build")
-
-
-def in_process(stage: Stage[Any, T], items: Sequence[Any]) -> Iterator[T]:
-    """The default executor: each item in turn, in this process."""
-    for item in items:
-        yield stage.run(item)
 
 
 @dataclass(frozen=True)
@@ -177,78 +176,99 @@ def _only(results: Iterator[T]) -> T:
     return result
 
 
-def run_stages(
-    inputs: BuildInputs,
-    config: BuildConfig,
-    *,
-    map: Map = in_process,
-    progress: Progress | None = None,
-    logger: logging.Logger | logging.LoggerAdapter[Any] | None = None,
-    warm_validation: bool = False,
-) -> BuildSummary:
-    """Every stage of a build whose inputs are known to have changed (see `prepare`).
+Logger = logging.Logger | logging.LoggerAdapter[Any]
 
-    `warm_validation`: `map` runs a stage of one item (choose, assemble, validate) in this process, so the
-    validation of a large corpus (`gx_process.WORTH_IT_FROM` documents) may start GX's own process, which
-    imports GX while the tables are built (`validation.gx_process`)."""
-    report, say = progress or silent, logger or log
-    started = step = time.perf_counter()
-    timings: dict[str, float] = {}
 
-    def lap(name: str) -> None:
-        nonlocal step
-        timings[name] = time.perf_counter() - step
-        step = time.perf_counter()
+class _Laps:
+    """The time each stage took, for the manifest."""
 
-    code = code_version()
+    def __init__(self) -> None:
+        self.started = self._step = time.perf_counter()
+        self.timings: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.timings[name], self._step = now - self._step, now
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every stage of one build reads: its inputs and configuration, the executor, where it reports,
+    and the work cache its workers share."""
+
+    inputs: BuildInputs
+    config: BuildConfig
+    map: Map
+    report: Progress
+    say: Logger
+    work: WorkCache
+    code: str
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """The parse stage's record: the documents kept (each in the work cache) and the bad inputs so far."""
+
+    documents: tuple[ParsedDocument, ...]  # by doc_id, duplicates left out
+    bad_inputs: tuple[dict[str, str], ...]
+
+
+def parse_stage(run: _Run) -> Parsed:
+    """Each corpus file parsed (by the executor); unreadable files and duplicates become bad inputs.
+
+    Each document goes to the work cache as it is parsed, and this process keeps only a small record of it:
+    holding the whole corpus until the context is made would keep it for the rest of the build."""
+    inputs = run.inputs
     limits, budget = ParseLimits.from_env(), InjectionBudget.from_env()
-    items = [
-        ParseInput(str(p), d, code, limits, budget) for p, d in zip(inputs.files, inputs.digests, strict=True)
-    ]
-    # each document goes to the work cache as it is parsed, and this process keeps only a small record of
-    # it: holding the corpus until the context was made left 60 MB more here at 500 documents than at 100,
-    # for the rest of the build
-    work = WorkCache(inputs.out / ".cache" / "work" / code)
+    pairs = zip(inputs.files, inputs.digests, strict=True)
+    items = [ParseInput(str(p), d, run.code, limits, budget) for p, d in pairs]
     parsed: list[ParsedDocument] = []
     unreadable: list[ParsedFile] = []
-    for done, one in enumerate(map(PARSE, items), 1):
+    for done, one in enumerate(run.map(PARSE, items), 1):
         if one.document is None:
             unreadable.append(one)
         else:
-            parsed.append(ParsedDocument.of(one.path, one.document, work))
-        report("parse", done, len(items))
+            parsed.append(ParsedDocument.of(one.path, one.document, run.work))
+        run.report("parse", done, len(items))
     parsed.sort(key=lambda p: p.path)
     kept, duplicates = split_duplicates([(_relative(p.path, inputs.corpus), p) for p in parsed])
-    documents = sorted((d for _, d in kept), key=lambda d: d.doc_id)
+    documents = tuple(sorted((d for _, d in kept), key=lambda d: d.doc_id))
     bad_inputs = (
-        [*inputs.skipped]
-        + [
+        *inputs.skipped,
+        *(
             {"source": _relative(p.path, inputs.corpus), "reason": p.error}
             for p in sorted(unreadable, key=lambda p: p.path)
-        ]
-        + [{"source": d.source, "reason": d.reason} for d in duplicates]
+        ),
+        *({"source": d.source, "reason": d.reason} for d in duplicates),
     )
-    lap("parse")
-    say.info("parse: %d of %d files parsed, %d unreadable", len(documents), len(items), len(bad_inputs))
-    if not documents:  # nothing usable: the caller reports every bad input and fails
-        return BuildSummary(
-            config.version, None, inputs.fingerprint, bad_inputs=tuple(bad_inputs), timings=timings
-        )
+    run.say.info("parse: %d of %d files parsed, %d unreadable", len(documents), len(items), len(bad_inputs))
+    return Parsed(documents, bad_inputs)
 
+
+@dataclass(frozen=True)
+class Injections:
+    """The context stage's record: one injection job per document, and the build's LLM rewriter (if any)."""
+
+    jobs: tuple[InjectInput, ...]
+    rewriter: LLMRewriter | None
+
+
+def context_stage(run: _Run, documents: Sequence[ParsedDocument]) -> Injections:
+    """The corpus-wide injection context, stored in the work cache (each worker reads it from there), and
+    the rewriter whose deadline and circuit breaker start now."""
     context = InjectionContext.from_parts(d.part for d in documents)
-    llm = config.llm
+    llm = run.config.llm
     if not llm.cache_path:  # a build keeps the answers of its own runs beside its outputs
-        llm = llm.with_cache(inputs.out / ".cache" / "llm-cache.sqlite")
+        llm = llm.with_cache(run.inputs.out / ".cache" / "llm-cache.sqlite")
     rewriter = shared_rewriter(llm)
     if rewriter is not None:
-        rewriter.start_stage()  # the LLM stage's deadline and circuit breaker start now
-    context_key = work.put_context(context)
-    context_digest = context.digest()
+        rewriter.start_stage()
+    context_key, context_digest = run.work.put_context(context), context.digest()
     llm_digest = rewriter.fingerprint() if rewriter is not None else "none"
-    lap("context")
-    jobs = [
+    config = run.config
+    jobs = tuple(
         InjectInput(
-            work=str(work.root),
+            work=str(run.work.root),
             document_key=d.key,
             standard_id=d.standard_id,
             doc_id=d.doc_id,
@@ -258,66 +278,145 @@ def run_stages(
             seed=config.seed,
             llm=llm,
             llm_digest=llm_digest,
-            code=code,
+            code=run.code,
         )
         for d in documents
-    ]
-    # the context is in the work cache now, and each worker reads it from there
-    del parsed, kept, documents, context
-    # each document's candidates are in the work cache (the worker put them there): only their keys here
+    )
+    return Injections(jobs, rewriter)
+
+
+@dataclass(frozen=True)
+class Candidates:
+    """The inject stage's record: each document's candidates stay in the work cache (the worker put them
+    there); only their keys come back."""
+
+    keys: tuple[str, ...]  # WorkCache.put_candidates keys, in doc_id order
+    sources: Mapping[str, str]  # doc_id → its file
+    found: int  # candidate errors in all documents
+
+
+def inject_stage(run: _Run, jobs: Sequence[InjectInput]) -> Candidates:
+    """Every verified error each document can take (by the executor)."""
     keys: dict[str, str] = {}
     sources: dict[str, str] = {}
     found = 0
     by_doc = {job.doc_id: job for job in jobs}
-    for done, one in enumerate(map(INJECT, jobs), 1):
-        if not work.has_candidates(one.key):  # a result kept elsewhere (Prefect's store) outlived this cache
+    for done, one in enumerate(run.map(INJECT, jobs), 1):
+        if not run.work.has_candidates(
+            one.key
+        ):  # a result kept elsewhere (Prefect's store) outlived the cache
             one = INJECT.run(by_doc[one.doc_id])
         keys[one.doc_id], sources[one.doc_id] = one.key, one.source
         found += one.found
-        report("inject", done, len(jobs))
-    candidates = tuple(keys[doc_id] for doc_id in sorted(keys))
-    lap("inject")
-    say.info("inject: %d candidate errors in %d documents", found, len(candidates))
+        run.report("inject", done, len(jobs))
+    run.say.info("inject: %d candidate errors in %d documents", found, len(keys))
+    return Candidates(tuple(keys[doc_id] for doc_id in sorted(keys)), sources, found)
 
-    try:
-        report("assemble", 0, 1)
-        decisions = inputs.decisions
-        choose_input = ChooseInput(str(work.root), candidates, config.seed, config.plan, decisions)
-        choice = _only(map(CHOOSE, [choose_input]))
-        for doc_id, reason in choice.dropped.items():  # too little structure to carry a benchmark item
-            bad_inputs.append({"source": _relative(sources[doc_id], inputs.corpus), "reason": reason})
-        lap("choose")
-        chosen = sum(len(v) for v in choice.chosen.values())
-        n_chosen_docs, left_out = len(choice.chosen), len(choice.dropped)
-        say.info("choose: %d errors for %d documents, %d left out", chosen, n_chosen_docs, left_out)
-        results = _only(map(ASSEMBLE, [AssembleInput(str(work.root), candidates, choice, decisions)]))
-        del choice  # every chosen error with its sections (50 MB at 500 documents): the results hold them now
-        report("assemble", 1, 1)
-        lap("assemble")
-        say.info("assemble: %d documents, %d errors", len(results), sum(results.instances))
 
-        report("write", 0, 1)
-        own_process = warm_validation and len(results) >= gx_process.WORTH_IT_FROM
-        validate_input = ValidateInput(results, config, str(inputs.out), own_process)
-        validated = _only(map(VALIDATE, [validate_input]))
-        lap("validate")
-        outcome = validated.validation
-        say.info(
-            "validate: %d critical and %d other expectations failed",
-            len(outcome.critical_failures),
-            len(outcome.non_critical_failures),
+def choose_stage(run: _Run, candidates: Candidates) -> BalancedChoice:
+    """The corpus-wide balanced choice (the review decisions replace rejected errors)."""
+    item = ChooseInput(
+        str(run.work.root), candidates.keys, run.config.seed, run.config.plan, run.inputs.decisions
+    )
+    choice = _only(run.map(CHOOSE, [item]))
+    chosen = sum(len(v) for v in choice.chosen.values())
+    n_docs, left_out = len(choice.chosen), len(choice.dropped)
+    run.say.info("choose: %d errors for %d documents, %d left out", chosen, n_docs, left_out)
+    return choice
+
+
+def left_out(run: _Run, candidates: Candidates, choice: BalancedChoice) -> tuple[dict[str, str], ...]:
+    """The documents the choice left out (too little structure to carry a benchmark item), as bad inputs."""
+    return tuple(
+        {"source": _relative(candidates.sources[doc_id], run.inputs.corpus), "reason": reason}
+        for doc_id, reason in choice.dropped.items()
+    )
+
+
+def assemble_stage(run: _Run, candidates: Candidates, choice: BalancedChoice) -> StoredResults:
+    """Each kept document with its chosen errors applied, stored in the work cache."""
+    item = AssembleInput(str(run.work.root), candidates.keys, choice, run.inputs.decisions)
+    results = _only(run.map(ASSEMBLE, [item]))
+    run.say.info("assemble: %d documents, %d errors", len(results), sum(results.instances))
+    return results
+
+
+def validate_stage(run: _Run, results: StoredResults, warm_validation: bool) -> ValidatedRelease:
+    """The release's tables, checked; a large one validated in GX's own process (see `run_stages`)."""
+    own_process = warm_validation and len(results) >= gx_process.WORTH_IT_FROM
+    validated = _only(
+        run.map(VALIDATE, [ValidateInput(results, run.config, str(run.inputs.out), own_process)])
+    )
+    outcome = validated.validation
+    run.say.info(
+        "validate: %d critical and %d other expectations failed",
+        len(outcome.critical_failures),
+        len(outcome.non_critical_failures),
+    )
+    return validated
+
+
+def write_stage(run: _Run, item: WriteInput) -> WrittenRelease:
+    """The release written and, when usable, made the latest."""
+    written = _only(run.map(WRITE, [item]))
+    run.say.info("write: %s (%s)", written.path, "latest" if written.success else "not made latest")
+    return written
+
+
+def run_stages(
+    inputs: BuildInputs,
+    config: BuildConfig,
+    *,
+    map: Map = in_process,
+    progress: Progress | None = None,
+    logger: Logger | None = None,
+    warm_validation: bool = False,
+) -> BuildSummary:
+    """Every stage of a build whose inputs are known to have changed (see `prepare`), in order.
+
+    `warm_validation`: `map` runs a stage of one item (choose, assemble, validate) in this process, so the
+    validation of a large corpus (`gx_process.WORTH_IT_FROM` documents) may start GX's own process, which
+    imports GX while the tables are built (`validation.gx_process`)."""
+    code = code_version()
+    work = WorkCache(inputs.out / ".cache" / "work" / code)
+    run = _Run(inputs, config, map, progress or silent, logger or log, work, code)
+    laps = _Laps()
+    parsed = parse_stage(run)
+    bad_inputs = list(parsed.bad_inputs)
+    laps.lap("parse")
+    if not parsed.documents:  # nothing usable: the caller reports every bad input and fails
+        return BuildSummary(
+            config.version, None, inputs.fingerprint, bad_inputs=parsed.bad_inputs, timings=laps.timings
         )
+    injections = context_stage(run, parsed.documents)
+    del parsed  # the context is in the work cache now: the documents' records are not needed here
+    laps.lap("context")
+    candidates = inject_stage(run, injections.jobs)
+    laps.lap("inject")
+    try:
+        run.report("assemble", 0, 1)
+        choice = choose_stage(run, candidates)
+        bad_inputs.extend(left_out(run, candidates, choice))
+        laps.lap("choose")
+        results = assemble_stage(run, candidates, choice)
+        del choice  # every chosen error with its sections: the results hold them now
+        run.report("assemble", 1, 1)
+        laps.lap("assemble")
+        run.report("write", 0, 1)
+        validated = validate_stage(run, results, warm_validation)
+        laps.lap("validate")
     finally:
         gx_process.stop()  # GX's process, when the validation started one and stopped before using it
+    rewriter, decisions = injections.rewriter, inputs.decisions
     llm_stats = rewriter.summary() if rewriter is not None else None
     review = decisions.report(validated.tables.instances, inputs.out) if decisions is not None else None
-    fingerprint = inputs.fingerprint
-    item = WriteInput(validated, tuple(bad_inputs), llm_stats, dict(timings), code, fingerprint, review)
-    written = _only(map(WRITE, [item]))
-    report("write", 1, 1)
-    lap("write")
-    timings["total"] = time.perf_counter() - started
-    say.info("write: %s (%s)", written.path, "latest" if written.success else "not made latest")
+    item = WriteInput(
+        validated, tuple(bad_inputs), llm_stats, dict(laps.timings), code, inputs.fingerprint, review
+    )
+    written = write_stage(run, item)
+    run.report("write", 1, 1)
+    laps.lap("write")
+    laps.timings["total"] = time.perf_counter() - laps.started
     return BuildSummary(
         version=config.version,
         output=written.path,
@@ -326,7 +425,7 @@ def run_stages(
         instances=sum(results.instances),
         bad_inputs=tuple(bad_inputs),
         critical_failures=tuple(written.critical_failures),
-        timings=timings,
+        timings=laps.timings,
     )
 
 

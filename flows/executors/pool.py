@@ -20,10 +20,10 @@ from types import TracebackType
 from typing import Any
 
 from flows import stages
-from flows.collector import in_worker
 from flows.fingerprint import code_version
 from flows.pipeline import BuildInputs, BuildSummary, build_dataset, run_stages
 from flows.progress import Progress
+from flows.runtime.collector import in_worker
 from flows.work_cache import store
 from release.config import BuildConfig
 
@@ -62,7 +62,7 @@ def run_cached(stage_name: str, item: Any, results: str) -> Any:
 
 
 class ProcessMap:
-    """A `flows.pipeline.Map` over a process pool (used as a context manager: the pool lives for one build).
+    """A `flows.executors.Map` over a process pool (used as a context manager: the pool lives for one build).
 
     `results` is the folder of cached stage results (inside the build's work cache).
     """

@@ -13,16 +13,16 @@ from typing import Annotated
 
 import typer
 
-from flows.arrow_memory import prefer_jemalloc
-from flows.audit_cli import audit
-from flows.build_command import build
-from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import FAILED, UNUSABLE, err, error, progress_bar
+from flows.cli.audit import audit
+from flows.cli.build import build
+from flows.cli.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
+from flows.cli.console import FAILED, UNUSABLE, err, error, progress_bar
+from flows.cli.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
+from flows.cli.llm_ticker import llm_ticker
+from flows.cli.output_errors import reports_os_errors
 from flows.injection_budget import InjectionBudget
-from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
-from flows.llm_ticker import llm_ticker
-from flows.malloc_settings import fix_mmap_threshold
-from flows.output_errors import reports_os_errors
+from flows.runtime.arrow_memory import prefer_jemalloc
+from flows.runtime.malloc import fix_mmap_threshold
 from parsers import ParseOutcome, expand_paths, parse_many
 from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
@@ -139,7 +139,7 @@ def parse(
 
 def _context_documents(corpus: Path | None, document: Document) -> list[Document]:
     """The documents whose references, terms and scopes the rule templates may draw on."""
-    from flows.parse_cache import parsed_documents
+    from flows.cli.parse_cache import parsed_documents
 
     docs = [document]
     folder = corpus if corpus is not None else PROJECT_CORPUS
@@ -243,7 +243,7 @@ def lint(
     raise typer.Exit(UNUSABLE if unreadable else FAILED if found else 0)
 
 
-app.command()(build)  # flows/build_command.py; listed here, after lint, in `gbtbench --help`
+app.command()(build)  # flows/cli/build.py; listed here, after lint, in `gbtbench --help`
 
 
 @app.command()
@@ -351,18 +351,18 @@ def serve(
     ] = None,
 ) -> None:
     """Serve scheduled rebuilds; a run that finds nothing changed creates no new version."""
-    from flows import settings
+    from flows.runtime import settings
 
     corpus, out = corpus.resolve(), out.resolve()  # scheduled runs may start in another directory
 
     settings.configure(out / ".cache")
-    from flows.schedule import serve as serve_schedule
+    from flows.executors.schedule import serve as serve_schedule
 
     err.print(f"serving scheduled builds ({cron}) of {corpus} into {out}; Ctrl-C stops")
     serve_schedule(cron, corpus, out, seed, prefer, publish_to)
 
 
-from flows.evaluation_commands import evaluate_command, score_command  # noqa: E402
+from flows.cli.evaluation import evaluate_command, score_command  # noqa: E402
 
 app.command("score")(score_command)
 app.command("evaluate")(evaluate_command)

@@ -23,13 +23,13 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
 from flows import stages
-from flows.api_server import build_api
-from flows.collector import in_worker
-from flows.common_options import TASK_RUNNERS
+from flows.executors import TASK_RUNNERS
+from flows.executors.api_server import build_api
+from flows.executors.pool import run_pool
+from flows.executors.run_report import release_summary, type_count_rows
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
-from flows.process_pool import run_pool
 from flows.progress import Progress
-from flows.run_report import release_summary, type_count_rows
+from flows.runtime.collector import in_worker
 from flows.stages import Stage
 from release.config import BuildConfig
 from release.lock import output_lock

@@ -1,7 +1,7 @@
 """Prefect settings for gbtbench runs: no telemetry, results under the project, quiet terminal logs.
 
 Prefect reads its settings when it is imported, so `configure` must run before the first
-`import prefect` (the CLI does this before importing `flows.build`).
+`import prefect` (the CLI does this before importing `flows.executors.prefect_flow`).
 """
 
 from __future__ import annotations
