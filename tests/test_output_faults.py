@@ -66,6 +66,22 @@ def read_only(tmp_path: Path) -> Iterator[Path]:
         subprocess.run(["umount", str(folder)], capture_output=True)
 
 
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a file system of 1.5 MB (a tmpfs), where the machine allows mounting one."""
+    folder = tmp_path / "small-disk"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1500k", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("no tmpfs mounts here: a small disk cannot be made")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
 def one_error_line(done: subprocess.CompletedProcess[str], path: Path) -> str:
     assert done.returncode != 0
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
@@ -106,6 +122,20 @@ def test_a_prefect_build_on_a_full_disk_is_one_line_and_no_release(tmp_path: Pat
     assert "the Prefect API server could not start: disk I/O error" in line
     assert not (out / "v0.1.0").exists() and not (out / "latest").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".v0.1.0")]
+
+
+def test_a_prefect_build_that_fills_the_disk_is_one_line_and_no_release(
+    tmp_path: Path, corpus: Path, small_disk: Path
+) -> None:
+    """The server starts (its database is elsewhere) and a stage meets the full disk: Prefect's own report
+    of the failed runs (a traceback each) stays off the terminal, which gets the command's one line."""
+    out = small_disk / "out"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
+    done = run("build", "--corpus", str(corpus), "--out", str(out), "--task-runner", "thread", env=env)
+    assert done.returncode == 2
+    assert one_error_line(done, out).endswith("No space left on device")
+    assert sorted(p.name for p in out.iterdir()) == [".build.lock", ".cache"]
 
 
 def test_a_build_into_a_read_only_folder_is_one_line(read_only: Path, corpus: Path) -> None:

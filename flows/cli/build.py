@@ -141,6 +141,9 @@ def build(
             else:
                 from flows.executors.prefect_flow import run_build
 
+                if not verbose:
+                    settings.quiet_run_failures()
+
                 summary = run_build(
                     corpus, out, config, task_runner=task_runner, dask_address=dask_address, **shared
                 )
