@@ -12,8 +12,10 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import multiprocessing
+import multiprocessing.connection
 import os
 import signal
+import threading
 
 PR_SET_PDEATHSIG = 1
 
@@ -33,11 +35,24 @@ def die_with_parent(parent: int, sig: int = signal.SIGTERM) -> None:
 
 def end_with_parent() -> None:
     """In a `multiprocessing` child (its target's first call, or a pool's initializer): be killed when the
-    process that forked it dies, and end at once if the process that asked for it has died already.
+    process that asked for it dies, and end at once if it has died already.
 
-    The second check asks multiprocessing, not the operating system: a forkserver's child has the
-    forkserver as its parent (which ends when the asking process does, and takes the child with it)."""
+    A forkserver's child has the forkserver as its parent, and the forkserver outlives the asking process
+    for as long as one of its children lives: such a child watches the asker itself, in a thread that ends
+    the process when the asker's end of their pipe closes (only there: a thread would make a pool worker
+    start its own children from a forkserver instead of forking them)."""
     _ask_kernel(signal.SIGKILL)
     parent = multiprocessing.parent_process()
-    if parent is not None and not parent.is_alive():
+    if parent is None:
+        return
+    if not parent.is_alive():
         os._exit(1)
+    if os.getppid() != parent.pid:
+        threading.Thread(
+            target=_exit_with, args=(parent.sentinel,), name="end with parent", daemon=True
+        ).start()
+
+
+def _exit_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)

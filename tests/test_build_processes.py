@@ -199,11 +199,12 @@ def parsing(build: psutil.Process) -> bool:
     return False
 
 
-@pytest.mark.parametrize("runner", ["pool", "process"])
+@pytest.mark.parametrize("runner", ["pool", "thread", "process"])
 def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: Path, runner: str) -> None:
-    """A PDF is parsed in a process of its own, forked by a worker (of the pool, or of Prefect's process
-    runner); killing the build kills the worker, and the parse worker with it (a long PDF would otherwise
-    be parsed to its end by an orphan)."""
+    """A PDF is parsed in a process of its own, forked by a pool worker or, where the parsing process has
+    threads (the build itself with Prefect's thread runner, a worker of its process runner), by a
+    forkserver that outlives the build while the parse runs; killing the build ends the parse worker (a
+    long PDF would otherwise be parsed to its end by an orphan)."""
     (corpus / "long.pdf").write_bytes(pdf_pages(3000))  # about 20 s of parsing
     marker = uuid.uuid4().hex
     build = subprocess.Popen(
