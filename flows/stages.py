@@ -135,8 +135,8 @@ def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
 
 def choose(item: ChooseInput) -> BalancedChoice:
     """The corpus-wide choice; for a large corpus in a process of its own (`release.beside`), which ends
-    with it: reading every document's candidates leaves a process holding the memory it took for them
-    (about 180 MB at 500 documents), which the rest of the build would carry to its end."""
+    with it: reading every document's candidates leaves a process holding the memory it took for them,
+    which the rest of the build would carry to its end."""
     with beside(_choose, item, worth_it=len(item.candidates) >= APART_FROM) as choosing:
         return choosing.result()
 
@@ -147,7 +147,7 @@ def _choose(item: ChooseInput) -> BalancedChoice:
 
 
 # documents from which the choice and the assembly run in a process of their own: below, starting one
-# (about a second of imports) costs more than the memory it gives back
+# (its imports) costs more than the memory it gives back
 APART_FROM = 50
 
 
@@ -184,8 +184,8 @@ def _assemble(item: AssembleInput) -> StoredResults:
     return stored
 
 
-# A build of this many documents empties the injectors' caches after assembly: in a 500-document build the
-# release's peak was then about 80 MB lower. A smaller build's caches are small, and the next build in the
+# A build of this many documents empties the injectors' caches after assembly, which lowers the release's
+# peak (`python -m bench.build` shows it). A smaller build's caches are small, and the next build in the
 # same process (a flow, a test) reads the same text again.
 FORGET_FROM = 50
 

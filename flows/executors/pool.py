@@ -34,9 +34,9 @@ ONCE_PER_BUILD = frozenset(s.name for s in (stages.CHOOSE, stages.ASSEMBLE, stag
 
 
 # Documents a worker takes on before it is replaced by a fresh one: a worker's caches of the corpus's
-# wording, and the memory Python keeps once it has used it, grow with every document it parses or injects
-# (from about 190 MB to 350 MB over 250 documents), so a long build's workers would grow with its corpus.
-# Replacing them costs an import (about a second) per wave of `workers * RECYCLE_AFTER` documents. The
+# wording, and the memory Python keeps once it has used it, grow with every document it parses or injects,
+# so a long build's workers would grow with its corpus. Replacing them costs the workers' imports per
+# wave of `workers * RECYCLE_AFTER` documents. The
 # standard pool's own recycling (`max_tasks_per_child`) would do this per worker, but on Python 3.11 a pool
 # using it hangs once a worker retires (tests/test_worker_recycling.py shows it): hence the waves.
 RECYCLE_AFTER = 50

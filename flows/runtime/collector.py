@@ -1,8 +1,8 @@
 """Fewer cyclic garbage collections while a build runs.
 
 A build allocates millions of small objects that live to its end (sections, instances, n-grams, cache
-entries); with Python's default thresholds each full collection walks all of them again, about a tenth of
-the choice's time at 500 documents. The build's objects form few cycles, so collecting less often keeps
+entries); with Python's default thresholds each full collection walks all of them again, a large share of
+the choice's time on a large corpus. The build's objects form few cycles, so collecting less often keeps
 memory as it was.
 """
 
@@ -36,5 +36,5 @@ def in_worker() -> None:
 
 def build_finished() -> None:
     """Called by the command line once a build has returned: the collections the interpreter runs at exit
-    would walk every object the build left (7 s at 500 documents); frozen, they are freed without."""
+    would walk every object the build left, seconds for a large corpus; frozen, they are freed without."""
     gc.freeze()
