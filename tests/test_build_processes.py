@@ -207,20 +207,23 @@ def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: P
     long PDF would otherwise be parsed to its end by an orphan)."""
     (corpus / "long.pdf").write_bytes(pdf_pages(3000))  # about 20 s of parsing
     marker = uuid.uuid4().hex
-    build = subprocess.Popen(
-        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
-        env=build_env(tmp_path, marker),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        cwd=ROOT,
-    )
+    said = tmp_path / "stderr.txt"
+    with said.open("wb") as stderr:
+        build = subprocess.Popen(
+            [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
+            env=build_env(tmp_path, marker),
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            cwd=ROOT,
+        )
     try:
         root = psutil.Process(build.pid)
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 240  # a Prefect runner starts its server and workers first
         while time.monotonic() < deadline and build.poll() is None and not parsing(root):
             time.sleep(0.05)
         if build.poll() is not None or not parsing(root):
-            pytest.fail("the build ended or never started a parse worker")
+            tail = said.read_text(errors="replace")[-2000:]
+            pytest.fail(f"the build ended (status {build.poll()}) or never started a parse worker: {tail}")
         build.kill()
         build.wait()
         deadline = time.monotonic() + 5  # the PDF has more than that left to parse
