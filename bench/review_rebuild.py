@@ -18,7 +18,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 
 from corpus.stdsource import gold_document
-from flows.process_pool import build_on_pool
+from flows.executors.pool import build_on_pool
 from parsers.render import render_text
 from release.config import BuildConfig
 from review.store import Decision, ReviewStore

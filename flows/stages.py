@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from flows.fingerprint import combine
+from flows.injection_budget import DEFAULT_BUDGET, InjectionBudget
 from flows.llm import shared_rewriter
 from flows.work_cache import WorkCache
 from injectors.balance import BalancedChoice, choose_balanced
@@ -55,6 +56,7 @@ class ParseInput:
     digest: str  # sha256 of the file's bytes
     code: str  # code version
     limits: ParseLimits = DEFAULT_LIMITS  # raising a limit parses a refused file again (it is in the key)
+    budget: InjectionBudget = DEFAULT_BUDGET  # as the limits: a document over it is refused here
 
 
 @dataclass(frozen=True)
@@ -67,13 +69,15 @@ class ParsedFile:
 def parse(item: ParseInput) -> ParsedFile:
     """A bad file becomes a record with its reason, so the rest of the build goes on; each file is parsed
     in a worker process stopped at `limits.seconds`. A document whose structure fails the parse gate is a
-    bad file too: nothing is injected into a broken parse."""
+    bad file too: nothing is injected into a broken parse, nor into a document over the injection budget
+    (`flows.injection_budget`), which would hold the build for minutes."""
     try:
         document = parse_with_deadline(item.path, item.limits)
         gate(document)
-        return ParsedFile(item.path, document=document)
     except ParseError as exc:
         return ParsedFile(item.path, error=exc.reason)
+    over = item.budget.exceeded(document)
+    return ParsedFile(item.path, error=over) if over else ParsedFile(item.path, document=document)
 
 
 @dataclass(frozen=True)
@@ -131,8 +135,8 @@ def _candidates(work: str, keys: Sequence[str]) -> list[Candidates]:
 
 def choose(item: ChooseInput) -> BalancedChoice:
     """The corpus-wide choice; for a large corpus in a process of its own (`release.beside`), which ends
-    with it: reading every document's candidates leaves a process holding the memory it took for them
-    (about 180 MB at 500 documents), which the rest of the build would carry to its end."""
+    with it: reading every document's candidates leaves a process holding the memory it took for them,
+    which the rest of the build would carry to its end."""
     with beside(_choose, item, worth_it=len(item.candidates) >= APART_FROM) as choosing:
         return choosing.result()
 
@@ -143,7 +147,7 @@ def _choose(item: ChooseInput) -> BalancedChoice:
 
 
 # documents from which the choice and the assembly run in a process of their own: below, starting one
-# (about a second of imports) costs more than the memory it gives back
+# (its imports) costs more than the memory it gives back
 APART_FROM = 50
 
 
@@ -180,8 +184,8 @@ def _assemble(item: AssembleInput) -> StoredResults:
     return stored
 
 
-# A build of this many documents empties the injectors' caches after assembly: in a 500-document build the
-# release's peak was then about 80 MB lower. A smaller build's caches are small, and the next build in the
+# A build of this many documents empties the injectors' caches after assembly, which lowers the release's
+# peak (`python -m bench.build` shows it). A smaller build's caches are small, and the next build in the
 # same process (a flow, a test) reads the same text again.
 FORGET_FROM = 50
 
@@ -235,7 +239,8 @@ def _parse_label(item: ParseInput) -> str:
 
 
 def _parse_key(item: ParseInput) -> str:
-    return f"parse-{item.digest}-{combine([item.path])}-{item.code}-{combine([repr(item.limits)])}"
+    limits = combine([repr(item.limits), repr(item.budget)])
+    return f"parse-{item.digest}-{combine([item.path])}-{item.code}-{limits}"
 
 
 def _inject_label(item: InjectInput) -> str:

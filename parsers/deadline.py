@@ -19,6 +19,7 @@ from pathlib import Path
 
 from parsers.errors import CorruptFileError, ParseError, ResourceLimitError
 from parsers.files import SUFFIXES, parse_file
+from parsers.lifetime import end_with_parent
 from parsers.limits import DEFAULT_LIMITS, ParseLimits
 from parsers.model import Document
 
@@ -33,6 +34,7 @@ _PRELOAD = ["parsers", "parsers.pdf", "parsers.docx", "parsers.markdown", "parse
 
 
 def _worker(path: str, limits: ParseLimits, conn: Connection) -> None:
+    end_with_parent()  # a killed build's parse of a hostile file must not go on to its end
     try:
         conn.send(("ok", parse_file(path, limits)))
     except ParseError as exc:

@@ -20,6 +20,8 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
+from parsers.lifetime import end_with_parent
+
 T = TypeVar("T")
 log = logging.getLogger("gbtbench.release")
 
@@ -47,7 +49,8 @@ def beside(step: Callable[..., T], *args: Any, worth_it: bool = True) -> Iterato
     if not worth_it or multiprocessing.current_process().daemon:
         yield Pending(step, args, None)  # run by `result()`, here
         return
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=end_with_parent) as pool:
         future = pool.submit(step, *args)
         try:
             yield Pending(step, args, future)

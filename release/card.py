@@ -30,6 +30,8 @@ DIMENSION_COLOURS = {
     "TER": "#C44E52",
     "NREF": "#8172B3",
 }
+
+
 def correction_excluded() -> dict[str, str]:
     """Type → why none of its instances can have a correction example (`ErrorType.no_correction`). Which
     types lack one in a release is read from its data (types_without_correction)."""

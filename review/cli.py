@@ -9,8 +9,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from flows.choices import Choices
-from flows.console import FAILED, UNUSABLE, error
+from flows.cli.choices import Choices
+from flows.cli.console import FAILED, UNUSABLE, error
 
 ReleaseDir = Annotated[
     Path, typer.Argument(metavar="OUTPUT_DIR", help="A release folder (outputs/<version>, outputs/latest).")

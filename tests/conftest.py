@@ -88,7 +88,7 @@ def prefect_api(session_folder: Path) -> Iterator[str]:
     first worker that needs it starts it (a whole-suite run under xdist has it started before the workers
     collect: see pytest_sessionstart); the main pytest process stops it when the session ends.
     """
-    from flows import settings
+    from flows.runtime import settings
 
     settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))  # before Prefect is imported
     import prefect.context
@@ -153,7 +153,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     session_store.configure(folder)
     saved = dict(os.environ)
     try:
-        from flows import settings
+        from flows.runtime import settings
 
         settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))  # the server's settings
         env = dict(os.environ)

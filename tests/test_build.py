@@ -17,13 +17,13 @@ from conftest import corpus_sources
 from sample_standard import THIN
 
 from corpus.stdsource import gold_document
-from flows import settings
+from flows.runtime import settings
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
 from flows import stages  # noqa: E402  (Prefect reads its settings on import)
-from flows.build import run_build  # noqa: E402
-from flows.schedule import scheduled_build  # noqa: E402
+from flows.executors.prefect_flow import run_build  # noqa: E402
+from flows.executors.schedule import scheduled_build  # noqa: E402
 from injectors import planner  # noqa: E402
 from parsers.render import render_text  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
@@ -330,12 +330,12 @@ def test_scheduled_build_publishes_each_new_version_and_nothing_when_nothing_cha
 
 def test_serve_and_the_work_pool_deployment_do_not_replace_each_other() -> None:
     """A deployment is identified by its flow and name: `gbtbench serve` and prefect.yaml's must differ."""
-    from flows.schedule import SERVED_DEPLOYMENT
+    from flows.executors.schedule import SERVED_DEPLOYMENT
 
     spec = yaml.safe_load((ROOT / "prefect.yaml").read_text(encoding="utf-8"))
     names = [d["name"] for d in spec["deployments"]]
     assert names and SERVED_DEPLOYMENT not in names
-    assert all(d["entrypoint"] == "flows/schedule.py:scheduled_build" for d in spec["deployments"])
+    assert all(d["entrypoint"] == "flows/executors/schedule.py:scheduled_build" for d in spec["deployments"])
 
 
 @pytest.mark.parametrize(

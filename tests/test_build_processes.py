@@ -9,6 +9,7 @@ it. The cluster's processes are started by the test, not by the build, and are c
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
@@ -22,6 +23,7 @@ from pathlib import Path
 import psutil
 import pytest
 from conftest import corpus_sources
+from hostile_files import pdf_pages
 
 from corpus.stdsource import gold_document
 from parsers.render import render_text
@@ -177,6 +179,57 @@ def test_a_killed_build_leaves_no_process_running(
             time.sleep(0.2)
         left = [" ".join(p.cmdline())[:120] for p in marked(marker)]
         assert left == []
+    finally:
+        for process in marked(marker):
+            process.kill()
+
+
+def parsing(build: psutil.Process) -> bool:
+    """Whether a parse worker runs under the build: a worker's own child (forked by a pool worker, or by
+    the forkserver a worker with threads starts), not a forkserver or a resource tracker."""
+    with contextlib.suppress(psutil.Error):
+        for process in build.children(recursive=True):
+            parent = process.parent()
+            command, above = " ".join(process.cmdline()), " ".join(parent.cmdline()) if parent else ""
+            if parent is None or parent.pid == build.pid or "resource_tracker" in command:
+                continue
+            if "forkserver" in command and "forkserver" not in above:
+                continue  # the forkserver itself
+            return True
+    return False
+
+
+@pytest.mark.parametrize("runner", ["pool", "thread", "process"])
+def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: Path, runner: str) -> None:
+    """A PDF is parsed in a process of its own, forked by a pool worker or, where the parsing process has
+    threads (the build itself with Prefect's thread runner, a worker of its process runner), by a
+    forkserver that outlives the build while the parse runs; killing the build ends the parse worker (a
+    long PDF would otherwise be parsed to its end by an orphan)."""
+    (corpus / "long.pdf").write_bytes(pdf_pages(3000))  # about 20 s of parsing
+    marker = uuid.uuid4().hex
+    said = tmp_path / "stderr.txt"
+    with said.open("wb") as stderr:
+        build = subprocess.Popen(
+            [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
+            env=build_env(tmp_path, marker),
+            stdout=subprocess.DEVNULL,
+            stderr=stderr,
+            cwd=ROOT,
+        )
+    try:
+        root = psutil.Process(build.pid)
+        deadline = time.monotonic() + 240  # a Prefect runner starts its server and workers first
+        while time.monotonic() < deadline and build.poll() is None and not parsing(root):
+            time.sleep(0.05)
+        if build.poll() is not None or not parsing(root):
+            tail = said.read_text(errors="replace")[-2000:]
+            pytest.fail(f"the build ended (status {build.poll()}) or never started a parse worker: {tail}")
+        build.kill()
+        build.wait()
+        deadline = time.monotonic() + 5  # the PDF has more than that left to parse
+        while marked(marker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert [" ".join(p.cmdline())[:120] for p in marked(marker)] == []
     finally:
         for process in marked(marker):
             process.kill()

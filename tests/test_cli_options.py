@@ -133,7 +133,7 @@ def test_size_category_buckets() -> None:
 CHOICES = [
     ("build", [], "--llm", "injectors.llm.settings:LLM_MODES"),
     ("inject", ["x.txt"], "--llm", "injectors.llm.settings:LLM_MODES"),
-    ("build", [], "--task-runner", "flows.common_options:TASK_RUNNERS"),
+    ("build", [], "--task-runner", "flows.executors:TASK_RUNNERS"),
     ("evaluate", ["x"], "--shots", "evaluation.runner:SHOTS"),
     ("evaluate", ["x"], "--baseline", "evaluation.baselines:BASELINES"),
     ("score", ["x", "y"], "--protocol", "evaluation.score:PROTOCOLS"),
@@ -158,8 +158,8 @@ def test_choice_options_list_their_values(command: str, args: list[str], option:
 
 
 def test_the_build_names_every_task_runner_it_knows() -> None:
-    from flows.build import _task_runner
-    from flows.common_options import TASK_RUNNERS
+    from flows.executors import TASK_RUNNERS
+    from flows.executors.prefect_flow import _task_runner
 
     with pytest.raises(ValueError, match=", ".join(TASK_RUNNERS)):
         _task_runner("bogus", None, None)

@@ -25,7 +25,7 @@ def flow_run(prefect_api: str, tmp_path_factory: pytest.TempPathFactory) -> dict
     from prefect.client.schemas.sorting import LogSort
     from prefect.logging.handlers import APILogHandler
 
-    from flows.build import build
+    from flows.executors.prefect_flow import build
 
     root = tmp_path_factory.mktemp("flow-run")
     corpus = root / "corpus"

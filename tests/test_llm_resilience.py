@@ -20,7 +20,7 @@ from llm_run import SENTINEL, run
 from sample_standard import THIN
 from servers.chat_completions import Behaviour, ChatCompletionsServer, Rule
 
-from flows.llm_ticker import llm_ticker, progress_line
+from flows.cli.llm_ticker import llm_ticker, progress_line
 from injectors.context import InjectionContext
 from injectors.llm.cache import CachedCompletion, LLMCache
 from injectors.llm.circuit import CircuitBreaker, Deadline

@@ -23,7 +23,7 @@ print(pa.default_memory_pool().backend_name, child)
 """
 THRESHOLD = """
 import subprocess, sys
-from flows import malloc_settings
+from flows.runtime import malloc as malloc_settings
 took = malloc_settings.fix_mmap_threshold()
 NAME = "import os; print(os.environ.get('MALLOC_MMAP_THRESHOLD_'))"
 child = subprocess.run([sys.executable, "-c", NAME], capture_output=True, text=True).stdout.strip()

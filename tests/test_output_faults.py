@@ -27,7 +27,9 @@ from evaluation.predictions import prediction_from_row
 from parsers.render import render_text
 
 
-def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, file_size: int | None = None, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """`gbtbench ARGS`, where a write past `file_size` bytes fails with EFBIG, as on a full disk."""
 
     def limit() -> None:
@@ -36,7 +38,7 @@ def run(*args: str, file_size: int | None = None) -> subprocess.CompletedProcess
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**(os.environ if env is None else env), "PYTHONPATH": str(ROOT)}
     return subprocess.run(
         [sys.executable, "-m", "flows.cli", *args],
         capture_output=True,
@@ -59,6 +61,22 @@ def read_only(tmp_path: Path) -> Iterator[Path]:
         remount = ["mount", "-o", "remount,ro,bind", str(folder)]
         if subprocess.run(remount, capture_output=True).returncode != 0:
             pytest.skip("no read-only remount here")
+        yield folder
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A folder on a file system of 1.5 MB (a tmpfs), where the machine allows mounting one."""
+    folder = tmp_path / "small-disk"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=1500k", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("no tmpfs mounts here: a small disk cannot be made")
+    try:
         yield folder
     finally:
         subprocess.run(["umount", str(folder)], capture_output=True)
@@ -89,6 +107,35 @@ def test_a_build_on_a_full_disk_is_one_line_and_no_release(tmp_path: Path, corpu
     assert "File too large" in line
     assert not (out / "v0.1.0").exists() and not (out / "latest").exists()
     assert not [p for p in out.iterdir() if p.name.startswith(".v0.1.0")]
+
+
+def test_a_prefect_build_on_a_full_disk_is_one_line_and_no_release(tmp_path: Path, corpus: Path) -> None:
+    """The thread runner's own Prefect API server cannot create its database: the build stops before any
+    stage, naming the database and SQLite's reason."""
+    out, home = tmp_path / "out", tmp_path / "prefect-home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}  # the build starts its server
+    env["PREFECT_HOME"] = str(home)
+    args = ("build", "--corpus", str(corpus), "--out", str(out), "--task-runner", "thread")
+    done = run(*args, file_size=200_000, env=env)
+    assert done.returncode == 2
+    line = one_error_line(done, home / "prefect.db")
+    assert "the Prefect API server could not start: disk I/O error" in line
+    assert not (out / "v0.1.0").exists() and not (out / "latest").exists()
+    assert not [p for p in out.iterdir() if p.name.startswith(".v0.1.0")]
+
+
+def test_a_prefect_build_that_fills_the_disk_is_one_line_and_no_release(
+    tmp_path: Path, corpus: Path, small_disk: Path
+) -> None:
+    """The server starts (its database is elsewhere) and a stage meets the full disk: Prefect's own report
+    of the failed runs (a traceback each) stays off the terminal, which gets the command's one line."""
+    out = small_disk / "out"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
+    env["PREFECT_HOME"] = str(tmp_path / "prefect-home")
+    done = run("build", "--corpus", str(corpus), "--out", str(out), "--task-runner", "thread", env=env)
+    assert done.returncode == 2
+    assert one_error_line(done, out).endswith("No space left on device")
+    assert sorted(p.name for p in out.iterdir()) == [".build.lock", ".cache"]
 
 
 def test_a_build_into_a_read_only_folder_is_one_line(read_only: Path, corpus: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sample_standard import SAMPLE
 
-from flows.parse_cache import parsed_documents
+from flows.cli.parse_cache import parsed_documents
 
 
 def test_documents_come_back_from_the_cache_until_the_file_changes(tmp_path: Path) -> None:

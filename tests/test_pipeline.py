@@ -13,7 +13,8 @@ import pytest
 from conftest import corpus_sources
 
 from corpus.stdsource import gold_document
-from flows.pipeline import build_dataset, in_process
+from flows.executors import in_process
+from flows.pipeline import build_dataset
 from flows.stages import InjectInput, Stage
 from parsers.render import render_text
 from release.config import BuildConfig

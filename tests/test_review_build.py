@@ -13,11 +13,11 @@ import pytest
 from conftest import corpus_sources
 
 from corpus.stdsource import gold_document
-from flows import settings
+from flows.runtime import settings
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
-from flows.build import run_build  # noqa: E402  (Prefect reads its settings on import)
+from flows.executors.prefect_flow import run_build  # noqa: E402  (Prefect reads its settings on import)
 from flows.pipeline import prepare  # noqa: E402
 from injectors.taxonomy import types  # noqa: E402
 from parsers.render import render_text  # noqa: E402

@@ -14,8 +14,9 @@ from release_data import SEED, injected
 from sample_standard import SAMPLE
 
 from corpus.stdsource import gold_document
-from flows import process_pool, stages
-from flows.pipeline import in_process
+from flows import stages
+from flows.executors import in_process
+from flows.executors import pool as process_pool
 from flows.stages import PARSE, AssembleInput, ChooseInput, ParseInput
 from flows.work_cache import WorkCache
 from injectors.context import ContextPart, InjectionContext

@@ -1,4 +1,4 @@
-"""Why the build's process pool replaces its workers in waves (`flows.process_pool.RECYCLE_AFTER`) rather
+"""Why the build's process pool replaces its workers in waves (`flows.executors.pool.RECYCLE_AFTER`) rather
 than with the standard pool's `max_tasks_per_child`: on this Python the latter hangs once a worker retires.
 When this test fails, the interpreter's pool works and the waves can go."""
 

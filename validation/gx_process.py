@@ -18,6 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from parsers.lifetime import end_with_parent
 from validation.gx_import import import_gx
 
 T = TypeVar("T")
@@ -42,7 +43,8 @@ def start() -> bool:
     daemonic = multiprocessing.current_process().daemon
     if _STARTED is not None or "great_expectations" in sys.modules or daemonic:
         return False
-    _STARTED = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+    context = multiprocessing.get_context("spawn")
+    _STARTED = ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=end_with_parent)
     _STARTED.submit(_warm_up)
     return True
 

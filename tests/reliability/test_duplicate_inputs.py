@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from helpers import write_corpus
 
-from flows import settings
+from flows.runtime import settings
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
-from flows.build import run_build  # noqa: E402
+from flows.executors.prefect_flow import run_build  # noqa: E402
 from parsers import parse_file  # noqa: E402
 from parsers.duplicates import split_duplicates  # noqa: E402
 from release.config import BuildConfig  # noqa: E402

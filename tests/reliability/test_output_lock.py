@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from helpers import ROOT, run_cli_build, write_corpus
 
-from flows import settings
+from flows.runtime import settings
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 
-from flows.build import run_build  # noqa: E402
+from flows.executors.prefect_flow import run_build  # noqa: E402
 from release.config import BuildConfig  # noqa: E402
 from release.lock import OutputBusyError, output_lock, remove_stale_temps  # noqa: E402
 

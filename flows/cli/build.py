@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from flows.choices import Choices
-from flows.collector import build_finished
-from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import FAILED, UNUSABLE, err, error, progress_bar
-from flows.llm_options import LLMMode, LLMTypes, llm_settings
-from flows.output_errors import reports_os_errors
+from flows.cli.choices import Choices
+from flows.cli.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
+from flows.cli.console import FAILED, UNUSABLE, err, error, progress_bar
+from flows.cli.llm_options import LLMMode, LLMTypes, llm_settings
+from flows.cli.output_errors import reports_os_errors
+from flows.runtime.collector import build_finished
 
 if TYPE_CHECKING:
     from rich.progress import TaskID
@@ -41,7 +41,7 @@ def build(
         str,
         typer.Option(
             "--task-runner",
-            click_type=Choices("flows.common_options:TASK_RUNNERS"),
+            click_type=Choices("flows.executors:TASK_RUNNERS"),
             help="pool (processes, no Prefect; the fastest), or a Prefect flow: thread, process, dask.",
         ),
     ] = "pool",
@@ -93,9 +93,10 @@ def build(
     ] = False,
 ) -> None:
     """Build a validated, versioned dataset from a corpus (no network and no LLM needed by default)."""
-    from flows import settings
+    from flows.runtime import settings
 
     settings.configure(out / ".cache", verbose=verbose)
+    from flows.executors.api_server import ServerStartError
     from injectors.planner import PlanConfig
     from release.config import BuildConfig
     from release.lock import OutputBusyError
@@ -134,16 +135,24 @@ def build(
         )
         try:
             if task_runner == "pool":  # no Prefect at all: nothing to import or start
-                from flows.process_pool import build_on_pool
+                from flows.executors.pool import build_on_pool
 
                 summary = build_on_pool(corpus, out, config, **shared)
             else:
-                from flows.build import run_build
+                from flows.executors.prefect_flow import run_build
+
+                if not verbose:
+                    settings.quiet_run_failures()
 
                 summary = run_build(
                     corpus, out, config, task_runner=task_runner, dask_address=dask_address, **shared
                 )
-        except (ValueError, FileExistsError, OutputBusyError) as exc:  # before any stage ran
+        except (
+            ValueError,
+            FileExistsError,
+            OutputBusyError,
+            ServerStartError,
+        ) as exc:  # before any stage ran
             error(str(exc))
             raise typer.Exit(UNUSABLE) from None
     build_finished()
@@ -171,7 +180,7 @@ def _checked_endpoint(config: Any, fallback: bool) -> Any:
     with --llm-fallback go on with the rule templates and say so in the config (hence the manifest)."""
     from dataclasses import replace
 
-    from flows.llm_check import endpoint_problem
+    from flows.cli.llm_check import endpoint_problem
     from injectors.llm.settings import LLMSettings
 
     problem = endpoint_problem(config.llm)

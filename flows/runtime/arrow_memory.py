@@ -1,9 +1,8 @@
 """Arrow's memory pool for the command line: jemalloc on Linux, set before anything imports pyarrow.
 
-pyarrow's default pool here (mimalloc) kept more of what a release's tables had used: building a
-500-document release, the main process peaked about 90 MiB higher and the audit child 20–45 MiB higher
-than with jemalloc (a 500-document release's tree, 1,442 against 1,321 MiB; 100 documents, 1,035 against
-956). The choice is an environment variable, so the processes a command starts (build workers, the audit
+pyarrow's default pool here (mimalloc) keeps more of what a release's tables have used, in the build's
+process and in the audit beside it (`python -m bench.build` prints the peaks). The choice is an
+environment variable, so the processes a command starts (build workers, the audit
 beside a release) use the same pool; a value the user set is kept.
 """
 

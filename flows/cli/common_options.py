@@ -12,10 +12,6 @@ import typer
 DEFAULT_CORPUS = Path("corpus")
 DEFAULT_OUT = Path("outputs")
 
-# How `build` runs its stages: `flows.process_pool` (no Prefect), or a Prefect flow on one of its task runners
-# (`flows.build`). Kept here, where the command line reads it without importing Prefect.
-TASK_RUNNERS = ("pool", "thread", "process", "dask")
-
 # A build seed is a non-negative integer (the generators are seeded with it; -5 is a typo, not a seed).
 Seed = Annotated[
     int, typer.Option("--seed", min=0, metavar="N", help="Build seed: same seed, same errors (0 or more).")

@@ -1,7 +1,7 @@
 """What a finished build shows in the Prefect UI: a Markdown release summary and the type counts.
 
-Plain functions of the build summary and the release manifest; `flows/build.py` publishes them as
-artifacts.
+Plain functions of the build summary and the release manifest; `flows/executors/prefect_flow.py`
+publishes them as artifacts.
 """
 
 from __future__ import annotations

@@ -20,10 +20,10 @@ from types import TracebackType
 from typing import Any
 
 from flows import stages
-from flows.collector import in_worker
 from flows.fingerprint import code_version
 from flows.pipeline import BuildInputs, BuildSummary, build_dataset, run_stages
 from flows.progress import Progress
+from flows.runtime.collector import in_worker
 from flows.work_cache import store
 from release.config import BuildConfig
 
@@ -34,9 +34,9 @@ ONCE_PER_BUILD = frozenset(s.name for s in (stages.CHOOSE, stages.ASSEMBLE, stag
 
 
 # Documents a worker takes on before it is replaced by a fresh one: a worker's caches of the corpus's
-# wording, and the memory Python keeps once it has used it, grow with every document it parses or injects
-# (from about 190 MB to 350 MB over 250 documents), so a long build's workers would grow with its corpus.
-# Replacing them costs an import (about a second) per wave of `workers * RECYCLE_AFTER` documents. The
+# wording, and the memory Python keeps once it has used it, grow with every document it parses or injects,
+# so a long build's workers would grow with its corpus. Replacing them costs the workers' imports per
+# wave of `workers * RECYCLE_AFTER` documents. The
 # standard pool's own recycling (`max_tasks_per_child`) would do this per worker, but on Python 3.11 a pool
 # using it hangs once a worker retires (tests/test_worker_recycling.py shows it): hence the waves.
 RECYCLE_AFTER = 50
@@ -62,7 +62,7 @@ def run_cached(stage_name: str, item: Any, results: str) -> Any:
 
 
 class ProcessMap:
-    """A `flows.pipeline.Map` over a process pool (used as a context manager: the pool lives for one build).
+    """A `flows.executors.Map` over a process pool (used as a context manager: the pool lives for one build).
 
     `results` is the folder of cached stage results (inside the build's work cache).
     """

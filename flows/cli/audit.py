@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from flows.console import FAILED, UNUSABLE, error
+from flows.cli.console import FAILED, UNUSABLE, error
 
 
 def audit(
@@ -36,7 +36,7 @@ def audit(
     except AuditInputError as exc:
         error(f"{exc.path}: {exc.reason}")
         raise typer.Exit(UNUSABLE) from None
-    from flows.output_errors import one_line
+    from flows.cli.output_errors import one_line
 
     with one_line(output_dir, code=UNUSABLE):
         path = write_audit(result, output_dir)

@@ -1,64 +1,28 @@
-"""The `gbtbench` command line: thin wrappers that call the plain-Python stages and report."""
+"""`gbtbench parse`, `inject` and `lint`: the commands that read standards one file at a time."""
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from flows.arrow_memory import prefer_jemalloc
-from flows.audit_cli import audit
-from flows.build_command import build
-from flows.common_options import DEFAULT_CORPUS, DEFAULT_OUT, Seed, parse_range
-from flows.console import FAILED, UNUSABLE, err, error, progress_bar
-from flows.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
-from flows.llm_ticker import llm_ticker
-from flows.malloc_settings import fix_mmap_threshold
-from flows.output_errors import reports_os_errors
+from flows.cli.common_options import DEFAULT_CORPUS, Seed, parse_range
+from flows.cli.console import FAILED, UNUSABLE, err, error, progress_bar
+from flows.cli.llm_options import LLMCachePath, LLMMode, LLMTypes, open_llm, report_llm
+from flows.cli.llm_ticker import llm_ticker
+from flows.cli.output_errors import reports_os_errors
+from flows.injection_budget import InjectionBudget
 from parsers import ParseOutcome, expand_paths, parse_many
 from parsers.deadline import parse_with_deadline
 from parsers.errors import ParseError
 from parsers.model import Document
 from parsers.structure_quality import StructureReport, check_structure, gate
 
-prefer_jemalloc()  # before any command imports pyarrow
-fix_mmap_threshold()  # before any command starts a process
-
-app = typer.Typer(
-    add_completion=False,
-    no_args_is_help=True,
-    rich_markup_mode=None,  # plain help: flags read `--json`, not typer's rich `--json <bool>`
-    help="Build benchmarks of injected drafting errors from Chinese standards.",
-)
 PROJECT_CORPUS = DEFAULT_CORPUS / "docx"  # what `inject` draws template material from, when it exists
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            print(f"gbtbench {version('gbtbench')}")
-        except PackageNotFoundError:
-            print("gbtbench (not installed)")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def _root(
-    show_version: Annotated[
-        bool,
-        typer.Option("--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
-    ] = False,
-) -> None:
-    """Build benchmarks of injected drafting errors from Chinese standards."""
 
 
 def _write_atomic(path: Path, text: str) -> None:
@@ -82,7 +46,6 @@ def _outline(doc: Document, report: StructureReport | None = None) -> str:
     return "\n".join(lines)
 
 
-@app.command()
 @reports_os_errors("out")
 def parse(
     paths: Annotated[
@@ -138,7 +101,7 @@ def parse(
 
 def _context_documents(corpus: Path | None, document: Document) -> list[Document]:
     """The documents whose references, terms and scopes the rule templates may draw on."""
-    from flows.parse_cache import parsed_documents
+    from flows.cli.parse_cache import parsed_documents
 
     docs = [document]
     folder = corpus if corpus is not None else PROJECT_CORPUS
@@ -147,7 +110,6 @@ def _context_documents(corpus: Path | None, document: Document) -> list[Document
     return docs
 
 
-@app.command()
 def inject(
     path: Annotated[Path, typer.Argument(metavar="FILE", help="One standard (.pdf .docx .md .txt).")],
     seed: Seed = 0,
@@ -178,6 +140,9 @@ def inject(
         config = PlanConfig(min_errors=lo, max_errors=hi)
         document = parse_with_deadline(path)
         gate(document)  # nothing is injected into a broken parse
+        over = InjectionBudget.from_env().exceeded(document)
+        if over is not None:  # nor into a document that would hold the command for minutes
+            raise ValueError(over)
     except (ValueError, ParseError) as exc:
         error(f"{path}: {getattr(exc, 'reason', exc)}")
         raise typer.Exit(UNUSABLE) from None
@@ -213,7 +178,6 @@ def inject(
         raise typer.Exit(FAILED)
 
 
-@app.command()
 def lint(
     paths: Annotated[
         list[Path], typer.Argument(metavar="PATHS", help="Files or folders to check against GB/T 1.1.")
@@ -237,164 +201,3 @@ def lint(
             else:
                 print(f"{outcome.path}:{v.location}: {v.error_type} {v.message}")
     raise typer.Exit(UNUSABLE if unreadable else FAILED if found else 0)
-
-
-app.command()(build)  # flows/build_command.py; listed here, after lint, in `gbtbench --help`
-
-
-@app.command()
-def publish(
-    output_dir: Annotated[
-        Path,
-        typer.Argument(metavar="OUTPUT_DIR", help="A release folder: outputs/<version>/ or outputs/latest."),
-    ],
-    repo_id: Annotated[
-        str, typer.Option("--repo-id", metavar="ORG/NAME", help="Dataset repo on the Hub, ORG/NAME.")
-    ],
-    private: Annotated[bool, typer.Option("--private", help="Create the repo private.")] = False,
-    dry_run: Annotated[
-        bool, typer.Option("--dry-run", help="List what would be uploaded and contact nothing.")
-    ] = False,
-    force: Annotated[
-        bool,
-        typer.Option(
-            "--force",
-            help="Move the version's tag if it already exists; publish even if critical validation failed.",
-        ),
-    ] = False,
-    timeout: Annotated[
-        float | None,
-        typer.Option("--timeout", metavar="SECONDS", help="Give up after this many seconds (default 900)."),
-    ] = None,
-    preview: Annotated[
-        Path | None,
-        typer.Option(
-            "--preview",
-            metavar="DIR",
-            help="Write the card as it would be uploaded to DIR/README.md; send nothing.",
-        ),
-    ] = None,
-) -> None:
-    """Upload a release to the Hugging Face Hub as one commit tagged with its version.
-
-    The token comes from HF_TOKEN or `hf auth login` and is never shown; HF_ENDPOINT selects another Hub.
-    """
-    from release.hub import DEFAULT_DEADLINE_S, preview_card
-    from release.hub import publish as publish_release
-    from release.hub_errors import PublishError
-
-    if preview is not None:
-        try:
-            written = preview_card(output_dir, repo_id, preview)
-        except PublishError as exc:
-            print(f"ERROR: {exc}", file=sys.stderr)
-            raise typer.Exit(1) from None
-        print(f"card preview in {written}; nothing was sent", file=sys.stderr)
-        return
-
-    try:
-        result = publish_release(
-            output_dir,
-            repo_id,
-            private=private,
-            dry_run=dry_run,
-            force=force,
-            deadline_s=DEFAULT_DEADLINE_S if timeout is None else timeout,
-            warn=lambda message: err.print(f"WARNING: {message}", markup=False, highlight=False),
-        )
-    except PublishError as exc:
-        error(str(exc))
-        raise typer.Exit(FAILED) from None
-    target = f"{result.endpoint}/datasets/{repo_id}"
-    if dry_run:
-        for f in result.files:
-            print(f"{f.size:>14,}  {f.path_in_repo}")
-        print(
-            f"dry run: {len(result.files)} files, {result.total_bytes:,} bytes would go to {target} "
-            f"tagged {result.version}; nothing was sent",
-            file=sys.stderr,
-        )
-        return
-    moved = f" (tag moved from {result.replaced_tag_commit[:12]})" if result.replaced_tag_commit else ""
-    print(
-        f"published {result.version}: {len(result.files)} files, {result.total_bytes:,} bytes → {target}, "
-        f"commit {result.commit_oid}, tag {result.version}{moved}",
-        file=sys.stderr,
-    )
-    print(f'load_dataset("{repo_id}", revision="{result.version}")')
-
-
-@app.command()
-def serve(
-    cron: Annotated[
-        str, typer.Option("--cron", metavar="CRON", help='When to rebuild, e.g. "0 3 * * 1" (Mondays 03:00).')
-    ],
-    corpus: Annotated[
-        Path, typer.Option("--corpus", metavar="DIR", help="Folder of standards.")
-    ] = DEFAULT_CORPUS,
-    out: Annotated[
-        Path, typer.Option("--out", metavar="DIR", help="Root of the versioned outputs.")
-    ] = DEFAULT_OUT,
-    seed: Seed = 0,
-    prefer: Annotated[
-        str, typer.Option("--prefer", metavar="FORMAT", help="Format to read from a manifest corpus.")
-    ] = "pdf",
-    publish_to: Annotated[
-        str | None,
-        typer.Option(
-            "--publish-to", metavar="ORG/NAME", help="Also push each new version to this Hub dataset repo."
-        ),
-    ] = None,
-) -> None:
-    """Serve scheduled rebuilds; a run that finds nothing changed creates no new version."""
-    from flows import settings
-
-    corpus, out = corpus.resolve(), out.resolve()  # scheduled runs may start in another directory
-
-    settings.configure(out / ".cache")
-    from flows.schedule import serve as serve_schedule
-
-    err.print(f"serving scheduled builds ({cron}) of {corpus} into {out}; Ctrl-C stops")
-    serve_schedule(cron, corpus, out, seed, prefer, publish_to)
-
-
-from flows.evaluation_commands import evaluate_command, score_command  # noqa: E402
-
-app.command("score")(score_command)
-app.command("evaluate")(evaluate_command)
-
-# review: `review`, `review-stats`, `review-export`, `review-import` (thin wrappers in review/cli.py)
-from review.cli import register as _register_review  # noqa: E402
-
-_register_review(app, err)
-
-app.command()(audit)
-
-
-# Commands whose process holds nothing but their own work: they end without freeing the heap one object
-# at a time (jieba's dictionary alone is half a million; a tenth of `gbtbench inject`). A command that starts
-# servers or threads (build, publish, review…) ends the usual way, which waits for them.
-QUICK_EXIT = frozenset({"parse", "inject", "lint"})
-
-
-def main() -> None:
-    if len(sys.argv) < 2 or sys.argv[1] not in QUICK_EXIT:
-        app()
-        return
-    try:
-        app()
-        code: object = 0
-    except SystemExit as stop:
-        code = stop.code
-    if code is not None and not isinstance(code, int):  # SystemExit("message"): printed, status 1
-        print(code, file=sys.stderr)
-        code = 1
-    atexit._run_exitfuncs()  # what the usual ending runs first (logging's flush, an LLM cache's close…)
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError):  # a reader that stopped early (`| head`)
-            stream.flush()
-    os._exit(code or 0)
-
-
-if __name__ == "__main__":
-    main()

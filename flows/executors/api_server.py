@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -19,9 +20,45 @@ import tempfile
 import time
 from collections.abc import Iterator
 
-from flows.lifetime import die_with_parent
+from parsers.lifetime import die_with_parent
 
 APP = "prefect.server.api.server:create_app"
+
+
+class ServerStartError(RuntimeError):
+    """The build's Prefect API server did not start: one line naming what it could not use (its database on
+    a full disk, a read-only folder) and why."""
+
+
+# what a server that stopped at start said last about the file it could not use: SQLite's reason, or an
+# operating-system error's
+_SQLITE_REASON = re.compile(r"sqlite3\.OperationalError\)? ([^(\n]+?)\s*(?:\(Background|$)", re.MULTILINE)
+_OS_REASON = re.compile(r"(?:OSError|PermissionError): \[Errno \d+\] ([^:\n]+)(?:: '([^'\n]+)')?")
+
+
+def _database_file() -> str | None:
+    """The server's SQLite file (None for another database, whose URL may hold a password: never shown)."""
+    from prefect.settings import get_current_settings
+
+    url = get_current_settings().server.database.connection_url
+    text = url.get_secret_value() if url is not None else ""
+    scheme, _, rest = text.partition(":///")
+    return rest if scheme.startswith("sqlite") and rest and rest != ":memory:" else None
+
+
+def start_failure(log: str, database: str | None) -> ServerStartError:
+    """The one-line error for a server that stopped at start, from what it wrote to its stderr."""
+    sqlite, system = _SQLITE_REASON.findall(log), _OS_REASON.findall(log)
+    if sqlite and database is not None:
+        return ServerStartError(f"{database}: the Prefect API server could not start: {sqlite[-1].strip()}")
+    if system:
+        reason, filename = system[-1]
+        where = filename or database
+        prefix = f"{where}: " if where else ""
+        return ServerStartError(f"{prefix}the Prefect API server could not start: {reason.strip()}")
+    lines = [line for line in log.strip().splitlines() if line.strip()]
+    said = lines[-1].strip() if lines else "no message"
+    return ServerStartError(f"the Prefect API server stopped at start: {said}")
 
 
 def _free_port() -> int:
@@ -62,15 +99,13 @@ def start_server(timeout: float) -> tuple[subprocess.Popen[bytes], str]:
             while time.monotonic() < deadline:
                 if process.poll() is not None:
                     log.seek(0)
-                    tail = log.read().decode(errors="replace").strip().splitlines()[-1:]
-                    said = " ".join(tail) or "no message"
-                    raise RuntimeError(f"the Prefect API server stopped at start: {said}")
+                    raise start_failure(log.read().decode(errors="replace"), _database_file())
                 with contextlib.suppress(httpx.HTTPError):
                     if client.get(f"{url}/health", timeout=2).status_code == 200:
                         return process, url
                 time.sleep(0.1)
     stop_server(process)
-    raise RuntimeError(f"the Prefect API server did not answer within {timeout:g} s")
+    raise ServerStartError(f"the Prefect API server did not answer within {timeout:g} s")
 
 
 def stop_server(process: subprocess.Popen[bytes]) -> None:

@@ -14,7 +14,7 @@ from typing import Any, TypeVar, cast
 
 import typer
 
-from flows.console import UNUSABLE, error
+from flows.cli.console import UNUSABLE, error
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.console import Console
 
-from flows.choices import Choices
-from flows.console import FAILED, UNUSABLE, error
-from flows.output_errors import reports_os_errors
+from flows.cli.choices import Choices
+from flows.cli.console import FAILED, UNUSABLE, error
+from flows.cli.output_errors import reports_os_errors
 
 if TYPE_CHECKING:  # the evaluation modules (numpy, pyarrow) load when a command runs, not on every CLI call
     from evaluation.benchmark import Benchmark
@@ -142,7 +142,7 @@ def score_command(
 def _write_scores(folder: Path, scores: dict, name: str, version: str) -> None:
     """scores.json, the chart and report.md, written together or not at all."""
     from evaluation.report import CHART_NAME, render_report, write_chart
-    from flows.output_errors import one_line, write_together
+    from flows.cli.output_errors import one_line, write_together
 
     text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
     report = render_report(scores, title=name)
@@ -179,7 +179,7 @@ def _score_corrections(release_dir: Path, answers_file: Path, as_json: bool, out
 def _write_corrections(folder: Path, scores: dict, title: str) -> None:
     """scores.json and report.md of a correction run, written together or not at all."""
     from evaluation.correction import correction_lines
-    from flows.output_errors import one_line, write_together
+    from flows.cli.output_errors import one_line, write_together
 
     text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
     report = "\n".join([f"# {title}", "", *(f"    {line}" for line in correction_lines(scores))]) + "\n"

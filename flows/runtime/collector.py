@@ -1,20 +1,18 @@
 """Fewer cyclic garbage collections while a build runs.
 
 A build allocates millions of small objects that live to its end (sections, instances, n-grams, cache
-entries); with Python's default thresholds each full collection walks all of them again, about a tenth of
-the choice's time at 500 documents. The build's objects form few cycles, so collecting less often keeps
+entries); with Python's default thresholds each full collection walks all of them again, a large share of
+the choice's time on a large corpus. The build's objects form few cycles, so collecting less often keeps
 memory as it was.
 """
 
 from __future__ import annotations
 
 import gc
-import multiprocessing
-import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from flows.lifetime import die_with_parent
+from parsers.lifetime import end_with_parent
 
 BUILD_THRESHOLDS = (50_000, 20, 100)  # Python's defaults: (700, 10, 10)
 
@@ -33,12 +31,10 @@ def in_worker() -> None:
     """A build worker's initializer: the worker lives for one build, and ends with it (also when the build
     is killed: a worker would otherwise go on with its item and then wait for work forever)."""
     gc.set_threshold(*BUILD_THRESHOLDS)
-    parent = multiprocessing.parent_process()
-    if parent is not None and parent.pid is not None:
-        die_with_parent(parent.pid, signal.SIGKILL)
+    end_with_parent()
 
 
 def build_finished() -> None:
     """Called by the command line once a build has returned: the collections the interpreter runs at exit
-    would walk every object the build left (7 s at 500 documents); frozen, they are freed without."""
+    would walk every object the build left, seconds for a large corpus; frozen, they are freed without."""
     gc.freeze()

@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from flows.choices import Choices
-from flows.console import UNUSABLE, err, error
+from flows.cli.choices import Choices
+from flows.cli.console import UNUSABLE, err, error
 
 if TYPE_CHECKING:
     from injectors.llm.rewriter import LLMRewriter

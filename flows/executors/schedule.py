@@ -6,7 +6,7 @@ from pathlib import Path
 
 from prefect import flow, get_run_logger
 
-from flows.build import build
+from flows.executors.prefect_flow import build
 from flows.pipeline import prepare
 from release.config import BuildConfig
 from release.license import data_license

@@ -5,7 +5,7 @@ glibc maps a block of 128 KiB or more by itself, but raises that threshold each 
 (up to 32 MiB); from then on a large block comes from the heap, and a heap full of holes keeps its pages.
 A build allocates many large blocks and frees them soon (a document's text, an instruction row that
 repeats a document, a record batch): with the threshold moving, the process that writes the instruction
-sets kept growing while it wrote them, and the audit beside it ended 25 MiB higher at 500 documents.
+sets grows while it writes them, and so does the audit beside it.
 Fixing the threshold keeps every large block mapped on its own. The environment variable carries the
 setting to the processes a command starts (build workers, the audit, GX); `mallopt` sets it in this one,
 which read its environment before the command could change it. A value the user set is kept.

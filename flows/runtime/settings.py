@@ -1,11 +1,12 @@
 """Prefect settings for gbtbench runs: no telemetry, results under the project, quiet terminal logs.
 
 Prefect reads its settings when it is imported, so `configure` must run before the first
-`import prefect` (the CLI does this before importing `flows.build`).
+`import prefect` (the CLI does this before importing `flows.executors.prefect_flow`).
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
@@ -32,3 +33,21 @@ def configure(cache_dir: Path, *, verbose: bool = False) -> None:
     }
     for key, value in defaults.items():
         os.environ.setdefault(key, value)
+
+
+class _NoRunFailures(logging.Filter):
+    """Drops a task or flow run's failure with its traceback, as Prefect logs it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        run_logger = record.name.startswith(("prefect.task_runs", "prefect.flow_runs"))
+        return not (run_logger and record.levelno >= logging.ERROR)
+
+
+def quiet_run_failures() -> None:
+    """Without --verbose, the terminal does not also get Prefect's report of a failed task or flow run (a
+    traceback per run): the command reports the failure itself, in one line for a full disk or an
+    unwritable folder and with its traceback for anything unexpected, and the run's logs still reach the
+    Prefect API. Call after Prefect is imported (which sets up its logging)."""
+    for handler in logging.getLogger().handlers:
+        if not any(isinstance(f, _NoRunFailures) for f in handler.filters):
+            handler.addFilter(_NoRunFailures())

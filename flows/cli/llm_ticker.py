@@ -1,7 +1,8 @@
 """A line on stderr every few seconds while a command waits on a model, so a slow or dead endpoint shows.
 
-`inject --llm openai` used to print nothing for as long as its calls took (up to 90 minutes against a dead
-endpoint); now the operator sees calls, cache hits, requests and failures climb, and why calls stopped.
+Without it `inject --llm openai` would print nothing for as long as its calls take (against a dead endpoint,
+until every call has given up); with it the operator sees calls, cache hits, requests and failures climb,
+and why calls stopped.
 """
 
 from __future__ import annotations

@@ -23,12 +23,13 @@ from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows import progress as progress_callbacks
 from flows import stages
-from flows.api_server import build_api
-from flows.common_options import TASK_RUNNERS
+from flows.executors import TASK_RUNNERS
+from flows.executors.api_server import build_api
+from flows.executors.pool import run_pool
+from flows.executors.run_report import release_summary, type_count_rows
 from flows.pipeline import BuildInputs, BuildSummary, prepare, run_stages
-from flows.process_pool import run_pool
 from flows.progress import Progress
-from flows.run_report import release_summary, type_count_rows
+from flows.runtime.collector import in_worker
 from flows.stages import Stage
 from release.config import BuildConfig
 from release.lock import output_lock
@@ -99,7 +100,7 @@ def _task_runner(kind: str, dask_address: str | None, workers: int | None) -> An
     if kind == "process":
         from prefect.task_runners import ProcessPoolTaskRunner
 
-        return ProcessPoolTaskRunner(max_workers=workers)
+        return ProcessPoolTaskRunner(max_workers=workers, initializer=in_worker)
     if kind == "dask":
         from prefect_dask import DaskTaskRunner
 
