@@ -263,8 +263,8 @@ class ProvisionInInformativePlace(Injector):
     provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "1f695a540c3085c1"
+    version = "3"
+    digest = "ccf8b83939799917"
     forms = ("注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

@@ -165,8 +165,8 @@ class CitationFormError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "7bd74184307b5371"
+    version = "3"
+    digest = "032f8c00bb8c6c4e"
     forms = ("dash", "year", "undate", "specific", "lead-in")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

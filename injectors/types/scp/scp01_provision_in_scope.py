@@ -261,8 +261,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "e71ce1762abd322e"
+    version = "3"
+    digest = "e4e0fab781b84908"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -129,8 +129,8 @@ class MandatoryElementRemoved(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "486efd2a415d7150"
+    version = "3"
+    digest = "641026c203b7c1de"
     forms = tuple(ELEMENT_FORM.values())
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -284,8 +284,8 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "0aa4d2bcc04894cf"
+    version = "3"
+    digest = "2187efd75bce7997"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

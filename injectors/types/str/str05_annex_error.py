@@ -275,8 +275,8 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "fa2be17fbe0c2b6d"
+    version = "3"
+    digest = "d65c015c1ded6100"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:

@@ -132,8 +132,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "c1ab8bc5d25577e9"
+    version = "3"
+    digest = "e7c9ac6cc0d73543"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

@@ -229,8 +229,8 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "e4a0b186503a992b"
+    version = "3"
+    digest = "9252414417108003"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
