@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from flows.build_inputs import BuildInputs
 from flows.executors import Map, in_process
 from flows.fingerprint import code_version, combine
 from flows.injection_budget import InjectionBudget
@@ -48,21 +49,6 @@ from review.store import ReviewStoreError
 from validation import gx_process
 
 log = logging.getLogger("gbtbench.build")
-
-
-@dataclass(frozen=True)
-class BuildInputs:
-    """The corpus files of a build, their hashes, the review decisions it applies, and the fingerprint that
-    says whether anything changed."""
-
-    corpus: Path
-    out: Path
-    files: tuple[Path, ...]
-    digests: tuple[str, ...]
-    fingerprint: str
-    up_to_date: bool
-    decisions: ReviewDecisions | None = None
-    skipped: tuple[dict[str, str], ...] = ()  # corpus entries that are not files to read, with the reason
 
 
 @dataclass(frozen=True)

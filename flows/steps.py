@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from flows.build_inputs import BuildInputs
 from flows.executors import Map
 from flows.injection_budget import InjectionBudget
 from flows.llm import shared_rewriter
@@ -39,7 +40,6 @@ from release.config import BuildConfig
 from validation import gx_process
 
 if TYPE_CHECKING:  # the release writer is imported by the stages that use it
-    from flows.pipeline import BuildInputs
     from injectors.balance import BalancedChoice
     from injectors.llm.rewriter import LLMRewriter
     from release.stored_results import StoredResults

@@ -198,14 +198,15 @@ def test_no_template_and_no_valid_answer_is_flagged_not_shipped(
 def test_transport_failures_are_retried(
     battery: Document, context: InjectionContext, kind: str, reason: str
 ) -> None:
-    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=10.0), error_type="NMS-01", times=1)]
+    # each NMS-01 site's first request fails once (the type offers several candidates, one of them ships)
+    rules = [Rule(Behaviour(kind, retry_after=0.4, hang=10.0), error_type="NMS-01", once_per_prompt=True)]
     timeout = 1.0 if kind == "hang" else 10.0  # short only where the hang must outlast it
     with ChatCompletionsServer(rules) as server:
         result, rewriter = run(battery, context, server, ("NMS-01",), timeout=timeout)
     (instance,) = only(result, "NMS-01")
     assert instance.provenance.generator == "llm"
     assert instance.provenance.llm_failures == (f"transport:{reason}",)
-    assert rewriter.stats.failures[reason] == 1 and rewriter.stats["retries"] == 1
+    assert rewriter.stats.failures[reason] == rewriter.stats["retries"] >= 1
     if kind == "rate_limit":  # Retry-After honoured
         first, second = server.requests[:2]
         assert second.started - first.started >= 0.38
@@ -218,7 +219,8 @@ def test_a_server_that_keeps_failing_leads_to_the_template(
     battery: Document, context: InjectionContext
 ) -> None:
     with ChatCompletionsServer(default=Behaviour("server_error")) as server:
-        result, rewriter = run(battery, context, server, ("NMS-01",), max_retries=1)
+        # a breaker past every site's failures: this test is about retries, not the breaker
+        result, rewriter = run(battery, context, server, ("NMS-01",), max_retries=1, breaker_failures=100)
     (instance,) = only(result, "NMS-01")
     assert instance.provenance.generator == "rule-template"
     assert instance.provenance.fallback_reason == "transport:server_error"

@@ -62,11 +62,15 @@ class Rule:
     retry: bool | None = None  # True: only feedback rounds (the prompt holds a previous answer)
     requests: Iterable[int] | None = None  # 0-based request indices
     times: int | None = None
+    # once for each distinct prompt: every site's first request, however many sites a type offers
+    once_per_prompt: bool = False
     used: int = 0
+    seen: set[str] = field(default_factory=set)
 
-    def matches(self, index: int, error_type: str, retry: bool) -> bool:
+    def matches(self, index: int, error_type: str, retry: bool, prompt: str = "") -> bool:
         return (
             (self.times is None or self.used < self.times)
+            and not (self.once_per_prompt and prompt in self.seen)
             and (self.error_type is None or self.error_type == error_type)
             and (self.retry is None or self.retry == retry)
             and (self.requests is None or index in set(self.requests))
@@ -259,10 +263,11 @@ class ChatCompletionsServer:
             return sum(1 for r in self.requests if kind is None or r.kind == kind)
 
     # --- answering -------------------------------------------------------------------------------------
-    def _choose(self, index: int, error_type: str, retry: bool) -> Behaviour:
+    def _choose(self, index: int, error_type: str, retry: bool, prompt: str = "") -> Behaviour:
         for rule in self.rules:
-            if rule.matches(index, error_type, retry):
+            if rule.matches(index, error_type, retry, prompt):
                 rule.used += 1
+                rule.seen.add(prompt)
                 return rule.behaviour
         return self.default
 
@@ -277,7 +282,7 @@ class ChatCompletionsServer:
         prompt_tokens = sum(estimate_tokens(str(m.get("content", ""))) for m in messages)
         with self._lock:
             index = len(self.requests)
-            behaviour = self._choose(index, error_type, retry)
+            behaviour = self._choose(index, error_type, retry, first_user)
             self.requests.append(
                 RecordedRequest(
                     index,
