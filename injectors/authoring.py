@@ -8,9 +8,8 @@ the registry reads, and the LLM path's prompt, budget and answer conditions.
 
 from __future__ import annotations
 
-from injectors.base import Attempt, Injector, Proposal, Rewriter, Site
+from injectors.base import Attempt, Injector, Original, Proposal, Rewriter, Site
 from injectors.check import Check, DiffCheck, SectionCheck, Violation
-from injectors.checking import Baseline
 from injectors.context import InjectionContext, field_of, same_field
 from injectors.edit import Edit, Replacement, replay
 from injectors.error_type import ErrorType
@@ -47,7 +46,6 @@ from parsers.model import Document, Section
 __all__ = [
     "Answer",
     "Attempt",
-    "Baseline",
     "Budget",
     "Check",
     "Condition",
@@ -61,6 +59,7 @@ __all__ = [
     "Injector",
     "LLMSpec",
     "Located",
+    "Original",
     "PromptInput",
     "PromptSpec",
     "Proposal",

@@ -217,10 +217,8 @@ def choose(
     ahead = later if later is not None else Counter()
     lift = boost if boost is not None else Counter()
     doc_id = candidates.document.doc_id
-    target = error_count(slot_rng(seed, doc_id, "count"), config)
-    target = max(config.min_errors, round(target * scale)) if scale < 1 else target
-    tiebreak_rng = slot_rng(seed, doc_id, "tiebreak")
-    tiebreak = {t: tiebreak_rng.random() for t in config.types}
+    target = _target(seed, doc_id, config, scale)
+    tiebreak = _tiebreaks(seed, doc_id, config.types)
     rank = {id(i): n for n, i in enumerate(candidates.instances)}
     heard = said if said is not None else Counter()
     repeats = {
@@ -290,10 +288,7 @@ def choose(
         pool = [i for i in ordered if id(i) not in picked and id(i) not in rejected]
         # what the pool has not been compared with yet (by rank): all picks, then the last
         fresh = {rank[id(i)] for i in chosen}
-        here: dict[str, list[str]] = {}  # location → the types chosen there
-        spread: Counter[str] = Counter(_chapter(i) for i in chosen)  # chapter → errors chosen in it
-        for i in chosen:
-            here.setdefault(i.location, []).append(i.error_type)
+        here, spread = _placed(chosen)
         while pool and len(chosen) < target:
             pool = [
                 i
@@ -320,12 +315,42 @@ def choose(
         lost = lost_in(candidates.document, sorted(chosen, key=lambda i: rank[id(i)]))  # as assembled
         if not lost:
             break
-        for instance in lost:
-            chosen.remove(instance)
-            rejected.add(id(instance))
-            used[instance.error_type] -= 1
-            counts[instance.error_type] -= 1
+        _unpick(lost, chosen, rejected, used, counts)
     return sorted(chosen, key=lambda i: rank[id(i)])
+
+
+def _target(seed: int, doc_id: str, config: PlanConfig, scale: float) -> int:
+    """The document's drawn number of errors, shrunk by `scale` (never below the minimum)."""
+    target = error_count(slot_rng(seed, doc_id, "count"), config)
+    return max(config.min_errors, round(target * scale)) if scale < 1 else target
+
+
+def _tiebreaks(seed: int, doc_id: str, types: Sequence[str]) -> dict[str, float]:
+    rng = slot_rng(seed, doc_id, "tiebreak")
+    return {t: rng.random() for t in types}
+
+
+def _placed(chosen: Sequence[ErrorInstance]) -> tuple[dict[str, list[str]], Counter[str]]:
+    """Where the picks are: location → the types chosen there, chapter → how many errors it holds."""
+    here: dict[str, list[str]] = {}
+    for i in chosen:
+        here.setdefault(i.location, []).append(i.error_type)
+    return here, Counter(_chapter(i) for i in chosen)
+
+
+def _unpick(
+    lost: Sequence[ErrorInstance],
+    chosen: list[ErrorInstance],
+    rejected: set[int],
+    used: Counter[str],
+    counts: Counter[str],
+) -> None:
+    """Take back the picks that no longer hold once assembled; they are never offered again."""
+    for instance in lost:
+        chosen.remove(instance)
+        rejected.add(id(instance))
+        used[instance.error_type] -= 1
+        counts[instance.error_type] -= 1
 
 
 def _past_minimum(

@@ -14,7 +14,6 @@ import regex
 from injectors.authoring import (
     Answer,
     Attempt,
-    Baseline,
     Budget,
     Document,
     Edit,
@@ -23,6 +22,7 @@ from injectors.authoring import (
     InjectionContext,
     Injector,
     LLMSpec,
+    Original,
     PromptInput,
     PromptSpec,
     Proposal,
@@ -391,7 +391,7 @@ class BodyBeyondScope(Injector):
 
     def inject(
         self,
-        baseline: Baseline,
+        baseline: Original,
         rng: random.Random,
         context: InjectionContext,
         taken: Sequence[Edit] = (),
