@@ -137,7 +137,7 @@ CHOICES = [
     ("evaluate", ["x"], "--shots", "evaluation.runner:SHOTS"),
     ("evaluate", ["x"], "--baseline", "evaluation.baselines:BASELINES"),
     ("score", ["x", "y"], "--protocol", "evaluation.score:PROTOCOLS"),
-    ("review-export", ["x"], "--format", "review.cli:EXPORT_FORMATS"),
+    ("review-export", ["x"], "--format", "flows.cli.review:EXPORT_FORMATS"),
 ]
 
 

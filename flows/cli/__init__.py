@@ -61,8 +61,8 @@ from flows.cli.evaluation import evaluate_command, score_command  # noqa: E402
 app.command("score")(score_command)
 app.command("evaluate")(evaluate_command)
 
-# review: `review`, `review-stats`, `review-export`, `review-import` (thin wrappers in review/cli.py)
-from review.cli import register as _register_review  # noqa: E402
+# review: `review`, `review-stats`, `review-export`, `review-import` (thin wrappers in review.py)
+from flows.cli.review import register as _register_review  # noqa: E402
 
 _register_review(app, err)
 

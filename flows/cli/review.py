@@ -99,7 +99,9 @@ def _register_label_studio(app: typer.Typer, err: Console) -> None:
         fmt: Annotated[
             str,
             typer.Option(
-                "--format", click_type=Choices("review.cli:EXPORT_FORMATS"), help="Only label-studio for now."
+                "--format",
+                click_type=Choices("flows.cli.review:EXPORT_FORMATS"),
+                help="Only label-studio for now.",
             ),
         ] = "label-studio",
         out: Annotated[
