@@ -4,13 +4,11 @@ nests without end.
 
     python -m bench.hostile [--no-limits] [--only pdf-pages,pdf-lines,...] [--timeout SECONDS]
 
-Each case is generated (tests/hostile_files.py), then read in a fresh process (so its peak RSS is its own)
-the way the commands read it: a standard through `parse_with_deadline` (the parse worker's memory counts
-too), a predictions file through `read_predictions`; with the default limits, or with the size limits
-lifted (`--no-limits`, to see how time grows with the input). CPU seconds are shown beside wall seconds,
-which a busy machine inflates. The goal: at most 10 s and 1 GiB for each largest case, or a refusal
-within that.
-"""
+Each case is generated (tests/support/hostile_files.py), then read in a fresh process (so its peak RSS is its
+own) the way the commands read it: a standard through `parse_with_deadline` (the parse worker's memory counts
+too), a predictions file through `read_predictions`; with the default limits, or with the size limits lifted
+(`--no-limits`, to see how time grows with the input). CPU seconds are shown beside wall seconds, which a busy
+machine inflates. The goal: at most 10 s and 1 GiB for each largest case, or a refusal within that. """
 
 from __future__ import annotations
 
@@ -26,9 +24,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from hostile_files import (  # the fixtures live with the tests
+from tests.support.hostile_files import (  # the fixtures live with the tests
     docx_paragraphs,
     markdown_headings,
     markdown_stars,

@@ -2,7 +2,7 @@
 
 Usage: `python bench/tables.py [--cpu]`. Two parts:
 
-- the project's gold tables (tests/table_fixtures.py: row spans, multi-line cells, a vertical label,
+- the project's gold tables (tests/support/table_fixtures.py: row spans, multi-line cells, a vertical label,
   full-width rows, column spans, a continued table, and a title block and a flowchart that are not
   tables), rendered to PDF and scored for rows exact, columns exact and cell text exact (whitespace
   ignored, at the grid position where each cell starts), with the time each reader takes;
@@ -30,7 +30,7 @@ from bench.parse import best_of, raw_extraction
 from parsers.lines import Line
 from parsers.model import Table
 from parsers.pdf import parse_pdf, read_lines
-from tests.table_fixtures import PAGES, GoldTable, font, tables_pdf
+from tests.support.table_fixtures import PAGES, GoldTable, font, tables_pdf
 
 ROOT = Path(__file__).resolve().parents[1]
 SL651 = ROOT.parent / "shared" / "corpus-real" / "SL_651-2014.pdf"

@@ -3,7 +3,7 @@
 A type's `version` (its injector's, carried by every instance's provenance) changes whenever what it injects
 into the reference corpus (`corpus/sources`) changes. The injector records beside it the digest of those
 candidates (`Injector.digest`), so a change in its output that leaves the version alone is caught
-(tests/types/test_versions.py). After changing a type, or anything its candidates depend on:
+(tests/injectors/types/test_versions.py). After changing a type, or anything its candidates depend on:
 
     python -m injectors.versions            # which types' candidates changed (exit status 1 if any)
     python -m injectors.versions --write    # record their digests and bump their versions

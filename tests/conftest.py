@@ -11,13 +11,12 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-import balance
 import pytest
-import session_store
-from servers import prefect_server
 
 from corpus.stdsource import gold_document
 from parsers.model import Document
+from tests.servers import prefect_server
+from tests.support import balance, session_store
 
 
 def _end_worker_at_once() -> None:

@@ -3,7 +3,8 @@
 To add a type, add one module in its dimension's folder that defines `ERROR_TYPE` (its taxonomy row), its
 checker(s), its `Injector` subclass and
 `DEFINITION = TypeDefinition(ERROR_TYPE, Injector, checks=..., llm=...)`,
-plus its tests in `tests/types/`; it imports the core from `injectors.authoring` (docs/adding-a-type.md).
+plus its tests in `tests/injectors/types/`; it imports the core from `injectors.authoring`
+(docs/adding-a-type.md).
 The registry (`injectors/registry.py`) finds it; nothing else changes.
 Each dimension folder also has `analysis.py` (how the dimension reads a document, shared by its checkers
 and injectors) and `editing.py` (what its injectors share).

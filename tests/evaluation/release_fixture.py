@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from balance import across_workers
-from release_data import shared_release
+
+from tests.support.balance import across_workers
+from tests.support.release_data import shared_release
 
 
 @pytest.fixture(scope="session")

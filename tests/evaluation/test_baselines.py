@@ -10,11 +10,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from release_fixture import release_dir  # noqa: F401  (fixtures)
 
 from evaluation.baselines import RANDOM_GUESSES, BaselineError, run_baseline
 from evaluation.benchmark import load_benchmark
 from injectors.taxonomy import by_id
+from tests.evaluation.release_fixture import release_dir  # noqa: F401  (fixtures)
 from validation.linter import lint
 
 

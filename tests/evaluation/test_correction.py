@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from release_fixture import release_dir  # noqa: F401  (fixture)
-from servers.review import ReviewServer
 
 from evaluation.correction import answer_section, score_corrections
 from parsers.model import Section
+from tests.evaluation.release_fixture import release_dir  # noqa: F401  (fixture)
+from tests.servers.review import ReviewServer
 from validation.audit.release import load_release
 
 

@@ -17,9 +17,10 @@ import time
 from pathlib import Path
 
 import pytest
-from release_fixture import items, release_dir  # noqa: F401  (fixtures)
-from servers.chat_completions import ChatCompletionsServer
-from servers.review import ReviewServer
+
+from tests.evaluation.release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from tests.servers.chat_completions import ChatCompletionsServer
+from tests.servers.review import ReviewServer
 
 ROOT = Path(__file__).resolve().parents[2]
 GBTBENCH = [sys.executable, "-m", "flows.cli"]

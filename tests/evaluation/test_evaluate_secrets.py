@@ -9,9 +9,9 @@ import json
 import stat
 from pathlib import Path
 
-from release_fixture import items, release_dir  # noqa: F401  (fixtures)
-from servers.review import ReviewServer
-from test_evaluate import SENTINEL, run
+from tests.evaluation.release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from tests.evaluation.test_evaluate import SENTINEL, run
+from tests.servers.review import ReviewServer
 
 
 def test_an_echoed_key_is_masked_in_predictions_and_cache(release_dir: Path, tmp_path: Path) -> None:

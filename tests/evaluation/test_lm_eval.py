@@ -16,14 +16,14 @@ from pathlib import Path
 import huggingface_hub.constants
 import numpy as np
 import pytest
-from release_fixture import items, release_dir  # noqa: F401  (fixtures)
-from servers.hub import LocalHub
-from servers.review import ReviewServer
 
 from evaluation.benchmark import GoldError
 from evaluation.predictions import parse_output
 from evaluation.reference import reference_scores
 from injectors.taxonomy import REFERENCE_DIMENSIONS, reference_to_ours, type_ids
+from tests.evaluation.release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from tests.servers.hub import LocalHub
+from tests.servers.review import ReviewServer
 
 ROOT = Path(__file__).resolve().parents[2]
 pytest.importorskip("lm_eval")

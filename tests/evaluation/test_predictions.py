@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from malformed_answers import CASES, Case
 
 from evaluation.predictions import PredictionsError, parse_output, read_predictions
+from tests.evaluation.malformed_answers import CASES, Case
 
 ITEM = {"location": "5.1", "dimension": "NMS", "error_type": "NMS-01", "description": "错误：“应”改为“宜”"}
 

@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
-from release_fixture import items, release_dir  # noqa: F401  (fixtures)
-from servers.review import ReviewServer
 
 from evaluation.benchmark import load_benchmark
 from injectors.taxonomy import DIMENSIONS, by_id
+from tests.evaluation.release_fixture import items, release_dir  # noqa: F401  (fixtures)
+from tests.servers.review import ReviewServer
 from validation.linter import lint
 
 ROOT = Path(__file__).resolve().parents[2]

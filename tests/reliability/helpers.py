@@ -7,10 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import corpus_sources
-
 from corpus.stdsource import gold_document
 from parsers.render import render_text
+from tests.conftest import corpus_sources
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,9 +7,9 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from helpers import write_corpus
 
 from flows.runtime import settings
+from tests.reliability.helpers import write_corpus
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import run_cli_build, start_build, write_corpus
 
 from release.writer import latest_version, read_manifest
+from tests.reliability.helpers import run_cli_build, start_build, write_corpus
 
 pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
-from helpers import ROOT, build_command, write_corpus
-from servers.chat_completions import ChatCompletionsServer
 
 from release.writer import read_manifest
+from tests.reliability.helpers import ROOT, build_command, write_corpus
+from tests.servers.chat_completions import ChatCompletionsServer
 
 pytestmark = pytest.mark.usefixtures("prefect_api")  # the session's Prefect server, not one per build
 

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import ROOT, run_cli_build, write_corpus
 
 from flows.runtime import settings
+from tests.reliability.helpers import ROOT, run_cli_build, write_corpus
 
 settings.configure(Path(tempfile.mkdtemp(prefix="gbtbench-test-cache-")))
 

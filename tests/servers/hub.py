@@ -36,8 +36,8 @@ from dataclasses import dataclass
 from http.server import ThreadingHTTPServer
 from typing import Any
 
-from servers.hub_http import HubHandler, RecordedRequest, Reply
-from servers.hub_repos import HubRepo, StoredCommit, StoredFile
+from tests.servers.hub_http import HubHandler, RecordedRequest, Reply
+from tests.servers.hub_repos import HubRepo, StoredCommit, StoredFile
 
 HANG_LIMIT_S = 120.0  # a hanging handler gives up after this even if the server is never stopped
 

@@ -14,11 +14,11 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
-from servers import hub_files
-from servers.hub_files import PATHS_INFO, RESOLVE, TREE
+from tests.servers import hub_files
+from tests.servers.hub_files import PATHS_INFO, RESOLVE, TREE
 
 if TYPE_CHECKING:
-    from servers.hub import LocalHub
+    from tests.servers.hub import LocalHub
 
 MAX_BODY_BYTES = 256 * 1024 * 1024  # a test never sends more; protects the test process
 IDLE_CONNECTION_S = 30.0  # keep-alive sockets left open by a client are closed after this
