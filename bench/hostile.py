@@ -8,7 +8,7 @@ Each case is generated (tests/support/hostile_files.py), then read in a fresh pr
 own) the way the commands read it: a standard through `parse_with_deadline` (the parse worker's memory counts
 too), a predictions file through `read_predictions`; with the default limits, or with the size limits lifted
 (`--no-limits`, to see how time grows with the input). CPU seconds are shown beside wall seconds, which a busy
-machine inflates. The goal: at most 10 s and 1 GiB for each largest case, or a refusal within that. """
+machine inflates. The goal: at most 10 s and 1 GiB for each largest case, or a refusal within that."""
 
 from __future__ import annotations
 
