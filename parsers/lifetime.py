@@ -25,9 +25,11 @@ def _ask_kernel(sig: int) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 
-def die_with_parent(parent: int, sig: int = signal.SIGTERM) -> None:
+def die_with_parent(parent: int, sig: int = signal.SIGKILL) -> None:
     """In a child process started by `subprocess` (as a `preexec_fn`): receive `sig` when `parent` dies,
-    and end at once if it already has."""
+    and end at once if it already has. SIGKILL by default: a server's graceful shutdown on SIGTERM can take
+    longer than anyone waits for a killed build's helpers on a busy machine, and nothing it would finish
+    matters once the build is gone."""
     _ask_kernel(sig)
     if os.getppid() != parent:
         os._exit(1)

@@ -27,7 +27,7 @@ from tests.servers.chat_completions import ChatCompletionsServer
 from tests.support.llm_run import run
 
 ROOT = Path(__file__).resolve().parents[3]
-TOYS = Path(__file__).resolve().parents[1] / "toy_kinds"
+TOYS = Path(__file__).resolve().parent / "toy_kinds"
 JUDGEMENT, LLM_REWRITTEN, NO_CORRECTION = "NMS-97", "NMS-96", "STR-97"
 KINDS = (JUDGEMENT, LLM_REWRITTEN, NO_CORRECTION)
 
