@@ -445,3 +445,51 @@ def test_a_type_given_to_one_kind_of_document_is_not_told_apart_by_the_kind(tmp_
     result = audit_release(write(tmp_path / "r", results))
     assert result.baseline["SCP-04"].negatives == 20  # every scope, the instances' own among them
     assert result.baseline["SCP-04"].auc is not None and result.baseline["SCP-04"].auc <= 0.7
+
+
+def _with_symbols(n: int) -> Document:
+    """`standard(n)` with a chapter 4 listing five made-up abbreviations (letters and names vary by n)."""
+    rng = random.Random(100 + n)
+    lines = []
+    for _ in range(5):
+        letters = "".join(rng.sample("ABCDEFGHJKLMNPQRSTUVWXYZ", 3))
+        lines.append(f"{letters}：{''.join(rng.sample(NOUNS, 2))}")
+    d = standard(n)
+    symbols = Section("4", "缩略语", "下列缩略语适用于本文件。\n" + "\n".join(lines), 1, "symbols")
+    return replace(d, sections=(d.sections[0], symbols, *d.sections[1:]))
+
+
+def _kind_release(folder: Path, cue: str) -> Path:
+    """Twenty documents with a symbols list each; six get an edit in it, four in clause 5.2, ten nothing.
+    The edit rewrites the last entry of the list, or the clause's first sentence, in the documents' own
+    words (so it shows nothing), and writes `cue` after it."""
+    results = []
+    for n in range(20):
+        d = _with_symbols(n)
+        if n < 10:
+            number = "4" if n < 6 else "5.2"
+            at = position(d, number)
+            text = d.sections[at].text
+            rng = random.Random(200 + n)
+            if number == "4":
+                start, end = text.rindex("：") + 1, len(text)
+                new = "".join(rng.sample(NOUNS, 2))
+            else:
+                start, end = 0, text.index("。") + 1
+                new = sentence(rng)
+            edit = Edit("modify", at, (Replacement("text", start, text[start:end], new + cue),))
+            results.append(injected(d, [("TER-01", edit)]))
+        else:
+            results.append(injected(d, []))
+    return write(folder, results)
+
+
+def test_a_type_given_mostly_to_one_kind_of_section_is_not_told_apart_by_the_kind(tmp_path: Path) -> None:
+    """Most instances are symbols lists, most clean sections are clauses: drawn without regard to kind, the
+    negatives are nearly all clauses and a classifier scores high for spotting a symbols list. Drawn in the
+    positives' kind proportions, only what the edit writes can give the type away."""
+    kind_only = audit_release(_kind_release(tmp_path / "plain", "")).baseline["TER-01"]
+    assert kind_only.auc is not None and kind_only.auc <= 0.6
+    cued = audit_release(_kind_release(tmp_path / "cued", "（另见有关约定）")).baseline["TER-01"]
+    assert cued.auc is not None and cued.auc >= 0.9
+    assert cued.negatives == 20 + 80  # every symbols list; twenty clauses per clause positive

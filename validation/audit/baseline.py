@@ -2,7 +2,12 @@
 
 Positives are the corrupted sections of one type's instances; negatives are original sections of the same
 kinds (scopes for a scope error, clauses for a clause error) from the release, the instances' own originals
-among them. Cross-validation is grouped by document, so the classifier never sees the test document's
+among them. The negatives' kinds are in the positives' proportions: a type whose instances sit mostly in
+symbols lists, against negatives drawn from every section of those kinds (nearly all clauses), would be
+told apart by being a symbols list, not by its error. Each kind gives NEGATIVES_PER_POSITIVE sections per
+positive of that kind; a kind the release has fewer of gives all it has, weighted up (in the fit and in the
+AUC) so that each kind weighs among the negatives what it weighs among the positives.
+Cross-validation is grouped by document, so the classifier never sees the test document's
 other sections and cannot learn a document's position or subject: what it learns is the wording. An
 instance and its own original are always in the same fold, so what separates them is the edit; without the
 originals, a type given mostly to one kind of document (scopes of service standards, say, against the
@@ -15,6 +20,7 @@ than the release); the audit says when it did.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -75,10 +81,12 @@ def surface_auc(
     groups: Sequence[str],
     seed: int,
     counts: csr_matrix | None = None,
+    weights: Sequence[float] | None = None,
 ) -> float:
     """Out-of-fold ROC AUC of char 1–3-gram TF-IDF + logistic regression, folds grouped by document.
 
     `counts` (rows aligned with `texts`) saves hashing texts again; the IDF is fitted on each training fold.
+    `weights` (default 1 each) weigh the sections in the fit and in the AUC.
     """
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.linear_model import LogisticRegression
@@ -87,6 +95,7 @@ def surface_auc(
 
     y = np.asarray(labels)
     g = np.asarray(groups)
+    w = np.ones(len(texts)) if weights is None else np.asarray(weights, dtype=float)
     x = char_counts(texts) if counts is None else counts
     folds = min(MAX_FOLDS, len(set(groups)))
     scores = np.zeros(len(texts), dtype=float)
@@ -103,9 +112,24 @@ def surface_auc(
         model = LogisticRegression(
             max_iter=2000, class_weight="balanced", solver="liblinear", dual=True, random_state=seed
         )
-        model.fit(tfidf.transform(fold[train]), y[train])
+        model.fit(tfidf.transform(fold[train]), y[train], sample_weight=w[train])
         scores[test] = model.decision_function(tfidf.transform(fold[test]))
-    return round(float(roc_auc_score(y, scores)), 4)
+    return round(float(roc_auc_score(y, scores, sample_weight=w)), 4)
+
+
+def _negatives(
+    clean: dict[str, list[tuple[str, str, str]]], kinds: Counter[str], rng: np.random.Generator
+) -> list[tuple[str, tuple[str, str, str]]]:
+    """(kind, section) drawn per kind: NEGATIVES_PER_POSITIVE for each positive of the kind, or every clean
+    section of it when the release has fewer."""
+    out: list[tuple[str, tuple[str, str, str]]] = []
+    for kind in sorted(kinds):
+        available = clean.get(kind, [])
+        limit = NEGATIVES_PER_POSITIVE * kinds[kind]
+        if len(available) > limit:
+            available = [available[k] for k in sorted(rng.choice(len(available), size=limit, replace=False))]
+        out += [(kind, c) for c in available]
+    return out
 
 
 def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dict[str, TypeBaseline]:
@@ -117,7 +141,7 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
             if s.text.strip():
                 clean.setdefault(s.kind, []).append((d.original.doc_id, s.number, section_text(s)))
     out: dict[str, TypeBaseline] = {}
-    fits: dict[str, tuple[list[str], list[int], list[str], int, int, int]] = {}
+    fits: dict[str, tuple[list[str], list[int], list[str], list[float], int, int, int]] = {}
     for error_type in types:
         instances = [
             i for i in release.instances if i.error_type == error_type and i.corrupted_section is not None
@@ -135,19 +159,20 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
             sampled_from = len(positives)
             picked = sorted(rng.choice(len(positives), size=MAX_POSITIVES, replace=False))
             positives = [positives[k] for k in picked]
-        kinds = {s.kind for _, s in positives}
-        pool = [c for k in sorted(kinds) for c in clean.get(k, ())]
+        kinds = Counter(s.kind for _, s in positives)
+        drawn = _negatives(clean, kinds, rng)
+        pool = [c for _, c in drawn]
         if len({c[0] for c in pool}) < 2:
             reason = f"too few clean sections of kind {'/'.join(sorted(kinds))} in the release's documents"
             out[error_type] = TypeBaseline(error_type, len(positives), len(pool), None, reason)
             continue
-        limit = NEGATIVES_PER_POSITIVE * len(positives)
-        if len(pool) > limit:
-            pool = [pool[k] for k in sorted(rng.choice(len(pool), size=limit, replace=False))]
+        drawn_of = Counter(kind for kind, _ in drawn)
+        share = {k: (kinds[k] / len(positives)) / (drawn_of[k] / len(drawn)) for k in drawn_of}
         texts = [section_text(s) for _, s in positives] + [c[2] for c in pool]
         labels = [1] * len(positives) + [0] * len(pool)
         groups = [doc for doc, _ in positives] + [c[0] for c in pool]
-        fits[error_type] = (texts, labels, groups, len(positives), len(pool), sampled_from)
+        weights = [1.0] * len(positives) + [share[kind] for kind, _ in drawn]
+        fits[error_type] = (texts, labels, groups, weights, len(positives), len(pool), sampled_from)
     # every distinct text the fits read, hashed once (the hashing is stateless: a text's row is the same
     # whatever is hashed beside it); not every section of the release, most of which no sample draws
     rows: dict[str, int] = {}
@@ -155,8 +180,8 @@ def audit_baseline(release: Release, types: Iterable[str], seed: int = 0) -> dic
         for text in texts:
             rows.setdefault(text, len(rows))
     hashed = char_counts(list(rows)) if rows else None
-    for error_type, (texts, labels, groups, positives_n, negatives_n, sampled_from) in fits.items():
+    for error_type, (texts, labels, groups, weights, positives_n, negatives_n, sampled_from) in fits.items():
         assert hashed is not None
-        auc = surface_auc(texts, labels, groups, seed, hashed[[rows[t] for t in texts]])
+        auc = surface_auc(texts, labels, groups, seed, hashed[[rows[t] for t in texts]], weights)
         out[error_type] = TypeBaseline(error_type, positives_n, negatives_n, auc, sampled_from=sampled_from)
     return {t: out[t] for t in types if t in out}
