@@ -264,8 +264,8 @@ class ProvisionInInformativePlace(Injector):
     provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "ccf8b83939799917"
+    version = "4"
+    digest = "60f4790ccce0168e"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

@@ -189,8 +189,8 @@ class CitationFormError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "032f8c00bb8c6c4e"
+    version = "4"
+    digest = "a7557d21dcc73e22"
     forms = ("dash", "year", "undate", "specific", "lead-in", "title-marks")
     # a document with a list and citations has sites of four forms or more: the planner sees them all,
     # not the hyphen that nearly every document offers twice over
