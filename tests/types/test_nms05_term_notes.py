@@ -33,6 +33,7 @@ TEXT = """GB/T 99906—2025
 3.2
 取件码 pickup code
 收件人开启格口所用的一次性数字串。
+注：主要包括六位或八位数字。
 4 投递要求
 4.1 固定
 柜体应采用膨胀螺栓固定在地面上。
@@ -58,8 +59,9 @@ def test_a_term_entry_note_is_its_own_form_and_a_clause_note_stays_a_note() -> N
         instance = attempt.instance
         seen.setdefault(instance.location, Counter())[instance.provenance.form or ""] += 1
         if instance.location == "3.1":
-            assert instance.description.startswith("错误：术语条目3.1的注中写入了"), instance.description
+            assert instance.description.startswith("错误：第3.1条术语条目的注中写入了"), instance.description
             assert "按常见包裹尺寸设置" in instance.description
     assert set(seen["3.1"]) == {TERM_NOTE}, seen
+    assert "3.2" not in seen, seen  # "注：主要包括…" has no subject: "主要应包括" is no sentence
     assert set(seen["4.1"]) == {"注"}, seen
     assert TERM_NOTE in injector.forms

@@ -238,6 +238,8 @@ def _subject(words: tuple[tuple[str, str], ...]) -> bool:
         and first[0] not in _ACTS  # "判定速度状态为异常", "保证规约具有…": an act, not a subject
         and not any(t[:1] == "p" for _, t in words)  # "系统向收件人发送…": 应 goes before 向, not here
         and _SELF.search(stripped) is None
+        # "注：主要包括…": an adverb alone is no subject (应 after it reads "主要应包括", a broken order)
+        and any(t[:1] not in ("a", "b", "d") for w, t in words if w.strip())
     )
 
 
@@ -321,7 +323,8 @@ class ProvisionInInformativePlace(Injector):
         new_words = quote(line, statement.start, statement.start + len(new), 8)
         where = statement.where
         if statement.form == TERM_NOTE:
-            host = f"术语条目{section.number}的注"
+            # "第…条": the number follows the renumbering other errors make
+            host = f"第{section.number}条术语条目的注"
         elif where != "资料性附录":
             host = f"{place(section.number)}的{where}"
         elif section.number.startswith("附录"):
