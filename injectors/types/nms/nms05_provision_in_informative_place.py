@@ -267,7 +267,7 @@ class ProvisionInInformativePlace(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "60f4790ccce0168e"
+    digest = "68a2d2835a9e26d3"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 
