@@ -144,6 +144,7 @@ class Statement:
     old: str  # the anchor word (or 通常, replaced)
     modals: tuple[str, ...]  # what may be written there
     where: str  # 注, 示例, 资料性附录
+    form: str = ""  # the form recorded, where it is not `where` (a term entry's note)
 
 
 def statement_anchor(line: str, begin: int) -> tuple[int, str, bool] | None:
@@ -237,6 +238,8 @@ def _subject(words: tuple[tuple[str, str], ...]) -> bool:
         and first[0] not in _ACTS  # "判定速度状态为异常", "保证规约具有…": an act, not a subject
         and not any(t[:1] == "p" for _, t in words)  # "系统向收件人发送…": 应 goes before 向, not here
         and _SELF.search(stripped) is None
+        # "注：主要包括…": an adverb alone is no subject (应 after it reads "主要应包括", a broken order)
+        and any(t[:1] not in ("a", "b", "d") for w, t in words if w.strip())
     )
 
 
@@ -253,9 +256,9 @@ def _marker_end(line: str) -> int:
 class ProvisionInInformativePlace(Injector):
     """A provision where GB/T 1.1 allows none: 应/宜/可 added to a statement of a 注 or 示例 ("注：数据完整率
     以百分数表示" → "注：数据完整率应以百分数表示"), 应 to a statement of an informative annex, or a real
-    provision of a clause written as its 注 (`provision_as_note`). No stock sentence is ever added (a
-    template 前言 sentence was a give-away). Never in the scope (SCP-01) or a term definition (TER-04),
-    which have their own types.
+    provision of a clause written as its 注 (`provision_as_note`); a term entry's 注 is a form of its own
+    (`TERM_NOTE`). No stock sentence is ever added (a template 前言 sentence was a give-away). Never in
+    the scope (SCP-01) or a term definition (TER-04), which have their own types.
 
     A clause's own provision can become a note almost anywhere, a statement of a 注, 示例 or informative
     annex only where the document has one: where it has, the clauses offered as notes are no more than
@@ -263,9 +266,9 @@ class ProvisionInInformativePlace(Injector):
     provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "ccf8b83939799917"
-    forms = ("注", "示例", "资料性附录", "条文改为注")
+    version = "4"
+    digest = "68a2d2835a9e26d3"
+    forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -319,7 +322,10 @@ class ProvisionInInformativePlace(Injector):
         old_words = quote(statement.line, statement.start, statement.start + len(statement.old), 8)
         new_words = quote(line, statement.start, statement.start + len(new), 8)
         where = statement.where
-        if where != "资料性附录":
+        if statement.form == TERM_NOTE:
+            # "第…条": the number follows the renumbering other errors make
+            host = f"第{section.number}条术语条目的注"
+        elif where != "资料性附录":
             host = f"{place(section.number)}的{where}"
         elif section.number.startswith("附录"):
             host = f"资料性{section.number}"
@@ -338,8 +344,14 @@ class ProvisionInInformativePlace(Injector):
             edit,
             f"{host}中写入了{_KIND[modal]}型条款“{new_words}”（原为陈述“{old_words}”），{where}不应包含条款",
             fix,
-            form=where,
+            form=statement.form or where,
         )
+
+
+# A note of a term entry (chapter 3) is a place of its own: the entry is the definitions element, whose
+# notes only add to the definition, and it is where drafters put a usage rule ("注：该值应取…") that belongs
+# in the body; its definition line stays TER-04's.
+TERM_NOTE = "术语条目的注"
 
 
 def _statements(section: Section, in_annex: bool) -> Iterator[Statement]:
@@ -363,7 +375,9 @@ def _statements(section: Section, in_annex: bool) -> Iterator[Statement]:
         if replaces or old == "不" or old not in _KE_ANCHORS:
             modals = tuple(m for m in modals if m != "可")
         if modals:
-            yield Statement(offset, line, start, old, modals, where)
+            entry = section.kind == "terms" and section.level > 1
+            form = TERM_NOTE if where == "注" and entry else ""
+            yield Statement(offset, line, start, old, modals, where, form)
 
 
 def _note_proposal(target: int, section: Section, move: NoteMove) -> Proposal:

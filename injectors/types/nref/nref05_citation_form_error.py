@@ -21,7 +21,7 @@ from injectors.authoring import (
     Violation,
 )
 from injectors.language.citations import Cited
-from injectors.types.nref.analysis import Analysis, Use, analyse, place_name
+from injectors.types.nref.analysis import Analysis, ListItem, Use, analyse, place_name
 
 ERROR_TYPE = ErrorType(
     "NREF-05",
@@ -35,7 +35,11 @@ ERROR_TYPE = ErrorType(
     "D",
     (),
     # the lead-in of the list is the list's clause in 2020 (a 2009 document's own lead-in is no error)
-    forms=(("lead-in", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),),
+    forms=(
+        ("lead-in", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),
+        # an entry of the list is "number␣title": the list's clause in both editions
+        ("title-marks", "GB/T 1.1—2020 8.6", "GB/T 1.1—2009 6.2.3"),
+    ),
 )
 
 
@@ -51,6 +55,14 @@ LEAD_IN_2009_TEXT = (
     "下列文件对于本文件的应用是必不可少的。凡是注日期的引用文件，仅注日期的版本适用于本文件。"
     "凡是不注日期的引用文件，其最新版本（包括所有的修改单）适用于本文件。"
 )
+
+
+# A Chinese title as the list writes it, no title marks yet ("—86 水质…" is a two-digit year the
+# number grammar left behind, not a title)
+_PLAIN_TITLE = regex.compile(r"^\p{Han}[^《》\n]{1,58}[^\s，。；;,.、《》]$")
+
+
+_MARKED_TITLE = regex.compile(r"^《[^《》\n]+》$")
 
 
 def undated_specific(use: Use) -> bool:
@@ -83,6 +95,16 @@ def citation_form(document: Document) -> list[Violation]:
                         section.number,
                         "NREF-05",
                         f"“{written.strip()}”年号前应使用一字线“—”（{item.cited.citation}）",
+                    )
+                )
+        for item in a.items:
+            if _MARKED_TITLE.match(item.title):
+                out.append(
+                    Violation(
+                        section.number,
+                        "NREF-05",
+                        f"规范性引用文件清单中“{item.cited.ident}”的文件名称“{item.title}”加了书名号，"
+                        "清单条目应为“文件编号 文件名称”",
                     )
                 )
         if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2009.search(section.text):
@@ -161,13 +183,18 @@ class CitationFormError(Injector):
     a specific clause is cited from an undated reference ("按GB 2894的规定" → "按GB 2894中5.2的规定", or
     the year is dropped from "GB/T 2423.1—2008中4.2"); a normative citation names an earlier edition than
     the list does ("GB/T 2423.1—2008" listed, "按GB/T 2423.1—2003的规定" in the text: the list brought up to
-    date and one citation not); the 2020 list lead-in of a 2020 document is replaced by the 2009 one.
+    date and one citation not); the 2020 list lead-in of a 2020 document is replaced by the 2009 one; an
+    entry of the list takes title marks ("GB/T 2423.1—2008 《…》", the title copied from a sentence that
+    cites it, where title marks belong), though an entry is the number and the title alone.
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "032f8c00bb8c6c4e"
-    forms = ("dash", "year", "undate", "specific", "lead-in")
+    version = "4"
+    digest = "a7557d21dcc73e22"
+    forms = ("dash", "year", "undate", "specific", "lead-in", "title-marks")
+    # a document with a list and citations has sites of four forms or more: the planner sees them all,
+    # not the hyphen that nearly every document offers twice over
+    alternatives = 4
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No dated citation in the Chinese form, no normative citation to cite a clause of, no 2020
@@ -199,6 +226,9 @@ class CitationFormError(Injector):
                         yield Site(a.list_target, ("dash", item.cited))
                 if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2020_FULL.search(section.text):
                     yield Site(a.list_target, ("lead-in", None))
+                for item in a.items:
+                    if item.line_start and item.gap and _PLAIN_TITLE.match(item.title):
+                        yield Site(a.list_target, ("title-marks", item))
         for target, entry in a.bibliography:
             c = entry.cited
             if (
@@ -243,6 +273,22 @@ class CitationFormError(Injector):
                 error=f"{where}将注日期引用“{right}”写成“{wrong.strip()}”，年号前误用连字符“-”",
                 fix=f"改为“{c.citation}”，年号前使用一字线“—”",
                 form="dash",
+            )
+        if kind == "title-marks":
+            item: ListItem = detail
+            title_start = item.end - len(item.title)
+            assert text[title_start : item.end] == item.title
+            number = text[item.cited.start : item.cited.end].strip()
+            edit = Edit(
+                "modify",
+                site.target,
+                (Replacement("text", title_start, item.title, f"《{item.title}》"),),
+            )
+            return Proposal(
+                edit,
+                error=f"{where}“{number}”的文件名称加了书名号“《{item.title}》”",
+                fix=f"删除书名号，按“文件编号 文件名称”写为“{number} {item.title}”",
+                form="title-marks",
             )
         if kind == "lead-in":
             m = LEAD_IN_2020_FULL.search(text)
