@@ -189,6 +189,8 @@ def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted(
     proposal = injector.propose(document, sites[1], random.Random(0), InjectionContext())
     assert proposal is not None and proposal.form == "术语和定义"
     assert "连同" not in proposal.error  # no entries went with it
+    restored = "恢复第3章“术语和定义”（写明“本文件没有需要界定的术语和定义。”）"
+    assert proposal.fix.startswith(restored), proposal.fix
     applied = apply_edits(document, [proposal.edit])
     assert locations(applied.document, "STR-01") == ["3"]
     assert [s.detail for s in injector.sites(edited(), InjectionContext())] == [

@@ -192,8 +192,8 @@ class MandatoryElementRemoved(Injector):
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
             fix = f"恢复第1章“{section.title}”，说明文件规定的内容和适用界限，并恢复后续章的编号"
-        elif site.detail == "references" and states_nothing(document, site.target):
-            fix = f"恢复第2章“规范性引用文件”（写明“{statement(section)}”），并恢复后续章的编号"
+        elif states_nothing(document, site.target):
+            fix = f"恢复第{number}章“{section.title}”（写明“{statement(section)}”），并恢复后续章的编号"
         elif site.detail == "references":
             fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"
         else:
