@@ -102,6 +102,20 @@ def missing_mandatory_element(document: Document) -> list[Violation]:
 ELEMENT_FORM = {"foreword": "前言", "scope": "范围", "references": "规范性引用文件", "terms": "术语和定义"}
 
 
+NOTHING_TO_LIST = regex.compile(r"没有(需要界定的术语和定义|规范性引用文件|规范性引用的文件)")
+
+
+def states_nothing(document: Document, target: int) -> bool:
+    """Whether the chapter at `target` is only the statement that there is nothing to list in it."""
+    section = document.sections[target]
+    return block_end(document, target) == target + 1 and bool(NOTHING_TO_LIST.search(section.text))
+
+
+def statement(section: Section) -> str:
+    """The line of the chapter that says there is nothing to list (the fix restores it as it was)."""
+    return next(line.strip() for line in section.text.split("\n") if NOTHING_TO_LIST.search(line))
+
+
 def later_chapters(document: Document, after: int) -> list[int]:
     return sorted({int(s.number) for s in document.sections if s.number.isdigit() and int(s.number) > after})
 
@@ -125,7 +139,9 @@ class MandatoryElementRemoved(Injector):
     marks the type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites
     documents normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
     chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
-    boundaries, the order of the first elements), which a deleted scope would take with it.
+    boundaries, the order of the first elements), which a deleted scope would take with it. Where chapter
+    2 or 3 only states that there is nothing to list, that chapter is the chapter site: it is the one
+    drafters drop, and it takes no other error with it.
     """
 
     error_type = ERROR_TYPE.id
@@ -144,6 +160,10 @@ class MandatoryElementRemoved(Injector):
         terms = chapter_at(document, "3", "terms")
         if terms is not None and modern:
             chapters.append(Site(terms, "terms"))
+        # a chapter that only states it has nothing to list is the one a drafter drops (the habit of the
+        # 2009 rules, where it was optional), and it takes no other error with it
+        stated = [c for c in chapters if states_nothing(document, c.target)]
+        chapters = stated or chapters
         scope = chapter_at(document, "1", "scope")
         if scope is not None and not chapters:
             chapters.append(Site(scope, "scope"))
@@ -172,6 +192,8 @@ class MandatoryElementRemoved(Injector):
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
             fix = f"恢复第1章“{section.title}”，说明文件规定的内容和适用界限，并恢复后续章的编号"
+        elif states_nothing(document, site.target):
+            fix = f"恢复第{number}章“{section.title}”（写明“{statement(section)}”），并恢复后续章的编号"
         elif site.detail == "references":
             fix = "恢复第2章“规范性引用文件”，列出正文中规范性引用的文件（前加引导语），并恢复后续章的编号"
         else:

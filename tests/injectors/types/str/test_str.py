@@ -178,6 +178,35 @@ def test_a_deleted_foreword_is_restored_with_the_sentence_of_the_documents_editi
         assert proposal is not None and said in proposal.fix, proposal.fix
 
 
+def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted() -> None:
+    """The terms chapter holds no entry, only its statement: it is the chapter a drafter drops, and the
+    fix restores the statement (not a list)."""
+    empty_terms = "3 术语和定义\n本文件没有需要界定的术语和定义。\n"
+    document = edited((chapter("3"), empty_terms))
+    injector = injectors()["STR-01"]
+    sites = list(injector.sites(document, InjectionContext()))
+    assert [s.detail for s in sites] == ["foreword", "terms"]
+    proposal = injector.propose(document, sites[1], random.Random(0), InjectionContext())
+    assert proposal is not None and proposal.form == "术语和定义"
+    assert "连同" not in proposal.error  # no entries went with it
+    restored = "恢复第3章“术语和定义”（写明“本文件没有需要界定的术语和定义。”）"
+    assert proposal.fix.startswith(restored), proposal.fix
+    applied = apply_edits(document, [proposal.edit])
+    assert locations(applied.document, "STR-01") == ["3"]
+    assert [s.detail for s in injector.sites(edited(), InjectionContext())] == [
+        "foreword",
+        "references",
+        "terms",
+    ]  # with entries in both chapters, both are sites
+    empty_references = "2 规范性引用文件\n本文件没有规范性引用文件。\n"
+    quiet = edited(
+        (chapter("2"), empty_references), ("低温性能应符合GB/T 2423.1—2008的规定", "低温性能应稳定")
+    )
+    site = next(s for s in injector.sites(quiet, InjectionContext()) if s.detail == "references")
+    proposal = injector.propose(quiet, site, random.Random(0), InjectionContext())
+    assert proposal is not None and "本文件没有规范性引用文件。" in proposal.fix, proposal.fix
+
+
 def test_engineering_codes_are_not_checked_for_this_structure() -> None:
     doc = edited(("GB/T 99990—2025", "GB 50999—2025"), (FOREWORD, ""), ("1 范围", "1 总则"))
     assert [v for v in lint(doc, STR_TYPES)] == []
