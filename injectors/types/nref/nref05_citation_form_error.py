@@ -218,42 +218,15 @@ class CitationFormError(Injector):
     def _every_site(self, document: Document) -> Iterator[Site]:
         a = analyse(document)
         dirty = _bad_locations(citation_form(document))
-        if a.list_target is not None:
-            section = document.sections[a.list_target]
-            if section.number not in dirty:
-                for item in a.items:
-                    if item.cited.year and item.cited.chinese and not item.cited.wrong_separator:
-                        yield Site(a.list_target, ("dash", item.cited))
-                if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2020_FULL.search(section.text):
-                    yield Site(a.list_target, ("lead-in", None))
-                for item in a.items:
-                    if item.line_start and item.gap and _PLAIN_TITLE.match(item.title):
-                        yield Site(a.list_target, ("title-marks", item))
+        if a.list_target is not None and document.sections[a.list_target].number not in dirty:
+            yield from _list_sites(document, a)
         for target, entry in a.bibliography:
             c = entry.cited
-            if (
-                document.sections[target].number not in dirty
-                and c.year
-                and c.chinese
-                and not c.wrong_separator
-            ):
+            if document.sections[target].number not in dirty and _dash_site(c):
                 yield Site(target, ("dash", c))
         for use in a.uses:
-            section = document.sections[use.target]
-            if section.number in dirty:
-                continue
-            c = use.cited
-            if c.year and c.chinese and not c.wrong_separator:
-                yield Site(use.target, ("dash", c))
-            if use.role != "normative":
-                continue
-            listed = listed_edition(a, use)
-            if listed is not None and listed.year == c.year and c.year_end is not None and c.chinese:
-                yield Site(use.target, ("year", use))
-            if c.year and use.specific and not use.specific.startswith("第"):
-                yield Site(use.target, ("undate", use))
-            elif not c.year and not use.specific and _FOLLOWS_PROVISION.match(section.text[c.end :]):
-                yield Site(use.target, ("specific", use))
+            if document.sections[use.target].number not in dirty:
+                yield from _use_sites(document, a, use)
 
     def propose(
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
@@ -356,3 +329,40 @@ def _other_edition(use: Use, where: str, text: str, rng: random.Random) -> Propo
 
 
 DEFINITION = TypeDefinition(ERROR_TYPE, CitationFormError, checks=(citation_form,))
+
+
+def _dash_site(c: Cited) -> bool:
+    """A dated citation written the Chinese way, whose dash a hyphen can replace."""
+    return bool(c.year and c.chinese and not c.wrong_separator)
+
+
+def _list_sites(document: Document, a: Analysis) -> Iterator[Site]:
+    """The list's own sites: its dated entries' dashes, a 2020 lead-in, titles a 《》 can enclose."""
+    assert a.list_target is not None
+    section = document.sections[a.list_target]
+    for item in a.items:
+        if _dash_site(item.cited):
+            yield Site(a.list_target, ("dash", item.cited))
+    if document.drafting_rules == "GB/T 1.1—2020" and LEAD_IN_2020_FULL.search(section.text):
+        yield Site(a.list_target, ("lead-in", None))
+    for item in a.items:
+        if item.line_start and item.gap and _PLAIN_TITLE.match(item.title):
+            yield Site(a.list_target, ("title-marks", item))
+
+
+def _use_sites(document: Document, a: Analysis, use: Use) -> Iterator[Site]:
+    """A citation's sites: its dash; where it is normative, another edition, a clause of an undated
+    reference, or a dated one's date dropped."""
+    section = document.sections[use.target]
+    c = use.cited
+    if _dash_site(c):
+        yield Site(use.target, ("dash", c))
+    if use.role != "normative":
+        return
+    listed = listed_edition(a, use)
+    if listed is not None and listed.year == c.year and c.year_end is not None and c.chinese:
+        yield Site(use.target, ("year", use))
+    if c.year and use.specific and not use.specific.startswith("第"):
+        yield Site(use.target, ("undate", use))
+    elif not c.year and not use.specific and _FOLLOWS_PROVISION.match(section.text[c.end :]):
+        yield Site(use.target, ("specific", use))
