@@ -94,6 +94,14 @@ def definitions() -> tuple[TypeDefinition, ...]:
     return _discover(packages())
 
 
+def recorded_versions() -> dict[str, dict[str, str]]:
+    """Type → its recorded version and digest (what the release manifest lists; `injectors.versions`
+    computes and records them, with the project's corpus, which an installed package does not have)."""
+    return {
+        d.error_type.id: {"version": d.injector.version, "digest": d.injector.digest} for d in definitions()
+    }
+
+
 def definitions_in(package_names: tuple[str, ...]) -> tuple[TypeDefinition, ...]:
     return _discover(package_names)
 

@@ -56,13 +56,6 @@ class TypeVersion:
         return str(int(self.version) + 1) if self.version.isdigit() else f"{self.version}.1"
 
 
-def recorded() -> dict[str, dict[str, str]]:
-    """Type → its recorded version and digest (what the release manifest lists)."""
-    return {
-        d.error_type.id: {"version": d.injector.version, "digest": d.injector.digest} for d in definitions()
-    }
-
-
 def _canonical(instance: ErrorInstance) -> str:
     row = asdict(instance)
     row["provenance"].pop("injector_version")

@@ -17,8 +17,8 @@ from typing import Any
 import pyarrow as pa
 
 from injectors.planner import InjectionResult
+from injectors.registry import recorded_versions
 from injectors.taxonomy import DIMENSIONS, type_ids
-from injectors.versions import recorded
 from release.config import BuildConfig
 from release.tables import ReleaseTables
 from release.versions import latest_version
@@ -133,7 +133,7 @@ def build_manifest(
         "data_fingerprint": data_fingerprint(tables),
         "packages": package_versions(),
         # each type's version and the digest of its candidates on the project's corpus (injectors.versions)
-        "types": recorded(),
+        "types": recorded_versions(),
         "tables": dict(tables),
         "counts": dict(counts),
         "llm": llm_facts(config, llm_stats),
