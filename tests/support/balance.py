@@ -10,8 +10,8 @@ Order: xdist hands out groups (and single tests) in collection order, so a long 
 one worker busy while the others idle. The main process records every test's duration in pytest's cache;
 the next session starts the longest groups (and modules, for tests in no group) first: longest processing
 time first, which leaves the short ones to fill the gaps at the end. A fresh clone (CI) or a run with
-`-p no:cacheprovider` has no such record: there the committed `tests/support/durations.json` (each block's seconds
-in a full run) decides, and a block it does not know counts one second per test, or twenty if the test
+`-p no:cacheprovider` has no such record: there the committed `tests/support/durations.json` (each block's
+seconds in a full run) decides, and a block it does not know counts one second per test, or twenty if the test
 runs a build (uses the Prefect server). Refresh the file after a change that moves the suite's time:
 `GBTBENCH_WRITE_DURATIONS=1 make test` (a whole run under xdist, so that the groups are known).
 
