@@ -25,9 +25,9 @@ def test_a_later_clause_with_its_own_subject_is_a_place() -> None:
 @pytest.mark.parametrize(
     "line",
     [
-        "为此本标准对遥测站与中心站之间的通信协议进行规定。",  # the document telling what it does
-        "元数据的有效值域和允许对该值域内的值进行有效操作的规定。",  # a noun phrase
-        "每个类通常在关联中都扮演着某种角色。",  # a description of what happens
+        "为此本文件对采集终端与汇聚平台之间的数据接口进行规定。",  # the document telling what it does
+        "编码字段的取值范围和允许对该范围内的取值进行合法变换的规定。",  # a noun phrase
+        "每个部件通常在装配关系中都承担着某种功能。",  # a description of what happens
         "长数据包信道的应用在不断深化。",  # a process under way
         "扩展定义主要体现在功能码和标识符两方面。",  # 在 is the verb's complement
         "判定速度状态为异常。",  # an act, not a subject
@@ -39,17 +39,20 @@ def test_no_place_for_a_modal(line: str) -> None:
 
 
 def test_an_exception_is_no_provision() -> None:
-    """ "除应由厂商进行的操作外": the modal names the exception; weakening it weakens nothing."""
-    line = "控制器的初始化，除应由厂商进行的操作外，其余操作均应由用户方管理员完成。"
+    """ "除应由供应商执行的步骤外": the modal names the exception; weakening it weakens nothing."""
+    line = "网关的配置，除应由供应商执行的步骤外，其余步骤均应由使用单位管理员完成。"
     section = Section("5.1", "初始化", line, 2, "clause")
     words = [m.modal.word for m in body_modals(section, frozenset())]
     starts = [m.modal.start for m in body_modals(section, frozenset())]
-    assert line.index("应由厂商") not in starts and words == ["应"]
+    assert line.index("应由供应商") not in starts and words == ["应"]
 
 
 @pytest.mark.parametrize(
     ("line", "rest"),
-    [("安装记录采用统一的表格。", "采用统一的表格。"), ("CRC值由传输设备计算出来。", "由传输设备计算出来。")],
+    [
+        ("安装记录采用统一的表格。", "采用统一的表格。"),
+        ("校验码由接收装置计算出来。", "由接收装置计算出来。"),
+    ],
 )
 def test_a_noun_subject_takes_the_modal(line: str, rest: str) -> None:
     assert anchor(line) == rest
@@ -68,16 +71,16 @@ def test_a_clause_continuing_the_sentence_s_subject_is_no_place() -> None:
 def test_a_lookup_result_is_no_permission() -> None:
     from injectors.language.modals import describes, modal_verbs
 
-    line = "依据表2可得到业务信息安全保护等级。"
+    line = "依据表3可得到设备的防护等级。"
     (modal,) = modal_verbs(line)
     assert describes(line, modal)
 
 
 def test_an_exception_is_no_sibling() -> None:
-    """The weakened "均应由用户方管理员完成" has no parallel in "除应由厂商进行的操作外"."""
+    """The weakened "均应由使用单位管理员完成" has no parallel in "除应由供应商执行的步骤外"."""
     from injectors.language.modals import modal_verbs
     from injectors.types.nms.evidence import sentence_siblings
 
-    line = "控制器的初始化，除应由厂商进行的操作外，其余操作均应由用户方管理员完成。"
+    line = "网关的配置，除应由供应商执行的步骤外，其余步骤均应由使用单位管理员完成。"
     modal = modal_verbs(line)[-1]
     assert sentence_siblings(line, modal) == []

@@ -438,7 +438,7 @@ def test_ter01_never_takes_a_symbol_out_of_the_list(ter_injectors: dict) -> None
 ENTRIES = """3.1 采样单元 sampling unit
 从被测介质中抽取并输送试样的部件组合。
 3.2 隐私保护 privacy protection
-为保护隐私而采取的措施。
+为保护隐私而实施的各项措施。
 3.3 标定周期 calibration interval
 相邻两次标定之间的时间间隔。
 3.4 零点漂移 zero drift
@@ -455,8 +455,8 @@ USES = """4 要求
 def test_ter01_removes_only_technical_entries_and_is_located_at_the_terms_chapter(
     ter_injectors: dict,
 ) -> None:
-    """ "隐私保护" (defined as 为保护隐私而采取的措施) is understood from its words: its missing entry is no
-    error. The instance is located at chapter 3, which lacks the entry, not at a number that now holds
+    """ "隐私保护" (defined as 为保护隐私而实施的各项措施) is understood from its words: its missing entry is
+    no error. The instance is located at chapter 3, which lacks the entry, not at a number that now holds
     the next entry or no longer exists."""
     doc = document(terms=ENTRIES, body=USES)
     injector = ter_injectors["TER-01"]
@@ -607,11 +607,11 @@ def test_ter01_spells_out_only_at_the_first_use_and_reads_names_jieba_joins(ter_
 
 
 def test_ter01_a_long_compound_led_by_a_word_of_its_field_is_technical() -> None:
-    """ "生态环境大数据使用者" holds general words ("大", "数据") but is led by a word of its field: a reader
+    """ "海洋环境大数据使用者" holds general words ("大", "数据") but is led by a word of its field: a reader
     expects it defined. "数据来源类别", led by a general word, is not taken for one on that ground."""
     from injectors.types.ter.entry_removal import technical
 
-    assert technical("生态环境大数据使用者")
+    assert technical("海洋环境大数据使用者")
     assert not technical("数据来源类别")
 
 
@@ -662,7 +662,7 @@ def test_ter01_never_takes_out_a_word_every_reader_knows(ter_injectors: dict) ->
     """ "保密性" is a word of the general language (jieba's dictionary counts it often): its missing entry
     is no error a reviewer points at, however often the body uses it."""
     terms = ENTRIES.replace(
-        "3.2 隐私保护 privacy protection\n为保护隐私而采取的措施。",
+        "3.2 隐私保护 privacy protection\n为保护隐私而实施的各项措施。",
         "3.2 保密性 confidentiality\n使信息不泄露给未授权者的特性。",
     )
     body = USES.replace("隐私保护措施", "保密性")
