@@ -1,0 +1,109 @@
+"""Tests of STR-01 必备要素缺失 (Mandatory element missing)."""
+
+from __future__ import annotations
+
+import random
+
+import regex
+
+from injectors.context import InjectionContext
+from injectors.edit import apply_edits
+from injectors.registry import injectors
+from tests.injectors.types.str.str_documents import (
+    FOREWORD,
+    FOREWORD_2009,
+    SAMPLE,
+    UNCITED_2009,
+    edited,
+    found,
+    locations,
+    parse,
+)
+
+
+def chapter(number: str, text: str = SAMPLE) -> str:
+    """The text of one chapter of a sample, heading included."""
+    start = text.index(f"\n{number} ") + 1
+    end = text.index(f"\n{int(number) + 1} ", start) + 1
+    return text[start:end]
+
+
+def without_chapter(number: str, text: str = SAMPLE) -> str:
+    """The sample without one chapter, later chapters (and their clauses) renumbered as a drafter would."""
+    text = text.replace(chapter(number, text), "")
+    return regex.sub(
+        r"(?m)^(\d+)(?=[ .\n])", lambda m: str(int(m.group(1)) - (int(m.group(1)) > int(number))), text
+    )
+
+
+def test_missing_foreword_and_terms_chapter_are_reported_where_they_belong() -> None:
+    doc = edited((FOREWORD, "本文件由示例标准化技术委员会提出并归口。\n"))
+    assert "前言" in locations(doc, "STR-01")
+    no_terms = parse(without_chapter("3"))
+    assert [s.number for s in no_terms.sections][:5] == ["前言", "1", "2", "3", "3.1"]
+    assert locations(no_terms, "STR-01") == ["3"]
+    assert "术语和定义" in found(no_terms, "STR-01")[0].message
+
+
+def test_2009_documents_may_lack_terms_and_references_unless_they_cite() -> None:
+    old = SAMPLE.replace(FOREWORD, FOREWORD_2009)
+    no_terms = parse(without_chapter("3", old))
+    assert no_terms.drafting_rules == "GB/T 1.1—2009"
+    assert locations(no_terms, "STR-01") == []
+    citing = parse(without_chapter("2", old))
+    assert [s.number for s in citing.sections][:4] == ["前言", "1", "2", "2.1"]
+    assert locations(citing, "STR-01") == ["2"]
+    quiet = parse(without_chapter("2", old.replace("应符合GB/T 2423.1—2008的规定", "应满足低温试验的要求")))
+    assert locations(quiet, "STR-01") == []
+
+
+def test_a_deleted_scope_is_restored_under_the_title_the_document_uses() -> None:
+    hj = edited(("GB/T 99990—2025", "HJ 9999—2025"), ("1 范围", "1 适用范围"), *UNCITED_2009)
+    injector = injectors()["STR-01"]
+    site = next(s for s in injector.sites(hj, InjectionContext()) if s.detail == "scope")
+    proposal = injector.propose(hj, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    assert proposal.error.startswith("文件缺少必备要素“1 适用范围”")
+    assert proposal.fix.startswith("恢复第1章“适用范围”")
+
+
+def test_a_deleted_foreword_is_restored_with_the_sentence_of_the_documents_edition() -> None:
+    injector = injectors()["STR-01"]
+    for foreword, said in (
+        (FOREWORD, "“本文件按照GB/T 1.1—2020"),
+        (FOREWORD_2009, "“本标准按照GB/T 1.1—2009给出的规则起草。”"),
+        ("前言\n本文件由示例标准化技术委员会提出。\n", "起草所依据的规则以及"),  # no edition named
+    ):
+        document = edited((FOREWORD, foreword))
+        site = next(s for s in injector.sites(document, InjectionContext()) if s.detail == "foreword")
+        proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+        assert proposal is not None and said in proposal.fix, proposal.fix
+
+
+def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted() -> None:
+    """The terms chapter holds no entry, only its statement: it is the chapter a drafter drops, and the
+    fix restores the statement (not a list)."""
+    empty_terms = "3 术语和定义\n本文件没有需要界定的术语和定义。\n"
+    document = edited((chapter("3"), empty_terms))
+    injector = injectors()["STR-01"]
+    sites = list(injector.sites(document, InjectionContext()))
+    assert [s.detail for s in sites] == ["foreword", "terms"]
+    proposal = injector.propose(document, sites[1], random.Random(0), InjectionContext())
+    assert proposal is not None and proposal.form == "术语和定义"
+    assert "连同" not in proposal.error  # no entries went with it
+    restored = "恢复第3章“术语和定义”（写明“本文件没有需要界定的术语和定义。”）"
+    assert proposal.fix.startswith(restored), proposal.fix
+    applied = apply_edits(document, [proposal.edit])
+    assert locations(applied.document, "STR-01") == ["3"]
+    assert [s.detail for s in injector.sites(edited(), InjectionContext())] == [
+        "foreword",
+        "references",
+        "terms",
+    ]  # with entries in both chapters, both are sites
+    empty_references = "2 规范性引用文件\n本文件没有规范性引用文件。\n"
+    quiet = edited(
+        (chapter("2"), empty_references), ("低温性能应符合GB/T 2423.1—2008的规定", "低温性能应稳定")
+    )
+    site = next(s for s in injector.sites(quiet, InjectionContext()) if s.detail == "references")
+    proposal = injector.propose(quiet, site, random.Random(0), InjectionContext())
+    assert proposal is not None and "本文件没有规范性引用文件。" in proposal.fix, proposal.fix
