@@ -67,7 +67,7 @@ def test_correct_rewrites_become_llm_instances(battery: Document, context: Injec
 def test_every_supported_type_can_be_written_by_the_llm(
     corpus_documents: list[Document], context: InjectionContext
 ) -> None:
-    from tests.injectors.types.ter.test_ter_world import llm_writable_cases
+    from tests.injectors.types.ter.ter_documents import llm_writable_cases
 
     available = injectors()
     accepted: set[str] = set()

@@ -1,5 +1,4 @@
-"""The STR dimension as a whole: every one of its types at once (on the corpus, on real standards,
-on one sample), where no single type module is the subject."""
+"""The STR dimension as a whole: tests of all its types at once, where no one type module is the subject."""
 
 from __future__ import annotations
 

@@ -1,10 +1,16 @@
-"""Small standards written for the terminology (TER) tests, and the findings of one checker on them."""
+"""Small standards written for the terminology (TER) tests, the helpers several of its test modules share
+and the findings of one checker on them."""
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
 from pathlib import Path
 
-from injectors.checking import lint
+from injectors.base import Injector
+from injectors.checking import Baseline, lint
+from injectors.context import InjectionContext
+from injectors.instance import ErrorInstance
 from injectors.taxonomy import types
 from parsers.model import Document
 from parsers.text import parse_text
@@ -54,3 +60,77 @@ GB/T 191—2008　包装储运图示标志
 
 def violations(doc: Document, error_type: str) -> list[tuple[str, str]]:
     return [(v.location, v.message) for v in lint(doc, [error_type])]
+
+
+SEEDS = (0, 1)
+
+
+_BASELINES: dict[str, Baseline] = {}
+
+
+def injected(
+    injector: Injector, doc: Document, context: InjectionContext, seed: int
+) -> tuple[Baseline, ErrorInstance | None]:
+    """One injection as the bench does it; the original's lint is computed once per document."""
+    baseline = _BASELINES.get(doc.source)
+    if baseline is None or baseline.document is not doc:
+        baseline = _BASELINES[doc.source] = Baseline(doc)
+    attempt = injector.inject(baseline, random.Random(f"{seed}:{doc.doc_id}:x"), context, seed=seed)
+    return baseline, attempt.instance
+
+
+FLOW_TERMS = TERMS + "\n3.3 试样流量 sample flow\n单位时间内流经采样单元的试样体积。"
+
+
+FLOW_BODY = BODY + "\n4.3 流量\n试样流量不应小于1 L/min。"
+
+
+# The device standard says 流量 and 试样 on their own: a sister standard's "采样流量" is made of its words.
+DEVICE_BODY = BODY.replace(
+    "标定周期不应超过30 d。", "标定周期不应超过30 d。采样单元的流量应稳定，试样不应被污染。"
+)
+
+
+SISTER_TERMS = """3.1 采样流量 sampling flow rate
+单位时间内流经采样单元的试样体积。
+3.2 自检项 self-test item
+采样单元每次自检时检查的项目。
+3.3 标志信息 marking information
+采样单元标志上给出的内容。"""
+
+
+SISTER_BODY = "4 要求\n采样流量应可调。自检项应在说明书中列出。标志信息应清晰。"
+
+
+def device_and_sister(sister_ics: str, sister_ccs: str) -> tuple[Document, InjectionContext]:
+    device = document(body=DEVICE_BODY)
+    device = replace(device, cover=replace(device.cover, ics="13.040.40", ccs="Z 15"))
+    sister = document(terms=SISTER_TERMS, body=SISTER_BODY)
+    sister = replace(sister, doc_id="sister", cover=replace(sister.cover, ics=sister_ics, ccs=sister_ccs))
+    return device, InjectionContext.from_documents([device, sister])
+
+
+THREE_TERMS = TERMS + "\n3.3 伴热管线 heated line\n将试样从采样单元输送至分析单元并保持其温度的管线。"
+
+
+THREE_BODY = """4 要求
+4.1 采样
+采样单元应每天自检一次，标定周期不应超过30 d。伴热管线的温度不应低于120 ℃。
+4.2 输送
+伴热管线的长度不宜超过30 m。
+4.3 标志
+采样单元的标志应符合GB/T 191—2008的规定。"""
+
+
+def llm_writable_cases() -> list[tuple[Document, InjectionContext]]:
+    """Documents (with their context) that offer the forms an LLM rewrites: a written term (TER-01, no
+    entry or abbreviation to take out) and a borrowed entry (TER-02, a sister standard of the same narrow
+    field). The project corpus gives these types entry removals and renamed entries, which leave nothing
+    for an LLM to write."""
+    terms = TERMS.replace(
+        "从被测介质中抽取并输送试样的部件组合。", "从被测介质中抽取并输送试样的部件组合，由流量传感器组成。"
+    )
+    body = BODY.replace("采样单元应每天自检一次", "采样单元应每天自检一次，流量的测量由传感器完成")
+    written = document(terms=terms, body=body)
+    device, context = device_and_sister("13.040.40", "Z 15")
+    return [(written, InjectionContext()), (device, context)]
