@@ -1,10 +1,14 @@
-"""Small standards (a made-up rooftop rain sensor) written for the NREF tests, and one checker's findings."""
+"""Small standards (a made-up rooftop rain sensor) written for the NREF tests, one checker's findings, and
+what several NREF test modules check of a description."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import regex
+
 from injectors.checking import lint
+from injectors.instance import ErrorInstance
 from injectors.taxonomy import types
 from parsers.model import Document
 from parsers.text import parse_text
@@ -75,3 +79,23 @@ CLEAN_BODY = (
 
 RAIN_LIST = "GB/T 2423.1—2008　电工电子产品环境试验　第2部分：试验方法　试验A：低温"
 RAIN_BODY = "4.1 低温\n传感器应按GB/T 2423.1—2008的规定进行低温试验，试验后应能正常工作。"
+
+
+def _quoted(text: str) -> list[str]:
+    return [part.split("”")[0] for part in text.split("“")[1:]]
+
+
+def names_the_change(instance: ErrorInstance) -> bool:
+    """The error part of the description quotes the changed words: text that is in the original section
+    or in the corrupted one but not in both (for a swap: the two exchanged entries)."""
+    assert instance.original_section is not None and instance.corrupted_section is not None
+    quoted = _quoted(instance.description.split("；修改建议：")[0])
+    if instance.error_type == "NREF-04":  # the two exchanged entries, then (across others) the list between
+        swapped = [r.old for r in instance.edit.replacements]
+        return len(quoted) >= 2 and all(any(entry.startswith(q) for entry in swapped) for q in quoted[:2])
+    # the planner renumbers "第5章" and "“5.2”" when other errors renumber this document: quotations of the
+    # text and clauses of other documents must not take that form
+    assert not any(regex.search(r"第\d+(?:\.\d+)*[条章]|^[\dA-Z](?:\.\d+)*$", q) for q in quoted), quoted
+    before, after = instance.original_section.text, instance.corrupted_section.text
+    fragments = [f for q in quoted for f in q.split("…") if len(f) >= 4]
+    return any((f in before) != (f in after) for f in fragments)
