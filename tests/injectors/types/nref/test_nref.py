@@ -12,6 +12,7 @@ from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.language.citations import find_cited, parse_number, unwrap_citations
+from injectors.registry import injectors
 from injectors.types.nref.nref01_cited_not_listed import NormativeReferenceUnlisted
 from injectors.types.nref.nref02_listed_not_cited import UncitedReferenceListed
 from injectors.types.nref.nref03_informative_listed_as_normative import InformativeReferenceListed
@@ -20,6 +21,7 @@ from injectors.types.nref.nref05_citation_form_error import CitationFormError
 from parsers import parse_file
 from parsers.model import Document
 from parsers.text import parse_text
+from tests.injectors.types.nref import nref_documents
 from tests.injectors.types.nref.nref_documents import (
     CLEAN_BODY,
     CLEAN_REFERENCES,
@@ -28,6 +30,7 @@ from tests.injectors.types.nref.nref_documents import (
     names_the_change,
     standard,
 )
+from tests.injectors.types.scp.scp_documents import POST_SCOPE, charger_standard
 
 
 def test_clean_corpus_has_no_nref_violation(corpus_documents: list[Document]) -> None:
@@ -139,3 +142,16 @@ def test_real_findings_are_the_known_ones(real_corpus: Path) -> None:
     assert [v for v in lint(jrt) if v.error_type in NREF and v.error_type != "NREF-01"] == []
     md = parse_file(real_corpus / "GBT_22240-2020.md")
     assert [v for v in lint(md) if v.error_type in NREF] == []
+
+
+def test_nref_skip_reasons_name_the_list_state() -> None:
+    context = InjectionContext()
+    listed = "GB/T 2423.1—2008　电工电子产品环境试验　第2部分：试验方法　试验A：低温"
+    clean = nref_documents.standard(listed, "传感器应按GB/T 2423.1—2008进行低温试验。")
+    uncited = nref_documents.standard(listed, "传感器应进行低温试验。")
+    assert injectors()["NREF-02"].no_site_reason(uncited, context) == "already_in_original"
+    assert injectors()["NREF-03"].no_site_reason(clean, context) == "no_informative_citation"
+    assert injectors()["NREF-04"].no_site_reason(clean, context) == "one_entry"
+    no_list = charger_standard(POST_SCOPE)
+    assert injectors()["NREF-01"].no_site_reason(no_list, context) == "no_reference_list"
+    assert injectors()["SCP-04"].no_site_reason(no_list, context) in ("no_untreated_aspect", "no_scope_list")

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import regex
 
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
+from injectors.registry import injectors
 from injectors.types.nref.nref05_citation_form_error import CitationFormError
 from parsers.model import Document
+from tests.injectors.types.nref import nref_documents
 from tests.injectors.types.nref.nref_documents import (
     CLEAN_BODY,
     CLEAN_REFERENCES,
@@ -18,6 +21,7 @@ from tests.injectors.types.nref.nref_documents import (
     names_the_change,
     standard,
 )
+from tests.injectors.types.scp.scp_documents import alone_instances
 
 
 def test_nref05_every_form_verifies(corpus_documents: list[Document], context: InjectionContext) -> None:
@@ -129,3 +133,28 @@ def test_nref05_lead_in_of_the_wrong_edition() -> None:
         CLEAN_REFERENCES, CLEAN_BODY, lead_in=LEAD_2009, foreword="本标准按照GB/T 1.1—2009给出的规则起草。"
     )
     assert found(old, "NREF-05") == []
+
+
+def test_nref05_takes_the_hyphen_no_more_often_than_its_other_forms() -> None:
+    """Every dated citation is a hyphen site: five of them beside one undated normative citation gave the
+    hyphen to nearly every instance; each form offers a few sites, spread through the document."""
+    listed = "\n".join(
+        (
+            "GB/T 2423.1—2008　电工电子产品环境试验　第2部分：试验方法　试验A：低温",
+            "GB/T 2423.2—2008　电工电子产品环境试验　第2部分：试验方法　试验B：高温",
+            "GB/T 4208　外壳防护等级（IP代码）",
+        )
+    )
+    body = (
+        "传感器应按GB/T 2423.1—2008进行低温试验。传感器应按GB/T 2423.2—2008进行高温试验。\n"
+        "低温试验的持续时间见GB/T 2423.1—2008。高温试验的持续时间见GB/T 2423.2—2008。\n"
+        "外壳防护等级应符合GB 4208的规定。"
+    ).replace("GB 4208", "GB/T 4208")
+    document = nref_documents.standard(listed, body)
+    injector = injectors()["NREF-05"]
+    sites = list(injector.sites(document, InjectionContext()))
+    kinds = Counter(s.detail[0] for s in sites)
+    # the hyphen is one form among several: never most of the sites
+    assert kinds["specific"] >= 1 and kinds["year"] >= 1 and kinds["dash"] <= sum(kinds.values()) / 2, kinds
+    forms = Counter(i.provenance.form for i in alone_instances("NREF-05", document, seeds=30))
+    assert forms["dash"] <= 0.6 * sum(forms.values()) and len(forms) >= 2, forms

@@ -1,4 +1,4 @@
-"""Scope dimension (SCP): injected errors on the corpus, and the checkers on small standards written here."""
+"""The SCP dimension as a whole: tests of all its types at once, where no one type module is the subject."""
 
 from __future__ import annotations
 
@@ -12,102 +12,23 @@ from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import Edit, apply_edits, replay
 from injectors.instance import ErrorInstance
+from injectors.language.connectives import leading_connective, without_leading_connective
+from injectors.language.novelty import stock_ngrams
 from injectors.language.sentences import provisions, sentences
+from injectors.language.words import words
 from injectors.registry import injectors
-from injectors.taxonomy import types
-from injectors.types.scp.editing import applicability_qualifiers, uncovered_aspects
 from parsers import parse_file
 from parsers.model import Document
-from parsers.text import parse_text
-
-TYPES = tuple(t.id for t in types() if t.dimension == "SCP")  # the dimension's types
-DETERMINISTIC = ("SCP-01", "SCP-02")
-FOREWORD = {
-    2020: "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。",
-    2009: "本标准按照GB/T 1.1—2009给出的规则起草。",
-}
-
-
-def standard(scope: str, *, generation: int = 2020, scope_title: str = "范围") -> Document:
-    """A small standard (written for these tests) whose chapter 1 is `scope`."""
-    text = f"""GB/T 99950—2025
-社区 共享工具柜 技术要求
-前言
-{FOREWORD[generation]}
-1 {scope_title}
-{scope}
-2 规范性引用文件
-本文件没有规范性引用文件。
-3 术语和定义
-本文件没有需要界定的术语和定义。
-4 技术要求
-4.1 柜体
-柜体应采用耐腐蚀材料制作，表面不应有毛刺。
-4.2 门锁
-门锁宜具有远程开启功能。
-5 试验方法
-5.1 外观检查
-在自然光下目视检查柜体外观。
-5.2 门锁试验
-连续开闭门锁500次后检查门锁功能。
-"""
-    return parse_text(Path("tool-cabinet.txt"), text.encode())
-
-
-def scope_findings(document: Document) -> list[tuple[str, str]]:
-    return [(v.location, v.error_type) for v in lint(document, TYPES)]
-
-
-# --- checkers: positive cases ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "sentence",
-    [
-        "柜体的安装单位应每年检查一次门锁。",
-        "使用本文件时，柜门宜朝向通道。",
-        "在本文件的适用范围内，柜体可采用不锈钢制作。",
-        "工具柜不应设置在消防通道内。",
-        "柜体必须可靠接地。",
-    ],
+from tests.injectors.types.scp.scp_documents import (
+    CABINET_BODY,
+    CABINET_SCOPE,
+    TYPES,
+    scope_findings,
+    scope_standard,
+    standard,
 )
-def test_provision_in_scope_is_reported(sentence: str) -> None:
-    doc = standard(
-        f"本文件规定了社区共享工具柜的技术要求和试验方法。{sentence}\n本文件适用于社区内设置的共享工具柜。"
-    )
-    assert scope_findings(doc) == [("1", "SCP-01")]
-    message = next(v.message for v in lint(doc, ["SCP-01"]))
-    assert sentence.rstrip("。").split("，")[-1] in message
 
-
-def test_prohibition_in_a_2009_scope_is_reported() -> None:
-    doc = standard(
-        "本标准规定了社区共享工具柜的技术要求。扩展功能时不得改变柜体结构。\n本标准适用于社区内设置的共享工具柜。",
-        generation=2009,
-    )
-    assert scope_findings(doc) == [("1", "SCP-01")]
-
-
-def test_missing_applicability_statement_is_reported() -> None:
-    doc = standard("本文件规定了社区共享工具柜的技术要求和试验方法。\n本文件不适用于快递柜。")
-    assert scope_findings(doc) == [("1", "SCP-02")]
-    assert "本文件适用于" in lint(doc, ["SCP-02"])[0].message
-
-
-@pytest.mark.parametrize("verb", ["主要介绍了", "阐述了", "讲述了", "介绍了"])
-def test_textbook_verb_in_scope_is_reported(verb: str) -> None:
-    doc = standard(f"本文件{verb}社区共享工具柜的技术要求。\n本文件适用于社区内设置的共享工具柜。")
-    found = lint(doc, ["SCP-02"])
-    assert [(v.location, v.error_type) for v in found] == [("1", "SCP-02")]
-    assert verb in found[0].message
-
-
-def test_textbook_verb_after_a_comma_is_reported() -> None:
-    doc = standard("本文件规定了工具柜的技术要求，阐述了试验方法。\n本文件适用于社区内设置的共享工具柜。")
-    assert scope_findings(doc) == [("1", "SCP-02")]
-
-
-# --- checkers: what must not be reported -----------------------------------------------------------------
+DETERMINISTIC = ("SCP-01", "SCP-02")
 
 
 @pytest.mark.parametrize(
@@ -133,11 +54,11 @@ def test_textbook_verb_after_a_comma_is_reported() -> None:
     ],
 )
 def test_clean_scopes_are_not_reported(scope: str) -> None:
-    assert scope_findings(standard(scope)) == []
+    assert scope_findings(scope_standard(scope)) == []
 
 
 def test_hj_variant_title_and_order_are_accepted() -> None:
-    doc = standard(
+    doc = scope_standard(
         "本标准适用于社区共享工具柜与管理平台之间的数据传输，规定了传输的过程和报文格式，给出了代码定义。",
         generation=2009,
         scope_title="适用范围",
@@ -147,7 +68,7 @@ def test_hj_variant_title_and_order_are_accepted() -> None:
 
 
 def test_empty_scope_is_left_to_the_structure_checks() -> None:
-    doc = standard("")
+    doc = scope_standard("")
     assert scope_findings(doc) == []
 
 
@@ -163,9 +84,6 @@ def test_soft_wrapped_sentence_stays_one_sentence() -> None:
 def test_provision_finder_guards_compounds() -> None:
     assert [p.word for p in provisions("系统应能响应报警信号，并宜记录相应的应答时间。")] == ["应", "宜"]
     assert provisions("可靠性和可追溯性是适宜的指标。") == []
-
-
-# --- injectors on the corpus -----------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
@@ -227,8 +145,8 @@ def test_injected_instance_is_correct(
         else:
             assert target.kind == "scope" and instance.location == "1"
         assert instance.description.startswith("错误：") and "修改建议：" in instance.description
-        for words in changed_words(instance.edit):
-            assert words and words in instance.description
+        for changed in changed_words(instance.edit):
+            assert changed and changed in instance.description
         assert replay(instance.edit, instance.original_section) == instance.corrupted_section
         corrupted = apply_edits(document, [instance.edit]).document
         assert corrupted.sections[instance.edit.target] == instance.corrupted_section
@@ -281,22 +199,6 @@ def test_both_variants_are_built(
     assert variants == expected
 
 
-def test_scope_04_only_promises_what_no_chapter_treats(corpus_documents: list[Document]) -> None:
-    for document in corpus_documents:
-        body = "".join(s.title + s.text for s in document.sections if s.kind in ("clause", "annex"))
-        for aspect in uncovered_aspects(document):
-            assert not any(k in body for k in aspect.keywords)
-
-
-def test_scope_05_drops_a_qualifier_before_the_head_noun() -> None:
-    found = applicability_qualifiers("本文件适用于额定电压不大于1 kV的户内开关柜的设计、制造和验收。")
-    assert [q for _, q in found] == ["额定电压不大于1 kV的"]
-    assert applicability_qualifiers("本文件适用于以茶树鲜叶为原料加工绿茶的生产活动。") == []
-
-
-# --- precision on clean documents --------------------------------------------------------------------------
-
-
 def test_corpus_documents_are_clean(corpus_documents: list[Document]) -> None:
     for document in corpus_documents:
         assert scope_findings(document) == [], document.standard_id
@@ -318,3 +220,19 @@ def test_real_documents_report_only_true_violations(real_corpus: Path) -> None:
     ]  # scans are refused before parsing
     found = {(p.name, v.location, v.error_type) for p in paths for v in lint(parse_file(p), TYPES)}
     assert found == REAL_FINDINGS
+
+
+def test_leading_connectives_are_recognised_and_dropped() -> None:
+    assert without_leading_connective("其中，柜门应能手动开启。") == "柜门应能手动开启。"
+    assert without_leading_connective("同时柜门应能手动开启。") == "柜门应能手动开启。"
+    assert leading_connective("此外,门锁应采用不锈钢。") == "此外,"
+    assert leading_connective("其他部件应可靠接地。") == ""  # 其他 is no 其中
+    assert leading_connective("另外的柜门应……") == "另外"
+
+
+def test_stock_ngrams_flags_a_joining_phrase_the_document_never_used() -> None:
+    document = standard(CABINET_SCOPE, CABINET_BODY)
+    line = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求，以及防雷要求。"
+    stock = stock_ngrams(line, document, words("防雷"))
+    assert ("，", "以及") in stock
+    assert all("防雷" not in g for g in stock)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.registry import injectors
+from parsers.model import Document
+from parsers.text import parse_text
 from tests.injectors.types.str.str_documents import (
     FOREWORD,
     FOREWORD_2009,
@@ -103,3 +106,46 @@ def test_an_annex_marked_as_the_other_edition_writes_it() -> None:
         assert proposal is not None and proposal.form == "edition"
         assert f"这是{other}的写法" in proposal.error, proposal.error
         assert injector.verify(Baseline(document), proposal, 0).instance is not None
+
+
+def _annexed(foreword: str, marker: str) -> Document:
+    text = f"""T/XX 0001—2025
+社区 共享工具柜 技术要求
+前言
+{foreword}
+1 范围
+本标准规定了社区共享工具柜的技术要求。
+本标准适用于社区共享工具柜。
+2 规范性引用文件
+本标准没有规范性引用文件。
+3 技术要求
+柜体应符合附录A的规定。
+附录A
+（{marker}）
+柜体尺寸
+A.1 尺寸
+柜体高度为1800 mm。
+"""
+    return parse_text(Path("annexed.txt"), text.encode())
+
+
+def _str05_rules(document: Document) -> set[str]:
+    context = InjectionContext.from_documents([document])
+    out = set()
+    for seed in range(8):
+        a = injectors()["STR-05"].inject(Baseline(document), random.Random(seed), context, seed=seed)
+        if a.instance is not None:
+            out.add(a.instance.description.rsplit("依据：", 1)[1])
+    return out
+
+
+def test_str05_cites_2009_for_an_undeclared_document_with_2009_markers() -> None:
+    document = _annexed("本标准由某协会提出。", "规范性附录")
+    assert document.drafting_rules == "unknown"
+    assert _str05_rules(document) == {"GB/T 1.1—2009 5.2.7"}
+
+
+def test_str05_keeps_2020_for_an_undeclared_document_with_2020_markers() -> None:
+    document = _annexed("本文件由某协会提出。", "规范性")
+    assert document.drafting_rules == "unknown"
+    assert _str05_rules(document) == {"GB/T 1.1—2020 9.6"}

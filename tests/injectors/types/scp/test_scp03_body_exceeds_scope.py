@@ -1,0 +1,320 @@
+"""Tests of SCP-03 正文超出范围 (Body exceeds the Scope)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from injectors.checking import Baseline
+from injectors.context import InjectionContext
+from injectors.instance import ErrorInstance
+from injectors.registry import injectors
+from injectors.types.scp.scp03_body_exceeds_scope import referenced_products
+from parsers.model import Document
+from parsers.text import parse_text
+from tests.injectors.types.scp.scp_documents import (
+    CABINET_BODY,
+    CABINET_SCOPE,
+    EXCHANGE_BODY,
+    FOREWORD,
+    added_text,
+    injector,
+    instances,
+    run,
+    standard,
+)
+
+SCOPE = "本文件规定了公交车乘客计数仪的技术要求和试验方法。\n本文件适用于公交车乘客计数仪的设计、制造和检验。"
+
+
+REFERENCES = """GB/T 99101—2024 公交车 车载视频监控终端技术要求
+GB/T 99102 计算机通用规范 第3部分：服务器
+GB/T 99103 公交车 电子站牌通用规范
+GB/T 99104 公交车 调度平台接口规范
+GB/T 99105 公交车 客流分析系统技术要求
+GB/T 99107 公交车 车载电源适配装置技术要求"""
+
+
+BODY = """4 技术要求
+4.1 供电
+乘客计数仪应能在9 V～36 V电压下正常工作。
+4.2 存储
+乘客计数仪的计数数据应至少保存30天。计数仪经电源适配装置供电。
+4.3 通信
+计数数据宜通过客流分析系统上传。
+5 试验方法
+5.1 电压试验
+在9 V和36 V下各运行1 h后检查计数功能。
+"""
+
+
+BIBLIOGRAPHY = "[1] GB/T 99106 城市公交 GPS 导航系统通用规范"
+
+
+def counter_standard(scope: str = SCOPE, references: str = REFERENCES, body: str = BODY) -> Document:
+    text = f"""GB/T 99991—2025
+公交车 乘客计数仪 技术要求
+前言
+{FOREWORD}
+1 范围
+{scope}
+2 规范性引用文件
+下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。
+{references}
+3 术语和定义
+本文件没有需要界定的术语和定义。
+{body}参考文献
+{BIBLIOGRAPHY}
+"""
+    return parse_text(Path("scp03-siblings.txt"), text.encode())
+
+
+def scp03_instances(document: Document, seeds: int = 20) -> list[ErrorInstance]:
+    context = InjectionContext.from_documents([document])
+    out = []
+    for seed in range(seeds):
+        attempt = injectors()["SCP-03"].inject(
+            Baseline(document), random.Random(f"{seed}:SCP-03"), context, seed=seed
+        )
+        if attempt.instance is not None:
+            out.append(attempt.instance)
+    return out
+
+
+def test_products_of_cited_standards_are_read_from_their_titles() -> None:
+    products = referenced_products(counter_standard())
+    assert "公交车车载视频监控终端" not in products  # the field's name is no part of the product's
+    assert "车载视频监控终端" in products and "客流分析系统" in products
+    assert "城市公交GPS导航系统" in products  # a bibliography title, the PDF's spaces around Latin closed
+    assert "调度平台" not in products  # an interface specification names no product
+    assert "电子站牌" in products
+
+
+def test_a_sibling_product_joins_a_requirement_about_the_scope_object() -> None:
+    document = counter_standard()
+    found = scp03_instances(document)
+    assert found
+    body = "".join(s.text for s in document.sections if s.kind == "clause")
+    for instance in found:
+        new = "".join(r.new for r in instance.edit.replacements)
+        # of the counter's kind, never treated by the body (客流分析系统 is; the body names its 适配装置 by
+        # the head of 车载电源适配装置), never a class it belongs to
+        assert new.lstrip("和及与、以").startswith(("车载视频监控终端", "城市公交GPS导航系统")), new
+        assert instance.provenance.form == "同类对象"
+        assert "范围只涉及公交车乘客计数仪" in instance.description
+        assert instance.location in ("4.1", "4.2")
+        assert new.lstrip("和及与、以") not in body
+
+
+def test_no_sibling_where_the_scope_takes_in_the_whole_kind() -> None:
+    scope = SCOPE.replace("的设计、制造和检验。", "的设计、制造和检验，亦适用于其他车载终端和导航系统。")
+    document = counter_standard(scope)
+    context = InjectionContext.from_documents([document])
+    assert list(injectors()["SCP-03"].sites(document, context)) == []
+    assert injectors()["SCP-03"].no_site_reason(document, context) == "no_outsider_in_scope"
+
+
+def test_a_second_instance_in_one_document_names_another_product() -> None:
+    """As the planner asks for a second instance (the first one's edit as `taken`): never the same product
+    again, and none at all where the document names only one."""
+    document = counter_standard()
+    context = InjectionContext.from_documents([document])
+    injector = injectors()["SCP-03"]
+    for seed in range(8):
+        first = injector.inject(Baseline(document), random.Random(f"{seed}:a"), context, seed=seed).instance
+        assert first is not None
+        second = injector.inject(
+            Baseline(document), random.Random(f"{seed}:b"), context, taken=[first.edit], seed=seed
+        ).instance
+        assert second is not None
+        named = [
+            {p for p in ("车载视频监控终端", "城市公交GPS导航系统") if p in r.new}
+            for i in (first, second)
+            for r in i.edit.replacements
+        ]
+        assert len(named[0]) == len(named[1]) == 1 and named[0] != named[1], named
+    single = counter_standard(
+        references=REFERENCES.replace("GB/T 99101—2024 公交车 车载视频监控终端技术要求\n", "")
+    )
+    context = InjectionContext.from_documents([single])
+    first = injector.inject(Baseline(single), random.Random("a"), context).instance
+    assert first is not None
+    again = injector.inject(Baseline(single), random.Random("b"), context, taken=[first.edit])
+    assert again.instance is None
+
+
+def test_the_all_adverb_only_where_the_document_writes_it_before_the_same_words() -> None:
+    """ "均应" in the body does not make "……和……均应能" the document's own wording: added before 应能 it
+    would be the same new phrase in every instance that took it."""
+    body = BODY.replace("5 试验方法", "4.4 功能\n试验后各项功能均应正常。\n5 试验方法")
+    document = counter_standard(body=body)
+    found = [i for i in scp03_instances(document, seeds=30) if i.location == "4.1"]
+    assert found
+    assert not any("均" in r.new for i in found for r in i.edit.replacements)
+
+
+def test_the_description_names_the_scope_objects_of_the_siblings_kind_without_their_short_names() -> None:
+    scope = SCOPE.replace("公交车乘客计数仪的技术要求", "公交车乘客计数仪（以下简称计数仪）的技术要求")
+    found = scp03_instances(counter_standard(scope))
+    assert found
+    for instance in found:
+        assert "（范围只涉及公交车乘客计数仪，未涵盖" in instance.description, instance.description
+
+
+# A fire detection standard whose scope excludes a place (a battery room), not another system.
+FIRE_SCOPE = (
+    "本文件规定了储能柜火灾探测与报警系统的系统构成和供电要求。\n"
+    "本文件适用于户外储能柜内的火灾探测与报警系统。\n"
+    "本文件不适用于建筑物内设置的电池室。"
+)
+
+
+FIRE_BODY = """4 系统构成
+4.1 总体
+火灾探测与报警系统的设计文件应包括探测器布置图和供电系统图。
+5 供电
+5.1 电源
+火灾探测与报警系统应设置主电源和备用电源。
+5.2 入口
+火灾探测与报警系统的入口处应设置标志。
+"""
+
+
+def test_scp03_coordinates_no_place_with_a_system() -> None:
+    document = standard(FIRE_SCOPE, FIRE_BODY, title="储能柜 火灾探测与报警系统 技术要求")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]))
+    assert found, "SCP-03 found no possessive site (the design documents of a battery room)"
+    for instance in found:
+        corrupted = instance.corrupted_section.text
+        assert "电池室的设计文件应包括" in corrupted  # the only reading: a second owner of the documents
+        assert "电池室应" not in corrupted and "电池室均应" not in corrupted
+        assert "电池室的入口处" not in corrupted
+
+
+def test_scp03_does_not_repeat_the_subjects_own_coordinator() -> None:
+    document = standard(FIRE_SCOPE, FIRE_BODY, title="储能柜 火灾探测与报警系统 技术要求")
+    for instance in run("SCP-03", document, InjectionContext.from_documents([document]), seeds=20):
+        assert not added_text(instance).startswith("与"), instance.corrupted_section.text
+
+
+def test_scp03_doubles_no_noun() -> None:
+    scope = (
+        "本文件规定了车站旅客信息显示系统的技术要求。\n"
+        "本文件适用于铁路客运车站设置的旅客信息显示系统。\n"
+        "本文件不适用于列车车厢内的旅客信息显示设备。"
+    )
+    body = """4 要求
+4.1 设备
+旅客信息显示系统的设备应按批准的图样制造。
+4.2 日志
+旅客信息显示系统应记录操作日志。
+"""
+    document = standard(scope, body, title="车站 旅客信息显示系统 技术条件")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]))
+    assert found, "SCP-03 found no site although 显示设备 and 显示系统 are of one kind"
+    for instance in found:
+        corrupted = instance.corrupted_section.text
+        assert "设备的设备" not in corrupted
+        assert "显示设备应记录操作日志" in corrupted
+
+
+def test_scp03_records_why_a_scope_with_an_outsider_has_no_site() -> None:
+    scope = FIRE_SCOPE
+    body = "4 供电\n4.1 电源\n火灾探测与报警系统应设置主电源和备用电源。\n"
+    document = standard(scope, body, title="储能柜 火灾探测与报警系统 技术要求")
+    context = InjectionContext.from_documents([document])
+    sc03 = injectors()["SCP-03"]
+    assert list(sc03.sites(document, context)) == []  # 电池室 is no system, and nothing is owned
+    assert sc03.no_site_reason(document, context) == "no_subject_of_its_kind"
+    plain = standard(scope.split("\n本文件不适用于")[0], body, title="储能柜 火灾探测与报警系统 技术要求")
+    assert sc03.no_site_reason(plain, InjectionContext.from_documents([plain])) == "no_outsider_in_scope"
+
+
+def test_scp03_coordinates_the_excluded_object_into_a_clause_of_its_own_wording() -> None:
+    document = standard(CABINET_SCOPE, CABINET_BODY)
+    found = instances("SCP-03", document)
+    assert found, "SCP-03 found no site on a scope with an exclusion"
+    for instance in found:
+        original = instance.original_section.text
+        corrupted = instance.corrupted_section.text
+        assert "本条" not in corrupted and "本章" not in corrupted  # the old stock sentence
+        assert "也应" not in corrupted
+        assert added_text(instance).lstrip("和及与、以").startswith("快递自提柜")
+        # the clause keeps its own predicate: only the subject grew
+        (replacement,) = instance.edit.replacements
+        assert replacement.old == "" and instance.original_section.text[:0] == ""
+        assert corrupted.count("。") == original.count("。")
+        assert "不适用于快递自提柜" in instance.description
+        assert "快递自提柜" not in "".join(s.text for s in document.sections if s.kind == "clause")
+
+
+def test_scp03_skips_a_scope_that_excludes_nothing_rather_than_borrow_from_another_field() -> None:
+    scope = "本文件规定了社区共享工具柜的技术要求。\n本文件适用于住宅小区内设置的社区共享工具柜。"
+    document = standard(scope, CABINET_BODY)
+    other = standard(CABINET_SCOPE.replace("快递自提柜", "医用冷藏柜"), EXCHANGE_BODY, "另一领域 标准")
+    context = InjectionContext.from_documents([document, other])
+    assert list(injector("SCP-03").sites(document, context)) == []
+
+
+CLASSIFIED_SCOPE = (
+    "本文件规定了社区信息系统等级保护对象的安全通用要求。\n"
+    "本文件适用于社区服务机构非涉密对象的安全建设和监督管理。"
+)
+
+
+CLASSIFIED_BODY = """4 安全通用要求
+4.1 总体要求
+对于安全保护等级为第三级的等级保护对象，应每年开展一次安全检查。
+4.2 机房
+机房应设置灭火设备。
+"""
+
+
+def test_scp03_takes_in_the_object_a_negated_qualifier_leaves_out() -> None:
+    document = standard(CLASSIFIED_SCOPE, CLASSIFIED_BODY, title="社区信息系统 等级保护 安全要求")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]))
+    assert found, "SCP-03 found no site on a scope that keeps out 涉密对象"
+    for instance in found:
+        assert added_text(instance).endswith("涉密对象")
+        assert (
+            "等级保护对象" + added_text(instance) + "，应每年开展一次安全检查"
+            in instance.corrupted_section.text
+        )
+        assert "范围写明本文件适用于“非涉密对象”" in instance.description
+
+
+def test_scp03_reads_no_exclusion_into_a_coordinated_non() -> None:
+    scope = (
+        "本文件规定了二维码支付系统的安全要求。\n本文件适用于银行业金融机构和非银行支付机构的二维码支付系统。"
+    )
+    body = "4 要求\n4.1 总体\n对于支付机构，应每年开展一次安全检查。\n"
+    document = standard(scope, body, title="移动支付 二维码 安全要求")
+    assert run("SCP-03", document, InjectionContext.from_documents([document])) == []
+
+
+# A recorder whose scope lists the stages it covers and excludes nothing.
+RECORDER_SCOPE = (
+    "本文件规定了车载温度记录仪的技术要求和试验方法。\n本文件适用于车载温度记录仪的设计、制造、检验及使用。"
+)
+
+
+RECORDER_BODY = """4 技术要求
+4.1 外壳
+温度记录仪应具有防尘外壳。温度记录仪的外壳材料应采用阻燃塑料。
+4.2 电源
+温度记录仪应能在9 V至16 V电源电压下正常工作。
+4.3 显示
+温度记录仪应具有温度显示功能。
+5 试验方法
+5.1 电源试验
+在9 V和16 V下分别通电检查温度记录仪的工作状态。
+"""
+
+
+def test_scp03_skips_a_scope_that_puts_nothing_outside() -> None:
+    """A scope listing its life-cycle stages but excluding nothing gives no site: extending a requirement
+    to a stage it does not list ("在改造前后均应……") read as padding, not as a drafting error."""
+    document = standard(RECORDER_SCOPE, RECORDER_BODY, "车载 温度记录仪 技术要求")
+    context = InjectionContext.from_documents([document])
+    assert list(injectors()["SCP-03"].sites(document, context)) == []
+    assert instances("SCP-03", document, seeds=6) == []
