@@ -1,4 +1,5 @@
-"""Tests of injectors.types.nref.analysis."""
+"""Tests of injectors.types.nref.analysis: the reading of the references list and of citations (list order,
+a citation wrapped over two lines)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tests of injectors.types.scp.editing."""
+"""Tests of injectors.types.scp.editing: the scope's untreated aspects and its applicability qualifiers."""
 
 from __future__ import annotations
 

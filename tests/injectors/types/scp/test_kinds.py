@@ -1,4 +1,5 @@
-"""Tests of injectors.types.scp.kinds."""
+"""Tests of injectors.types.scp.kinds: whether an object the scope puts outside can stand beside a body
+requirement's subject."""
 
 from __future__ import annotations
 

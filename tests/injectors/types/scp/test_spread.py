@@ -1,4 +1,4 @@
-"""Tests of injectors.types.scp.spread."""
+"""Tests of injectors.types.scp.spread: spreading lexicon material over the documents of a release."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of injectors.types.ter.editing."""
+"""Tests of injectors.types.ter.editing: the TER injectors' shared helpers (near synonyms, initials, a
+borrowed term at home in a document)."""
 
 from __future__ import annotations
 

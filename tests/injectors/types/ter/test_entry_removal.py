@@ -1,4 +1,4 @@
-"""Tests of TER-01's most natural form: a term the body uses again and again loses its entry in chapter 3."""
+"""Tests of injectors.types.ter.entry_removal: which entries of chapter 3 TER-01 may take out."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Tests of injectors.types.ter.lexicon."""
+"""Tests of injectors.types.ter.lexicon: what is a term-like phrase, and which documents share a narrow
+field."""
 
 from __future__ import annotations
 
