@@ -39,5 +39,7 @@ def test_a_citation_wrapped_over_two_lines_is_cited(body: str) -> None:
     """The citation "应按GB/T⏎2423.1—2008的规定" cites the listed document (PDF line breaks)."""
     doc = standard(RAIN_LIST, body)
     assert found(doc, "NREF-02") == []
-    uses = analyse(doc).uses_of(parse_number("GB/T 2423.1"))
+    cited = parse_number("GB/T 2423.1")
+    assert cited is not None
+    uses = analyse(doc).uses_of(cited)
     assert [u.role for u in uses] == ["normative"]
