@@ -7,6 +7,7 @@ import random
 from injectors.language.novelty import DocumentWording, line_ngrams, stock_ngrams, text_ngrams
 from injectors.language.words import words
 from parsers.model import Document, Section
+from tests.injectors.types.scp.scp_documents import CABINET_BODY, CABINET_SCOPE, standard
 
 
 def every_ngram(document: Document) -> frozenset[tuple[str, ...]]:
@@ -59,3 +60,11 @@ def test_a_gram_split_across_two_lines_is_not_the_documents() -> None:
     assert wording.new(first + second) == {g for g in line_ngrams(first + second) if across[0] in g[:-1]}
     assert wording.new(first + " ") == set() and wording.new(text) == set()
     assert ("，", "以及") in stock_ngrams("本文件规定了防雷要求，以及检验规则。", document, ["防雷"])
+
+
+def test_stock_ngrams_flags_a_joining_phrase_the_document_never_used() -> None:
+    document = standard(CABINET_SCOPE, CABINET_BODY)
+    line = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求，以及防雷要求。"
+    stock = stock_ngrams(line, document, words("防雷"))
+    assert ("，", "以及") in stock
+    assert all("防雷" not in g for g in stock)

@@ -47,3 +47,16 @@ def test_a_number_grouped_by_spaces_is_quoted_whole(line: str, expected: str) ->
     """GB/T writes 1 200 with a space: "宜为600 mm～1" clipped the range in an NMS-02 description."""
     start = line.index("宜为")
     assert quote_after(line, start, start + 1) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "end", "expected"),
+    [
+        ("响应时间不应大于100 ms，对人体部位应能全部检出。", 4, 6, "不应大于100 ms"),
+        ("记录容量不应少于10 000条，断电后记录不应丢失。", 4, 6, "不应少于10 000条"),
+        ("摊放环境温度宜为15 ℃～25 ℃，相对湿度宜为60%～80%。", 6, 7, "宜为15 ℃～25 ℃"),
+        ("差温报警动作值宜为10 ℃/min。", 7, 8, "宜为10 ℃/min"),
+    ],
+)
+def test_quotes_keep_the_unit(text: str, start: int, end: int, expected: str) -> None:
+    assert quote_after(text, start, end, 6) == expected

@@ -11,11 +11,7 @@ from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
 from parsers.model import Document
-from tests.injectors.types.nms.nms_documents import (
-    attempts,
-    evidence_standard,
-    locker_document,
-)
+from tests.injectors.types.nms.nms_documents import attempts, evidence_standard, locker_document
 
 
 def test_descriptions_quote_the_changed_words(

@@ -7,11 +7,7 @@ import pytest
 
 from injectors.language.citations import parse_number
 from injectors.types.nref.analysis import analyse, order_problem
-from tests.injectors.types.nref.nref_documents import (
-    RAIN_LIST,
-    found,
-    standard,
-)
+from tests.injectors.types.nref.nref_documents import RAIN_LIST, found, standard
 
 
 def test_order_accepts_both_real_conventions_and_rejects_breaks() -> None:

@@ -11,7 +11,6 @@ from injectors.base import Injector
 from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
-from injectors.language.citations import find_cited, parse_number, unwrap_citations
 from injectors.registry import injectors
 from injectors.types.nref.nref01_cited_not_listed import NormativeReferenceUnlisted
 from injectors.types.nref.nref02_listed_not_cited import UncitedReferenceListed
@@ -76,25 +75,6 @@ def test_injected_instances_on_the_corpus(
     assert made >= len(corpus_documents) // 2
 
 
-def test_numbers_as_written() -> None:
-    c = parse_number("GB/T 2423.1—2008")
-    assert c is not None and (c.code, c.number, c.year, c.sep) == ("GB/T", "2423.1", "2008", "—")
-    hyphen = parse_number("GB 16735-2004")
-    assert hyphen is not None and hyphen.year == "2004" and hyphen.wrong_separator
-    iso = parse_number("ISO 8601-1:2019")
-    assert iso is not None and (iso.number, iso.year, iso.wrong_separator) == ("8601-1", "2019", False)
-    assert parse_number("GB/T 32918—2016（所有部分）").all_parts  # type: ignore[union-attr]
-    assert [c.ident for c in find_cited("型号ZY100的控制面板，示例：GH01-05，标准HJ 212规定")] == ["HJ 212"]
-
-
-def test_same_document_ignores_year_part_and_recommendation_mark() -> None:
-    a, b = parse_number("GB/T 4208"), parse_number("GB 4208—2017")
-    part, series = parse_number("GB/T 19582.2"), parse_number("GB/T 19582（所有部分）")
-    assert a and b and part and series
-    assert a.same_document(b) and part.same_document(series)
-    assert not parse_number("GB/T 2423.1").same_document(parse_number("GB/T 2423.10"))  # type: ignore[union-attr,arg-type]
-
-
 def test_clean_small_document_has_no_nref_violation() -> None:
     doc = standard(CLEAN_REFERENCES, CLEAN_BODY)
     assert [v for v in lint(doc) if v.error_type in NREF] == []
@@ -128,11 +108,6 @@ HJ 524-2009 示例污染物名称代码
         ("4.1", "NREF-05"),
         ("4.1", "NREF-05"),
     ]
-
-
-def test_a_line_break_between_unrelated_numbers_joins_nothing() -> None:
-    assert unwrap_citations("采用GB\n2 范围") == "采用GB\n2 范围"
-    assert unwrap_citations("见GB/T 1.1\n2 范围") == "见GB/T 1.1\n2 范围"
 
 
 def test_real_findings_are_the_known_ones(real_corpus: Path) -> None:

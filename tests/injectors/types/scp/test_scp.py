@@ -12,21 +12,10 @@ from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import Edit, apply_edits, replay
 from injectors.instance import ErrorInstance
-from injectors.language.connectives import leading_connective, without_leading_connective
-from injectors.language.novelty import stock_ngrams
-from injectors.language.sentences import provisions, sentences
-from injectors.language.words import words
 from injectors.registry import injectors
 from parsers import parse_file
 from parsers.model import Document
-from tests.injectors.types.scp.scp_documents import (
-    CABINET_BODY,
-    CABINET_SCOPE,
-    TYPES,
-    scope_findings,
-    scope_standard,
-    standard,
-)
+from tests.injectors.types.scp.scp_documents import TYPES, scope_findings, scope_standard
 
 DETERMINISTIC = ("SCP-01", "SCP-02")
 
@@ -70,20 +59,6 @@ def test_hj_variant_title_and_order_are_accepted() -> None:
 def test_empty_scope_is_left_to_the_structure_checks() -> None:
     doc = scope_standard("")
     assert scope_findings(doc) == []
-
-
-def test_soft_wrapped_sentence_stays_one_sentence() -> None:
-    text = "本文件规定了工具柜的技术\n要求。\n本文件适用于工具柜。\n注：说明"
-    assert [s.text for s in sentences(text)] == [
-        "本文件规定了工具柜的技术\n要求。",
-        "本文件适用于工具柜。",
-        "注：说明",
-    ]
-
-
-def test_provision_finder_guards_compounds() -> None:
-    assert [p.word for p in provisions("系统应能响应报警信号，并宜记录相应的应答时间。")] == ["应", "宜"]
-    assert provisions("可靠性和可追溯性是适宜的指标。") == []
 
 
 @pytest.fixture(scope="module")
@@ -220,19 +195,3 @@ def test_real_documents_report_only_true_violations(real_corpus: Path) -> None:
     ]  # scans are refused before parsing
     found = {(p.name, v.location, v.error_type) for p in paths for v in lint(parse_file(p), TYPES)}
     assert found == REAL_FINDINGS
-
-
-def test_leading_connectives_are_recognised_and_dropped() -> None:
-    assert without_leading_connective("其中，柜门应能手动开启。") == "柜门应能手动开启。"
-    assert without_leading_connective("同时柜门应能手动开启。") == "柜门应能手动开启。"
-    assert leading_connective("此外,门锁应采用不锈钢。") == "此外,"
-    assert leading_connective("其他部件应可靠接地。") == ""  # 其他 is no 其中
-    assert leading_connective("另外的柜门应……") == "另外"
-
-
-def test_stock_ngrams_flags_a_joining_phrase_the_document_never_used() -> None:
-    document = standard(CABINET_SCOPE, CABINET_BODY)
-    line = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求，以及防雷要求。"
-    stock = stock_ngrams(line, document, words("防雷"))
-    assert ("，", "以及") in stock
-    assert all("防雷" not in g for g in stock)

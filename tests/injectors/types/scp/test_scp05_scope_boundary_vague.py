@@ -10,9 +10,7 @@ from injectors.edit import apply_edits
 from injectors.language.novelty import stock_ngrams
 from injectors.language.words import words
 from injectors.types.scp.analysis import scope_chapter, statement_sentences
-from injectors.types.scp.editing import (
-    applicability_qualifiers,
-)
+from injectors.types.scp.editing import applicability_qualifiers
 from injectors.types.scp.scp05_scope_boundary_vague import qualifier_evidence, still_bounded
 from parsers.model import Document
 from tests.injectors.types.scp.scp_documents import (

@@ -8,7 +8,6 @@ from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, replay
 from injectors.instance import ErrorInstance
-from injectors.language.terms import modal_verbs
 from injectors.taxonomy import by_id
 from parsers.model import Document
 from tests.injectors.types.ter.ter_documents import (
@@ -125,14 +124,6 @@ def test_ter_types_say_why_a_document_offers_no_site(ter_injectors: dict) -> Non
 def test_no_terms_chapter_does_not_crash() -> None:
     doc = document(terms="", lead_in="本文件没有需要界定的术语和定义。")
     assert lint(doc, TER_TYPES) == []
-
-
-def test_modal_verb_finder_guards_compounds() -> None:
-    assert [w for _, w in modal_verbs("装置应在响应后适宜地供应电源，可能可靠，可用性")] == ["应"]
-    # 可选用 is 可 + 选用 ("may choose"): a permission, as every dimension reads it; 可选 alone is not
-    assert [w for _, w in modal_verbs("宜采用，可选用")] == ["宜", "可"]
-    assert [w for _, w in modal_verbs("可选的配件")] == []
-    assert [w for _, w in modal_verbs("可采用")] == ["可"]
 
 
 def test_parser_debris_is_not_judged() -> None:

@@ -13,11 +13,7 @@ from injectors.registry import injectors
 from injectors.types.ter.editing import provision_point
 from injectors.types.ter.ter04_definition_defect import TERM_FIRST, TERM_LAST
 from parsers.model import Document
-from tests.injectors.types.ter.ter_documents import (
-    TERMS,
-    document,
-    violations,
-)
+from tests.injectors.types.ter.ter_documents import TERMS, document, violations
 
 
 def test_every_ter04_variant_is_detected(corpus_documents: list[Document], context: InjectionContext) -> None:
