@@ -19,7 +19,7 @@ from injectors.llm.cache import LLMCache
 from injectors.llm.client import LLMClient
 from injectors.llm.config import LLMConfig
 
-CLIENT_LOGGER = "injectors.llm.client"
+CLIENT_LOGGER = LLMClient.__module__  # the logger the client warns on (its module's name)
 
 
 class FirstRequestFailed(RuntimeError):
