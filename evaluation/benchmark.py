@@ -4,7 +4,7 @@ corrupted sections, read from the release's Parquet tables (never through the `r
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,15 @@ class Benchmark:
 
     def by_id(self) -> dict[str, BenchmarkItem]:
         return {item.doc_id: item for item in self.items}
+
+    def first(self, limit: int | None) -> Benchmark:
+        """The first `limit` documents (all of them for None): a run with --limit is scored on those."""
+        return self if limit is None else replace(self, items=self.items[:limit])
+
+    def only(self, doc_ids: Iterable[str]) -> Benchmark:
+        """The documents named, in the release's order: a run is scored on the documents it was asked."""
+        wanted = set(doc_ids)
+        return replace(self, items=tuple(i for i in self.items if i.doc_id in wanted))
 
 
 def _entries(value: Any) -> tuple[GoldError, ...]:

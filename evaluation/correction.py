@@ -29,7 +29,6 @@ from typing import Any
 from injectors.checking import Violation, lint, lint_at, lint_diff
 from injectors.edit import followed_renames
 from injectors.joint import failure
-from injectors.llm.client import ChatRequest
 from injectors.registry import definition, definitions
 from parsers.model import Section
 from parsers.numbering import parse_heading
@@ -271,96 +270,3 @@ def _summary(scores: Sequence[CorrectionScore]) -> dict[str, float | int]:
         "exact_match": sum(s.exact for s in scores) / n,
         "chrf": sum(s.chrf for s in scores) / n,
     }
-
-
-def _answer_of(row: Mapping[str, Any], where: str) -> tuple[str, str]:
-    """(row id or instance id, the model's text) of one JSONL row: ours or an lm-eval sample."""
-    if "doc" in row and ("resps" in row or "filtered_resps" in row):
-        doc = row["doc"]
-        if not isinstance(doc, dict) or not str(doc.get("id", "")).startswith("correction_"):
-            raise ValueError(f"{where}: an lm-eval sample that is not from the correction task")
-        responses = row.get("filtered_resps") or row.get("resps") or [""]
-        first: Any = responses[0] if isinstance(responses, list) and responses else ""
-        while isinstance(first, list):  # lm-eval nests generations one level deeper in `resps`
-            first = first[0] if first else ""
-        return str(doc["id"]), str(first)
-    key = row.get("id") or row.get("instance_id")
-    text = next((row[k] for k in ("output", "correction", "raw_output") if k in row), None)
-    if not isinstance(key, str) or not key or not isinstance(text, str):
-        raise ValueError(f"{where}: expected 'id' (or 'instance_id') and 'output' (a string)")
-    return key, text
-
-
-def read_corrections(path: Path | str) -> dict[str, str]:
-    """A corrections file: JSONL of {"id" | "instance_id", "output"}, or lm-eval's correction samples (a
-    file, or an --output_path folder holding one samples_gbtbench_correction_* file)."""
-    path = Path(path)
-    if path.is_dir():
-        found = sorted(path.rglob("samples_gbtbench_correction*.jsonl"))
-        if len(found) != 1:
-            names = ", ".join(p.name for p in found) or "none"
-            raise CorrectionInputError(
-                f"{path}: expected one samples_gbtbench_correction*.jsonl, found {names}"
-            )
-        path = found[0]
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CorrectionInputError(f"{path}: cannot read: {exc}") from None
-    answers: dict[str, str] = {}
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-            if not isinstance(row, dict):
-                raise ValueError(f"line {number}: expected a JSON object")
-            key, text = _answer_of(row, f"line {number}")
-        except (ValueError, RecursionError) as exc:
-            raise CorrectionInputError(f"{path}: {exc}") from None
-        if key in answers:
-            raise CorrectionInputError(f"{path}: line {number}: {key} appears twice")
-        answers[key] = text
-    return answers
-
-
-def correction_lines(scores: Mapping[str, Any]) -> list[str]:
-    """The headline of a correction score, for the terminal and the report."""
-    overall = scores["overall"]
-    lines = [
-        f"corrections {scores['answered']} of {scores['rows']} rows answered"
-        + (f", {len(scores['unknown'])} unknown ids ignored" if scores["unknown"] else ""),
-        f"verified {overall['verified']:.1%} (fixed {overall['fixed']:.1%}, nothing new fires "
-        f"{overall['clean']:.1%})  exact match {overall['exact_match']:.1%}  chrF {overall['chrf']:.3f}",
-    ]
-    for kind, row in scores["by_type"].items():
-        lines.append(
-            f"  {kind:8} n={row['n']:<3} verified {row['verified']:.1%}  exact {row['exact_match']:.1%}  "
-            f"chrF {row['chrf']:.3f}"
-        )
-    return lines
-
-
-PROMPT_ID = "gbtbench-correction@1"
-
-
-def correction_requests(
-    release_dir: Path, shots: str, limit: int | None = None
-) -> tuple[list[dict[str, Any]], list[ChatRequest]]:
-    """The release's correction rows for 0 or 1 shot and one chat request per row (its query, as lm-eval
-    shows it)."""
-    shot = {"0": "zero_shot", "1": "one_shot"}.get(str(shots))
-    if shot is None:
-        raise CorrectionInputError(f"--shots must be 0 or 1, not {shots!r}")
-    path = Path(release_dir) / "instructions" / f"correction_{shot}.jsonl"
-    if not path.is_file():
-        raise CorrectionInputError(f"{release_dir}: no correction task ({path.name} missing)")
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    rows = rows if limit is None else rows[:limit]
-    requests = [
-        ChatRequest(
-            messages=({"role": "user", "content": row["query"]},), prompt_id=f"{PROMPT_ID}:{shot}", seed=0
-        )
-        for row in rows
-    ]
-    return rows, requests

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from evaluation.reference import rounded
+from evaluation.score import PROTOCOLS
 from injectors.taxonomy import DIMENSIONS
 
 CHART_NAME = "dimensions.png"
@@ -52,6 +54,41 @@ def headline(scores: dict[str, Any], protocol: str = "gbtbench") -> list[str]:
             f"{level:<9} recall {_pct(figures['recall'])}{_ci(ci.get('recall'))}  "
             f"precision {_pct(figures['precision'])}{_ci(ci.get('precision'))}  "
             f"F1 {_pct(figures['f1'])}{_ci(ci.get('f1'))}"
+        )
+    return lines
+
+
+def score_lines(scores: dict[str, Any], protocol: str) -> list[str]:
+    """Every protocol's headline, `protocol`'s first, each under its name in brackets: what `score` and
+    `evaluate` print."""
+    lines = []
+    for name in (protocol, *(p for p in PROTOCOLS if p != protocol)):
+        lines.append(f"[{name}]")
+        lines += [f"  {line}" for line in headline(scores, name)]
+    return lines
+
+
+# what each count of a run's input means for its scores, in the order they are told
+_INPUT_NOTES = {
+    "missing": "without a prediction, scored as empty",
+    "unparsable": "with unparsable output, scored as empty",
+    "null": "answered null, left out of every denominator",
+    "failed": "whose model call failed, scored as empty",
+    "unknown": "predicted but not in the release, ignored",
+}
+
+
+def input_notes(scores: dict[str, Any]) -> list[str]:
+    """One line per kind of input that was not a clean prediction (none when every document had one)."""
+    inp = scores["input"]
+    lines = [
+        f"{inp[name]['count']} documents {note}" for name, note in _INPUT_NOTES.items() if inp[name]["count"]
+    ]
+    partial = inp.get("partial", {"count": 0})
+    if partial["count"]:
+        lines.append(
+            f"{partial['count']} documents read in part: {partial['recovered']} of the {partial['seen']} "
+            "errors their answers show were recovered"
         )
     return lines
 
@@ -156,3 +193,15 @@ def write_chart(scores: dict[str, Any], path: Path, title: str) -> None:
     fig.tight_layout()
     fig.savefig(path, metadata={"Software": None})
     plt.close(fig)
+
+
+def report_files(scores: dict[str, Any], name: str, version: str) -> dict[str, Callable[[Path], object]]:
+    """The files of a scored run, each as a writer of its path: scores.json (every figure, unrounded), the
+    chart and report.md."""
+    text = json.dumps(scores, ensure_ascii=False, indent=1) + "\n"
+    report = render_report(scores, title=name)
+    return {
+        "scores.json": lambda p: p.write_text(text, encoding="utf-8"),
+        CHART_NAME: lambda p: write_chart(scores, p, f"{name} on {version}"),
+        "report.md": lambda p: p.write_text(report, encoding="utf-8"),
+    }

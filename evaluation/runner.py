@@ -142,6 +142,11 @@ def run_model(
     return [results[i] for i in range(len(prompts))]
 
 
+def model_meta(model: str, shots: str, llm: dict[str, Any]) -> dict[str, Any]:
+    """scores.json's `run` of a model's review: the model, its shots, the prompt and the client's counts."""
+    return {"model": model, "shots": int(shots), "prompt_id": PROMPT_ID, "llm": llm}
+
+
 def _write_atomic(path: Path, data: str | bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")

@@ -7,5 +7,5 @@ read only the high-risk points of the types a checker cannot decide alone, and r
 own linter, no LLM) report computable findings — together a set of candidates. Prediction (`fusion`): the
 candidates are normalised (codes validated, locations mapped onto the document's own numbers), grouped by
 (location, type), scored by source and agreement, refined, and kept above a threshold, each with the agents
-that proposed it. `run` drives the calls through the project's cached LLM client.
+that proposed it. `run` drives the calls through the project's cached LLM client; `results` files the run.
 """

@@ -56,7 +56,8 @@ def _root(
 for command in (parse, inject, lint, build, publish, serve):  # the order of `gbtbench --help`
     app.command()(command)
 
-from flows.cli.evaluation import evaluate_command, score_command  # noqa: E402
+from flows.cli.evaluate import evaluate_command  # noqa: E402
+from flows.cli.score import score_command  # noqa: E402
 
 app.command("score")(score_command)
 app.command("evaluate")(evaluate_command)
