@@ -122,9 +122,18 @@ def correction_requests(
 
 
 def release_version(release_dir: Path) -> str:
-    """The version a run on the release is filed under: the manifest's, else the folder's name."""
-    version = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8")).get("version", "")
-    return str(version or release_dir.resolve().name)
+    """The version a run on the release is filed under: the manifest's, else the folder's name. A manifest
+    that cannot be read stops the run: results filed under a guessed version could mix two releases."""
+    path = release_dir / "manifest.json"
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CorrectionInputError(f"{path}: no manifest.json: not a gbtbench release folder") from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise CorrectionInputError(f"{path}: the release manifest cannot be read ({exc})") from None
+    if not isinstance(manifest, dict):
+        raise CorrectionInputError(f"{path}: the release manifest is not a JSON object")
+    return str(manifest.get("version", "") or release_dir.resolve().name)
 
 
 def correction_predictions(

@@ -30,9 +30,9 @@ def evaluate_corrections(
 
     try:
         rows, requests = correction_requests(release_dir, shots, limit)
+        version = release_version(release_dir)
     except CorrectionInputError as exc:
         raise fail(exc) from None
-    version = release_version(release_dir)
     cache_path = llm_cache or run_folder(out, model, version) / "llm-cache.sqlite"
     with model_client(model, base_url, concurrency, cache_path) as client:
         answers = answered_first(client, requests)

@@ -76,6 +76,23 @@ def test_the_version_is_the_manifest_s_else_the_folder_s(tmp_path: Path) -> None
     assert release_version(a_release(tmp_path / "b", {"version": ""})) == "v1.2.3"
 
 
+def test_an_unreadable_manifest_stops_the_run_with_its_path(tmp_path: Path) -> None:
+    corrupt = a_release(tmp_path / "corrupt", {"version": "v7.0.0"})
+    (corrupt / "manifest.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(
+        CorrectionInputError, match=r"corrupt/v1\.2\.3/manifest\.json: the release manifest cannot be read"
+    ):
+        release_version(corrupt)
+    listed = a_release(tmp_path / "listed", {"version": "v7.0.0"})
+    (listed / "manifest.json").write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(CorrectionInputError, match="is not a JSON object"):
+        release_version(listed)
+    missing = a_release(tmp_path / "missing", {"version": "v7.0.0"})
+    (missing / "manifest.json").unlink()
+    with pytest.raises(CorrectionInputError, match=r"no manifest\.json: not a gbtbench release folder"):
+        release_version(missing)
+
+
 def test_answers_become_rows_and_failed_calls_say_why() -> None:
     answered = ChatResponse(
         "5.1 改好的第一节", prompt_tokens=3, completion_tokens=4, cache_key="k", cached=False
