@@ -3,10 +3,14 @@
 A modal verb changed on an ordinary clause reads as a plausible provision: nobody given only the corrupted
 document could tell. A change is detectable when the document itself says how strong the provision must be:
 
-- the clause is a pass/fail item of the inspection rules (检验规则, 判定, a table of 检验项目 names it);
-- a test method presupposes it (the 试验方法 chapter refers to it, or tests what it is about);
+- the clause is a pass/fail item of the inspection rules (检验规则, 判定, a table of 检验项目 names it or
+  its sub-chapter);
+- a test method presupposes it (the 试验方法 chapter refers to the clause itself, not its sub-chapter, and
+  not as a test's conditions, or tests what it is about);
 - it carries a limit value (不大于 5 mm, ≤ 0.5 ℃, 30 min 内 …) or a safety consequence (防止触电 …);
-- a sibling item of the same list keeps the other modal verb;
+- a sibling of the same list or sentence keeps the modal verb and binds the same actor to the same object
+  (`same_provision`), for a requirement as for a recommendation: two subjects or two objects may
+  legitimately carry different strengths ("a) 开启角度应…；b) 柜门宜…" is a plausible list);
 - the document states the same provision again elsewhere (the same whole sentence, under the same
   headings but for a grade) with the modal verb kept (`restatement`). For a recommendation only a later
   statement counts, for a requirement only an earlier one: a document that states one provision grade by
@@ -196,17 +200,33 @@ def _owners(document: Document, position: int) -> list[Section]:
     return out
 
 
+# "在7.1的试验条件下", "按5.2规定的条件": the mention takes the clause as the conditions of a test, which
+# says nothing about whether the clause is a requirement
+_AS_CONDITIONS = regex.compile(r"\s*(?:[中的所]|规定的|给出的){0,2}\s*(?:试验|测试|检验|环境|工作)?条件")
+
+
+def _as_conditions(text: str, end: int) -> bool:
+    return _AS_CONDITIONS.match(text, end) is not None
+
+
 def referenced_by(document: Document, position: int) -> list[Evidence]:
-    """The inspection rules or test methods that name this clause (or its sub-chapter) by number or title."""
+    """The inspection rules or test methods that name this clause (or, for the inspection rules, its
+    sub-chapter) by number or title. A test method that names the sub-chapter tests something of it, not
+    necessarily this clause ("在7.1的试验条件下" checks repeatability, not 7.1.7's markings); a mention
+    that takes the clause as a test's conditions tests nothing of it."""
     own_chapter = document.sections[position].number.split(".")[0]
     out: list[Evidence] = []
-    for owner in _owners(document, position):
+    for depth, owner in enumerate(_owners(document, position)):
         title = owner.title.strip()
         named = len(title) >= 2 and title not in _GENERIC_TITLES and title != owner.number
         for ref in referrers(document):
             if ref.section.number.split(".")[0] == own_chapter:
                 continue
+            if depth and ref.kind != INSPECTION:
+                continue
             hit = _mentions_number(ref.section.text, owner.number)
+            if hit is not None and _as_conditions(ref.section.text, hit.end()):
+                continue
             if hit is not None:
                 line = _line_at(ref.section.text, hit.start())
                 offset = hit.start() - (ref.section.text.rfind("\n", 0, hit.start()) + 1)
@@ -493,8 +513,9 @@ def requirement_evidence(
         referenced_by(document, position)
         + limit_value(line, modal)
         + safety_consequence(line, modal)
-        + list_siblings(section, line_offset, REQUIREMENT)
-        + sentence_siblings(line, modal)
+        + list_siblings(section, line_offset, REQUIREMENT, modal)
+        + sentence_siblings(line, modal, same_actor=True)
+        + restatement(document, position, line, modal, later=False)
     )
 
 

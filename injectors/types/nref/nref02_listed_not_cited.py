@@ -85,16 +85,24 @@ def _affinity(title: str, topic: str, body: str, rarity: dict[str, float]) -> fl
     return sum(rarity.get(w, 0.0) * (1.0 if w in topic else 0.25) for w in words)
 
 
-def _fits(cited: Cited, title: str, same_field: bool, series: set[tuple[str, int]], body: str) -> bool:
-    """Whether a reference another corpus document lists belongs in this document's list: listed by a
-    document of the same field whose title is half in this document's words, of a series this list already
-    draws on (GB/T 2423.2 beside GB/T 2423.1), or with a title every content word of which this document
-    uses (its own subject). Anything else is another field's material and would give the error away."""
+def _fits(
+    cited: Cited, title: str, same_field: bool, series: set[tuple[str, int]], body: str, kin: str
+) -> bool:
+    """Whether a reference another corpus document lists belongs in this document's list: of a series this
+    list already draws on (GB/T 2423.2 beside GB/T 2423.1), or of the field this document and the documents
+    it already lists are in (`_kin`: the first content word of a title, which names its field, is found in
+    their titles; "密码应用标识规范" shares 标识 with "材料数据标识" but is cryptography) and, besides, listed by
+    a document of the same field whose title is half in this document's words, or with a title every
+    content word of which this document uses. A body's words alone are no kinship: a vehicle terminal's
+    protocol says 模块 and 检测 without a drafter ever listing 密码模块安全检测要求. Anything else is
+    another field's material and would give the error away."""
     if (cited.family, cited.parts[0]) in series:
         return True
     words = _title_words(title)
-    if not words:  # a title with no words to compare (an English one): the field decides
-        return same_field
+    if not words:  # a title with no words to compare (an English one): nothing shows kinship
+        return False
+    if words[0] not in kin:
+        return False  # a title opens with its field (密码…, 汽车…, 材料基因工程…): this drafter's own or not
     used = sum(w in body for w in words)
     # a field as broad as ICS 35 holds energy metering and semantic libraries alike: a reference of the
     # same field still speaks of what this document speaks of (half its title's words), any other all
@@ -137,6 +145,7 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
     families = {item.cited.family for item in a.items}
     gap = _title_gap(a.items)
     series = {(item.cited.family, item.cited.parts[0]) for item in a.items}
+    kin = _kin(document, a)
     field = field_of(document.cover.ics, document.cover.ccs)
     references = context.references_for(document)
     titles = list(dict.fromkeys(r.entry.title for r in references))
@@ -148,7 +157,7 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
     for order, ref in enumerate(references):
         near = same_field(field, field_of(ref.ics, ref.ccs))
         if (ref.entry, near) not in fitting:
-            fitting[(ref.entry, near)] = _fitting(ref.entry, near, a, series, body)
+            fitting[(ref.entry, near)] = _fitting(ref.entry, near, a, series, body, kin)
         cited = fitting[(ref.entry, near)]
         if cited is None:
             continue
@@ -166,13 +175,20 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
 
 
 def _fitting(
-    entry: ReferenceEntry, near: bool, a: Analysis, series: set[tuple[str, int]], body: str
+    entry: ReferenceEntry, near: bool, a: Analysis, series: set[tuple[str, int]], body: str, kin: str
 ) -> Cited | None:
     """The entry's standard when this document may list it: never mentioned here, and fitting (`_fits`)."""
     cited = parsed(entry.line, entry.number, entry.year)
     if cited is None or not entry.title or a.mentioned(cited) or excluded(cited, a.own):
         return None
-    return cited if _fits(cited, entry.title, near, series, body) else None
+    return cited if _fits(cited, entry.title, near, series, body, kin) else None
+
+
+def _kin(document: Document, a: Analysis) -> str:
+    """What a drafter of this document draws references from: its own title and the titles of the documents
+    it lists or gives in its bibliography (the field of its citations, in their own words)."""
+    titles = [document.title, *(i.title for i in a.items), *(e.title for _, e in a.bibliography)]
+    return "\n".join(titles)
 
 
 class UncitedReferenceListed(Injector):
@@ -180,8 +196,10 @@ class UncitedReferenceListed(Injector):
 
     Why: the list holds only documents the text cites normatively; an extra entry misleads users about
     what the provisions depend on. The number and title are real, taken from the list of another corpus
-    document of the same field, of this list's own series, or on this document's subject (`_fits`;
-    none: no site); the entry goes where the list order stays as it was.
+    document: of this list's own series, or one a drafter of this document would plausibly list, its title
+    sharing a content word with this document's title or its listed and bibliography titles and speaking of
+    what this document speaks of (`_fits`; none: no site); the entry goes where the list order stays as it
+    was.
     """
 
     error_type = ERROR_TYPE.id
