@@ -16,6 +16,9 @@ document could tell. A change is detectable when the document itself says how st
   statement counts, for a requirement only an earlier one: a document that states one provision grade by
   grade ("第二级…可…", "第三级…可…") may require at a higher grade what a lower one only recommends,
   never the other way round;
+- a lead-in binds the clause's actor to every item of its list as a requirement ("柜门应符合下列要求："
+  before its items, "必须满足以下各项要求。" closing the parent of its sub-clauses): a weakened item
+  contradicts it (`lead_in`);
 - a permission to set something (可自定义, 可设置, 可调整 …) whose value the document gives a default for
   elsewhere (缺省超时, 默认值): a required setting has no default;
 - for a recommendation, its own sentence (or the next one) offers an alternative (也可 …) or hedges it
@@ -67,6 +70,7 @@ INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, D
     "restated",
     "default",
 )
+LEAD_IN = "lead_in"
 
 _INSPECTION_TITLE = regex.compile(r"检验规则|判定|检验项目|出厂检验|型式检验|交收检验|验收规则|抽样")
 _TEST_TITLE = regex.compile(r"试验方法|检验方法|测试方法|检测方法|测量方法|试验$|测试$|检测$|检查$")
@@ -504,6 +508,42 @@ def _heads_its_item(line: str, modal: Modal) -> bool:
     return _NOT_HEADING.search(before) is None
 
 
+# "应符合下列要求：", "必须满足以下各项要求。": a lead-in that makes every item after it a requirement (not
+# "一般应符合下列规定", which leaves room for exceptions)
+_REQUIRED_ITEMS = regex.compile(
+    r"(?<!一般|原则上|通常|一般情况下)(?:应|必须|须)(?:分别|同时|全部)?(?:符合|满足|遵守|遵循|达到)(?:下列|以下|如下)(?:各项|所有|全部)?"
+    r"(?:要求|规定|条件)[：:。]?\s*$"
+)
+
+
+def lead_in(document: Document, position: int, line: str, modal: Modal) -> list[Evidence]:
+    """The lead-in that binds this item's actor to every item of its list ("柜门应符合下列要求：" before
+    "b) 柜门应能自动锁闭", or a sub-clause under "7.1 … 必须满足以下各项要求。"): the same actor bound to
+    this very provision as a requirement, so a weakened item contradicts it."""
+    section = document.sections[position]
+    if _LIST_ITEM.match(line):
+        if not _heads_its_item(line, modal):
+            return []
+        lead = _lead_in(section, line)
+        found = _REQUIRED_ITEMS.search(lead.strip())
+        return [Evidence(LEAD_IN, _lead_words(lead.strip(), found.start()), "本条")] if found else []
+    parent = next((s for s in reversed(document.sections[:position]) if s.level < section.level), None)
+    if parent is None or parent.level != section.level - 1 or parent.kind != section.kind:
+        return []
+    last = next((x.strip() for x in reversed(parent.text.split("\n")) if x.strip()), "")
+    found = _REQUIRED_ITEMS.search(last)
+    return [Evidence(LEAD_IN, _lead_words(last, found.start()), place(parent.number))] if found else []
+
+
+def _lead_words(line: str, at: int) -> str:
+    """The lead-in's own clause, from its subject to 要求 ("柜门应符合下列要求")."""
+    a = at
+    while a > 0 and line[a - 1] not in "，,；;。：:":
+        a -= 1
+    words = line[a:].rstrip("：:。 ")
+    return words if len(words) <= 30 else shorten(words, 30)
+
+
 def requirement_evidence(
     document: Document, position: int, line_offset: int, line: str, modal: Modal
 ) -> list[Evidence]:
@@ -516,6 +556,7 @@ def requirement_evidence(
         + list_siblings(section, line_offset, REQUIREMENT, modal)
         + sentence_siblings(line, modal, same_actor=True)
         + restatement(document, position, line, modal, later=False)
+        + lead_in(document, position, line, modal)
     )
 
 
@@ -640,6 +681,8 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"句中“{w}”表明这只是推荐，与要求相矛盾"
     if evidence.kind == DEFAULT:
         return f"{where}给出了“{w}”，既有缺省值，该项本可不另行设定，强化为要求后前后矛盾"
+    if evidence.kind == LEAD_IN:
+        return f"{where}以“{w}”引出所列各项，各项都是要求，该项却被单独弱化，与引导语矛盾"
     if evidence.kind == RESTATED:
         return f"{where}对同一事项的相同规定“{w}”仍为{force_kept}，两处规定前后矛盾"
     if where == "同一句":

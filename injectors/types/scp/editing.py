@@ -151,6 +151,61 @@ SCOPE_ASPECTS = (
 )
 
 
+# Families of aspects, each with the words by which a body's own clause titles show that it deals with the
+# family: a scope that covers 备份和恢复 and 日志管理 plausibly promises 容量规划 too, one whose body deals
+# with nothing of the kind (a data element standard, a naming rule) does not promise 负载均衡.
+_FAMILY_WORDS = {
+    "lifecycle": (
+        *("安装", "维护", "保养", "维修", "报废", "售后", "保修", "包装", "运输", "贮存", "储存"),
+        *("标志", "标签", "铭牌", "说明书", "使用说明"),
+    ),
+    "robustness": (
+        *("防雷", "接地", "噪声", "振动", "冲击", "腐蚀", "盐雾", "外观", "寿命", "可靠性"),
+        *("环境适应性", "防护等级", "电磁兼容", "抗扰"),
+    ),
+    "environment": ("节能", "能耗", "能效", "环保", "污染", "排放", "废弃物", "废水"),
+    "production": ("培训", "卫生", "追溯", "清洗", "工艺", "加工", "原料", "生产"),
+    "operation": (
+        *("部署", "负载", "容量", "扩容", "调度", "拓扑", "组网", "监控", "告警", "备份", "容灾"),
+        *("迁移", "应急", "运维", "运行维护", "时钟", "校时", "计费"),
+    ),
+    "security": (
+        *("访问控制", "权限", "鉴别", "授权", "日志", "审计", "测评", "隐私", "个人信息", "签名"),
+        *("销毁", "加密", "密钥"),
+    ),
+    "records": ("档案", "归档", "版本", "字典", "元数据", "数据元", "手册"),
+}
+
+
+_FAMILY = {
+    **dict.fromkeys(
+        ("安装", "维护保养", "报废处置", "售后服务", "包装、运输和贮存", "标志和标签", "使用说明"), "lifecycle"
+    ),
+    **dict.fromkeys(
+        ("防雷", "接地", "噪声", "振动", "防腐蚀", "外观质量", "使用寿命", "可靠性"), "robustness"
+    ),
+    **dict.fromkeys(("节能", "环境保护", "废弃物处理"), "environment"),
+    **dict.fromkeys(("人员培训", "人员卫生", "产品追溯", "设备清洗", "生产记录"), "production"),
+    **dict.fromkeys(
+        (
+            *("数据备份与恢复", "系统性能", "运行监控", "数据迁移", "时钟同步", "系统部署", "容量规划"),
+            *("应急响应", "计费结算", "负载均衡", "网络拓扑", "资源调度", "国产化适配"),
+        ),
+        "operation",
+    ),
+    **dict.fromkeys(
+        ("日志审计", "访问控制", "个人信息处理", "电子签名", "等级测评", "内容审核", "数据销毁"), "security"
+    ),
+    **dict.fromkeys(("档案管理", "版本管理", "数据字典", "用户手册"), "records"),
+}
+
+
+def covered_families(document: Document) -> frozenset[str]:
+    """The families of aspects the body deals with, by the words of its own clause and annex titles."""
+    titles = "\n".join(s.title for s in document.sections if s.kind in ("clause", "annex"))
+    return frozenset(f for f, words in _FAMILY_WORDS.items() if any(w in titles for w in words))
+
+
 # Words that show what kind of thing a document standardizes (counted over its body).
 _KIND_MARKERS = {
     # not 结构/材料: an information standard has 数据结构, 功能结构 and 参考材料 too
@@ -175,16 +230,15 @@ _SYSTEM = regex.compile(r"系统|平台|软件|服务器|网络|云计算")
 def subject_kinds(document: Document, body: str) -> frozenset[str]:
     """The kinds of what the body covers, in its own words: those its text points to (`document_kinds`),
     those its own clause titles name (a recorder's "电源", "电气部件" make it hardware however often its
-    data protocol says 数据), and "system" only when the document's title (or, with none, its scope's
-    first sentence) names a system, platform, software or server as what it standardizes."""
+    data protocol says 数据), and "system" only when the document's title or scope names a system, platform,
+    software or server as what it standardizes or serves."""
     kinds = set(document_kinds(body))
     titles = "\n".join(s.title for s in document.sections if s.kind in ("clause", "annex"))
     for kind, markers in _KIND_MARKERS.items():
         if sum(titles.count(w) for w in markers) >= 2:
             kinds.add(kind)
     scope = next((s.text for s in document.sections if s.kind == "scope"), "")
-    subject = document.title or regex.split(r"[。\n]", scope.strip(), maxsplit=1)[0]
-    if _SYSTEM.search(subject):
+    if _SYSTEM.search(document.title + "\n" + scope):
         kinds.add("system")
     return frozenset(kinds)
 
@@ -271,8 +325,9 @@ def applicability_qualifiers(sentence: str) -> list[tuple[int, str]]:
 
 @functools.lru_cache(maxsize=16)
 def uncovered_aspects(document: Document) -> tuple[ScopeAspect, ...]:
-    """Aspects of the kinds of what the body covers (`subject_kinds`) that neither the scope nor any body
-    chapter (title or text) treats."""
+    """Aspects the scope could list, from what the body covers: of the kinds of what it standardizes
+    (`subject_kinds`) and of a family its own clause titles deal with (`covered_families`), that neither
+    the scope nor any body chapter (title or text) treats."""
     body = "\n".join(
         f"{s.title}\n{s.text}"
         for s in document.sections
@@ -280,10 +335,12 @@ def uncovered_aspects(document: Document) -> tuple[ScopeAspect, ...]:
     )
     scope = "\n".join(s.text for s in document.sections if s.kind == "scope")
     kinds = subject_kinds(document, body)
+    families = covered_families(document)
     return tuple(
         a
         for a in SCOPE_ASPECTS
         if a.kinds & kinds
+        and _FAMILY[a.name] in families
         and not any(k in body for k in a.keywords)
         and not any(k in scope for k in a.keywords)
     )

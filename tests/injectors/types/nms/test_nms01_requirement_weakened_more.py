@@ -1,6 +1,6 @@
 """NMS-01's evidence shows that the weakened clause itself was a requirement: the same actor bound to the
 same object at the requirement grade (the same provision stated earlier, a list sibling with the same actor
-and object), the inspection rules naming it or its sub-chapter, a test of the clause itself. A sibling
+and object, a lead-in binding it with every item of its list), the inspection rules naming it or its sub-chapter, a test of the clause itself. A sibling
 with another subject or object is none ("a) 柜门应…；b) 显示屏宜…" is a plausible list), nor is a test
 that takes the clause's sub-chapter as its conditions ("在4.1的试验条件下")."""
 
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from injectors.types.nms.evidence import INSPECTION, RESTATED, requirement_evidence
+from injectors.types.nms.evidence import INSPECTION, LEAD_IN, RESTATED, requirement_evidence
+from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
 from parsers.model import Document
 from parsers.text import parse_text
-from tests.injectors.types.nms.test_nms_evidence import _line, position
+from tests.injectors.types.nms.test_nms_evidence import _line, instances, position
 
 
 def locker(clauses: str, tests: str = "", inspection: str = "") -> Document:
@@ -63,7 +64,7 @@ def test_the_inspection_rules_naming_the_sub_chapter_make_its_clauses_pass_fail_
 
 
 def test_a_sibling_with_another_subject_or_object_is_no_evidence() -> None:
-    document = locker("4.1 柜门\n柜门应符合下列要求：\na) 柜门应采用金属材料制作；\nb) 显示屏应具有背光功能。")
+    document = locker("4.1 柜门\n柜门和显示屏的材料与功能如下：\na) 柜门应采用金属材料制作；\nb) 显示屏应具有背光功能。")
     found = requirement_evidence(document, position(document, "4.1"), *_line(document, "4.1", "显示屏应"))
     assert found == []
     line = "柜门应采用金属材料制作，显示屏应具有背光功能。"
@@ -85,3 +86,23 @@ def test_the_same_provision_at_a_lower_grade_is_evidence_and_not_the_other_way_r
     assert "智能柜应记录每次开门的时间和柜门编号" in found[0].words
     earlier = requirement_evidence(document, position(document, "4.1.1"), *_line(document, "4.1.1", "应记录"))
     assert earlier == []
+
+
+def test_a_lead_in_binding_every_item_is_evidence_for_each_of_them() -> None:
+    """The lead-in binds the items' actor to each item as a requirement: in a list of the same clause, or
+    closing the parent of numbered sub-clauses; "一般应符合下列规定" leaves room for exceptions."""
+    items = "4.1 柜门\n柜门应符合下列要求：\na) 柜门应采用金属材料制作；\nb) 柜门应能在断电时手动开启。"
+    document = locker(items)
+    found = requirement_evidence(document, position(document, "4.1"), *_line(document, "4.1", "柜门应能"))
+    assert [(e.kind, e.words, e.where) for e in found] == [(LEAD_IN, "柜门应符合下列要求", "本条")]
+    hedged = locker(items.replace("柜门应符合", "柜门一般应符合"))
+    assert requirement_evidence(hedged, position(hedged, "4.1"), *_line(hedged, "4.1", "柜门应能")) == []
+    clauses = "4.1 结构\n柜体结构必须满足以下各项要求。\n4.1.1\n柜体应采用钢板焊接。\n4.1.2\n柜门上的标志应采用中文。"
+    document = locker(clauses)
+    found = requirement_evidence(document, position(document, "4.1.2"), *_line(document, "4.1.2", "应采用"))
+    assert [(e.kind, e.where) for e in found] == [(LEAD_IN, "第4.1条")]
+    for attempt in instances(document, RequirementWeakened()):
+        instance = attempt.instance
+        assert instance is not None
+        if instance.location == "4.1.2":
+            assert "第4.1条以“柜体结构必须满足以下各项要求”引出所列各项" in instance.description

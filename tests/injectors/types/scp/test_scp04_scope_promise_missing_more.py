@@ -1,6 +1,8 @@
-"""SCP-04 promises only aspects of what the body covers: a device whose body is mostly its data protocol is
-still a device (its clause titles say so), and only a document that standardizes a system (its title says
-so) is promised how the system is deployed, balanced or backed up."""
+"""SCP-04 promises only aspects of what the body covers, named in its own words: of a family of aspects its
+clause titles deal with (a body with 数据备份 may be promised 容量规划; one whose titles deal with nothing
+operational is not promised 负载均衡), and of the kind of what it standardizes: a device whose body is
+mostly its data protocol is still a device (its clause titles say so), and only a document whose title or
+scope names a system is promised how the system is deployed, balanced or backed up."""
 
 from __future__ import annotations
 
@@ -17,6 +19,8 @@ METER_BODY = """4 要求
 计价器应能在车载直流电源下工作。
 4.2 电气部件
 计价器的连接导线应有护套。
+4.5 振动
+计价器经振动试验后应能正常计价。
 4.3 数据记录
 计价器应记录每次营运的数据，数据包括上车时间、下车时间、里程和金额。数据应按字段顺序存储。
 4.4 数据通信
@@ -40,6 +44,7 @@ PLATFORM_BODY = """4 功能要求
 5.1 协议
 接口应采用HTTPS协议传输报文。接口的报文应包含时间戳。
 """
+OPERATED = PLATFORM_BODY + "6 运行要求\n6.1 数据备份\n平台应每日备份注册数据和办理记录。\n"
 
 SYSTEM_ONLY = {n for a in SCOPE_ASPECTS if a.kinds == frozenset({"system"}) for n in a.names}
 
@@ -56,8 +61,11 @@ def test_a_device_whose_body_is_mostly_data_is_promised_no_aspect_of_a_deployed_
         assert not any(name in added for name in SYSTEM_ONLY), added
 
 
-def test_a_platform_may_be_promised_how_it_is_deployed() -> None:
-    document = standard(PLATFORM_SCOPE, PLATFORM_BODY, "社区服务平台 技术要求")
+def test_a_platform_whose_body_deals_with_its_operation_may_be_promised_how_it_is_deployed() -> None:
+    document = standard(PLATFORM_SCOPE, OPERATED, "社区服务平台 技术要求")
     offered = {a.name for a in uncovered_aspects(document)}
     assert {"系统部署", "负载均衡", "容量规划"} <= offered
     assert "防雷" not in offered
+    # the same platform whose titles deal with nothing operational is promised none of it
+    plain = standard(PLATFORM_SCOPE, PLATFORM_BODY, "社区服务平台 技术要求")
+    assert not {"系统部署", "负载均衡", "容量规划"} & {a.name for a in uncovered_aspects(plain)}
