@@ -1,8 +1,9 @@
 """NMS-01's evidence shows that the weakened clause itself was a requirement: the same actor bound to the
-same object at the requirement grade (the same provision stated earlier, a list sibling with the same actor
-and object, a lead-in binding it with every item of its list), the inspection rules naming it or its sub-chapter, a test of the clause itself. A sibling
-with another subject or object is none ("a) 柜门应…；b) 显示屏宜…" is a plausible list), nor is a test
-that takes the clause's sub-chapter as its conditions ("在4.1的试验条件下")."""
+same object at the requirement grade (the same provision stated earlier, a list sibling with the same
+actor and object, a lead-in binding it with every item of its list), the inspection rules naming it or its
+sub-chapter, a test of the clause itself. A sibling with another subject or object is none ("a) 柜门应…；
+b) 显示屏宜…" is a plausible list), nor is a test that takes the clause's sub-chapter as its conditions
+("在4.1的试验条件下")."""
 
 from __future__ import annotations
 
@@ -64,7 +65,9 @@ def test_the_inspection_rules_naming_the_sub_chapter_make_its_clauses_pass_fail_
 
 
 def test_a_sibling_with_another_subject_or_object_is_no_evidence() -> None:
-    document = locker("4.1 柜门\n柜门和显示屏的材料与功能如下：\na) 柜门应采用金属材料制作；\nb) 显示屏应具有背光功能。")
+    document = locker(
+        "4.1 柜门\n柜门和显示屏的材料与功能如下：\na) 柜门应采用金属材料制作；\nb) 显示屏应具有背光功能。"
+    )
     found = requirement_evidence(document, position(document, "4.1"), *_line(document, "4.1", "显示屏应"))
     assert found == []
     line = "柜门应采用金属材料制作，显示屏应具有背光功能。"
@@ -97,7 +100,8 @@ def test_a_lead_in_binding_every_item_is_evidence_for_each_of_them() -> None:
     assert [(e.kind, e.words, e.where) for e in found] == [(LEAD_IN, "柜门应符合下列要求", "本条")]
     hedged = locker(items.replace("柜门应符合", "柜门一般应符合"))
     assert requirement_evidence(hedged, position(hedged, "4.1"), *_line(hedged, "4.1", "柜门应能")) == []
-    clauses = "4.1 结构\n柜体结构必须满足以下各项要求。\n4.1.1\n柜体应采用钢板焊接。\n4.1.2\n柜门上的标志应采用中文。"
+    clauses = "4.1 结构\n柜体结构必须满足以下各项要求。\n4.1.1\n柜体应采用钢板焊接。\n"
+    clauses += "4.1.2\n柜门上的标志应采用中文。"
     document = locker(clauses)
     found = requirement_evidence(document, position(document, "4.1.2"), *_line(document, "4.1.2", "应采用"))
     assert [(e.kind, e.where) for e in found] == [(LEAD_IN, "第4.1条")]

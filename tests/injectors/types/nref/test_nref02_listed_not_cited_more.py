@@ -1,6 +1,7 @@
 """NREF-02 lists only what a drafter of this document would list: a reference of the field that its title
-and the documents it already lists are in, never one of another field whose words its body happens to use
-(a bus terminal's protocol says 模块, 检测 and even 密码 without anyone listing a cryptographic module test)."""
+and the documents it already lists are in, never one of another field whose words its body happens to
+use (a bus terminal's protocol says 模块, 检测 and even 密码 without anyone listing a cryptographic module
+test), nor one published after the document."""
 
 from __future__ import annotations
 
@@ -46,7 +47,34 @@ def test_a_reference_of_another_field_is_never_borrowed_though_the_body_uses_its
     bus = terminal(OWN_LIST)
     crypto = terminal("GM/T 9939—2015　密码模块安全检测要求", "密码 模块 检测 通则")
     fleet = terminal("T/XYZ 0902—2023　公交车辆 电子站牌 技术要求", "公交车辆 电子站牌 通信协议")
-    bus, crypto, fleet = _corpus_of((bus, "35.240", "L 70"), (crypto, "35.240", "L 70"), (fleet, "35.240", "L 70"))
+    bus, crypto, fleet = _corpus_of(
+        (bus, "03.220.20", "R 10"), (crypto, "35.040", "L 80"), (fleet, "03.220.20", "R 10")
+    )
     context = InjectionContext.from_documents([bus, crypto, fleet])
+    added = {site.detail.cited.ident for site in UncitedReferenceListed().sites(bus, context)}
+    assert added == {"T/XYZ 0902"}
+
+
+def test_a_field_known_only_by_its_ics_group_needs_the_drafters_own_field_word() -> None:
+    """ICS 35 holds cryptography and bus terminals alike: where a cover gives no CCS category, the title
+    must open with a word of this document's own field."""
+    bus = terminal(OWN_LIST)
+    crypto = terminal("GM/T 9939—2015　密码模块安全检测要求", "密码 模块 检测 通则")
+    fleet = terminal("T/XYZ 0902—2023　公交车辆 电子站牌 技术要求", "公交车辆 电子站牌 通信协议")
+    bus, crypto, fleet = _corpus_of((bus, "35.240", "L 70"), (crypto, "35.240", ""), (fleet, "35.240", ""))
+    context = InjectionContext.from_documents([bus, crypto, fleet])
+    added = {site.detail.cited.ident for site in UncitedReferenceListed().sites(bus, context)}
+    assert added == {"T/XYZ 0902"}
+
+
+def test_a_reference_published_after_the_document_is_never_listed() -> None:
+    """A list of 2025 holding a standard of 2028 gives itself away, whatever its field."""
+    bus = terminal(OWN_LIST)
+    later = terminal("T/XYZ 0903—2028　公交车辆 智能调度 技术要求", "公交车辆 智能调度 通信协议")
+    fleet = terminal("T/XYZ 0902—2023　公交车辆 电子站牌 技术要求", "公交车辆 电子站牌 通信协议")
+    bus, later, fleet = _corpus_of(
+        (bus, "03.220.20", "R 10"), (later, "03.220.20", "R 10"), (fleet, "03.220.20", "R 10")
+    )
+    context = InjectionContext.from_documents([bus, later, fleet])
     added = {site.detail.cited.ident for site in UncitedReferenceListed().sites(bus, context)}
     assert added == {"T/XYZ 0902"}

@@ -32,9 +32,7 @@ METER_BODY = """4 要求
 """
 
 # A platform: what it standardizes is a system, which is deployed, monitored and backed up.
-PLATFORM_SCOPE = (
-    "本文件规定了社区服务平台的功能要求、接口要求和数据要求。\n本文件适用于社区服务平台的建设。"
-)
+PLATFORM_SCOPE = "本文件规定了社区服务平台的功能要求、接口要求和数据要求。\n本文件适用于社区服务平台的建设。"
 PLATFORM_BODY = """4 功能要求
 4.1 用户注册
 平台应提供用户注册功能，注册数据应包含姓名和联系电话。
