@@ -260,7 +260,7 @@ class UncitedReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
+    version = "3"
     digest = "41daa4af084aed7e"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -187,16 +187,19 @@ def _fresh_items(
 
 class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
-    a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
-    information system, process) from a lexicon, that no chapter title or text mentions ("防雷", "日志审计",
-    "产品追溯" …), taken from the group of the lexicon that is this document's own in the release
+    a promised aspect with no chapter misleads users. How: an aspect the scope could list, from what the body
+    covers (`editing.uncovered_aspects`): of a family of aspects the body's own clause titles deal with (a
+    body with 备份和恢复 and 日志管理 may be promised 容量规划; a naming rule is promised no 负载均衡) and of
+    the kind of what the document standardizes (a device whose data protocol fills its text is still a
+    device; only a system, platform or server is deployed), that no chapter title or text mentions ("防雷",
+    "日志审计", "产品追溯" …), taken from the group of the lexicon that is this document's own in the release
     (`spread`: no two documents promise the same aspect while others are free), is added to the list
     after 规定了/确立了/给出了, before its last conjunction ("……、人员培训要求和运行维护要求") or at its
     end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "62fa1fdd60260afd"
+    version = "3"
+    digest = "92f8dfee01568253"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no
