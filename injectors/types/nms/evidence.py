@@ -17,8 +17,8 @@ document could tell. A change is detectable when the document itself says how st
   grade ("第二级…可…", "第三级…可…") may require at a higher grade what a lower one only recommends,
   never the other way round;
 - a lead-in binds the clause's actor to every item of its list as a requirement ("柜门应符合下列要求："
-  before its items, "必须满足以下各项要求。" closing the parent of its sub-clauses): a weakened item
-  contradicts it (`lead_in`);
+  before its items, "必须满足以下各项要求。" closing the parent of its sub-clauses; not "下列规定", which
+  may permit too, nor where another item recommends): a weakened item contradicts it (`lead_in`);
 - a permission to set something (可自定义, 可设置, 可调整 …) whose value the document gives a default for
   elsewhere (缺省超时, 默认值): a required setting has no default;
 - for a recommendation, its own sentence (or the next one) offers an alternative (也可 …) or hedges it
@@ -508,31 +508,63 @@ def _heads_its_item(line: str, modal: Modal) -> bool:
     return _NOT_HEADING.search(before) is None
 
 
-# "应符合下列要求：", "必须满足以下各项要求。": a lead-in that makes every item after it a requirement (not
-# "一般应符合下列规定", which leaves room for exceptions)
+# "应符合下列要求：", "必须满足以下各项要求。": a lead-in that makes every item after it a requirement. Not
+# "应符合下列规定" (a 规定 may permit as well as require: its items say "可用于…" beside "应…"), nor
+# "一般应符合下列要求", which leaves room for exceptions.
 _REQUIRED_ITEMS = regex.compile(
-    r"(?<!一般|原则上|通常|一般情况下)(?:应|必须|须)(?:分别|同时|全部)?(?:符合|满足|遵守|遵循|达到)(?:下列|以下|如下)(?:各项|所有|全部)?"
-    r"(?:要求|规定|条件)[：:。]?\s*$"
+    r"(?<!一般|原则上|通常|一般情况下)(?:应|必须|须)(?:分别|同时|全部)?(?:符合|满足|遵守|遵循|达到)"
+    r"(?:下列|以下|如下)(?:各项|所有|全部)?(?:要求|条件)[：:。]?\s*$"
 )
 
 
 def lead_in(document: Document, position: int, line: str, modal: Modal) -> list[Evidence]:
     """The lead-in that binds this item's actor to every item of its list ("柜门应符合下列要求：" before
     "b) 柜门应能自动锁闭", or a sub-clause under "7.1 … 必须满足以下各项要求。"): the same actor bound to
-    this very provision as a requirement, so a weakened item contradicts it."""
+    this very provision as a requirement, so a weakened item contradicts it. Unless another item already
+    recommends (宜): then the document's own list shows that the lead-in is not meant for every item."""
     section = document.sections[position]
     if _LIST_ITEM.match(line):
         if not _heads_its_item(line, modal):
             return []
-        lead = _lead_in(section, line)
-        found = _REQUIRED_ITEMS.search(lead.strip())
-        return [Evidence(LEAD_IN, _lead_words(lead.strip(), found.start()), "本条")] if found else []
+        lead = _lead_in(section, line).strip()
+        found = _REQUIRED_ITEMS.search(lead)
+        if found is None or _recommends(_list_of(section.text.split("\n"), line)):
+            return []
+        return [Evidence(LEAD_IN, _lead_words(lead, found.start()), "本条")]
     parent = next((s for s in reversed(document.sections[:position]) if s.level < section.level), None)
     if parent is None or parent.level != section.level - 1 or parent.kind != section.kind:
         return []
     last = next((x.strip() for x in reversed(parent.text.split("\n")) if x.strip()), "")
     found = _REQUIRED_ITEMS.search(last)
-    return [Evidence(LEAD_IN, _lead_words(last, found.start()), place(parent.number))] if found else []
+    if found is None or _recommends(_sub_clauses(document, document.sections.index(parent))):
+        return []
+    return [Evidence(LEAD_IN, _lead_words(last, found.start()), place(parent.number))]
+
+
+def _list_of(lines: list[str], line: str) -> list[str]:
+    """The items of the list `line` belongs to (consecutive list-item lines around it)."""
+    at = lines.index(line) if line in lines else 0
+    first, last = at, at
+    while first > 0 and _LIST_ITEM.match(lines[first - 1]):
+        first -= 1
+    while last + 1 < len(lines) and _LIST_ITEM.match(lines[last + 1]):
+        last += 1
+    return lines[first : last + 1]
+
+
+def _sub_clauses(document: Document, parent: int) -> list[str]:
+    """The text of every clause directly or indirectly under the section at `parent`."""
+    level = document.sections[parent].level
+    out = []
+    for s in document.sections[parent + 1 :]:
+        if s.level <= level:
+            break
+        out.extend(s.text.split("\n"))
+    return out
+
+
+def _recommends(lines: list[str]) -> bool:
+    return any(m.force == RECOMMENDATION for x in lines for m in modal_verbs(x))
 
 
 def _lead_words(line: str, at: int) -> str:

@@ -110,3 +110,18 @@ def test_a_lead_in_binding_every_item_is_evidence_for_each_of_them() -> None:
         assert instance is not None
         if instance.location == "4.1.2":
             assert "第4.1条以“柜体结构必须满足以下各项要求”引出所列各项" in instance.description
+
+
+def test_no_lead_in_evidence_where_provisions_may_permit_or_another_item_recommends() -> None:
+    """ "应符合下列规定" may introduce permissions too; an item already recommending (宜) shows the lead-in
+    is not meant for every item."""
+    items = "4.1 柜门\n柜门应符合下列规定：\na) 柜门应采用金属材料制作；\nb) 柜门应能在断电时手动开启。"
+    document = locker(items)
+    assert (
+        requirement_evidence(document, position(document, "4.1"), *_line(document, "4.1", "柜门应能")) == []
+    )
+    mixed = "4.1 柜门\n柜门应符合下列要求：\na) 柜门宜采用金属材料制作；\nb) 柜门应能在断电时手动开启。"
+    document = locker(mixed)
+    assert (
+        requirement_evidence(document, position(document, "4.1"), *_line(document, "4.1", "柜门应能")) == []
+    )
