@@ -167,13 +167,14 @@ _FAMILY_WORDS = {
     "production": ("培训", "卫生", "追溯", "清洗", "工艺", "加工", "原料", "生产"),
     "operation": (
         *("部署", "负载", "容量", "扩容", "调度", "拓扑", "组网", "监控", "告警", "备份", "容灾"),
-        *("迁移", "应急", "运维", "运行维护", "时钟", "校时", "计费"),
+        *("迁移", "应急", "运维", "运行维护", "时钟", "校时", "计费", "版本"),
     ),
     "security": (
         *("访问控制", "权限", "鉴别", "授权", "日志", "审计", "测评", "隐私", "个人信息", "签名"),
         *("销毁", "加密", "密钥"),
     ),
-    "records": ("档案", "归档", "版本", "字典", "元数据", "数据元", "手册"),
+    # not 版本: a software version (节点版本升级, 执行标准版本) is a matter of operation, not of records
+    "records": ("档案", "归档", "字典", "元数据", "数据元", "手册"),
 }
 
 
@@ -204,7 +205,17 @@ _FAMILY = {
 def covered_families(document: Document) -> frozenset[str]:
     """The families of aspects the body deals with, by the words of its own clause and annex titles."""
     titles = "\n".join(s.title for s in document.sections if s.kind in ("clause", "annex"))
-    return frozenset(f for f, words in _FAMILY_WORDS.items() if any(w in titles for w in words))
+    return named_families(titles)
+
+
+def named_families(text: str) -> frozenset[str]:
+    """The families of aspects whose words `text` uses."""
+    return frozenset(f for f, words in _FAMILY_WORDS.items() if any(w in text for w in words))
+
+
+def family_of(aspect: str) -> str:
+    """The family of an aspect of `SCOPE_ASPECTS`, by its name."""
+    return _FAMILY[aspect]
 
 
 # Words that show what kind of thing a document standardizes (counted over its body).

@@ -35,7 +35,13 @@ from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
 from injectors.language.words import tokens, word_aligned, words
 from injectors.types.scp.analysis import SELF_REFERENCE, scope_chapter, statement_sentences
-from injectors.types.scp.editing import SCOPE_ASPECTS, scope_name, uncovered_aspects
+from injectors.types.scp.editing import (
+    SCOPE_ASPECTS,
+    family_of,
+    named_families,
+    scope_name,
+    uncovered_aspects,
+)
 from injectors.types.scp.spread import own_group
 
 ERROR_TYPE = ErrorType(
@@ -199,7 +205,7 @@ class ScopePromiseMissing(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "92f8dfee01568253"
+    digest = "955c1b46ab924671"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no
@@ -230,9 +236,17 @@ class ScopePromiseMissing(Injector):
         sentence, verb_end = site.detail
         text = section.text
         fresh = _fresh_items(document, text, sentence, verb_end)
-        # the group of names this document draws from, so that the documents of a release differ
+        # the group of names this document draws from, so that the documents of a release differ; within
+        # it, or else within this document's own stretch of the lexicon, an aspect of a family the list
+        # already names first: "……身份管理、隐私保护、运维要求等方面" reads on with 等级测评 or 容量规划,
+        # not with 数据字典
+        listed = named_families(sentence.text)
+        kin = frozenset(c[2] for c in fresh if family_of(ASPECT_OF_NAME[ALL_NAMES.index(c[2])]) in listed)
         mine = own_group(ALL_NAMES, ASPECT_OF_NAME, frozenset(c[2] for c in fresh), document, context)
-        choices = [c for c in fresh if c[2] in mine]
+        if not kin & set(mine):
+            own = own_group(ALL_NAMES, ASPECT_OF_NAME, kin, document, context, borrow=False)
+            mine = own or mine
+        choices = [c for c in fresh if c[2] in mine and (c[2] in kin or not kin & set(mine))]
         if not choices:
             return None
         offset, item, name, added = rng.choice(choices)

@@ -6,7 +6,13 @@ scope names a system is promised how the system is deployed, balanced or backed 
 
 from __future__ import annotations
 
-from injectors.types.scp.editing import SCOPE_ASPECTS, uncovered_aspects
+import random
+from dataclasses import replace
+
+from injectors.checking import Baseline
+from injectors.context import InjectionContext
+from injectors.registry import injectors
+from injectors.types.scp.editing import SCOPE_ASPECTS, family_of, uncovered_aspects
 from tests.injectors.types.scp.test_scp_quality import added_text, instances, standard
 
 # A meter for taxis: a device whose text is mostly the data it records and sends.
@@ -67,3 +73,30 @@ def test_a_platform_whose_body_deals_with_its_operation_may_be_promised_how_it_i
     # the same platform whose titles deal with nothing operational is promised none of it
     plain = standard(PLATFORM_SCOPE, PLATFORM_BODY, "社区服务平台 技术要求")
     assert not {"系统部署", "负载均衡", "容量规划"} & {a.name for a in uncovered_aspects(plain)}
+
+
+def test_an_aspect_of_a_family_the_scope_list_already_names_comes_first() -> None:
+    """A list naming 数据备份 reads on with 容量规划 or 负载均衡, not with 档案管理 or 数据字典, though the
+    body's titles (数据元) make those of its families too."""
+    scope = "本文件规定了社区服务平台的功能要求、接口要求和数据备份要求。\n本文件适用于社区服务平台的建设。"
+    body = OPERATED + "6.2 数据元\n平台交换的每个数据元应有唯一标识。\n"
+    document = standard(scope, body, "社区服务平台 技术要求")
+    offered = {a.name for a in uncovered_aspects(document)}
+    assert {"档案管理", "数据字典"} <= offered  # the records family is the body's too
+    operation = {n for a in SCOPE_ASPECTS if family_of(a.name) == "operation" for n in a.names}
+    # second of a release of four: its own stretch of the lexicon holds groups of both families
+    others = [
+        replace(standard(PLATFORM_SCOPE, OPERATED, "社区服务平台 技术要求"), doc_id=f"d{i}")
+        for i in (0, 2, 3)
+    ]
+    document = replace(document, doc_id="d1")
+    context = InjectionContext.from_documents([document, *others])
+    attempts = [
+        injectors()["SCP-04"].inject(Baseline(document), random.Random(seed), context, seed=seed)
+        for seed in range(8)
+    ]
+    found = [a.instance for a in attempts if a.instance is not None]
+    assert found
+    for instance in found:
+        added = added_text(instance)
+        assert any(name in added for name in operation), added

@@ -173,6 +173,6 @@ def test_scp04_item_goes_before_a_closing_etc() -> None:
 EXCHANGE_BODY_LONG = """4 平台框架
 4.1 数据
 平台应采用统一的数据编码。数据接口应返回处理结果。报文字段应给出数据类型。
-4.2 软件
+4.2 软件版本
 平台软件应支持报文校验。数据元素的名称应唯一。
 """
