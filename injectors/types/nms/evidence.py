@@ -3,15 +3,22 @@
 A modal verb changed on an ordinary clause reads as a plausible provision: nobody given only the corrupted
 document could tell. A change is detectable when the document itself says how strong the provision must be:
 
-- the clause is a pass/fail item of the inspection rules (检验规则, 判定, a table of 检验项目 names it);
-- a test method presupposes it (the 试验方法 chapter refers to it, or tests what it is about);
+- the clause is a pass/fail item of the inspection rules (检验规则, 判定, a table of 检验项目 names it or
+  its sub-chapter);
+- a test method presupposes it (the 试验方法 chapter refers to the clause itself, not its sub-chapter, and
+  not as a test's conditions, or tests what it is about);
 - it carries a limit value (不大于 5 mm, ≤ 0.5 ℃, 30 min 内 …) or a safety consequence (防止触电 …);
-- a sibling item of the same list keeps the other modal verb;
+- a sibling of the same list or sentence keeps the modal verb and binds the same actor to the same object
+  (`same_provision`), for a requirement as for a recommendation: two subjects or two objects may
+  legitimately carry different strengths ("a) 开启角度应…；b) 柜门宜…" is a plausible list);
 - the document states the same provision again elsewhere (the same whole sentence, under the same
   headings but for a grade) with the modal verb kept (`restatement`). For a recommendation only a later
   statement counts, for a requirement only an earlier one: a document that states one provision grade by
   grade ("第二级…可…", "第三级…可…") may require at a higher grade what a lower one only recommends,
   never the other way round;
+- a lead-in binds the clause's actor to every item of its list as a requirement ("柜门应符合下列要求："
+  before its items, "必须满足以下各项要求。" closing the parent of its sub-clauses; not "下列规定", which
+  may permit too, nor where another item recommends): a weakened item contradicts it (`lead_in`);
 - a permission to set something (可自定义, 可设置, 可调整 …) whose value the document gives a default for
   elsewhere (缺省超时, 默认值): a required setting has no default;
 - for a recommendation, its own sentence (or the next one) offers an alternative (也可 …) or hedges it
@@ -63,6 +70,7 @@ INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, D
     "restated",
     "default",
 )
+LEAD_IN = "lead_in"
 
 _INSPECTION_TITLE = regex.compile(r"检验规则|判定|检验项目|出厂检验|型式检验|交收检验|验收规则|抽样")
 _TEST_TITLE = regex.compile(r"试验方法|检验方法|测试方法|检测方法|测量方法|试验$|测试$|检测$|检查$")
@@ -196,17 +204,33 @@ def _owners(document: Document, position: int) -> list[Section]:
     return out
 
 
+# "在7.1的试验条件下", "按5.2规定的条件": the mention takes the clause as the conditions of a test, which
+# says nothing about whether the clause is a requirement
+_AS_CONDITIONS = regex.compile(r"\s*(?:[中的所]|规定的|给出的){0,2}\s*(?:试验|测试|检验|环境|工作)?条件")
+
+
+def _as_conditions(text: str, end: int) -> bool:
+    return _AS_CONDITIONS.match(text, end) is not None
+
+
 def referenced_by(document: Document, position: int) -> list[Evidence]:
-    """The inspection rules or test methods that name this clause (or its sub-chapter) by number or title."""
+    """The inspection rules or test methods that name this clause (or, for the inspection rules, its
+    sub-chapter) by number or title. A test method that names the sub-chapter tests something of it, not
+    necessarily this clause ("在7.1的试验条件下" checks repeatability, not 7.1.7's markings); a mention
+    that takes the clause as a test's conditions tests nothing of it."""
     own_chapter = document.sections[position].number.split(".")[0]
     out: list[Evidence] = []
-    for owner in _owners(document, position):
+    for depth, owner in enumerate(_owners(document, position)):
         title = owner.title.strip()
         named = len(title) >= 2 and title not in _GENERIC_TITLES and title != owner.number
         for ref in referrers(document):
             if ref.section.number.split(".")[0] == own_chapter:
                 continue
+            if depth and ref.kind != INSPECTION:
+                continue
             hit = _mentions_number(ref.section.text, owner.number)
+            if hit is not None and _as_conditions(ref.section.text, hit.end()):
+                continue
             if hit is not None:
                 line = _line_at(ref.section.text, hit.start())
                 offset = hit.start() - (ref.section.text.rfind("\n", 0, hit.start()) + 1)
@@ -484,6 +508,74 @@ def _heads_its_item(line: str, modal: Modal) -> bool:
     return _NOT_HEADING.search(before) is None
 
 
+# "应符合下列要求：", "必须满足以下各项要求。": a lead-in that makes every item after it a requirement. Not
+# "应符合下列规定" (a 规定 may permit as well as require: its items say "可用于…" beside "应…"), nor
+# "一般应符合下列要求", which leaves room for exceptions.
+_REQUIRED_ITEMS = regex.compile(
+    r"(?<!一般|原则上|通常|一般情况下)(?:应|必须|须)(?:分别|同时|全部)?(?:符合|满足|遵守|遵循|达到)"
+    r"(?:下列|以下|如下)(?:各项|所有|全部)?(?:要求|条件)[：:。]?\s*$"
+)
+
+
+def lead_in(document: Document, position: int, line: str, modal: Modal) -> list[Evidence]:
+    """The lead-in that binds this item's actor to every item of its list ("柜门应符合下列要求：" before
+    "b) 柜门应能自动锁闭", or a sub-clause under "7.1 … 必须满足以下各项要求。"): the same actor bound to
+    this very provision as a requirement, so a weakened item contradicts it. Unless another item already
+    recommends (宜): then the document's own list shows that the lead-in is not meant for every item."""
+    section = document.sections[position]
+    if _LIST_ITEM.match(line):
+        if not _heads_its_item(line, modal):
+            return []
+        lead = _lead_in(section, line).strip()
+        found = _REQUIRED_ITEMS.search(lead)
+        if found is None or _recommends(_list_of(section.text.split("\n"), line)):
+            return []
+        return [Evidence(LEAD_IN, _lead_words(lead, found.start()), "本条")]
+    parent = next((s for s in reversed(document.sections[:position]) if s.level < section.level), None)
+    if parent is None or parent.level != section.level - 1 or parent.kind != section.kind:
+        return []
+    last = next((x.strip() for x in reversed(parent.text.split("\n")) if x.strip()), "")
+    found = _REQUIRED_ITEMS.search(last)
+    if found is None or _recommends(_sub_clauses(document, document.sections.index(parent))):
+        return []
+    return [Evidence(LEAD_IN, _lead_words(last, found.start()), place(parent.number))]
+
+
+def _list_of(lines: list[str], line: str) -> list[str]:
+    """The items of the list `line` belongs to (consecutive list-item lines around it)."""
+    at = lines.index(line) if line in lines else 0
+    first, last = at, at
+    while first > 0 and _LIST_ITEM.match(lines[first - 1]):
+        first -= 1
+    while last + 1 < len(lines) and _LIST_ITEM.match(lines[last + 1]):
+        last += 1
+    return lines[first : last + 1]
+
+
+def _sub_clauses(document: Document, parent: int) -> list[str]:
+    """The text of every clause directly or indirectly under the section at `parent`."""
+    level = document.sections[parent].level
+    out = []
+    for s in document.sections[parent + 1 :]:
+        if s.level <= level:
+            break
+        out.extend(s.text.split("\n"))
+    return out
+
+
+def _recommends(lines: list[str]) -> bool:
+    return any(m.force == RECOMMENDATION for x in lines for m in modal_verbs(x))
+
+
+def _lead_words(line: str, at: int) -> str:
+    """The lead-in's own clause, from its subject to 要求 ("柜门应符合下列要求")."""
+    a = at
+    while a > 0 and line[a - 1] not in "，,；;。：:":
+        a -= 1
+    words = line[a:].rstrip("：:。 ")
+    return words if len(words) <= 30 else shorten(words, 30)
+
+
 def requirement_evidence(
     document: Document, position: int, line_offset: int, line: str, modal: Modal
 ) -> list[Evidence]:
@@ -493,8 +585,10 @@ def requirement_evidence(
         referenced_by(document, position)
         + limit_value(line, modal)
         + safety_consequence(line, modal)
-        + list_siblings(section, line_offset, REQUIREMENT)
-        + sentence_siblings(line, modal)
+        + list_siblings(section, line_offset, REQUIREMENT, modal)
+        + sentence_siblings(line, modal, same_actor=True)
+        + restatement(document, position, line, modal, later=False)
+        + lead_in(document, position, line, modal)
     )
 
 
@@ -619,6 +713,8 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"句中“{w}”表明这只是推荐，与要求相矛盾"
     if evidence.kind == DEFAULT:
         return f"{where}给出了“{w}”，既有缺省值，该项本可不另行设定，强化为要求后前后矛盾"
+    if evidence.kind == LEAD_IN:
+        return f"{where}以“{w}”引出所列各项，各项都是要求，该项却被单独弱化，与引导语矛盾"
     if evidence.kind == RESTATED:
         return f"{where}对同一事项的相同规定“{w}”仍为{force_kept}，两处规定前后矛盾"
     if where == "同一句":

@@ -70,12 +70,19 @@ def requirement_weakened(original: Document, corrupted: Document) -> Iterable[Vi
 class RequirementWeakened(Injector):
     """应 → 宜 / 可, 不应 → 不宜 in a body requirement: the clause reads as a mere recommendation or
     permission. Only clean replacements: never 应能 → 可能 or 应用-like compounds (the diff rule reads
-    the new word as the intended modal verb). Only where the document reveals the requirement
-    (`evidence.requirement_evidence`), and never in a table cell or a fixed value (`editing.fixed_value`)."""
+    the new word as the intended modal verb). Never in a table cell or a fixed value (`editing.fixed_value`).
+
+    Evidence rule (`evidence.requirement_evidence`): only where the document shows that this very clause is
+    a requirement — the same actor bound to the same object as a requirement elsewhere (the same provision
+    stated earlier or at a lower grade, a lead-in "应符合下列要求" binding every item, a sibling with the same
+    actor and object), the inspection rules naming the clause or its sub-chapter, a test of the clause
+    itself (not of its sub-chapter, not as a test's conditions: "在7.1的试验条件下"), its limit value or
+    its safety purpose. A sibling with another subject or object is none: "a) 柜门应…；b) 显示屏宜…" is a
+    plausible list."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "da292487cfbac7b8"
+    version = "4"
+    digest = "0d87f297b4289062"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

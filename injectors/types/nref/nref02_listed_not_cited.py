@@ -23,6 +23,7 @@ from injectors.authoring import (
     field_of,
     same_field,
 )
+from injectors.context import CorpusReference
 from injectors.language.citations import Cited
 from injectors.language.patterns import HAN_WORD
 from injectors.language.punctuation import match_style
@@ -85,20 +86,50 @@ def _affinity(title: str, topic: str, body: str, rarity: dict[str, float]) -> fl
     return sum(rarity.get(w, 0.0) * (1.0 if w in topic else 0.25) for w in words)
 
 
-def _fits(cited: Cited, title: str, same_field: bool, series: set[tuple[str, int]], body: str) -> bool:
-    """Whether a reference another corpus document lists belongs in this document's list: listed by a
-    document of the same field whose title is half in this document's words, of a series this list already
-    draws on (GB/T 2423.2 beside GB/T 2423.1), or with a title every content word of which this document
-    uses (its own subject). Anything else is another field's material and would give the error away."""
+FULL, NEAR = "full", "near"  # how far another document's field is known to be this one's (`_field_match`)
+
+
+def _fits(
+    cited: Cited,
+    title: str,
+    field: str,
+    series: set[tuple[str, int]],
+    body: str,
+    kin: str,
+    shared: bool = False,
+) -> bool:
+    """Whether a reference another corpus document lists belongs in this document's list: of a series this
+    list already draws on (GB/T 2423.2 beside GB/T 2423.1); else listed by a document of this document's
+    field, or on this document's own subject, and one a drafter of it would plausibly list.
+
+    Plausible: listed by a document whose field is this one's on both covers' codes (ICS group and CCS
+    category, `FULL`), a standard that documents of several fields list (`shared`: 环境试验, 外壳防护等级,
+    包装储运图示标志 serve every field), or of the field this document and the documents it already lists
+    are in (`_kin`: the first content word of a title names its field, and it is found in their titles).
+    A field known by
+    half (an ICS group alone: ICS 35 holds cryptography and materials data alike) or a body's words alone
+    are no kinship: a vehicle terminal's protocol says 密码, 模块 and 检测 without its drafter ever
+    listing 密码模块安全检测要求, and "密码应用标识规范" shares only 标识 with "材料数据标识".
+
+    Of its subject: of the same field with half its title's words in this document, of any other with all.
+    Anything else is another field's material and would give the error away."""
     if (cited.family, cited.parts[0]) in series:
         return True
     words = _title_words(title)
-    if not words:  # a title with no words to compare (an English one): the field decides
-        return same_field
+    if not words:  # a title with no words to compare (an English one): only the field can tell
+        return field == FULL
+    if field != FULL and not shared and words[0] not in kin:
+        return False
     used = sum(w in body for w in words)
-    # a field as broad as ICS 35 holds energy metering and semantic libraries alike: a reference of the
-    # same field still speaks of what this document speaks of (half its title's words), any other all
-    return 2 * used >= len(words) if same_field else used == len(words)
+    return 2 * used >= len(words) if field else used == len(words)
+
+
+def _field_match(mine: tuple[str, str], theirs: tuple[str, str]) -> str:
+    """FULL where both covers give ICS group and CCS category and they agree, NEAR where what both give
+    agrees, "" otherwise."""
+    if not same_field(mine, theirs):
+        return ""
+    return FULL if all(mine) and all(theirs) else NEAR
 
 
 _SPACES = regex.compile(r"[ \t\u3000]+")
@@ -137,19 +168,24 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
     families = {item.cited.family for item in a.items}
     gap = _title_gap(a.items)
     series = {(item.cited.family, item.cited.parts[0]) for item in a.items}
+    kin = _kin(document, a)
     field = field_of(document.cover.ics, document.cover.ccs)
     references = context.references_for(document)
+    shared = _shared(references)
     titles = list(dict.fromkeys(r.entry.title for r in references))
     frequency = Counter(w for t in titles for w in _title_words(t))
     rarity = {w: math.log((1 + len(titles)) / n) for w, n in frequency.items() if 2 * n <= len(titles)}
     ranked: dict[str, tuple[bool, bool, float, int, Candidate]] = {}
     popularity: Counter[str] = Counter()
-    fitting: dict[tuple[ReferenceEntry, bool], Cited | None] = {}  # many documents list one standard alike
+    fitting: dict[tuple[ReferenceEntry, str], Cited | None] = {}  # many documents list one standard alike
     for order, ref in enumerate(references):
-        near = same_field(field, field_of(ref.ics, ref.ccs))
-        if (ref.entry, near) not in fitting:
-            fitting[(ref.entry, near)] = _fitting(ref.entry, near, a, series, body)
-        cited = fitting[(ref.entry, near)]
+        match = _field_match(field, field_of(ref.ics, ref.ccs))
+        near = bool(match)
+        if (ref.entry, match) not in fitting:
+            fitting[(ref.entry, match)] = _fitting(
+                ref.entry, match, a, series, body, kin, _series(ref.entry.number) in shared
+            )
+        cited = fitting[(ref.entry, match)]
         if cited is None:
             continue
         key = f"{cited.family} {cited.number}"
@@ -166,13 +202,50 @@ def _corpus_candidates(document: Document, a: Analysis, context: InjectionContex
 
 
 def _fitting(
-    entry: ReferenceEntry, near: bool, a: Analysis, series: set[tuple[str, int]], body: str
+    entry: ReferenceEntry,
+    field: str,
+    a: Analysis,
+    series: set[tuple[str, int]],
+    body: str,
+    kin: str,
+    shared: bool,
 ) -> Cited | None:
-    """The entry's standard when this document may list it: never mentioned here, and fitting (`_fits`)."""
+    """The entry's standard when this document may list it: never mentioned here, not published after it
+    (a list of 2020 holding "GB/T 98765—2028" gives itself away), and fitting (`_fits`)."""
     cited = parsed(entry.line, entry.number, entry.year)
     if cited is None or not entry.title or a.mentioned(cited) or excluded(cited, a.own):
         return None
-    return cited if _fits(cited, entry.title, near, series, body) else None
+    if _later(cited.year, a.own.year if a.own is not None else None):
+        return None
+    return cited if _fits(cited, entry.title, field, series, body, kin, shared) else None
+
+
+def _later(year: str | None, own: str | None) -> bool:
+    """Whether a reference's year comes after the year of the document that would list it."""
+    return bool(year and own and year[:4].isdigit() and own[:4].isdigit() and int(year[:4]) > int(own[:4]))
+
+
+def _series(number: str) -> str:
+    """ "GB/T 2423" of "GB/T 2423.3": the series a part belongs to."""
+    return number.split(".")[0]
+
+
+def _shared(references: Sequence[CorpusReference]) -> frozenset[str]:
+    """The series that documents of two ICS groups or more list: standards every field draws on (GB/T 2423
+    environmental testing, GB 4208 enclosure protection), any part of them."""
+    groups: dict[str, set[str]] = {}
+    for ref in references:
+        group = ref.ics.strip().split(".")[0]
+        if group:
+            groups.setdefault(_series(ref.entry.number), set()).add(group)
+    return frozenset(n for n, g in groups.items() if len(g) >= 2)
+
+
+def _kin(document: Document, a: Analysis) -> str:
+    """What a drafter of this document draws references from: its own title and the titles of the documents
+    it lists or gives in its bibliography (the field of its citations, in their own words)."""
+    titles = [document.title, *(i.title for i in a.items), *(e.title for _, e in a.bibliography)]
+    return "\n".join(titles)
 
 
 class UncitedReferenceListed(Injector):
@@ -180,12 +253,14 @@ class UncitedReferenceListed(Injector):
 
     Why: the list holds only documents the text cites normatively; an extra entry misleads users about
     what the provisions depend on. The number and title are real, taken from the list of another corpus
-    document of the same field, of this list's own series, or on this document's subject (`_fits`;
-    none: no site); the entry goes where the list order stays as it was.
+    document: of this list's own series, or one a drafter of this document would plausibly list, its title
+    sharing a content word with this document's title or its listed and bibliography titles and speaking of
+    what this document speaks of (`_fits`; none: no site); the entry goes where the list order stays as it
+    was.
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
+    version = "3"
     digest = "41daa4af084aed7e"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -75,6 +75,10 @@ class ScopeAspect:
 
 
 _H, _I, _P = frozenset({"hardware"}), frozenset({"information"}), frozenset({"process"})
+# an operated computer system (a platform, a server, software): deployed, monitored, backed up. Not every
+# information standard is about one: a data-element, metadata or identifier standard is not deployed, nor
+# is a device that stores and sends data (a vehicle recorder): `subject_kinds`
+_S = frozenset({"system"})
 
 
 # Aspects a real scope lists, each only for the kinds of document it belongs to (no 应/宜/可 inside): an
@@ -101,23 +105,23 @@ SCOPE_ASPECTS = (
     ScopeAspect("外观质量", ("外观",), _H, ("外观", "外观检查")),
     ScopeAspect("使用寿命", ("寿命",), _H, ("寿命", "设计寿命")),
     ScopeAspect(
-        "可靠性", ("可靠性", "无故障", "故障", "失效"), _H | _I, ("平均无故障工作时间", "故障率", "失效判据")
+        "可靠性", ("可靠性", "无故障", "故障", "失效"), _H | _S, ("平均无故障工作时间", "故障率", "失效判据")
     ),
     ScopeAspect(
-        "数据备份与恢复", ("备份", "恢复", "容灾"), _I, ("备份恢复", "容灾备份", "灾难恢复", "异地备份")
+        "数据备份与恢复", ("备份", "恢复", "容灾"), _S, ("备份恢复", "容灾备份", "灾难恢复", "异地备份")
     ),
-    ScopeAspect("日志审计", ("日志", "审计"), _I, ("操作日志", "安全审计", "审计追踪", "日志留存")),
+    ScopeAspect("日志审计", ("日志", "审计"), _S, ("操作日志", "安全审计", "审计追踪", "日志留存")),
     ScopeAspect(
-        "访问控制", ("访问控制", "权限", "鉴别", "授权"), _I, ("权限管理", "用户权限", "身份鉴别", "授权管理")
+        "访问控制", ("访问控制", "权限", "鉴别", "授权"), _S, ("权限管理", "用户权限", "身份鉴别", "授权管理")
     ),
     ScopeAspect(
         "系统性能",
         ("性能", "响应时间", "并发", "吞吐", "时延"),
-        _I,
+        _S,
         ("响应时间", "并发处理能力", "吞吐量", "处理时延"),
     ),
     ScopeAspect("版本管理", ("版本",), _I, ("版本控制", "版本升级", "版本发布")),
-    ScopeAspect("运行监控", ("监控", "监视", "告警", "报警"), _I, ("运行监视", "运行状态监视", "故障告警")),
+    ScopeAspect("运行监控", ("监控", "监视", "告警", "报警"), _S, ("运行监视", "运行状态监视", "故障告警")),
     ScopeAspect(
         "个人信息处理", ("个人信息", "隐私", "敏感"), _I, ("隐私数据处理", "个人信息脱敏", "敏感信息处理")
     ),
@@ -128,23 +132,90 @@ SCOPE_ASPECTS = (
     ScopeAspect("生产记录", ("记录",), _P, ("记录保存", "批次记录")),
     # more aspects of information systems, each with words of its own, so that a release of mostly
     # information standards does not promise the same few aspects over and over
-    ScopeAspect("数据迁移", ("迁移",), _I, ("历史数据迁移",)),
-    ScopeAspect("时钟同步", ("时钟", "同步", "校时", "对时"), _I, ("时间同步", "校时")),
-    ScopeAspect("系统部署", ("部署",), _I, ("部署方式", "部署架构")),
-    ScopeAspect("容量规划", ("容量", "扩容"), _I, ("扩容", "存储容量")),
-    ScopeAspect("应急响应", ("应急", "预案", "演练"), _I | _P, ("应急预案", "应急演练")),
-    ScopeAspect("电子签名", ("签名", "签章"), _I, ("数字签名", "电子签章")),
-    ScopeAspect("计费结算", ("计费", "结算", "收费"), _I, ("费用结算",)),
-    ScopeAspect("等级测评", ("测评", "渗透", "评测"), _I, ("渗透测试", "安全测评")),
-    ScopeAspect("负载均衡", ("负载",), _I, ("负载分担",)),
+    ScopeAspect("数据迁移", ("迁移",), _S, ("历史数据迁移",)),
+    ScopeAspect("时钟同步", ("时钟", "同步", "校时", "对时"), _S, ("时间同步", "校时")),
+    ScopeAspect("系统部署", ("部署",), _S, ("部署方式", "部署架构")),
+    ScopeAspect("容量规划", ("容量", "扩容"), _S, ("扩容", "存储容量")),
+    ScopeAspect("应急响应", ("应急", "预案", "演练"), _S | _P, ("应急预案", "应急演练")),
+    ScopeAspect("电子签名", ("签名", "签章"), _S, ("数字签名", "电子签章")),
+    ScopeAspect("计费结算", ("计费", "结算", "收费"), _S, ("费用结算",)),
+    ScopeAspect("等级测评", ("测评", "渗透", "评测"), _S, ("渗透测试", "安全测评")),
+    ScopeAspect("负载均衡", ("负载",), _S, ("负载分担",)),
     ScopeAspect("数据字典", ("字典", "词典"), _I),
-    ScopeAspect("用户手册", ("手册",), _I, ("操作手册", "运维手册")),
-    ScopeAspect("网络拓扑", ("拓扑", "组网"), _I, ("组网方式",)),
-    ScopeAspect("内容审核", ("审核",), _I, ("信息审核",)),
-    ScopeAspect("资源调度", ("调度",), _I, ("任务调度",)),
-    ScopeAspect("数据销毁", ("销毁", "擦除"), _I, ("介质销毁", "数据擦除")),
-    ScopeAspect("国产化适配", ("国产", "适配", "信创"), _I, ("适配验证",)),
+    ScopeAspect("用户手册", ("手册",), _S, ("操作手册", "运维手册")),
+    ScopeAspect("网络拓扑", ("拓扑", "组网"), _S, ("组网方式",)),
+    ScopeAspect("内容审核", ("审核",), _S, ("信息审核",)),
+    ScopeAspect("资源调度", ("调度",), _S, ("任务调度",)),
+    ScopeAspect("数据销毁", ("销毁", "擦除"), _S, ("介质销毁", "数据擦除")),
+    ScopeAspect("国产化适配", ("国产", "适配", "信创"), _S, ("适配验证",)),
 )
+
+
+# Families of aspects, each with the words by which a body's own clause titles show that it deals with the
+# family: a scope that covers 备份和恢复 and 日志管理 plausibly promises 容量规划 too, one whose body deals
+# with nothing of the kind (a data element standard, a naming rule) does not promise 负载均衡.
+_FAMILY_WORDS = {
+    "lifecycle": (
+        *("安装", "维护", "保养", "维修", "报废", "售后", "保修", "包装", "运输", "贮存", "储存"),
+        *("标志", "标签", "铭牌", "说明书", "使用说明"),
+    ),
+    "robustness": (
+        *("防雷", "接地", "噪声", "振动", "冲击", "腐蚀", "盐雾", "外观", "寿命", "可靠性"),
+        *("环境适应性", "防护等级", "电磁兼容", "抗扰"),
+    ),
+    "environment": ("节能", "能耗", "能效", "环保", "污染", "排放", "废弃物", "废水"),
+    "production": ("培训", "卫生", "追溯", "清洗", "工艺", "加工", "原料", "生产"),
+    "operation": (
+        *("部署", "负载", "容量", "扩容", "调度", "拓扑", "组网", "监控", "告警", "备份", "容灾"),
+        *("迁移", "应急", "运维", "运行维护", "时钟", "校时", "计费", "版本"),
+    ),
+    "security": (
+        *("访问控制", "权限", "鉴别", "授权", "日志", "审计", "测评", "隐私", "个人信息", "签名"),
+        *("销毁", "加密", "密钥"),
+    ),
+    # not 版本: a software version (节点版本升级, 执行标准版本) is a matter of operation, not of records
+    "records": ("档案", "归档", "字典", "元数据", "数据元", "手册"),
+}
+
+
+_FAMILY = {
+    **dict.fromkeys(
+        ("安装", "维护保养", "报废处置", "售后服务", "包装、运输和贮存", "标志和标签", "使用说明"),
+        "lifecycle",
+    ),
+    **dict.fromkeys(
+        ("防雷", "接地", "噪声", "振动", "防腐蚀", "外观质量", "使用寿命", "可靠性"), "robustness"
+    ),
+    **dict.fromkeys(("节能", "环境保护", "废弃物处理"), "environment"),
+    **dict.fromkeys(("人员培训", "人员卫生", "产品追溯", "设备清洗", "生产记录"), "production"),
+    **dict.fromkeys(
+        (
+            *("数据备份与恢复", "系统性能", "运行监控", "数据迁移", "时钟同步", "系统部署", "容量规划"),
+            *("应急响应", "计费结算", "负载均衡", "网络拓扑", "资源调度", "国产化适配"),
+        ),
+        "operation",
+    ),
+    **dict.fromkeys(
+        ("日志审计", "访问控制", "个人信息处理", "电子签名", "等级测评", "内容审核", "数据销毁"), "security"
+    ),
+    **dict.fromkeys(("档案管理", "版本管理", "数据字典", "用户手册"), "records"),
+}
+
+
+def covered_families(document: Document) -> frozenset[str]:
+    """The families of aspects the body deals with, by the words of its own clause and annex titles."""
+    titles = "\n".join(s.title for s in document.sections if s.kind in ("clause", "annex"))
+    return named_families(titles)
+
+
+def named_families(text: str) -> frozenset[str]:
+    """The families of aspects whose words `text` uses."""
+    return frozenset(f for f, words in _FAMILY_WORDS.items() if any(w in text for w in words))
+
+
+def family_of(aspect: str) -> str:
+    """The family of an aspect of `SCOPE_ASPECTS`, by its name."""
+    return _FAMILY[aspect]
 
 
 # Words that show what kind of thing a document standardizes (counted over its body).
@@ -162,6 +233,26 @@ def document_kinds(body: str) -> frozenset[str]:
     counts = {k: sum(body.count(w) for w in words) for k, words in _KIND_MARKERS.items()}
     top = max(counts.values())
     return frozenset(k for k, n in counts.items() if n >= 3 and n * 3 >= top)
+
+
+# What names an operated computer system as the thing a document standardizes.
+_SYSTEM = regex.compile(r"系统|平台|软件|服务器|网络|云计算")
+
+
+def subject_kinds(document: Document, body: str) -> frozenset[str]:
+    """The kinds of what the body covers, in its own words: those its text points to (`document_kinds`),
+    those its own clause titles name (a recorder's "电源", "电气部件" make it hardware however often its
+    data protocol says 数据), and "system" only when the document's title or scope names a system, platform,
+    software or server as what it standardizes or serves."""
+    kinds = set(document_kinds(body))
+    titles = "\n".join(s.title for s in document.sections if s.kind in ("clause", "annex"))
+    for kind, markers in _KIND_MARKERS.items():
+        if sum(titles.count(w) for w in markers) >= 2:
+            kinds.add(kind)
+    scope = next((s.text for s in document.sections if s.kind == "scope"), "")
+    if _SYSTEM.search(document.title + "\n" + scope):
+        kinds.add("system")
+    return frozenset(kinds)
 
 
 def paragraph_spans(text: str) -> list[tuple[int, int]]:
@@ -246,18 +337,22 @@ def applicability_qualifiers(sentence: str) -> list[tuple[int, str]]:
 
 @functools.lru_cache(maxsize=16)
 def uncovered_aspects(document: Document) -> tuple[ScopeAspect, ...]:
-    """Aspects of this kind of document that neither the scope nor any body chapter (title or text) treats."""
+    """Aspects the scope could list, from what the body covers: of the kinds of what it standardizes
+    (`subject_kinds`) and of a family its own clause titles deal with (`covered_families`), that neither
+    the scope nor any body chapter (title or text) treats."""
     body = "\n".join(
         f"{s.title}\n{s.text}"
         for s in document.sections
         if s.kind not in ("foreword", "introduction", "scope", "normative_references", "bibliography")
     )
     scope = "\n".join(s.text for s in document.sections if s.kind == "scope")
-    kinds = document_kinds(body)
+    kinds = subject_kinds(document, body)
+    families = covered_families(document)
     return tuple(
         a
         for a in SCOPE_ASPECTS
         if a.kinds & kinds
+        and _FAMILY[a.name] in families
         and not any(k in body for k in a.keywords)
         and not any(k in scope for k in a.keywords)
     )

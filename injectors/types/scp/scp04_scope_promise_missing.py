@@ -35,7 +35,13 @@ from injectors.language.punctuation import match_style
 from injectors.language.sentences import Sentence
 from injectors.language.words import tokens, word_aligned, words
 from injectors.types.scp.analysis import SELF_REFERENCE, scope_chapter, statement_sentences
-from injectors.types.scp.editing import SCOPE_ASPECTS, scope_name, uncovered_aspects
+from injectors.types.scp.editing import (
+    SCOPE_ASPECTS,
+    family_of,
+    named_families,
+    scope_name,
+    uncovered_aspects,
+)
 from injectors.types.scp.spread import own_group
 
 ERROR_TYPE = ErrorType(
@@ -187,16 +193,19 @@ def _fresh_items(
 
 class ScopePromiseMissing(Injector):
     """SCP-04. Why: what the Scope says the document specifies must be found in the body (GB/T 1.1—2020);
-    a promised aspect with no chapter misleads users. How: an aspect of this kind of document (hardware,
-    information system, process) from a lexicon, that no chapter title or text mentions ("防雷", "日志审计",
-    "产品追溯" …), taken from the group of the lexicon that is this document's own in the release
+    a promised aspect with no chapter misleads users. How: an aspect the scope could list, from what the body
+    covers (`editing.uncovered_aspects`): of a family of aspects the body's own clause titles deal with (a
+    body with 备份和恢复 and 日志管理 may be promised 容量规划; a naming rule is promised no 负载均衡) and of
+    the kind of what the document standardizes (a device whose data protocol fills its text is still a
+    device; only a system, platform or server is deployed), that no chapter title or text mentions ("防雷",
+    "日志审计", "产品追溯" …), taken from the group of the lexicon that is this document's own in the release
     (`spread`: no two documents promise the same aspect while others are free), is added to the list
     after 规定了/确立了/给出了, before its last conjunction ("……、人员培训要求和运行维护要求") or at its
     end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "62fa1fdd60260afd"
+    version = "3"
+    digest = "955c1b46ab924671"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no
@@ -227,9 +236,17 @@ class ScopePromiseMissing(Injector):
         sentence, verb_end = site.detail
         text = section.text
         fresh = _fresh_items(document, text, sentence, verb_end)
-        # the group of names this document draws from, so that the documents of a release differ
+        # the group of names this document draws from, so that the documents of a release differ; within
+        # it, or else within this document's own stretch of the lexicon, an aspect of a family the list
+        # already names first: "……身份管理、隐私保护、运维要求等方面" reads on with 等级测评 or 容量规划,
+        # not with 数据字典
+        listed = named_families(sentence.text)
+        kin = frozenset(c[2] for c in fresh if family_of(ASPECT_OF_NAME[ALL_NAMES.index(c[2])]) in listed)
         mine = own_group(ALL_NAMES, ASPECT_OF_NAME, frozenset(c[2] for c in fresh), document, context)
-        choices = [c for c in fresh if c[2] in mine]
+        if not kin & set(mine):
+            own = own_group(ALL_NAMES, ASPECT_OF_NAME, kin, document, context, borrow=False)
+            mine = own or mine
+        choices = [c for c in fresh if c[2] in mine and (c[2] in kin or not kin & set(mine))]
         if not choices:
             return None
         offset, item, name, added = rng.choice(choices)

@@ -64,6 +64,9 @@ def test_nms01_draws_the_weaker_word_before_the_clause() -> None:
 a) 柜体的安装高度应符合表1的规定；
 b) 柜体应采用膨胀螺栓固定在地面上；
 c) 柜体应设置防撬报警装置。
+5 检验规则
+5.1 出厂检验
+出厂检验项目为4.1，任一项不合格判该台产品不合格。
 """
     )
     context = InjectionContext.from_documents([doc])
