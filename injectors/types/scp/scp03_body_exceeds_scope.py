@@ -42,7 +42,7 @@ from injectors.authoring import (
 )
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
-from injectors.language.words import words
+from injectors.language.words import tagged, words
 from injectors.types.scp.analysis import (
     EXCLUSION,
     scope_chapter,
@@ -192,6 +192,69 @@ def referenced_products(document: Document) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# Where a name begins in running text: after a line start, a non-Han character or a coordinator.
+_NAME_START = r"(?:^|(?<=[^\p{Han}A-Za-z0-9])|(?<=[或和与及、]))"
+# Nouns that count or point instead of naming a kind ("部分系统", "相关服务器").
+_NOT_A_MODIFIER = (
+    *("部分", "全部", "整个", "其他", "其它", "相关"),
+    *("有关", "上述", "各类", "各种", "所有", "单位"),
+)
+# A table or figure caption ("表A.28 单位记录仪……"): its words label data, they name no product.
+_CAPTION = regex.compile(r"^\s*续?(?:表|图)\s*[A-Z]?[\d.]+\s*$")
+# Sections that name things without regulating them: definitions and their notes, the introduction,
+# annexes. Not the foreword (its drafting units are companies), not the references (read by
+# `referenced_products`), not the body (a thing the body names it treats, or its object works with).
+_NAMING_KINDS = ("terms", "introduction", "annex")
+
+
+def _is_short_name(name: str, objects: tuple[str, ...]) -> bool:
+    """Whether `name` is a scope object shortened ("签名服务器" for "签名验签服务器"): its characters
+    in order within the object's."""
+    for o in objects:
+        it = iter(o)
+        if all(c in it for c in name):
+            return True
+    return False
+
+
+def _product_head(obj: str) -> str:
+    """The scope object's last word when it names a product (服务器, 记录仪, 分析仪), else "": a generic
+    two-character head (系统, 数据, 技术) is shared by things of every kind."""
+    head = words(obj)[-1] if obj else ""
+    return head if len(head) >= 3 and ALL_HAN.match(head) else ""
+
+
+def named_siblings(document: Document, objects: tuple[str, ...]) -> list[str]:
+    """Products with the scope object's own head word that the document names in its definitions,
+    introduction or annexes ("CRL或OCSP服务器无法连接" beside "签名验签服务器"), written as a name: nouns
+    only, begun where a name begins, sharing no more than the head with the object (else a kind of the
+    object: "温度记录仪" in "冷藏型温度记录仪"), and not the object shortened."""
+    heads = {h for h in map(_product_head, objects) if h}
+    out = []
+    for section in document.sections:
+        if section.kind not in _NAMING_KINDS:
+            continue
+        for head in heads:
+            pattern = _NAME_START + r"([A-Za-z0-9\p{Han}]{2,10}?" + regex.escape(head) + ")"
+            for m in regex.finditer(pattern, section.text, flags=regex.M):
+                name = m.group(1)
+                line_start = section.text.rfind("\n", 0, m.start()) + 1
+                if _CAPTION.match(section.text[line_start : m.start()]):
+                    continue
+                modifier = name[: -len(head)]
+                tags = tagged(modifier)
+                if (
+                    not tags
+                    or not all(t.startswith("n") or t == "eng" for _, t in tags)
+                    or any(w in _NOT_A_MODIFIER for w, _ in tags)
+                    or any(o.endswith(modifier[-1] + head) for o in objects)
+                    or _is_short_name(name, objects)
+                ):
+                    continue
+                out.append(name)
+    return list(dict.fromkeys(out))
+
+
 def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, body: str) -> list[str]:
     """Products of the scope object's kind that the document's own references name and that neither its
     scope nor its body treats: "汽车GPS导航系统" beside "汽车行驶记录仪". Not a class the scope object
@@ -199,11 +262,12 @@ def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, bo
     scope takes in as a whole ("亦适用于其他水利监测系统")."""
     heads = _heads(objects)
     out = []
-    for name in referenced_products(document):
+    named = {_product_head(o) for o in objects} - {""}
+    for name in dict.fromkeys([*referenced_products(document), *named_siblings(document, objects)]):
         # nor one the body names by its head ("充电连接装置" for "……传导充电用连接装置"): a part of the object
         if name in scope or name[-4:] in body or not any(same_kind(name, o) for o in objects):
             continue
-        if any(h.endswith(name) or name.endswith(h) for h in heads):
+        if any(h.endswith(name) or (name.endswith(h) and h not in named) for h in heads):
             continue
         if regex.search(rf"(?:其他|其它|各类|各种|所有)[^，。；]{{0,12}}{regex.escape(name[-2:])}", scope):
             continue
@@ -370,13 +434,18 @@ class BodyBeyondScope(Injector):
     join only as a second owner ("报警系统及电池室的设计文件应……"). Where the scope puts nothing
     outside, the outsider may be a product of the scope object's own kind that a standard the document
     cites is about ("汽车GPS导航系统" beside "汽车行驶记录仪") and that neither the scope nor the body
-    treats (`sibling_objects`): the scope names its one object, so the widened clause shows against it.
+    treats (`sibling_objects`), or a product with the scope object's own head word (服务器, 记录仪: never
+    a generic 系统 or 数据) that the document itself names in its definitions, introduction or annexes
+    and never in its body ("OCSP服务器" beside "签名验签服务器", `named_siblings`): the scope names its
+    one object, so the widened clause shows against it. The evidence rule for both: the corrupted
+    document's scope names its object, the added one is not that object (nor a kind of it, nor it
+    shortened, nor a class it belongs to), and no body clause treats the added one.
     Other documents are skipped (no site): an object from another document would come from another field,
     and a life-cycle stage the scope does not list ("改造前后均应……") read as padding to the reviewers,
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
+    version = "4"
     digest = "9d61ec7d15a01a0d"
     forms = ("不适用于", "参照使用", "非X", "同类对象")
 
