@@ -275,6 +275,74 @@ def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, bo
     return out
 
 
+_NUMERALS = "一二三四五六七八九"
+# "第一级到第四级等级保护对象": a scope that bounds its object by a range of levels, with the object named.
+_LEVEL_RANGE = regex.compile(
+    rf"第([{_NUMERALS}])级(?:到|至|～|~|—)第([{_NUMERALS}])级(?:的)?([\p{{Han}}]{{2,8}}?(?:对象|系统|产品|设备|单位))"
+)
+
+
+@dataclass(frozen=True)
+class LevelBound:
+    """A scope's range of levels ("第一级到第四级等级保护对象"), its top level and the next level up, which
+    the document names elsewhere (a table of levels, a definition) and the scope leaves out."""
+
+    words: str  # the scope's words: "第一级到第四级等级保护对象"
+    top: str  # 第四级
+    beyond: str  # 第五级
+
+
+@functools.lru_cache(maxsize=16)
+def level_bound(document: Document) -> LevelBound | None:
+    """The scope's range of levels, where the document itself names the level above its top outside the
+    scope: a body clause about the top level can then take in that level, named as the document names
+    its levels. None where the scope gives no range, or the document never names a level beyond it."""
+    found = scope_chapter(document)
+    if found is None:
+        return None
+    m = _LEVEL_RANGE.search(found[1].text)
+    if m is None or _NUMERALS.index(m.group(2)) + 1 >= len(_NUMERALS):
+        return None
+    top, beyond = f"第{m.group(2)}级", f"第{_NUMERALS[_NUMERALS.index(m.group(2)) + 1]}级"
+    rest = "\n".join(s.text for s in document.sections if s.kind != "scope")
+    return LevelBound(m.group(0), top, beyond) if beyond in rest else None
+
+
+@dataclass(frozen=True)
+class LevelRequirement:
+    """A body requirement that names the scope's top level before a noun ("应为第四级业务应用系统……")."""
+
+    start: int  # offset of the sentence in the section text
+    at: int  # offset, within the sentence, right after the top level
+    sentence: str
+
+
+# After the top level: the thing of that level, not a range ("及以上", "以下") nor the level itself.
+_AFTER_TOP = regex.compile(r"(?!及?以[上下]|安全要求)(?:的)?\p{Han}{2}")
+
+
+@functools.lru_cache(maxsize=16)
+def level_requirements(section: Section, bound: LevelBound) -> tuple[LevelRequirement, ...]:
+    """Requirements (应/不应, a list item's too) of a body clause that name the top level of the scope's
+    range before the thing they regulate, and not already the level beyond it."""
+    rows = section.table_lines()
+    out = []
+    for start, end in paragraph_spans(section.text):
+        if section.text.count("\n", 0, start) in rows:
+            continue
+        line = section.text[start:end]
+        for sentence in sentences(line):
+            text = sentence.text
+            found = provisions(text)
+            if not found or found[0].word not in ("应", "不应") or bound.beyond in text:
+                continue
+            for m in regex.finditer(regex.escape(bound.top), text):
+                if _AFTER_TOP.match(text, m.end()) and not text.startswith(("注", "示例")):
+                    out.append(LevelRequirement(start + sentence.start, m.end(), text))
+                    break
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class ScopedRequirement:
     """A body requirement "S应P。" whose subject S is, or starts with, the object the scope covers."""
@@ -439,7 +507,11 @@ class BodyBeyondScope(Injector):
     and never in its body ("OCSP服务器" beside "签名验签服务器", `named_siblings`): the scope names its
     one object, so the widened clause shows against it. The evidence rule for both: the corrupted
     document's scope names its object, the added one is not that object (nor a kind of it, nor it
-    shortened, nor a class it belongs to), and no body clause treats the added one.
+    shortened, nor a class it belongs to), and no body clause treats the added one. Where the scope
+    bounds its object by a range of levels ("第一级到第四级等级保护对象") and the document itself names
+    the level above it (a table of 定级结果 listing 第五级), a requirement about the top level takes in
+    the next one, named as the document names its levels ("应为第四级和第五级业务应用系统……",
+    `level_requirements`); never a "第三级及以上", which is no level of its own.
     Other documents are skipped (no site): an object from another document would come from another field,
     and a life-cycle stage the scope does not list ("改造前后均应……") read as padding to the reviewers,
     not as a drafting error."""
@@ -447,7 +519,7 @@ class BodyBeyondScope(Injector):
     error_type = ERROR_TYPE.id
     version = "4"
     digest = "9d61ec7d15a01a0d"
-    forms = ("不适用于", "参照使用", "非X", "同类对象")
+    forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), and the document's
@@ -478,18 +550,24 @@ class BodyBeyondScope(Injector):
             _ADDED.reset(token)
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        bound = level_bound(document)
+        levels = (
+            [Site(i, r) for i, s in body_sections(document) for r in level_requirements(s, bound)]
+            if bound
+            else []
+        )
         objects, outside = _material(document)
         if not objects:
-            return []
+            return levels
         if not outside:  # nothing the scope puts outside: an extension would have to be invented
-            return []
+            return levels
         nouns = tuple(dict.fromkeys(z.head for z in outside if z.negated))
         own = [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
         negated = [
             Site(i, r) for i, s in body_sections(document) for h in nouns for r in negated_requirements(s, h)
         ]
         own_heads = _heads(objects)
-        return [  # only where an outsider reads as of the subject's kind (else no site: the reason says why)
+        return levels + [  # only where an outsider reads as of the subject's kind (else no site)
             x
             for x in {(x.target, x.detail.start): x for x in own + negated}.values()
             if any(_joins(z, x.detail, own_heads, objects) for z in outside)
@@ -499,6 +577,8 @@ class BodyBeyondScope(Injector):
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
+        if isinstance(site.detail, LevelRequirement):
+            return _level_proposal(document, site.target, site.detail)
         requirement: ScopedRequirement = site.detail
         objects, outside = _material(document)
         own_heads = _heads(objects)
@@ -544,6 +624,29 @@ class BodyBeyondScope(Injector):
             generator="rule-template",
             form=_form(outsider),
         )
+
+
+def _level_proposal(document: Document, target: int, requirement: LevelRequirement) -> Proposal | None:
+    """ "应为第四级业务应用系统……" → "应为第四级和第五级业务应用系统……" under a scope of 第一级到第四级."""
+    bound = level_bound(document)
+    if bound is None or any(bound.beyond in a for a in _ADDED.get()):
+        return None
+    section = document.sections[target]
+    joins, _ = _connectors(document, "")
+    join = "和" if "和" in joins else joins[0]
+    added = join + bound.beyond
+    at = requirement.at
+    new_sentence = requirement.sentence[:at] + added + requirement.sentence[at:]
+    new_sentence = regex.sub(r"^(?:[a-z][)）]|\d{1,2}[)）])\s*", "", new_sentence)
+    word = self_reference(document)
+    return Proposal(
+        Edit("modify", target, (Replacement("text", requirement.start + at, "", added),)),
+        error=f"{_clause_name(section)}“{new_sentence}”把范围之外的{bound.beyond}也纳入了要求，"
+        f"正文超出了范围的界限（{word}范围只规定了“{bound.words}”的要求）",
+        fix=f"删去“{added}”，本条只对{bound.top}提出要求；如确需规定{bound.beyond}，先修改范围使其涵盖该等级",
+        generator="rule-template",
+        form="范围外等级",
+    )
 
 
 def _form(outsider: Outsider) -> str:

@@ -95,3 +95,40 @@ def test_no_site_where_the_body_itself_names_the_sibling() -> None:
     context = InjectionContext.from_documents([document])
     assert list(injectors()["SCP-03"].sites(document, context)) == []
     assert injectors()["SCP-03"].no_site_reason(document, context) == "no_outsider_in_scope"
+
+
+LEVEL_SCOPE = "本文件规定了第一级到第三级防护对象的安全通用要求。\n本文件适用于防护对象的安全建设。"
+LEVEL_BODY = """4 第三级安全要求
+4.1 通信网络
+本条款要求包括：
+a) 应为第三级业务系统配置独立的备份线路；
+b) 应对通信线路进行冗余设计。
+4.2 区域边界
+第三级及以上的防护对象应部署边界防护设备。
+"""
+LEVEL_ANNEX = """附录A
+（资料性）
+定级结果
+A.1 等级
+第一级、第二级和第三级以外，定级结果还可能为第四级。
+"""
+
+
+def test_a_clause_about_the_scope_s_top_level_takes_in_the_level_above_it() -> None:
+    document = standard(LEVEL_SCOPE, LEVEL_BODY, LEVEL_ANNEX)
+    found = instances(document)
+    assert found
+    for instance in found:
+        assert instance.provenance.form == "范围外等级"
+        assert instance.location == "4.1"  # never "第三级及以上", which is no level of its own
+        # the coordinator the body itself writes ("第三级及以上": 及)
+        assert [r.new for r in instance.edit.replacements] == ["及第四级"]
+        assert "“应为第三级及第四级业务系统配置独立的备份线路；”" in instance.description
+        assert "范围只规定了“第一级到第三级防护对象”的要求" in instance.description
+        assert "删去“及第四级”" in instance.description
+
+
+def test_no_level_beyond_the_scope_where_the_document_never_names_one() -> None:
+    document = standard(LEVEL_SCOPE, LEVEL_BODY, LEVEL_ANNEX.replace("，定级结果还可能为第四级", ""))
+    context = InjectionContext.from_documents([document])
+    assert list(injectors()["SCP-03"].sites(document, context)) == []
