@@ -482,7 +482,24 @@ def _joins(
         own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
         fits = own and requirement.head not in outsider.name
     heads = objects if requirement.head in _SELF_SUBJECTS else ()
-    return fits and can_join(outsider.name, requirement.subject, at, heads)
+    return (
+        fits
+        and can_join(outsider.name, requirement.subject, at, heads)
+        and not _speaks_of(outsider, requirement)
+    )
+
+
+def _speaks_of(outsider: Outsider, requirement: ScopedRequirement) -> bool:
+    """Whether a sibling's own words already stand in the clause as something the object works with
+    ("……应支持OCSP连接配置功能" for "OCSP服务器"): the sibling cannot also be the clause's subject."""
+    if not outsider.sibling:
+        return False
+    own = {
+        w
+        for w in words(outsider.name)
+        if len(w) >= 2 and not any(w in o for o in outsider.sibling.split("、"))
+    }
+    return any(w in requirement.sentence for w in own)
 
 
 # What the instances already placed in the document being injected added (the planner's `taken`), for
