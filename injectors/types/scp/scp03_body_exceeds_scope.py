@@ -44,6 +44,7 @@ from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
 from injectors.language.words import tagged, words
 from injectors.types.scp.analysis import (
+    APPLICABILITY,
     EXCLUSION,
     scope_chapter,
     self_reference,
@@ -628,6 +629,9 @@ class BodyBeyondScope(Injector):
             where = f"范围写明{word}适用于“{outsider.negated}”"
         elif outsider.sibling:
             where = f"范围只涉及{outsider.sibling}，未涵盖{obj}"
+            bound = _applicability_words(document, outsider.sibling.split("、"))
+            if bound:
+                where += f"；{word}“{bound}”"
         elif outsider.excluded:
             where = f"范围写明{word}不适用于{obj}"
         else:
@@ -664,6 +668,31 @@ def _level_proposal(document: Document, target: int, requirement: LevelRequireme
         generator="rule-template",
         form="范围外等级",
     )
+
+
+_LONGEST_QUOTE = 40  # past it, the quote ends at the comma after the object
+
+
+def _applicability_words(document: Document, kin: Sequence[str]) -> str:
+    """The scope's own words that bound it to the object ("适用于签名验签服务器的研制和使用"): from its
+    适用于 to the end of that sentence, or to the first comma after the object when longer; "" where no
+    applicability sentence names the object."""
+    found = scope_chapter(document)
+    if found is None:
+        return ""
+    for sentence in statement_sentences(found[1].text):
+        m = APPLICABILITY.search(sentence.text)
+        if m is None:
+            continue
+        rest = sentence.text[m.start() :].rstrip("。；;")
+        at = min((rest.find(k) for k in kin if k in rest), default=-1)
+        if at < 0:
+            continue
+        if len(rest) > _LONGEST_QUOTE:
+            comma = rest.find("，", at)
+            rest = rest[:comma] if comma > 0 else rest
+        return rest
+    return ""
 
 
 def _form(outsider: Outsider) -> str:

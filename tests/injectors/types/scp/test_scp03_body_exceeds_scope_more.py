@@ -87,7 +87,11 @@ def test_the_named_sibling_joins_a_requirement_about_the_scope_object() -> None:
         new = "".join(r.new for r in instance.edit.replacements)
         assert new.lstrip("和及与、以") == "线路调度服务器", new
         assert instance.provenance.form == "同类对象"
-        assert "范围只涉及票务结算服务器，未涵盖线路调度服务器" in instance.description
+        # the scope's own words that bound it, quoted as the corrupted document has them
+        assert (
+            "范围只涉及票务结算服务器，未涵盖线路调度服务器；本文件“适用于票务结算服务器的设计、制造和检验”"
+            in (instance.description)
+        )
         # not 4.3: a clause that already speaks of the sibling's 线路调度 as what the server works with
         assert instance.location in ("4.1", "4.2")
 
