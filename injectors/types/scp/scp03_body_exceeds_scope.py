@@ -540,13 +540,16 @@ class BodyBeyondScope(Injector):
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), and the document's
-        references name no product of its object's kind that it leaves out: no_outsider_in_scope;
-        or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
-        the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), the document names no
+        product of its object's kind that it leaves out (in its references, definitions, introduction or
+        annexes), and no level above the scope's range of levels: no_outsider_in_scope; or it does, but no
+        body requirement has a subject of the outsider's kind, nor one that owns something the outsider
+        could own too (an odd coordination is worse than none), nor one about the top level:
+        no_subject_of_its_kind."""
         if scope_chapter(document) is None:
             return "no_scope"
-        return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
+        outside = _material(document)[1] or level_bound(document) is not None
+        return "no_subject_of_its_kind" if outside else "no_outsider_in_scope"
 
     def inject(
         self,

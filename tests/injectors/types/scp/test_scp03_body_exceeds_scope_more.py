@@ -139,3 +139,11 @@ def test_no_level_beyond_the_scope_where_the_document_never_names_one() -> None:
     document = standard(LEVEL_SCOPE, LEVEL_BODY, LEVEL_ANNEX.replace("，定级结果还可能为第四级", ""))
     context = InjectionContext.from_documents([document])
     assert list(injectors()["SCP-03"].sites(document, context)) == []
+
+
+def test_a_level_range_without_a_clause_about_its_top_level_is_no_subject_of_its_kind() -> None:
+    body = LEVEL_BODY.replace("a) 应为第三级业务系统配置独立的备份线路；\n", "")
+    document = standard(LEVEL_SCOPE, body, LEVEL_ANNEX)
+    context = InjectionContext.from_documents([document])
+    assert list(injectors()["SCP-03"].sites(document, context)) == []
+    assert injectors()["SCP-03"].no_site_reason(document, context) == "no_subject_of_its_kind"
