@@ -42,8 +42,9 @@ from injectors.authoring import (
 )
 from injectors.language.punctuation import match_style
 from injectors.language.sentences import provisions, sentences
-from injectors.language.words import words
+from injectors.language.words import tagged, words
 from injectors.types.scp.analysis import (
+    APPLICABILITY,
     EXCLUSION,
     scope_chapter,
     self_reference,
@@ -192,6 +193,69 @@ def referenced_products(document: Document) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# Where a name begins in running text: after a line start, a non-Han character or a coordinator.
+_NAME_START = r"(?:^|(?<=[^\p{Han}A-Za-z0-9])|(?<=[或和与及、]))"
+# Nouns that count or point instead of naming a kind ("部分系统", "相关服务器").
+_NOT_A_MODIFIER = (
+    *("部分", "全部", "整个", "其他", "其它", "相关"),
+    *("有关", "上述", "各类", "各种", "所有", "单位"),
+)
+# A table or figure caption ("表A.28 单位记录仪……"): its words label data, they name no product.
+_CAPTION = regex.compile(r"^\s*续?(?:表|图)\s*[A-Z]?[\d.]+\s*$")
+# Sections that name things without regulating them: definitions and their notes, the introduction,
+# annexes. Not the foreword (its drafting units are companies), not the references (read by
+# `referenced_products`), not the body (a thing the body names it treats, or its object works with).
+_NAMING_KINDS = ("terms", "introduction", "annex")
+
+
+def _is_short_name(name: str, objects: tuple[str, ...]) -> bool:
+    """Whether `name` is a scope object shortened ("签名服务器" for "签名验签服务器"): its characters
+    in order within the object's."""
+    for o in objects:
+        it = iter(o)
+        if all(c in it for c in name):
+            return True
+    return False
+
+
+def _product_head(obj: str) -> str:
+    """The scope object's last word when it names a product (服务器, 记录仪, 分析仪), else "": a generic
+    two-character head (系统, 数据, 技术) is shared by things of every kind."""
+    head = words(obj)[-1] if obj else ""
+    return head if len(head) >= 3 and ALL_HAN.match(head) else ""
+
+
+def named_siblings(document: Document, objects: tuple[str, ...]) -> list[str]:
+    """Products with the scope object's own head word that the document names in its definitions,
+    introduction or annexes ("CRL或OCSP服务器无法连接" beside "签名验签服务器"), written as a name: nouns
+    only, begun where a name begins, sharing no more than the head with the object (else a kind of the
+    object: "温度记录仪" in "冷藏型温度记录仪"), and not the object shortened."""
+    heads = {h for h in map(_product_head, objects) if h}
+    out = []
+    for section in document.sections:
+        if section.kind not in _NAMING_KINDS:
+            continue
+        for head in heads:
+            pattern = _NAME_START + r"([A-Za-z0-9\p{Han}]{2,10}?" + regex.escape(head) + ")"
+            for m in regex.finditer(pattern, section.text, flags=regex.M):
+                name = m.group(1)
+                line_start = section.text.rfind("\n", 0, m.start()) + 1
+                if _CAPTION.match(section.text[line_start : m.start()]):
+                    continue
+                modifier = name[: -len(head)]
+                tags = tagged(modifier)
+                if (
+                    not tags
+                    or not all(t.startswith("n") or t == "eng" for _, t in tags)
+                    or any(w in _NOT_A_MODIFIER for w, _ in tags)
+                    or any(o.endswith(modifier[-1] + head) for o in objects)
+                    or _is_short_name(name, objects)
+                ):
+                    continue
+                out.append(name)
+    return list(dict.fromkeys(out))
+
+
 def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, body: str) -> list[str]:
     """Products of the scope object's kind that the document's own references name and that neither its
     scope nor its body treats: "汽车GPS导航系统" beside "汽车行驶记录仪". Not a class the scope object
@@ -199,16 +263,85 @@ def sibling_objects(document: Document, objects: tuple[str, ...], scope: str, bo
     scope takes in as a whole ("亦适用于其他水利监测系统")."""
     heads = _heads(objects)
     out = []
-    for name in referenced_products(document):
+    named = {_product_head(o) for o in objects} - {""}
+    for name in dict.fromkeys([*referenced_products(document), *named_siblings(document, objects)]):
         # nor one the body names by its head ("充电连接装置" for "……传导充电用连接装置"): a part of the object
         if name in scope or name[-4:] in body or not any(same_kind(name, o) for o in objects):
             continue
-        if any(h.endswith(name) or name.endswith(h) for h in heads):
+        if any(h.endswith(name) or (name.endswith(h) and h not in named) for h in heads):
             continue
         if regex.search(rf"(?:其他|其它|各类|各种|所有)[^，。；]{{0,12}}{regex.escape(name[-2:])}", scope):
             continue
         out.append(name)
     return out
+
+
+_NUMERALS = "一二三四五六七八九"
+# "第一级到第四级等级保护对象": a scope that bounds its object by a range of levels, with the object named.
+_LEVEL_RANGE = regex.compile(
+    rf"第([{_NUMERALS}])级(?:到|至|～|~|—)第([{_NUMERALS}])级(?:的)?([\p{{Han}}]{{2,8}}?(?:对象|系统|产品|设备|单位))"
+)
+
+
+@dataclass(frozen=True)
+class LevelBound:
+    """A scope's range of levels ("第一级到第四级等级保护对象"), its top level and the next level up, which
+    the document names elsewhere (a table of levels, a definition) and the scope leaves out."""
+
+    words: str  # the scope's words: "第一级到第四级等级保护对象"
+    top: str  # 第四级
+    beyond: str  # 第五级
+
+
+@functools.lru_cache(maxsize=16)
+def level_bound(document: Document) -> LevelBound | None:
+    """The scope's range of levels, where the document itself names the level above its top outside the
+    scope: a body clause about the top level can then take in that level, named as the document names
+    its levels. None where the scope gives no range, or the document never names a level beyond it."""
+    found = scope_chapter(document)
+    if found is None:
+        return None
+    m = _LEVEL_RANGE.search(found[1].text)
+    if m is None or _NUMERALS.index(m.group(2)) + 1 >= len(_NUMERALS):
+        return None
+    top, beyond = f"第{m.group(2)}级", f"第{_NUMERALS[_NUMERALS.index(m.group(2)) + 1]}级"
+    rest = "\n".join(s.text for s in document.sections if s.kind != "scope")
+    return LevelBound(m.group(0), top, beyond) if beyond in rest else None
+
+
+@dataclass(frozen=True)
+class LevelRequirement:
+    """A body requirement that names the scope's top level before a noun ("应为第四级业务应用系统……")."""
+
+    start: int  # offset of the sentence in the section text
+    at: int  # offset, within the sentence, right after the top level
+    sentence: str
+
+
+# After the top level: the thing of that level, not a range ("及以上", "以下") nor the level itself.
+_AFTER_TOP = regex.compile(r"(?!及?以[上下]|安全要求)(?:的)?\p{Han}{2}")
+
+
+@functools.lru_cache(maxsize=16)
+def level_requirements(section: Section, bound: LevelBound) -> tuple[LevelRequirement, ...]:
+    """Requirements (应/不应, a list item's too) of a body clause that name the top level of the scope's
+    range before the thing they regulate, and not already the level beyond it."""
+    rows = section.table_lines()
+    out = []
+    for start, end in paragraph_spans(section.text):
+        if section.text.count("\n", 0, start) in rows:
+            continue
+        line = section.text[start:end]
+        for sentence in sentences(line):
+            text = sentence.text
+            found = provisions(text)
+            if not found or found[0].word not in ("应", "不应") or bound.beyond in text:
+                continue
+            for m in regex.finditer(regex.escape(bound.top), text):
+                if _AFTER_TOP.match(text, m.end()) and not text.startswith(("注", "示例")):
+                    out.append(LevelRequirement(start + sentence.start, m.end(), text))
+                    break
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -350,7 +483,24 @@ def _joins(
         own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
         fits = own and requirement.head not in outsider.name
     heads = objects if requirement.head in _SELF_SUBJECTS else ()
-    return fits and can_join(outsider.name, requirement.subject, at, heads)
+    return (
+        fits
+        and can_join(outsider.name, requirement.subject, at, heads)
+        and not _speaks_of(outsider, requirement)
+    )
+
+
+def _speaks_of(outsider: Outsider, requirement: ScopedRequirement) -> bool:
+    """Whether a sibling's own words already stand in the clause as something the object works with
+    ("……应支持OCSP连接配置功能" for "OCSP服务器"): the sibling cannot also be the clause's subject."""
+    if not outsider.sibling:
+        return False
+    own = {
+        w
+        for w in words(outsider.name)
+        if len(w) >= 2 and not any(w in o for o in outsider.sibling.split("、"))
+    }
+    return any(w in requirement.sentence for w in own)
 
 
 # What the instances already placed in the document being injected added (the planner's `taken`), for
@@ -370,24 +520,36 @@ class BodyBeyondScope(Injector):
     join only as a second owner ("报警系统及电池室的设计文件应……"). Where the scope puts nothing
     outside, the outsider may be a product of the scope object's own kind that a standard the document
     cites is about ("汽车GPS导航系统" beside "汽车行驶记录仪") and that neither the scope nor the body
-    treats (`sibling_objects`): the scope names its one object, so the widened clause shows against it.
+    treats (`sibling_objects`), or a product with the scope object's own head word (服务器, 记录仪: never
+    a generic 系统 or 数据) that the document itself names in its definitions, introduction or annexes
+    and never in its body ("OCSP服务器" beside "签名验签服务器", `named_siblings`): the scope names its
+    one object, so the widened clause shows against it. The evidence rule for both: the corrupted
+    document's scope names its object, the added one is not that object (nor a kind of it, nor it
+    shortened, nor a class it belongs to), and no body clause treats the added one. Where the scope
+    bounds its object by a range of levels ("第一级到第四级等级保护对象") and the document itself names
+    the level above it (a table of 定级结果 listing 第五级), a requirement about the top level takes in
+    the next one, named as the document names its levels ("应为第四级和第五级业务应用系统……",
+    `level_requirements`); never a "第三级及以上", which is no level of its own.
     Other documents are skipped (no site): an object from another document would come from another field,
     and a life-cycle stage the scope does not list ("改造前后均应……") read as padding to the reviewers,
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
+    version = "4"
     digest = "9d61ec7d15a01a0d"
-    forms = ("不适用于", "参照使用", "非X", "同类对象")
+    forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), and the document's
-        references name no product of its object's kind that it leaves out: no_outsider_in_scope;
-        or it does, but no body requirement has a subject of the outsider's kind, nor one that owns something
-        the outsider could own too (an odd coordination is worse than none): no_subject_of_its_kind."""
+        """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), the document names no
+        product of its object's kind that it leaves out (in its references, definitions, introduction or
+        annexes), and no level above the scope's range of levels: no_outsider_in_scope; or it does, but no
+        body requirement has a subject of the outsider's kind, nor one that owns something the outsider
+        could own too (an odd coordination is worse than none), nor one about the top level:
+        no_subject_of_its_kind."""
         if scope_chapter(document) is None:
             return "no_scope"
-        return "no_subject_of_its_kind" if _material(document)[1] else "no_outsider_in_scope"
+        outside = _material(document)[1] or level_bound(document) is not None
+        return "no_subject_of_its_kind" if outside else "no_outsider_in_scope"
 
     def inject(
         self,
@@ -409,18 +571,24 @@ class BodyBeyondScope(Injector):
             _ADDED.reset(token)
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
+        bound = level_bound(document)
+        levels = (
+            [Site(i, r) for i, s in body_sections(document) for r in level_requirements(s, bound)]
+            if bound
+            else []
+        )
         objects, outside = _material(document)
         if not objects:
-            return []
+            return levels
         if not outside:  # nothing the scope puts outside: an extension would have to be invented
-            return []
+            return levels
         nouns = tuple(dict.fromkeys(z.head for z in outside if z.negated))
         own = [Site(i, r) for i, s in body_sections(document) for r in scoped_requirements(s, objects)]
         negated = [
             Site(i, r) for i, s in body_sections(document) for h in nouns for r in negated_requirements(s, h)
         ]
         own_heads = _heads(objects)
-        return [  # only where an outsider reads as of the subject's kind (else no site: the reason says why)
+        return levels + [  # only where an outsider reads as of the subject's kind (else no site)
             x
             for x in {(x.target, x.detail.start): x for x in own + negated}.values()
             if any(_joins(z, x.detail, own_heads, objects) for z in outside)
@@ -430,6 +598,8 @@ class BodyBeyondScope(Injector):
         self, document: Document, site: Site, rng: random.Random, context: InjectionContext
     ) -> Proposal | None:
         section = document.sections[site.target]
+        if isinstance(site.detail, LevelRequirement):
+            return _level_proposal(document, site.target, site.detail)
         requirement: ScopedRequirement = site.detail
         objects, outside = _material(document)
         own_heads = _heads(objects)
@@ -462,6 +632,9 @@ class BodyBeyondScope(Injector):
             where = f"范围写明{word}适用于“{outsider.negated}”"
         elif outsider.sibling:
             where = f"范围只涉及{outsider.sibling}，未涵盖{obj}"
+            bound = _applicability_words(document, outsider.sibling.split("、"))
+            if bound:
+                where += f"；{word}“{bound}”"
         elif outsider.excluded:
             where = f"范围写明{word}不适用于{obj}"
         else:
@@ -475,6 +648,54 @@ class BodyBeyondScope(Injector):
             generator="rule-template",
             form=_form(outsider),
         )
+
+
+def _level_proposal(document: Document, target: int, requirement: LevelRequirement) -> Proposal | None:
+    """ "应为第四级业务应用系统……" → "应为第四级和第五级业务应用系统……" under a scope of 第一级到第四级."""
+    bound = level_bound(document)
+    if bound is None or any(bound.beyond in a for a in _ADDED.get()):
+        return None
+    section = document.sections[target]
+    joins, _ = _connectors(document, "")
+    join = "和" if "和" in joins else joins[0]
+    added = join + bound.beyond
+    at = requirement.at
+    new_sentence = requirement.sentence[:at] + added + requirement.sentence[at:]
+    new_sentence = regex.sub(r"^(?:[a-z][)）]|\d{1,2}[)）])\s*", "", new_sentence)
+    word = self_reference(document)
+    return Proposal(
+        Edit("modify", target, (Replacement("text", requirement.start + at, "", added),)),
+        error=f"{_clause_name(section)}“{new_sentence}”把范围之外的{bound.beyond}也纳入了要求，"
+        f"正文超出了范围的界限（{word}范围只规定了“{bound.words}”的要求）",
+        fix=f"删去“{added}”，本条只对{bound.top}提出要求；如确需规定{bound.beyond}，先修改范围使其涵盖该等级",
+        generator="rule-template",
+        form="范围外等级",
+    )
+
+
+_LONGEST_QUOTE = 40  # past it, the quote ends at the comma after the object
+
+
+def _applicability_words(document: Document, kin: Sequence[str]) -> str:
+    """The scope's own words that bound it to the object ("适用于签名验签服务器的研制和使用"): from its
+    适用于 to the end of that sentence, or to the first comma after the object when longer; "" where no
+    applicability sentence names the object."""
+    found = scope_chapter(document)
+    if found is None:
+        return ""
+    for sentence in statement_sentences(found[1].text):
+        m = APPLICABILITY.search(sentence.text)
+        if m is None:
+            continue
+        rest = sentence.text[m.start() :].rstrip("。；;")
+        at = min((rest.find(k) for k in kin if k in rest), default=-1)
+        if at < 0:
+            continue
+        if len(rest) > _LONGEST_QUOTE:
+            comma = rest.find("，", at)
+            rest = rest[:comma] if comma > 0 else rest
+        return rest
+    return ""
 
 
 def _form(outsider: Outsider) -> str:
