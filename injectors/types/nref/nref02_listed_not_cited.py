@@ -185,8 +185,8 @@ class UncitedReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "41daa4af084aed7e"
+    version = "3"
+    digest = "33e36917368a5e9b"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)
