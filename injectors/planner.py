@@ -21,7 +21,7 @@ from injectors.concurrent import llm_workers, map_concurrently
 from injectors.content_memo import ContentMemo
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits, followed_renames, footprint, replay
-from injectors.final_descriptions import finalized
+from injectors.final_descriptions import QUOTE, finalized
 from injectors.instance import ErrorInstance, FlaggedCandidate, instance_id
 from injectors.joint import kept_together, lost_in
 from injectors.registry import injectors
@@ -315,6 +315,7 @@ def choose(
         lost = lost_in(candidates.document, sorted(chosen, key=lambda i: rank[id(i)]))  # as assembled
         if not lost:
             break
+        lost = yielding(candidates.document, chosen, lost, counts, lambda i: rank[id(i)])
         _unpick(lost, chosen, rejected, used, counts)
     return sorted(chosen, key=lambda i: rank[id(i)])
 
@@ -351,6 +352,38 @@ def _unpick(
         rejected.add(id(instance))
         used[instance.error_type] -= 1
         counts[instance.error_type] -= 1
+
+
+def yielding(
+    document: Document,
+    chosen: Sequence[ErrorInstance],
+    lost: Sequence[ErrorInstance],
+    counts: Counter[str],
+    order: Callable[[ErrorInstance], int],
+) -> list[ErrorInstance]:
+    """The picks to take back when `lost` no longer hold together: a lost pick whose description quotes, as
+    evidence, text another pick changed (a clause's explanation that an informative-place error rewrote)
+    stays, and that other pick goes instead, where its type has more instances so far and the lost one
+    holds without it; the scarcer type keeps what may be its only site in the document."""
+    out: list[ErrorInstance] = []
+    for instance in lost:
+        error = instance.description.split("；修改建议：", 1)[0]
+        quotes = [q for q in QUOTE.findall(error) if len(q) >= 6]
+        own = footprint(instance.edit).positions
+        gives_way = instance
+        for other in chosen:
+            taken_back = any(other is i for i in (*lost, *out))
+            if taken_back or counts[other.error_type] <= counts[instance.error_type]:
+                continue
+            touched = footprint(other.edit).positions - own
+            if not any(q in document.sections[p].text for p in touched for q in quotes):
+                continue
+            rest = sorted((i for i in chosen if i is not other), key=order)
+            if not any(instance is i for i in lost_in(document, rest)):
+                gives_way = other
+                break
+        out.append(gives_way)
+    return out
 
 
 def _past_minimum(

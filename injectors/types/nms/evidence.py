@@ -21,6 +21,10 @@ document could tell. A change is detectable when the document itself says how st
   may permit too, nor where another item recommends): a weakened item contradicts it (`lead_in`);
 - a permission to set something (可自定义, 可设置, 可调整 …) whose value the document gives a default for
   elsewhere (缺省超时, 默认值): a required setting has no default;
+- for a recommendation, the document's explanation of the clause (a 条文说明 section titled by the
+  clause's number, "5.1.1条") recommends or permits the same act on the same object ("推荐…采用X",
+  "也可以采用其他…"): the drafter's own reading of the clause. Not where the clause lists options
+  ("宜采用A、B、C等"): recommending one of them says nothing of whether choosing among them is required;
 - for a recommendation, its own sentence (or the next one) offers an alternative (也可 …) or hedges it
   (条件允许时, 如有可能), or a later sentence of the clause presupposes that the option may not be taken
   ("可设置旁路阀。设置旁路阀时，……": once it is required, the condition is empty). "优先" and "尽可能"
@@ -59,7 +63,7 @@ from parsers.model import Document, Section
 
 FALLBACK = "fallback"
 PRESUPPOSED = "presupposed"
-INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, DEFAULT = (
+INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, DEFAULT, COMMENTARY = (
     "inspection",
     "test_method",
     "limit",
@@ -69,6 +73,7 @@ INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, D
     "hedge",
     "restated",
     "default",
+    "commentary",
 )
 LEAD_IN = "lead_in"
 
@@ -464,6 +469,83 @@ def default_value(document: Document, position: int, line: str, modal: Modal) ->
     return []
 
 
+_RECOMMENDING = regex.compile(r"(?<!不)(?:推荐|建议)")
+_DISCOURAGING = regex.compile(r"不推荐|不建议")
+# "编码格式", "通信协议" are anyone's; "紧凑二进制", "RS-485", "Modbus-RTU" name the object
+_MIN_SHARED, _MIN_SHARED_LATIN = 5, 4
+
+
+def _commentaries(document: Document, position: int) -> list[Section]:
+    """The sections that explain this clause by naming its number as their title ("5.1.1条", "第5.1.1条",
+    "6.2.2 报文帧控制字符定义" in a 条文说明): never the clause itself or a clause under it."""
+    number = document.sections[position].number
+    if not number[:1].isdigit() or "." not in number:
+        return []
+    titled = regex.compile(rf"^第?{regex.escape(number)}(?:条|[ \u3000]|$)")
+    return [
+        s
+        for i, s in enumerate(document.sections)
+        if i != position
+        and s.number != number
+        and not s.number.startswith(number + ".")
+        and titled.match(s.title.strip())
+    ]
+
+
+def _shared(a: str, b: str) -> bool:
+    """Whether two texts share a name: a run of `_MIN_SHARED` characters, or `_MIN_SHARED_LATIN` holding
+    a Latin letter or digit (spaces and punctuation folded)."""
+    a, b = _fold(a), _fold(b)
+    for size in (_MIN_SHARED_LATIN, _MIN_SHARED):
+        runs = (a[i : i + size] for i in range(len(a) - size + 1))
+        if any(r in b and (size == _MIN_SHARED or regex.search(r"[A-Za-z0-9]", r)) for r in runs):
+            return True
+    return False
+
+
+def _recommending(sentence: str, negative: bool) -> list[int]:
+    """Where a sentence recommends or permits (推荐, 建议, 宜, 可, 可以; 不推荐, 不建议, 不宜 for a
+    negative provision)."""
+    words = _DISCOURAGING if negative else _RECOMMENDING
+    found = [m.start() for m in words.finditer(sentence)]
+    found += [
+        m.start
+        for m in modal_verbs(sentence)
+        if m.force in (RECOMMENDATION, PERMISSION) and m.negative == negative and m.word != "不必"
+    ]
+    return sorted(found)
+
+
+def commentary(document: Document, position: int, line: str, modal: Modal) -> list[Evidence]:
+    """The document's explanation of this clause recommends or permits what the clause provides: the same
+    verb after 推荐/建议/宜/可 in one sentence, on an object sharing a name with the clause's ("且推荐传感器
+    采用RS-485接口" for "传感器宜采用RS-485接口"). Strengthened, the clause requires what its own
+    explanation only recommends."""
+    verb = next_word(line, modal.end)
+    if len(verb) < 2 or not HAN_WORD.fullmatch(verb):
+        return []
+    thing = _provision_after(line, modal)[len(verb) :]
+    if _OPTIONS.search(thing) or "等" in thing or len(_fold(thing)) < _MIN_SHARED:
+        return []  # "宜采用A、B或C等": a commentary preferring A leaves the choice among them open
+    out = []
+    for other in _commentaries(document, position):
+        for found in regex.finditer(r"[^。；;\n]+", other.text):
+            sentence = found.group()
+            for at in _recommending(sentence, modal.negative):
+                act = sentence.find(verb, at)
+                if act < 0 or act - at > 16 or not _shared(thing, sentence[act + len(verb) :]):
+                    continue
+                _, b = clause_span(sentence, act, act + len(verb))
+                while b < len(sentence) and not _shared(thing, sentence[act + len(verb) : b]):
+                    _, b = clause_span(sentence, b + 1, b + 1)
+                words = shorten(sentence[at:b].strip(), 40)
+                out.append(Evidence(COMMENTARY, words, place(other.number)))
+                break
+    # a sentence that names the recommendation (推荐, 建议) says more than one that permits (可以)
+    out.sort(key=lambda e: _RECOMMENDING.match(e.words) is None and _DISCOURAGING.match(e.words) is None)
+    return out[:1]
+
+
 _GRADE = regex.compile(r"第?[一二三四五六七八九十\d]+级")
 
 
@@ -621,7 +703,9 @@ def recommendation_evidence(
     parallel = sentence_siblings(line, modal, same_verb=True, same_actor=True)
     restated = restatement(document, position, line, modal, later=True)
     defaults = default_value(document, position, line, modal)
-    return out + list_siblings(section, line_offset, force, modal) + parallel + restated + defaults
+    explained = commentary(document, position, line, modal)
+    siblings = list_siblings(section, line_offset, force, modal)
+    return out + siblings + parallel + restated + defaults + explained
 
 
 _OPTIONS = regex.compile(r"[、或]")  # "A、B或C": options listed after the verb
@@ -715,6 +799,8 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"{where}给出了“{w}”，既有缺省值，该项本可不另行设定，强化为要求后前后矛盾"
     if evidence.kind == LEAD_IN:
         return f"{where}以“{w}”引出所列各项，各项都是要求，该项却被单独弱化，与引导语矛盾"
+    if evidence.kind == COMMENTARY:
+        return f"{where}对本条的说明称“{w}”，该做法本是{force_kept}，强化为要求后与说明矛盾"
     if evidence.kind == RESTATED:
         return f"{where}对同一事项的相同规定“{w}”仍为{force_kept}，两处规定前后矛盾"
     if where == "同一句":

@@ -100,8 +100,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "aaf57ec3227ea066"
+    version = "3"
+    digest = "aea04b667797ed8b"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

@@ -95,8 +95,8 @@ class NonStandardElementTitle(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "6c065f7475da9531"
+    version = "3"
+    digest = "a7a4a0b45db76022"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

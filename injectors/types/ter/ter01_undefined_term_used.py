@@ -132,8 +132,8 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "8c756d10171f12ef"
+    version = "4"
+    digest = "af221d98fa7cb6cb"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     FOREIGN_TERMS = (
         40  # the borrowed terms most related to the document (their qualifier is checked per site)
