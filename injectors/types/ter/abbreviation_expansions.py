@@ -11,7 +11,9 @@ has letters ("虚拟/专用/网络" for VPN), after a word that ends a phrase (a
 punctuation, never a measure word: "16位循环冗余码（CRC16）"), and never a kind of thing named by its
 bracket ("附件服务器端口（TCP）" is a TCP port, not the name of TCP). Never where the document explains the
 abbreviation elsewhere (its 缩略语 list, another bracket, "MAC——…"), nor inside a quotation or a cited
-title, nor for a hexadecimal value ("FAH") or a placeholder ("XX").
+title, nor for a hexadecimal value ("FAH") or a placeholder ("XX"), nor for an abbreviation the general
+language writes without expansion ("便携式文档格式（PDF）" → "PDF" leaves nothing a reader looks up). A name
+holds no modal or clause verb: "宜采用射频识别（RFID）" at a line's start is a clause, not a name.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import regex
 
 from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import BODY_KINDS, abbreviations, prose_lines, tagged
-from injectors.types.ter.abbreviation_entries import introduced, used
+from injectors.types.ter.abbreviation_entries import EVERYDAY_ABBREVIATIONS, introduced, used
 from parsers.model import Document
 
 _BRACKETED = regex.compile(r"[（(](?P<abbr>[A-Z][A-Z0-9\-]{1,11})[）)]")
@@ -46,6 +48,10 @@ _VERBS = "采用 使用 利用 应用 通过 基于 构建 建立 支持 提供 
 _CLAUSE_VERBS = frozenset(_VERBS.split())
 
 _HEXADECIMAL = regex.compile(r"[0-9A-F]+H")
+
+# Words that make a clause, never a name: the modal verbs, whatever jieba tags them.
+_MODAL_WORDS = "应 宜 可 须 能 应当 应该 可以 必须 不应 不宜 不得 不可 需要"
+_MODALS = frozenset(_MODAL_WORDS.split())
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,7 @@ def spelled_out(document: Document) -> Iterator[tuple[int, SpelledOut]]:
                     or _HEXADECIMAL.fullmatch(abbreviation)
                     or len(set(abbreviation)) == 1
                     or _letters(abbreviation) < 2
+                    or abbreviation in EVERYDAY_ABBREVIATIONS
                     or whole.count(f"（{abbreviation}）") + whole.count(f"({abbreviation})") != 1
                 ):
                     continue
@@ -117,7 +124,10 @@ def _name(head: str, count: int) -> tuple[str, str] | None:
         name = "".join(w for w, _ in parts)
         if len(name) < 4 or not regex.fullmatch(r"\p{Han}+", name) or parts[-1][0] in _KIND_HEADS:
             return None
-        if any(flag[:1] in _FUNCTION_WORDS for _, flag in parts) or parts[0][0] in _CLAUSE_VERBS:
+        if (
+            any(flag[:1] in _FUNCTION_WORDS or word in _MODALS | _CLAUSE_VERBS for word, flag in parts)
+            or parts[0][0] in _CLAUSE_VERBS
+        ):
             continue  # "以离子束沉积", "采用统一建模语言": the clause's own words are no part of a name
         if len(tokens) == n:
             return name, ""
