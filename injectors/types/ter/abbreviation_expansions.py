@@ -18,7 +18,7 @@ holds no modal or clause verb: "宜采用射频识别（RFID）" at a line's sta
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import regex
@@ -63,7 +63,9 @@ class SpelledOut:
     old: str
     abbreviation: str
     name: str
-    before: str  # the word before the name, quoted with the abbreviation ("构建VPN"); "" at a line's start
+    # the words before the name, quoted with the abbreviation ("构建VPN"; a one-character word with the
+    # words before it, "命名空间的URI", not "的URI"); "" after punctuation or at a line's start
+    before: str
 
 
 def _letters(abbreviation: str) -> int:
@@ -137,6 +139,34 @@ def _name(head: str, count: int) -> tuple[str, str] | None:
         else:  # a one-character word may be the name's own first character ("可/扩展/标记/语言" for XML)
             ends = flag in _BEFORE_NAME and (len(word) > 1 or flag[:1] in "pcux")
         if ends:
-            return name, word if regex.fullmatch(r"\p{Han}+", word) else ""
+            return name, _lead(tokens[: len(tokens) - n])
         return None
     return None
+
+
+# How long the clause before a one-character word may be to be quoted whole with it ("命名空间的URI").
+_QUOTED_STRETCH = 12
+
+
+def _lead(tokens: Sequence[tuple[str, str]]) -> str:
+    """The words a quote of the abbreviation's place starts with: the word before the name ("构建"); where
+    that is one character ("的", "与"), the clause's words since its last punctuation where they are few
+    ("命名空间的", "系统宜与"), else the words before it up to three characters; "" right after
+    punctuation or at a line's start."""
+    if not tokens or not regex.fullmatch(r"\p{Han}+", tokens[-1][0]):
+        return ""
+    if len(tokens[-1][0]) > 1:
+        return tokens[-1][0]
+    stretch = ""
+    for word, _ in reversed(tokens):
+        if not regex.fullmatch(r"\p{Han}+", word):
+            break
+        stretch = word + stretch
+    if len(stretch) <= _QUOTED_STRETCH:
+        return stretch
+    lead = ""
+    for word, _ in reversed(tokens):
+        lead = word + lead
+        if len(lead) >= 3:
+            break
+    return lead

@@ -136,3 +136,18 @@ def test_a_spelled_out_name_is_taken_only_where_it_is_a_name_nobody_knows_withou
     assert _spelled(ter01, "采样单元宜采用无线射频识别（RFID）标签标明编号和安装日期。") == [
         "无线射频识别（RFID）"
     ]
+
+
+def test_the_quote_of_a_bare_abbreviation_starts_on_a_word_a_reader_can_find(ter01: Injector) -> None:
+    """After a one-character word ("的", "与") the quote reaches back to the clause's start ("命名空间的URI",
+    not "的URI"); after a word of its own it starts there ("设置RCD")."""
+    doc = document(
+        body="4 要求\n4.1 编码\n交换文件中，命名空间的统一资源标识符（URI）应保持长期不变。\n"
+        "4.2 保护\n每个采样回路应设置剩余电流保护装置（RCD），RCD的动作电流不应大于30 mA。"
+    )
+    quotes = {}
+    for seed in range(20):
+        instance = ter01.inject(Baseline(doc), random.Random(seed), InjectionContext(), seed=seed).instance
+        assert instance is not None and instance.provenance.form == "expansion_removed"
+        quotes[instance.location] = instance.description
+    assert "（“命名空间的URI”）" in quotes["4.1"] and "（“设置RCD”）" in quotes["4.2"]
