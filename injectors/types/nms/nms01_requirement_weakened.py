@@ -74,8 +74,8 @@ class RequirementWeakened(Injector):
     (`evidence.requirement_evidence`), and never in a table cell or a fixed value (`editing.fixed_value`)."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "da292487cfbac7b8"
+    version = "4"
+    digest = "f33784c672d50047"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

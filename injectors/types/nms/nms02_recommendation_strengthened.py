@@ -72,8 +72,8 @@ class RecommendationStrengthened(Injector):
     table cell or a fixed value (`editing.fixed_value`: a 必选/可选 column)."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "b81196745041aaf1"
+    version = "3"
+    digest = "c167ff57a7f5b422"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -90,8 +90,8 @@ class NonstandardModal(Injector):
     ("禁止以明文方式传输", not "禁止大于1 s"); 务必 only before a verb."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "7b5fdc4a0d96a457"
+    version = "4"
+    digest = "97c55307d28130db"
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
     alternatives = 3
 

@@ -70,8 +70,8 @@ class VagueWording(Injector):
     fixed value (`editing.fixed_value`: 可选 of a 必选/可选 column is a value word, not a provision)."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "f6d4357096912a18"
+    version = "4"
+    digest = "ddfdf8265e26bb5f"
     forms = FORMS
     alternatives = 3
 

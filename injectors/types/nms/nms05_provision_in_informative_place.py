@@ -266,8 +266,8 @@ class ProvisionInInformativePlace(Injector):
     provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "68a2d2835a9e26d3"
+    version = "5"
+    digest = "b21d498ad30dae29"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

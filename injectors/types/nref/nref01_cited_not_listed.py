@@ -92,8 +92,8 @@ class NormativeReferenceUnlisted(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "1ef3dd6b932cfda5"
+    version = "3"
+    digest = "883661412348a387"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -185,8 +185,8 @@ class UncitedReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "41daa4af084aed7e"
+    version = "3"
+    digest = "6fb86c2efdf12cd4"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -108,8 +108,8 @@ class InformativeReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "1cd774218b8470a3"
+    version = "3"
+    digest = "b5ab75771ee60cfb"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

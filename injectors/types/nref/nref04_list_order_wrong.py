@@ -78,8 +78,8 @@ class ReferenceListOutOfOrder(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "3cd2b65a3758c805"
+    version = "3"
+    digest = "eaa09fcd9e4c45ea"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

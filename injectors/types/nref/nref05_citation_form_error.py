@@ -189,8 +189,8 @@ class CitationFormError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "a7557d21dcc73e22"
+    version = "5"
+    digest = "a4c802ffad3da8c4"
     forms = ("dash", "year", "undate", "specific", "lead-in", "title-marks")
     # a document with a list and citations has sites of four forms or more: the planner sees them all,
     # not the hyphen that nearly every document offers twice over

@@ -261,8 +261,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "e4e0fab781b84908"
+    version = "4"
+    digest = "ec13aaf9c6094d2c"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -195,8 +195,8 @@ class ScopeFormulaBroken(Injector):
     a drafter puts before it (主要, 重点, 简要, 系统)."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "8b3e5d3d2a8f00fe"
+    version = "3"
+    digest = "03c3f66f45ab66df"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

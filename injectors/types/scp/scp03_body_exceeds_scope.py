@@ -376,8 +376,8 @@ class BodyBeyondScope(Injector):
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "9d61ec7d15a01a0d"
+    version = "4"
+    digest = "fbff789ea25442ba"
     forms = ("不适用于", "参照使用", "非X", "同类对象")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -195,8 +195,8 @@ class ScopePromiseMissing(Injector):
     end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "62fa1fdd60260afd"
+    version = "3"
+    digest = "610228cb0de6ef99"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no

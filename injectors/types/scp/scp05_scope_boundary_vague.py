@@ -278,8 +278,8 @@ class ScopeBoundaryVague(Injector):
     clause (named in the description) regulates the excluded object."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "94c78532d51ed4e6"
+    version = "4"
+    digest = "8ab509ad69f3a4ac"
     forms = FORMS
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:

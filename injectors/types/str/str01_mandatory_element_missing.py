@@ -145,8 +145,8 @@ class MandatoryElementRemoved(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "641026c203b7c1de"
+    version = "4"
+    digest = "7afb4dcc5a8f0ce8"
     forms = tuple(ELEMENT_FORM.values())
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

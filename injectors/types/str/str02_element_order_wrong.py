@@ -100,8 +100,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "aaf57ec3227ea066"
+    version = "3"
+    digest = "9a95bb0e5cbf4965"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

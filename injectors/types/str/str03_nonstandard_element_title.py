@@ -95,8 +95,8 @@ class NonStandardElementTitle(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "6c065f7475da9531"
+    version = "3"
+    digest = "9dfce1b990752d8d"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

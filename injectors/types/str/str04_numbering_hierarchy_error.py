@@ -284,8 +284,8 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "2187efd75bce7997"
+    version = "4"
+    digest = "cdb6196e23ee0d27"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -275,8 +275,8 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "d65c015c1ded6100"
+    version = "4"
+    digest = "0d219f2a0e693bee"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:

@@ -143,7 +143,7 @@ class UndefinedTermUsed(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "43c7ef3fc539964d"
+    digest = "884d772a588d348d"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

@@ -285,8 +285,8 @@ class UnusedTermDefined(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "4c3889fa7b6e8a77"
+    version = "3"
+    digest = "f07ac038bfd0b379"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

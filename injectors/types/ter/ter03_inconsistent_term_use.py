@@ -132,8 +132,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "e7c9ac6cc0d73543"
+    version = "4"
+    digest = "631f9c701e3e795e"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

@@ -75,8 +75,8 @@ class DefinitionDefect(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "2"
-    digest = "86971f47d34cd252"
+    version = "3"
+    digest = "508719aa11d27d99"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

@@ -229,8 +229,8 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "9252414417108003"
+    version = "4"
+    digest = "ec440557727488b4"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
