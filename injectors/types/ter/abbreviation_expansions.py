@@ -11,19 +11,21 @@ has letters ("虚拟/专用/网络" for VPN), after a word that ends a phrase (a
 punctuation, never a measure word: "16位循环冗余码（CRC16）"), and never a kind of thing named by its
 bracket ("附件服务器端口（TCP）" is a TCP port, not the name of TCP). Never where the document explains the
 abbreviation elsewhere (its 缩略语 list, another bracket, "MAC——…"), nor inside a quotation or a cited
-title, nor for a hexadecimal value ("FAH") or a placeholder ("XX").
+title, nor for a hexadecimal value ("FAH") or a placeholder ("XX"), nor for an abbreviation the general
+language writes without expansion ("便携式文档格式（PDF）" → "PDF" leaves nothing a reader looks up). A name
+holds no modal or clause verb: "宜采用射频识别（RFID）" at a line's start is a clause, not a name.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import regex
 
 from injectors.language.quotations import protected, protected_spans
 from injectors.language.terms import BODY_KINDS, abbreviations, prose_lines, tagged
-from injectors.types.ter.abbreviation_entries import introduced, used
+from injectors.types.ter.abbreviation_entries import EVERYDAY_ABBREVIATIONS, introduced, used
 from parsers.model import Document
 
 _BRACKETED = regex.compile(r"[（(](?P<abbr>[A-Z][A-Z0-9\-]{1,11})[）)]")
@@ -47,6 +49,10 @@ _CLAUSE_VERBS = frozenset(_VERBS.split())
 
 _HEXADECIMAL = regex.compile(r"[0-9A-F]+H")
 
+# Words that make a clause, never a name: the modal verbs, whatever jieba tags them.
+_MODAL_WORDS = "应 宜 可 须 能 应当 应该 可以 必须 不应 不宜 不得 不可 需要"
+_MODALS = frozenset(_MODAL_WORDS.split())
+
 
 @dataclass(frozen=True)
 class SpelledOut:
@@ -57,7 +63,9 @@ class SpelledOut:
     old: str
     abbreviation: str
     name: str
-    before: str  # the word before the name, quoted with the abbreviation ("构建VPN"); "" at a line's start
+    # the words before the name, quoted with the abbreviation ("构建VPN"; a one-character word with the
+    # words before it, "命名空间的URI", not "的URI"); "" after punctuation or at a line's start
+    before: str
 
 
 def _letters(abbreviation: str) -> int:
@@ -82,6 +90,7 @@ def spelled_out(document: Document) -> Iterator[tuple[int, SpelledOut]]:
                     or _HEXADECIMAL.fullmatch(abbreviation)
                     or len(set(abbreviation)) == 1
                     or _letters(abbreviation) < 2
+                    or abbreviation in EVERYDAY_ABBREVIATIONS
                     or whole.count(f"（{abbreviation}）") + whole.count(f"({abbreviation})") != 1
                 ):
                     continue
@@ -117,7 +126,10 @@ def _name(head: str, count: int) -> tuple[str, str] | None:
         name = "".join(w for w, _ in parts)
         if len(name) < 4 or not regex.fullmatch(r"\p{Han}+", name) or parts[-1][0] in _KIND_HEADS:
             return None
-        if any(flag[:1] in _FUNCTION_WORDS for _, flag in parts) or parts[0][0] in _CLAUSE_VERBS:
+        if (
+            any(flag[:1] in _FUNCTION_WORDS or word in _MODALS | _CLAUSE_VERBS for word, flag in parts)
+            or parts[0][0] in _CLAUSE_VERBS
+        ):
             continue  # "以离子束沉积", "采用统一建模语言": the clause's own words are no part of a name
         if len(tokens) == n:
             return name, ""
@@ -127,6 +139,34 @@ def _name(head: str, count: int) -> tuple[str, str] | None:
         else:  # a one-character word may be the name's own first character ("可/扩展/标记/语言" for XML)
             ends = flag in _BEFORE_NAME and (len(word) > 1 or flag[:1] in "pcux")
         if ends:
-            return name, word if regex.fullmatch(r"\p{Han}+", word) else ""
+            return name, _lead(tokens[: len(tokens) - n])
         return None
     return None
+
+
+# How long the clause before a one-character word may be to be quoted whole with it ("命名空间的URI").
+_QUOTED_STRETCH = 12
+
+
+def _lead(tokens: Sequence[tuple[str, str]]) -> str:
+    """The words a quote of the abbreviation's place starts with: the word before the name ("构建"); where
+    that is one character ("的", "与"), the clause's words since its last punctuation where they are few
+    ("命名空间的", "系统宜与"), else the words before it up to three characters; "" right after
+    punctuation or at a line's start."""
+    if not tokens or not regex.fullmatch(r"\p{Han}+", tokens[-1][0]):
+        return ""
+    if len(tokens[-1][0]) > 1:
+        return tokens[-1][0]
+    stretch = ""
+    for word, _ in reversed(tokens):
+        if not regex.fullmatch(r"\p{Han}+", word):
+            break
+        stretch = word + stretch
+    if len(stretch) <= _QUOTED_STRETCH:
+        return stretch
+    lead = ""
+    for word, _ in reversed(tokens):
+        lead = word + lead
+        if len(lead) >= 3:
+            break
+    return lead
