@@ -135,19 +135,23 @@ class MandatoryElementRemoved(Injector):
     that lost one is a classic structural defect. How: remove the 前言, or chapter 1, 2 or 3 with its
     entries, and renumber every later chapter (and the references to them) so that only the missing
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
-    Every element the document's edition makes mandatory is a site, drawn evenly, so that no one element
-    marks the type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites
-    documents normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
-    chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
-    boundaries, the order of the first elements), which a deleted scope would take with it. Where chapter
-    2 or 3 only states that there is nothing to list, that chapter is the chapter site: it is the one
-    drafters drop, and it takes no other error with it.
+    Every element the document's edition makes mandatory is a site, so that no one element marks the
+    type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites documents
+    normatively (the chapter was optional then), never chapter 3. Where chapter 2 or 3 only states that
+    there is nothing to list, that chapter is the site of its kind: it is the one drafters drop, and it
+    takes no other error with it. Every site is offered to the planner at once (the chapters as rivals:
+    each renumbers the chapters after it): a chapter holds other types' errors (the scope most of all),
+    and the corpus-wide choice (`injectors.form_spread`) weighs what deleting it takes with it.
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "641026c203b7c1de"
+    version = "4"
+    digest = "c78ee6c932080597"
     forms = tuple(ELEMENT_FORM.values())
+    # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of
+    # which renumbers the chapters after it) as a choice between them
+    alternatives = 4
+    rivals = True
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
@@ -165,7 +169,7 @@ class MandatoryElementRemoved(Injector):
         stated = [c for c in chapters if states_nothing(document, c.target)]
         chapters = stated or chapters
         scope = chapter_at(document, "1", "scope")
-        if scope is not None and not chapters:
+        if scope is not None:
             chapters.append(Site(scope, "scope"))
         foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
         return ([Site(foreword, "foreword")] if foreword is not None else []) + chapters
