@@ -1,4 +1,4 @@
-"""The last step of the corpus-wide choice: a type whose forms came out lopsided trades picks for its other forms.
+"""The last step of the corpus-wide choice: a type whose forms came out lopsided trades picks for others.
 
 `choose` lets a type's forms take turns as it goes through the documents, but one document at a time: the
 form every document offers (a 前言 to delete) is there whenever the type is taken, while the forms few
@@ -64,7 +64,10 @@ def spread_forms(
 
 def _forms(picks: Picks, error_type: str) -> Counter[str]:
     return Counter(
-        i.provenance.form for p in picks.values() for i in p if i.error_type == error_type and i.provenance.form
+        i.provenance.form
+        for p in picks.values()
+        for i in p
+        if i.error_type == error_type and i.provenance.form
     )
 
 
@@ -105,7 +108,9 @@ def _cheapest(
         if now.total() < before.total():
             lost = before - now - Counter({error_type: before[error_type]})
             mean = sum(now[t] for t in offered) / len(offered)
-            behind = sorted((t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t))
+            behind = sorted(
+                (t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t)
+            )
             wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
             made_up = {**changed, **_make_up(wanted, before.total() - now.total(), after, by_doc, config)}
             options = [made_up, changed]
@@ -113,7 +118,9 @@ def _cheapest(
             options = [changed]
         for option in options:
             after = {**picks, **option}
-            if not _kept_balanced(before, Counter(i.error_type for p in after.values() for i in p), offered, balance):
+            if not _kept_balanced(
+                before, Counter(i.error_type for p in after.values() for i in p), offered, balance
+            ):
                 continue
             if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
                 continue
@@ -155,7 +162,9 @@ def _make_up(
                 and len(mine) < config.max_errors
                 and all(i is not p and not _clash(by_doc[d], i, p) for p in mine)
             )
-            new = next((n for i, n in fitting if _fits(n, i, config.min_errors) and _holds(by_doc[d], n)), None)
+            new = next(
+                (n for i, n in fitting if _fits(n, i, config.min_errors) and _holds(by_doc[d], n)), None
+            )
             if new is not None:
                 added[d] = new
                 break
