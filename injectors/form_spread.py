@@ -98,7 +98,7 @@ def _cheapest(
     lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
     before = Counter(i.error_type for p in picks.values() for i in p)
     trades = sorted(
-        _trades(error_type, top, forms, picks, by_doc, config.min_errors),
+        _trades(error_type, top, forms, picks, by_doc, config),
         key=lambda t: (t.cost, sorted(t.picks)),
     )
     for trade in trades:
@@ -159,12 +159,9 @@ def _make_up(
                 for i in by_doc[d].instances
                 if i.error_type == error_type
                 and i.provenance.form not in crowded
-                and len(mine) < config.max_errors
                 and all(i is not p and not _clash(by_doc[d], i, p) for p in mine)
             )
-            new = next(
-                (n for i, n in fitting if _fits(n, i, config.min_errors) and _holds(by_doc[d], n)), None
-            )
+            new = next((n for i, n in fitting if _fits(n, i, config) and _holds(by_doc[d], n)), None)
             if new is not None:
                 added[d] = new
                 break
@@ -177,7 +174,7 @@ def _trades(
     forms: Counter[str],
     picks: Picks,
     by_doc: Mapping[str, Candidates],
-    min_errors: int,
+    config: PlanConfig,
 ) -> Iterator[Trade]:
     """Every trade of one pick of the `top` form: for another form's candidate in its own document, for one
     in another document (the other document's clashing picks give way), or for nothing."""
@@ -197,18 +194,18 @@ def _trades(
     ]
     for d, dropped in crowded:
         mine = [i for i in picks[d] if i is not dropped]
-        if len(mine) >= min_errors:
+        if len(mine) >= config.min_errors:
             yield Trade({d: mine}, 1)  # the type gives up one instance
         for e, added in others:
             base = mine if e == d else picks[e]
             kept = [i for i in base if not _clash(by_doc[e], added, i)]
             new = _ordered(by_doc[e], [*kept, added])
-            if not _fits(new, added, min_errors):
+            if not _fits(new, added, config):
                 continue
             cost = len(base) - len(kept)  # the other picks it gives up
             if e == d:
                 yield Trade({d: new}, cost)
-            elif len(mine) >= min_errors:
+            elif len(mine) >= config.min_errors:
                 yield Trade({d: mine, e: new}, cost)
 
 
@@ -222,11 +219,11 @@ def _ordered(candidates: Candidates, picks: list[ErrorInstance]) -> list[ErrorIn
     return sorted(picks, key=lambda i: rank[id(i)])
 
 
-def _fits(picks: list[ErrorInstance], added: ErrorInstance, min_errors: int) -> bool:
-    """The planner's limits for one document: its minimum, errors per type, errors per section."""
+def _fits(picks: list[ErrorInstance], added: ErrorInstance, config: PlanConfig) -> bool:
+    """The planner's limits for one document: its number of errors, errors per type, errors per section."""
     here = [i.error_type for i in picks if i.location == added.location]
     return (
-        len(picks) >= min_errors
+        config.min_errors <= len(picks) <= config.max_errors
         and sum(1 for i in picks if i.error_type == added.error_type) <= MAX_PER_TYPE
         and len(here) <= MAX_PER_SECTION
         and here.count(added.error_type) == 1

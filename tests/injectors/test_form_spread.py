@@ -11,7 +11,7 @@ import pytest
 
 from injectors.balance import _balanced, choose_balanced
 from injectors.context import InjectionContext
-from injectors.form_spread import _kept_balanced, spread_forms
+from injectors.form_spread import _fits, _kept_balanced, spread_forms
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
 from injectors.planner import FORM_SHARE, Candidates, PlanConfig, candidate_instances
@@ -95,3 +95,14 @@ def test_a_reviewed_release_keeps_the_choice_of_its_base(candidates: list[Candid
 
     reviewed = choose_balanced(candidates, 0, ONLY_STR01, keep)
     assert reviewed == _balanced(candidates, 0, ONLY_STR01, keep)
+
+
+def test_a_trade_never_takes_a_document_past_its_largest_number_of_errors(
+    candidates: list[Candidates],
+) -> None:
+    """A candidate moved into a document that already holds the most errors it may hold is refused."""
+    c = candidates[0]
+    by_form = {i.provenance.form: i for i in c.instances}
+    picks = [by_form["前言"], by_form["术语和定义"]]
+    assert _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=2, types=("STR-01",)))
+    assert not _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=1, types=("STR-01",)))
