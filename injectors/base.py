@@ -231,7 +231,9 @@ class Injector(ABC):
             if proposal is None and (llm is None or not llm.works_without_template(self.error_type)):
                 reasons["no_edit"] += 1
                 continue
-            if proposal is not None and not self.rivals and any(overlaps(proposal.edit, o) for o in taken):
+            if proposal is not None and (
+                proposal.edit in taken or (not self.rivals and any(overlaps(proposal.edit, o) for o in taken))
+            ):
                 reasons["taken"] += 1
                 continue
             if llm is not None:

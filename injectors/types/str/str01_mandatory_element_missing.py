@@ -146,7 +146,7 @@ class MandatoryElementRemoved(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "c78ee6c932080597"
+    digest = "910217f8e488e16e"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of
     # which renumbers the chapters after it) as a choice between them
