@@ -124,9 +124,32 @@ def _cheapest(
                 continue
             if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
                 continue
+            if _repeats_wording(picks, option, by_doc):
+                continue
             if all(_holds(by_doc[d], p) for d, p in option.items()):
                 return Trade(option, trade.cost)
     return None
+
+
+def _repeats_wording(
+    picks: Picks, changed: Mapping[str, list[ErrorInstance]], by_doc: Mapping[str, Candidates]
+) -> bool:
+    """Whether a candidate the trade adds repeats wording that another instance of its type added (the
+    planner's stock wording, `added_wording`): a trade never buys a form with a repeated phrase."""
+    after = {**picks, **changed}
+    for d, new in changed.items():
+        for i in new:
+            if any(i is p for p in picks.get(d, ())):
+                continue
+            mine = by_doc[d].added_wording(i)
+            if any(
+                mine & by_doc[e].added_wording(o)
+                for e, others in after.items()
+                for o in others
+                if o.error_type == i.error_type and o is not i
+            ):
+                return True
+    return False
 
 
 def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[str], balance: float) -> bool:

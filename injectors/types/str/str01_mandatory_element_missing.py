@@ -137,20 +137,22 @@ class MandatoryElementRemoved(Injector):
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
     Every element the document's edition makes mandatory is a site, so that no one element marks the
     type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites documents
-    normatively (the chapter was optional then), never chapter 3. Where chapter 2 or 3 only states that
-    there is nothing to list, that chapter is the site of its kind: it is the one drafters drop, and it
-    takes no other error with it. Every site is offered to the planner at once (the chapters as rivals:
-    each renumbers the chapters after it): a chapter holds other types' errors (the scope most of all),
-    and the corpus-wide choice (`injectors.form_spread`) weighs what deleting it takes with it.
+    normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
+    chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
+    boundaries, the order of the first elements, the evidence of the scope types), which a deleted scope
+    would take with it. Where chapter 2 or 3 only states that there is nothing to list, that chapter is the
+    site of its kind: it is the one drafters drop, and it takes no other error with it. Every site is
+    offered to the planner at once (the chapters as rivals: each renumbers the chapters after it), and the
+    corpus-wide choice (`injectors.form_spread`) weighs what deleting a chapter takes with it.
     """
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "910217f8e488e16e"
+    digest = "0e95fae889292710"
     forms = tuple(ELEMENT_FORM.values())
-    # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of
-    # which renumbers the chapters after it) as a choice between them
-    alternatives = 4
+    # the 前言 and up to two chapters: the planner sees every one of them, and the chapters (each of which
+    # renumbers the chapters after it) as a choice between them
+    alternatives = 3
     rivals = True
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -169,7 +171,7 @@ class MandatoryElementRemoved(Injector):
         stated = [c for c in chapters if states_nothing(document, c.target)]
         chapters = stated or chapters
         scope = chapter_at(document, "1", "scope")
-        if scope is not None:
+        if scope is not None and not chapters:
             chapters.append(Site(scope, "scope"))
         foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
         return ([Site(foreword, "foreword")] if foreword is not None else []) + chapters
