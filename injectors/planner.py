@@ -245,20 +245,16 @@ def choose(
     conflicts = _conflicts(candidates)
     # a type this document takes anyway takes it with a form its earlier picks left behind, before the
     # candidates that clash with that one
-    # rare among the documents of a corpus (`later`), where one document has the type's only candidates
-    rare = _rare(counts, ahead, config.types) if later is not None else lambda t: False
     first = (
         _left_behind_forms(
             candidates,
             heard,
             conflicts,
-            # a type the balance moved forward that needs this document to reach its cap keeps its site,
-            # and so does a rare one
-            lambda t: (lift[t] > 0 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0))) or rare(t),
+            # a type the balance moved forward that needs this document to reach its cap keeps its site
+            lambda t: lift[t] > 0 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0)),
             lambda: choose(
                 candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
             ),
-            rare,
         )
         if forms_first
         else {}
@@ -388,7 +384,6 @@ def _left_behind_forms(
     conflicts: tuple[frozenset[int], ...],
     scarce: Callable[[str], bool],
     anyway: Callable[[], list[ErrorInstance]],
-    rare: Callable[[str], bool] = lambda t: False,
 ) -> dict[int, int]:
     """The candidates (by id, with how far their form is behind) that go first in this document: each
     takes a form its type's earlier picks took no more often than the forms of its other candidates here,
@@ -398,9 +393,7 @@ def _left_behind_forms(
     be deleted. A candidate that clashes with a `scarce` type waits its turn: that type keeps its site.
     Only a type the document takes without this (`anyway`, asked only where some candidate qualifies) has
     a candidate go first: the document takes no more of a type than it would, only another of its forms
-    (the candidates it clashes with give way to other candidates). Nor does a candidate that would spoil a
-    `rare` type's candidate without sharing its place (deleting the scope that another type's evidence
-    reads), as the assembled document would show (`joint.lost_in`)."""
+    (the candidates it clashes with give way to other candidates)."""
     instances = candidates.instances
     forms: dict[str, dict[str, int]] = {}  # type → its forms here → how often earlier picks took each
     for i in instances:
@@ -420,28 +413,10 @@ def _left_behind_forms(
             and not any(scarce(t) for t in clashing)
         ):
             first[n] = max(others) - mine + 1
-    first = {n: lag for n, lag in first.items() if not _spoils(candidates, n, rare)}
     if not first:
         return {}
     taken = {i.error_type for i in anyway()}
     return {id(instances[n]): lag for n, lag in first.items() if instances[n].error_type in taken}
-
-
-def _rare(counts: Counter[str], ahead: Counter[str], types: Sequence[str]) -> Callable[[str], bool]:
-    """Whether a type is offered by the other documents less than half as often as the types' mean."""
-    reach = sum(counts[t] + ahead[t] for t in types) / len(types)
-    return lambda t: counts[t] + ahead[t] < reach / 2
-
-
-def _spoils(candidates: Candidates, n: int, rare: Callable[[str], bool]) -> bool:
-    """Whether candidate `n` and a candidate of a rare type, assembled together, lose one of them."""
-    mine = candidates.instances[n]
-    return any(
-        rare(other.error_type)
-        and other.error_type != mine.error_type
-        and lost_in(candidates.document, [mine, other] if n < m else [other, mine])
-        for m, other in enumerate(candidates.instances)
-    )
 
 
 def _chapter(instance: ErrorInstance) -> str:
