@@ -43,7 +43,7 @@ def forms(chosen: dict[str, tuple[ErrorInstance, ...]]) -> Counter[str]:
 
 def test_every_mandatory_element_of_a_document_is_a_candidate(candidates: list[Candidates]) -> None:
     """The chapters renumber the same later chapters (rival alternatives): each is offered all the same."""
-    offered = [i.provenance.form for i in candidates[0].instances]
+    offered = [i.provenance.form or "" for i in candidates[0].instances]
     assert sorted(offered) == sorted({"前言", "规范性引用文件", "术语和定义"})  # each once
 
 
