@@ -8,7 +8,9 @@ another form in its own document, or to one in another document, or simply go wh
 instances to spare. A trade is made only where it keeps every type as close to the balance as it was (no
 type newly outside ±`balance` of the mean), no other type's forms newly lopsided, every document at its
 minimum number of errors or more, and every pick of a changed document holding together with the others
-(`joint.kept_together`); the cheapest trade (fewest other picks given up) goes first.
+(`joint.kept_together`); the cheapest trade (fewest other picks given up) goes first. The picks a trade
+gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
+behind), and no trade adds a candidate whose wording another instance of its type already added.
 """
 
 from __future__ import annotations
