@@ -12,9 +12,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from injectors.form_spread import spread_forms
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
 from injectors.planner import Candidates, PlanConfig, choose, form_key
+from injectors.registry import injectors
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,25 @@ def deviation(counts: Counter[str], types: Iterable[str]) -> float:
 
 
 def choose_balanced(
+    candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
+) -> BalancedChoice:
+    """`_balanced`, then the trades that spread a lopsided type's forms (`form_spread`) without moving any
+    type out of balance. A reviewed release (`adjust`) keeps its base release's choice, trades and all."""
+    choice = _balanced(candidates, seed, config, adjust)
+    if adjust is not None:
+        return choice
+    available = injectors()
+    chosen = spread_forms(
+        candidates,
+        choice.chosen,
+        config,
+        BALANCE,
+        lambda t: available[t].forms if t in available else (),
+    )
+    return BalancedChoice(chosen, choice.dropped)
+
+
+def _balanced(
     candidates: list[Candidates], seed: int, config: PlanConfig, adjust: Adjust | None = None
 ) -> BalancedChoice:
     """Choose every document's errors in doc_id order, balancing the types across the corpus.

@@ -162,6 +162,10 @@ class Injector(ABC):
     # verified instances the planner asks for per document, at different sections: a type of several
     # forms offers more, of forms it does not offer yet, so that the corpus-wide choice can take turns
     alternatives: ClassVar[int] = ALTERNATIVES
+    # whether its alternatives may be rivals for one place: edits that each renumber the same later
+    # sections (a chapter deleted, another deleted instead) offer the planner a choice between them, which
+    # it never takes together (`clashes`); otherwise an alternative must not overlap the earlier ones
+    rivals: ClassVar[bool] = False
 
     @property
     def spec(self) -> ErrorType:
@@ -227,7 +231,9 @@ class Injector(ABC):
             if proposal is None and (llm is None or not llm.works_without_template(self.error_type)):
                 reasons["no_edit"] += 1
                 continue
-            if proposal is not None and any(overlaps(proposal.edit, other) for other in taken):
+            if proposal is not None and (
+                proposal.edit in taken or (not self.rivals and any(overlaps(proposal.edit, o) for o in taken))
+            ):
                 reasons["taken"] += 1
                 continue
             if llm is not None:

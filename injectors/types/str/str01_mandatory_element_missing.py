@@ -135,19 +135,25 @@ class MandatoryElementRemoved(Injector):
     that lost one is a classic structural defect. How: remove the 前言, or chapter 1, 2 or 3 with its
     entries, and renumber every later chapter (and the references to them) so that only the missing
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
-    Every element the document's edition makes mandatory is a site, drawn evenly, so that no one element
-    marks the type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites
-    documents normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
+    Every element the document's edition makes mandatory is a site, so that no one element marks the
+    type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites documents
+    normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
     chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
-    boundaries, the order of the first elements), which a deleted scope would take with it. Where chapter
-    2 or 3 only states that there is nothing to list, that chapter is the chapter site: it is the one
-    drafters drop, and it takes no other error with it.
+    boundaries, the order of the first elements, the evidence of the scope types), which a deleted scope
+    would take with it. Where chapter 2 or 3 only states that there is nothing to list, that chapter is the
+    site of its kind: it is the one drafters drop, and it takes no other error with it. Every site is
+    offered to the planner at once (the chapters as rivals: each renumbers the chapters after it), and the
+    corpus-wide choice (`injectors.form_spread`) weighs what deleting a chapter takes with it.
     """
 
     error_type = ERROR_TYPE.id
     version = "4"
     digest = "1935625a8591e1a5"
     forms = tuple(ELEMENT_FORM.values())
+    # the 前言 and up to two chapters: the planner sees every one of them, and the chapters (each of which
+    # renumbers the chapters after it) as a choice between them
+    alternatives = 3
+    rivals = True
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

@@ -94,8 +94,8 @@ def test_the_planner_takes_the_form_earlier_documents_took_least() -> None:
     document = parse_text(Path("sample.txt"), SAMPLE.encode())
     config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01",))
     candidates = candidate_instances(document, 3, InjectionContext(), config)
-    first, second = candidates.instances
+    first, second, *rest = candidates.instances
     assert first.provenance.form != second.provenance.form
     assert choose(candidates, 3, config, said=Counter()) == [first]
-    said = Counter({form_key(first): 2, form_key(second): 1})
+    said = Counter({form_key(first): 2, form_key(second): 1} | {form_key(i): 2 for i in rest})
     assert choose(candidates, 3, config, said=said) == [second]

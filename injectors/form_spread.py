@@ -1,0 +1,259 @@
+"""The last step of the corpus-wide choice: a type whose forms came out lopsided trades picks for others.
+
+`choose` lets a type's forms take turns as it goes through the documents, but one document at a time: the
+form every document offers (a 前言 to delete) is there whenever the type is taken, while the forms few
+documents offer clash with other types' errors there, or sit in documents that took the type's turn for
+something else. Seen over the whole choice, a pick of the crowded form can give way to a candidate of
+another form in its own document, or to one in another document, or simply go where its type has
+instances to spare. A trade is made only where it keeps every type as close to the balance as it was (no
+type newly outside ±`balance` of the mean), no other type's forms newly lopsided, every document at its
+minimum number of errors or more, and every pick of a changed document holding together with the others
+(`joint.kept_together`); the cheapest trade (fewest other picks given up) goes first. The picks a trade
+gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
+behind), and no trade adds a candidate whose wording another instance of its type already added.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from injectors.base import clashes
+from injectors.edit import footprint
+from injectors.instance import ErrorInstance
+from injectors.joint import kept_together
+from injectors.planner import FORM_SHARE, MAX_PER_SECTION, MAX_PER_TYPE, Candidates, PlanConfig
+
+MIN_FORMS = 3  # with two forms, one of them holds half the instances at best (the audit's threshold)
+MIN_INSTANCES = 5  # below this a share says nothing (the audit's threshold)
+MAX_TRADES = 12  # trades per type: each changes at most two documents, and a corpus has a few dozen
+
+
+Picks = dict[str, list[ErrorInstance]]  # doc_id → its chosen errors
+
+
+@dataclass(frozen=True)
+class Trade:
+    """New picks for one or two documents, and how many picks of other types they give up."""
+
+    picks: Mapping[str, list[ErrorInstance]]
+    cost: int
+
+
+def spread_forms(
+    candidates: Sequence[Candidates],
+    chosen: Mapping[str, Sequence[ErrorInstance]],
+    config: PlanConfig,
+    balance: float,
+    declared: Callable[[str], Sequence[str]],
+) -> dict[str, tuple[ErrorInstance, ...]]:
+    """`chosen` with the trades that bring each lopsided type's top form to `FORM_SHARE` or under, or as
+    close to it as the trades allow. `declared` gives a type's forms (`Injector.forms`)."""
+    by_doc = {c.document.doc_id: c for c in candidates}
+    picks: Picks = {d: list(p) for d, p in chosen.items()}
+    offered = sorted({i.error_type for c in candidates for i in c.instances})
+    for error_type in offered:
+        for _ in range(MAX_TRADES):
+            if not _lopsided(picks, error_type, declared(error_type)):
+                break
+            trade = _cheapest(error_type, picks, by_doc, config, balance, offered, declared)
+            if trade is None:
+                break
+            picks.update(trade.picks)
+    return {d: tuple(p) for d, p in picks.items()}
+
+
+def _forms(picks: Picks, error_type: str) -> Counter[str]:
+    return Counter(
+        i.provenance.form
+        for p in picks.values()
+        for i in p
+        if i.error_type == error_type and i.provenance.form
+    )
+
+
+def _lopsided(picks: Picks, error_type: str, declared: Sequence[str]) -> bool:
+    forms = _forms(picks, error_type)
+    total = sum(forms.values())
+    return (
+        len(set(forms) | set(declared)) >= MIN_FORMS
+        and total >= MIN_INSTANCES
+        and max(forms.values()) > FORM_SHARE * total
+    )
+
+
+def _cheapest(
+    error_type: str,
+    picks: Picks,
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+    balance: float,
+    offered: Sequence[str],
+    declared: Callable[[str], Sequence[str]],
+) -> Trade | None:
+    """The trade that lowers `error_type`'s top form at the least cost and keeps the rest as it was. The
+    picks a trade gives up are made up where they can be (`_make_up`): by candidates of their own types
+    elsewhere, then of the types furthest behind, so that the corpus keeps its size."""
+    forms = _forms(picks, error_type)
+    top = min(forms, key=lambda f: (-forms[f], f))
+    lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
+    before = Counter(i.error_type for p in picks.values() for i in p)
+    trades = sorted(
+        _trades(error_type, top, forms, picks, by_doc, config),
+        key=lambda t: (t.cost, sorted(t.picks)),
+    )
+    for trade in trades:
+        changed = dict(trade.picks)
+        after = {**picks, **changed}
+        now = Counter(i.error_type for p in after.values() for i in p)
+        if now.total() < before.total():
+            lost = before - now - Counter({error_type: before[error_type]})
+            mean = sum(now[t] for t in offered) / len(offered)
+            behind = sorted(
+                (t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t)
+            )
+            wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
+            made_up = {**changed, **_make_up(wanted, before.total() - now.total(), after, by_doc, config)}
+            options = [made_up, changed]
+        else:
+            options = [changed]
+        for option in options:
+            after = {**picks, **option}
+            if not _kept_balanced(
+                before, Counter(i.error_type for p in after.values() for i in p), offered, balance
+            ):
+                continue
+            if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
+                continue
+            if _repeats_wording(picks, option, by_doc):
+                continue
+            if all(_holds(by_doc[d], p) for d, p in option.items()):
+                return Trade(option, trade.cost)
+    return None
+
+
+def _repeats_wording(
+    picks: Picks, changed: Mapping[str, list[ErrorInstance]], by_doc: Mapping[str, Candidates]
+) -> bool:
+    """Whether a candidate the trade adds repeats wording that another instance of its type added (the
+    planner's stock wording, `added_wording`): a trade never buys a form with a repeated phrase."""
+    after = {**picks, **changed}
+    for d, new in changed.items():
+        for i in new:
+            if any(i is p for p in picks.get(d, ())):
+                continue
+            mine = by_doc[d].added_wording(i)
+            if any(
+                mine & by_doc[e].added_wording(o)
+                for e, others in after.items()
+                for o in others
+                if o.error_type == i.error_type and o is not i
+            ):
+                return True
+    return False
+
+
+def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[str], balance: float) -> bool:
+    """No type newly outside ±`balance` of the mean, and none already outside any further from it."""
+    mean_before = sum(before[t] for t in offered) / len(offered)
+    mean_after = sum(after[t] for t in offered) / len(offered)
+    for t in offered:
+        was, now = before[t] - mean_before, after[t] - mean_after
+        if abs(now) > balance * mean_after and (abs(was) <= balance * mean_before or abs(now) > abs(was)):
+            return False
+    return True
+
+
+def _make_up(
+    wanted: Sequence[str], count: int, picks: Picks, by_doc: Mapping[str, Candidates], config: PlanConfig
+) -> dict[str, list[ErrorInstance]]:
+    """Up to `count` candidates of the `wanted` types (in turn), each in a document that can take one more
+    (under `max_errors`, clashing with none of its picks, holding together with them), none of a form that
+    would crowd its type (over `FORM_SHARE` of it)."""
+    added: dict[str, list[ErrorInstance]] = {}
+    for error_type in wanted:
+        if sum(len(p) - len(picks[d]) for d, p in added.items()) >= count:
+            break
+        forms = _forms({**picks, **added}, error_type)
+        crowded = {f for f in forms if forms[f] + 1 > FORM_SHARE * (forms.total() + 1)}
+        for d in sorted(picks):
+            mine = added.get(d, picks[d])
+            fitting = (
+                (i, _ordered(by_doc[d], [*mine, i]))
+                for i in by_doc[d].instances
+                if i.error_type == error_type
+                and i.provenance.form not in crowded
+                and all(i is not p and not _clash(by_doc[d], i, p) for p in mine)
+            )
+            new = next((n for i, n in fitting if _fits(n, i, config) and _holds(by_doc[d], n)), None)
+            if new is not None:
+                added[d] = new
+                break
+    return added
+
+
+def _trades(
+    error_type: str,
+    top: str,
+    forms: Counter[str],
+    picks: Picks,
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+) -> Iterator[Trade]:
+    """Every trade of one pick of the `top` form: for another form's candidate in its own document, for one
+    in another document (the other document's clashing picks give way), or for nothing."""
+    crowded = [
+        (d, i) for d, p in picks.items() for i in p if i.error_type == error_type and i.provenance.form == top
+    ]
+    # another form's candidates, where taking one leaves that form under the top one
+    others = [
+        (d, i)
+        for d in picks
+        for i in by_doc[d].instances
+        if i.error_type == error_type
+        and i.provenance.form
+        and i.provenance.form != top
+        and forms[i.provenance.form] + 1 < forms[top]
+        and all(i is not p for p in picks[d])
+    ]
+    for d, dropped in crowded:
+        mine = [i for i in picks[d] if i is not dropped]
+        if len(mine) >= config.min_errors:
+            yield Trade({d: mine}, 1)  # the type gives up one instance
+        for e, added in others:
+            base = mine if e == d else picks[e]
+            kept = [i for i in base if not _clash(by_doc[e], added, i)]
+            new = _ordered(by_doc[e], [*kept, added])
+            if not _fits(new, added, config):
+                continue
+            cost = len(base) - len(kept)  # the other picks it gives up
+            if e == d:
+                yield Trade({d: new}, cost)
+            elif len(mine) >= config.min_errors:
+                yield Trade({d: mine, e: new}, cost)
+
+
+def _clash(candidates: Candidates, a: ErrorInstance, b: ErrorInstance) -> bool:
+    return clashes(footprint(a.edit), footprint(b.edit), candidates.document)
+
+
+def _ordered(candidates: Candidates, picks: list[ErrorInstance]) -> list[ErrorInstance]:
+    """In the order the planner hands a document's picks over (its candidates' order)."""
+    rank = {id(i): n for n, i in enumerate(candidates.instances)}
+    return sorted(picks, key=lambda i: rank[id(i)])
+
+
+def _fits(picks: list[ErrorInstance], added: ErrorInstance, config: PlanConfig) -> bool:
+    """The planner's limits for one document: its number of errors, errors per type, errors per section."""
+    here = [i.error_type for i in picks if i.location == added.location]
+    return (
+        config.min_errors <= len(picks) <= config.max_errors
+        and sum(1 for i in picks if i.error_type == added.error_type) <= MAX_PER_TYPE
+        and len(here) <= MAX_PER_SECTION
+        and here.count(added.error_type) == 1
+    )
+
+
+def _holds(candidates: Candidates, picks: list[ErrorInstance]) -> bool:
+    return len(kept_together(candidates.baseline.document, picks)) == len(picks)

@@ -1,0 +1,104 @@
+"""The last step of the corpus-wide choice: a type's crowded form traded for its other forms, within balance.
+
+The documents are the STR sample written for the tests, each under its own standard number.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from injectors.balance import _balanced, choose_balanced
+from injectors.context import InjectionContext
+from injectors.form_spread import _fits, _kept_balanced, spread_forms
+from injectors.instance import ErrorInstance
+from injectors.joint import kept_together
+from injectors.planner import FORM_SHARE, Candidates, PlanConfig, candidate_instances
+from injectors.registry import injectors
+from parsers.model import Document
+from tests.injectors.types.str.test_str import edited
+
+ONLY_STR01 = PlanConfig(min_errors=1, max_errors=18, types=("STR-01",))
+
+
+def documents(n: int) -> list[Document]:
+    return [edited(("GB/T 99990—2025", f"GB/T 9999{k}—2025")) for k in range(n)]
+
+
+@pytest.fixture(scope="module")
+def candidates() -> list[Candidates]:
+    docs = documents(5)
+    context = InjectionContext.from_documents(docs)
+    return [candidate_instances(d, 0, context, ONLY_STR01) for d in docs]
+
+
+def declared(error_type: str) -> tuple[str, ...]:
+    return injectors()[error_type].forms
+
+
+def forms(chosen: dict[str, tuple[ErrorInstance, ...]]) -> Counter[str]:
+    return Counter(i.provenance.form or "" for picks in chosen.values() for i in picks)
+
+
+def test_every_mandatory_element_of_a_document_is_a_candidate(candidates: list[Candidates]) -> None:
+    """The chapters renumber the same later chapters (rival alternatives): each is offered all the same."""
+    offered = [i.provenance.form or "" for i in candidates[0].instances]
+    assert sorted(offered) == sorted({"前言", "规范性引用文件", "术语和定义"})  # each once
+
+
+def test_a_crowded_form_gives_way_to_the_other_forms_of_the_same_documents(
+    candidates: list[Candidates],
+) -> None:
+    """Every document took the 前言: each pick of it can give way to another element of its document."""
+    chosen = {
+        c.document.doc_id: tuple(i for i in c.instances if i.provenance.form == "前言") for c in candidates
+    }
+    assert forms(chosen) == Counter({"前言": 5})
+    spread = spread_forms(candidates, chosen, ONLY_STR01, 0.2, declared)
+    shares = forms(spread)
+    assert sum(shares.values()) == 5  # no document lost its error, none took a second
+    assert max(shares.values()) <= FORM_SHARE * 5, shares
+    for c in candidates:
+        picks = spread[c.document.doc_id]
+        assert len(picks) == 1 and picks[0] in c.instances
+        assert kept_together(c.baseline.document, list(picks)) == list(picks)
+
+
+def test_a_type_already_spread_is_left_as_it_was(candidates: list[Candidates]) -> None:
+    by_form = [{i.provenance.form: i for i in c.instances} for c in candidates]
+    order = ("前言", "规范性引用文件", "术语和定义", "前言", "规范性引用文件")
+    chosen = {c.document.doc_id: (f[form],) for c, f, form in zip(candidates, by_form, order, strict=True)}
+    assert spread_forms(candidates, chosen, ONLY_STR01, 0.2, declared) == chosen
+
+
+def test_no_trade_moves_a_type_out_of_balance_or_one_outside_further_away() -> None:
+    offered = ["A", "B", "C"]
+    before = Counter({"A": 10, "B": 10, "C": 10})
+    assert _kept_balanced(before, Counter({"A": 10, "B": 9, "C": 10}), offered, 0.2)
+    assert not _kept_balanced(before, Counter({"A": 10, "B": 7, "C": 10}), offered, 0.2)
+    offered = ["A", "B", "C", "D", "E"]
+    behind = Counter({"A": 10, "B": 10, "C": 10, "D": 10, "E": 7})  # E is outside already (mean 9.4)
+    assert _kept_balanced(behind, behind - Counter({"A": 1}), offered, 0.2)  # E no further from the mean
+    assert not _kept_balanced(behind, behind - Counter({"E": 1}), offered, 0.2)
+
+
+def test_a_reviewed_release_keeps_the_choice_of_its_base(candidates: list[Candidates]) -> None:
+    """Review swaps rejected instances inside the base release's choice, which already had its trades."""
+
+    def keep(c: Candidates, picked: list[ErrorInstance], counts: Counter[str]) -> list[ErrorInstance]:
+        return picked
+
+    reviewed = choose_balanced(candidates, 0, ONLY_STR01, keep)
+    assert reviewed == _balanced(candidates, 0, ONLY_STR01, keep)
+
+
+def test_a_trade_never_takes_a_document_past_its_largest_number_of_errors(
+    candidates: list[Candidates],
+) -> None:
+    """A candidate moved into a document that already holds the most errors it may hold is refused."""
+    c = candidates[0]
+    by_form = {i.provenance.form: i for i in c.instances}
+    picks = [by_form["前言"], by_form["术语和定义"]]
+    assert _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=2, types=("STR-01",)))
+    assert not _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=1, types=("STR-01",)))
