@@ -82,7 +82,7 @@ class RequirementWeakened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "0d87f297b4289062"
+    digest = "ae56dd7c8867a10d"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

@@ -75,7 +75,7 @@ class RecommendationStrengthened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "54b6ed99c0730eca"
+    digest = "aa33dcdfad224951"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -91,7 +91,7 @@ class NonstandardModal(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "90bf0c6eb01c91f2"
+    digest = "eb592e2ee4eed569"
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
     alternatives = 3
 

@@ -71,7 +71,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "d3298cec43582a55"
+    digest = "f8a0d3e8579dd727"
     forms = FORMS
     alternatives = 3
 

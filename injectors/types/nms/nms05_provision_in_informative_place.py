@@ -267,7 +267,7 @@ class ProvisionInInformativePlace(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "9b34505b9e266aa4"
+    digest = "59ae1f1dff8c06cc"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

@@ -93,7 +93,7 @@ class NormativeReferenceUnlisted(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "2f5d31cc95d4fdbd"
+    digest = "d95cfdadee0f86da"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -261,7 +261,7 @@ class UncitedReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "41daa4af084aed7e"
+    digest = "9f21ef5fe0ab9153"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -109,7 +109,7 @@ class InformativeReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "b4f43d36f855094f"
+    digest = "d43c2d61c598e6f1"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -79,7 +79,7 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "eabd3a6be62ec2fa"
+    digest = "8723cb7ec11f7364"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

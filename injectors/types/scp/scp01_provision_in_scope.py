@@ -262,7 +262,7 @@ class ProvisionInScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "05f4ef9e955404fa"
+    digest = "edc8573d80d11008"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

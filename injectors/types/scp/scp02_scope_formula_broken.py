@@ -196,7 +196,7 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "9f2539ad3f549728"
+    digest = "bc0c5d2f04d77fe3"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

@@ -536,7 +536,7 @@ class BodyBeyondScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "9d61ec7d15a01a0d"
+    digest = "e00f870c81f90650"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

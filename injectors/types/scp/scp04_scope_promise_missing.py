@@ -205,7 +205,7 @@ class ScopePromiseMissing(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "955c1b46ab924671"
+    digest = "3af5d93515320fe6"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no

@@ -279,7 +279,7 @@ class ScopeBoundaryVague(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "d1e41e4480ad05d5"
+    digest = "c0ba1f200a50c235"
     forms = FORMS
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:

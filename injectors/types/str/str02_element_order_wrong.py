@@ -101,7 +101,7 @@ class ElementOrderWrong(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "aea04b667797ed8b"
+    digest = "7586aca43eca773c"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

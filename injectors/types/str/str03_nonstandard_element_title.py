@@ -96,7 +96,7 @@ class NonStandardElementTitle(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "a7a4a0b45db76022"
+    digest = "23db3f5456cc7a87"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

@@ -285,7 +285,7 @@ class NumberingHierarchyError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "4f1d77b228a93170"
+    digest = "afddf48f12a108d8"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

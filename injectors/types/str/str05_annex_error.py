@@ -276,7 +276,7 @@ class AnnexError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "e9485c07cd83283f"
+    digest = "27f001720d313e46"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:

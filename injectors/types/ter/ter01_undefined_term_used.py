@@ -143,7 +143,7 @@ class UndefinedTermUsed(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "af221d98fa7cb6cb"
+    digest = "98e4f99f36c042d9"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

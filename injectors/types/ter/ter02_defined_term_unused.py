@@ -286,7 +286,7 @@ class UnusedTermDefined(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "4fea22388cb94a22"
+    digest = "3c8a87093b9ba3c4"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

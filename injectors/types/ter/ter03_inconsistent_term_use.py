@@ -133,7 +133,7 @@ class InconsistentTermUse(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "5bd497d02a0a80b4"
+    digest = "a0e608c7ccec9ca2"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

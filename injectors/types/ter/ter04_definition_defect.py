@@ -76,7 +76,7 @@ class DefinitionDefect(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "c40965eb41bcc053"
+    digest = "7d05855e3880c122"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

@@ -230,7 +230,7 @@ class TermEntryFormat(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "1dc9fd77cf52dcd3"
+    digest = "8ba09459879af186"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
