@@ -117,6 +117,18 @@ def prefect_api(session_folder: Path) -> Iterator[str]:
                 os.environ["PREFECT_API_URL"] = before
 
 
+@pytest.fixture
+def prefect_home(tmp_path: Path, request: pytest.FixtureRequest) -> Path:
+    """A PREFECT_HOME for a CLI build that starts its own API server (no PREFECT_API_URL), holding a
+    migrated database already (a copy of the session server's template): migrating a new database costs
+    each such build seconds of CPU before the part its test checks."""
+    home = tmp_path / "prefect-home"
+    if not prefect_server.seed_home(home):
+        request.getfixturevalue("prefect_api")  # no template yet: the session's server keeps one
+        prefect_server.seed_home(home)
+    return home
+
+
 def _drain_prefect_workers() -> None:
     import inspect
 

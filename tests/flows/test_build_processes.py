@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -59,23 +58,26 @@ def servers_under(root: psutil.Process) -> list[str]:
         return []
 
 
-def build_env(tmp_path: Path, marker: str) -> dict[str, str]:
+def build_env(home: Path, marker: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
     env.update(
         PYTHONPATH=str(ROOT),
-        PREFECT_HOME=str(tmp_path / "prefect-home"),  # a database of its own
+        PREFECT_HOME=str(home),  # a database of its own
         GBTBENCH_TEST_MARK=marker,
     )
     return env
 
 
-@pytest.fixture
-def corpus(tmp_path: Path) -> Path:
-    folder = tmp_path / "corpus"
+def write_corpus(folder: Path, count: int) -> Path:
     folder.mkdir()
-    for source in corpus_sources()[:3]:  # more than one: a pool runs one document in its own process
+    for source in corpus_sources()[:count]:
         (folder / f"{source.stem}.txt").write_text(render_text(gold_document(source)), encoding="utf-8")
     return folder
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    return write_corpus(tmp_path / "corpus", 3)  # more than one: a pool runs one document in its own process
 
 
 @pytest.fixture
@@ -108,25 +110,27 @@ def cluster(tmp_path: Path) -> Iterator[tuple[str, psutil.Process]]:
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.2)
-        time.sleep(3)  # the worker registers
+        # no wait for the worker to register: the build's tasks wait at the scheduler until it has
         yield address, psutil.Process(worker.pid)
     finally:
+        # killed, not shut down in order (seconds of the nanny's closing): the test is done with them; the
+        # nanny first, so that it cannot start another worker
         for process in (worker, scheduler):
-            process.send_signal(signal.SIGINT)
-        for process in (worker, scheduler):
-            try:
-                process.wait(20)
-            except subprocess.TimeoutExpired:
-                for child in psutil.Process(process.pid).children(recursive=True):
+            children: list[psutil.Process] = []
+            with contextlib.suppress(psutil.Error):
+                children = psutil.Process(process.pid).children(recursive=True)
+            process.kill()
+            process.wait()
+            for child in children:
+                with contextlib.suppress(psutil.Error):
                     child.kill()
-                process.kill()
-                process.wait()
 
 
 def test_a_build_on_an_external_cluster_leaves_no_server_running(
-    tmp_path: Path, corpus: Path, cluster: tuple[str, psutil.Process]
+    tmp_path: Path, prefect_home: Path, cluster: tuple[str, psutil.Process]
 ) -> None:
     address, worker = cluster
+    corpus = write_corpus(tmp_path / "corpus", 1)  # each of its stages runs as a task on the worker
     marker = uuid.uuid4().hex
     done = subprocess.run(
         [
@@ -136,7 +140,7 @@ def test_a_build_on_an_external_cluster_leaves_no_server_running(
             str(tmp_path / "out"),
             *("--task-runner", "dask", "--dask-address", address),
         ],
-        env=build_env(tmp_path, marker),
+        env=build_env(prefect_home, marker),
         capture_output=True,
         text=True,
         timeout=600,
@@ -144,22 +148,21 @@ def test_a_build_on_an_external_cluster_leaves_no_server_running(
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Error logging to API" not in done.stderr  # the server stopped after the last log was sent
-    time.sleep(1)
+    deadline = time.monotonic() + 1  # the build's helpers have a second to be gone
+    while (servers_under(worker) or marked(marker)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert servers_under(worker) == []  # the worker ran the tasks against the build's own server
     assert marked(marker) == []
 
 
-@pytest.mark.parametrize(
-    ("runner", "helper"), [("thread", SERVER), ("pool", "spawn_main")], ids=["api-server", "pool-workers"]
-)
-def test_a_killed_build_leaves_no_process_running(
-    tmp_path: Path, corpus: Path, runner: str, helper: str
-) -> None:
-    """SIGKILL as soon as the build's helper runs (its Prefect API server; its pool's workers)."""
-    marker = uuid.uuid4().hex
+def test_a_build_killed_as_its_pool_starts_leaves_no_process_running(tmp_path: Path, corpus: Path) -> None:
+    """SIGKILL as soon as the pool's workers run, before their initializer may have asked to end with the
+    build. (A Prefect runner's API server killed with its build: the parse-worker test below, whose thread
+    and process builds are killed while their server runs.)"""
+    marker, helper = uuid.uuid4().hex, "spawn_main"
     build = subprocess.Popen(
-        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
-        env=build_env(tmp_path, marker),
+        [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", "pool"],
+        env=build_env(tmp_path / "prefect-home", marker),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=ROOT,
@@ -200,18 +203,21 @@ def parsing(build: psutil.Process) -> bool:
 
 
 @pytest.mark.parametrize("runner", ["pool", "thread", "process"])
-def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: Path, runner: str) -> None:
+def test_a_killed_build_leaves_no_parse_worker_running(
+    tmp_path: Path, corpus: Path, prefect_home: Path, runner: str
+) -> None:
     """A PDF is parsed in a process of its own, forked by a pool worker or, where the parsing process has
     threads (the build itself with Prefect's thread runner, a worker of its process runner), by a
     forkserver that outlives the build while the parse runs; killing the build ends the parse worker (a
-    long PDF would otherwise be parsed to its end by an orphan)."""
+    long PDF would otherwise be parsed to its end by an orphan), and a Prefect runner's build also its
+    own API server, which runs by then."""
     (corpus / "long.pdf").write_bytes(pdf_pages(3000))  # about 20 s of parsing
     marker = uuid.uuid4().hex
     said = tmp_path / "stderr.txt"
     with said.open("wb") as stderr:
         build = subprocess.Popen(
             [*BUILD, str(corpus), "--out", str(tmp_path / "out"), "--task-runner", runner],
-            env=build_env(tmp_path, marker),
+            env=build_env(prefect_home, marker),
             stdout=subprocess.DEVNULL,
             stderr=stderr,
             cwd=ROOT,
@@ -227,12 +233,14 @@ def test_a_killed_build_leaves_no_parse_worker_running(tmp_path: Path, corpus: P
         if build.poll() is not None or not started:
             tail = said.read_text(errors="replace")[-2000:]
             pytest.fail(f"the build ended (status {build.poll()}) or never started a parse worker: {tail}")
+        helpers = [" ".join(p.cmdline()) for p in marked(marker) if p.pid != build.pid]
         build.kill()
         build.wait()
         deadline = time.monotonic() + 5  # the PDF has more than that left to parse
         while marked(marker) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert [" ".join(p.cmdline())[:120] for p in marked(marker)] == []
+        assert runner == "pool" or any(SERVER in command for command in helpers), helpers
     finally:
         for process in marked(marker):
             process.kill()

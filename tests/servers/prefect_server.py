@@ -76,6 +76,18 @@ def keep_template(folder: Path) -> None:
         pass
 
 
+def seed_home(home: Path) -> bool:
+    """Put a copy of the template in `home` as the database a Prefect server started with PREFECT_HOME=home
+    opens (`prefect.db`), so that a build's own server skips the migrations; whether there was one to copy
+    (without, the server migrates a new database, as a user's first build does)."""
+    home.mkdir(parents=True, exist_ok=True)
+    try:
+        shutil.copyfile(template(), home / "prefect.db")
+    except OSError:
+        return False
+    return True
+
+
 def _migrated(database: Path) -> bool:
     """Whether `database` exists and records the migration it is at (as Prefect's migrations leave it)."""
     if not database.is_file():
