@@ -120,11 +120,23 @@ def later_chapters(document: Document, after: int) -> list[int]:
     return sorted({int(s.number) for s in document.sections if s.number.isdigit() and int(s.number) > after})
 
 
+# How a 2009 document names itself (本标准, 本部分, 本指导性技术文件 …): its foreword uses the same words.
+_SELF_REFERENCE = regex.compile(r"本(?:指导性技术文件|技术规范|标准|部分|规范|规程|指南|导则)")
+
+
+def self_reference(document: Document) -> str:
+    """The words the document's scope names it by, so that a restored foreword speaks as the rest of it
+    does ("本指导性技术文件按照…" in a guidance document); 本标准 where the scope says none."""
+    scope = next((s for s in document.sections if s.kind == "scope"), None)
+    found = _SELF_REFERENCE.search(scope.text) if scope is not None else None
+    return found.group(0) if found else "本标准"
+
+
 def drafting_sentence(document: Document) -> str:
     """The sentence the foreword of the document's edition states; "" where the foreword named none (an
     older document, or one that never said): a fix then names no edition it cannot know."""
     if generation(document) == "2009":
-        return "本标准按照GB/T 1.1—2009给出的规则起草"
+        return f"{self_reference(document)}按照GB/T 1.1—2009给出的规则起草"
     if generation(document) == "2020":
         return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
     return ""

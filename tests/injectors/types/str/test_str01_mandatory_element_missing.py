@@ -80,6 +80,19 @@ def test_a_deleted_foreword_is_restored_with_the_sentence_of_the_documents_editi
         assert proposal is not None and said in proposal.fix, proposal.fix
 
 
+def test_a_restored_foreword_names_the_document_as_its_scope_does() -> None:
+    """A 2009 guidance document says 本指导性技术文件 throughout: its foreword sentence does too."""
+    injector = injectors()["STR-01"]
+    guidance = edited(
+        (FOREWORD, FOREWORD_2009.replace("本标准", "本指导性技术文件")),
+        ("本文件规定了示例恒温箱", "本指导性技术文件给出了示例恒温箱"),
+    )
+    site = next(s for s in injector.sites(guidance, InjectionContext()) if s.detail == "foreword")
+    proposal = injector.propose(guidance, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    assert "“本指导性技术文件按照GB/T 1.1—2009给出的规则起草。”" in proposal.fix, proposal.fix
+
+
 def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted() -> None:
     """The terms chapter holds no entry, only its statement: it is the chapter a drafter drops, and the
     fix restores the statement (not a list)."""
