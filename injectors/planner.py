@@ -315,7 +315,15 @@ def choose(
         lost = lost_in(candidates.document, sorted(chosen, key=lambda i: rank[id(i)]))  # as assembled
         if not lost:
             break
-        lost = yielding(candidates.document, chosen, lost, counts, lambda i: rank[id(i)])
+        # a type's standing as `key` ranks it (what it can still reach, less its lift), not its count so
+        # far: early in a pass a scarce type and a plentiful one both have one instance
+        lost = yielding(
+            candidates.document,
+            chosen,
+            lost,
+            Counter({t: counts[t] + ahead[t] - lift[t] for t in {i.error_type for i in chosen}}),
+            lambda i: rank[id(i)],
+        )
         _unpick(lost, chosen, rejected, used, counts)
     return sorted(chosen, key=lambda i: rank[id(i)])
 
@@ -363,8 +371,10 @@ def yielding(
 ) -> list[ErrorInstance]:
     """The picks to take back when `lost` no longer hold together: a lost pick whose description quotes, as
     evidence, text another pick changed (a clause's explanation that an informative-place error rewrote)
-    stays, and that other pick goes instead, where its type has more instances so far and the lost one
-    holds without it; the scarcer type keeps what may be its only site in the document."""
+    stays, and that other pick goes instead, where its type stands higher in `counts` (in `choose`: what
+    the type can still reach over the corpus, so a type with sites to spare gives way wherever in the pass
+    the document comes) and the lost one holds without it; the scarcer type keeps what may be its only
+    site in the document."""
     out: list[ErrorInstance] = []
     for instance in lost:
         error = instance.description.split("；修改建议：", 1)[0]

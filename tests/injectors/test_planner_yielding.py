@@ -10,7 +10,7 @@ from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.instance import ErrorInstance
 from injectors.joint import lost_in
-from injectors.planner import yielding
+from injectors.planner import Candidates, PlanConfig, choose, yielding
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from injectors.types.nms.nms05_provision_in_informative_place import ProvisionInInformativePlace
 from parsers.model import Document
@@ -51,3 +51,15 @@ def test_a_scarcer_or_equal_type_does_not_displace_the_pick() -> None:
     lost = lost_in(doc, chosen)
     for counts in (Counter({"NMS-05": 2, "NMS-02": 2}), Counter({"NMS-05": 1, "NMS-02": 4})):
         assert yielding(doc, chosen, lost, counts, chosen.index) == [strengthened]
+
+
+def test_a_plentiful_type_gives_way_early_in_a_pass_where_the_scarce_one_has_as_many_so_far() -> None:
+    """Early in a pass both types have one instance so far; the one later documents still offer many sites
+    of gives way, so the type few documents offer keeps its site wherever the document comes."""
+    doc, strengthened, in_annex = _picks()
+    candidates = Candidates(doc, Baseline(doc), (strengthened, in_annex), {}, {})
+    config = PlanConfig(min_errors=2, max_errors=2, types=("NMS-02", "NMS-05"))
+    plentiful = Counter({"NMS-05": 8})  # documents still to come that offer NMS-05; none offers NMS-02
+    assert choose(candidates, 0, config, Counter(), plentiful) == [strengthened]
+    scarce = Counter({"NMS-02": 8})  # the other way round: NMS-05 keeps its pick
+    assert choose(candidates, 0, config, Counter(), scarce) == [in_annex]

@@ -138,8 +138,24 @@ _JOINING = frozenset(_JOINING_TEXT.split())
 _LETTER = regex.compile(r"\p{Han}|[A-Za-z]")
 
 
+def _shared_edges() -> frozenset[str]:
+    """The words that begin, or end, the names of two aspects or more (数据字典, 数据迁移, 数据销毁; 接地方式,
+    安装方式): with the list's separator they make the same n-gram ("、数据", "方式要求") whichever aspect
+    is promised, so they are joining words, never an aspect's own."""
+    edges: dict[tuple[int, str], set[str]] = {}
+    for aspect in SCOPE_ASPECTS:
+        for name in aspect.names:
+            ws = words(name)
+            edges.setdefault((0, ws[0]), set()).add(aspect.name)
+            edges.setdefault((-1, ws[-1]), set()).add(aspect.name)
+    return frozenset(w for (_, w), aspects in edges.items() if len(aspects) > 1)
+
+
+_SHARED_EDGES = _shared_edges()
+
+
 def _joining_only(grams: set[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    return {g for g in grams if all(w in _JOINING or not _LETTER.search(w) for w in g)}
+    return {g for g in grams if all(w in _JOINING or w in _SHARED_EDGES or not _LETTER.search(w) for w in g)}
 
 
 # The closing chapters of a product standard, in the order GB/T 1.1 lists them: a scope names its technical
@@ -186,7 +202,8 @@ def _fresh_items(
                 at = offset - line_start + added.index(name)
                 if not word_aligned(line, at, at + len(name)):
                     continue  # "要求及时钟同步": the name would not read as itself
-                if not _joining_only(stock_ngrams(line, document, words(name))):
+                own = set(words(name)) - _SHARED_EDGES  # "、数据" is no aspect's own wording
+                if not _joining_only(stock_ngrams(line, document, own)):
                     fresh.append((offset, item, name, added))
     return tuple(fresh)
 

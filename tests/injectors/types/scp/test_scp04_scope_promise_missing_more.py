@@ -11,9 +11,12 @@ from dataclasses import replace
 
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
+from injectors.language.words import words
 from injectors.registry import injectors
+from injectors.types.scp.analysis import statement_sentences
 from injectors.types.scp.editing import SCOPE_ASPECTS, family_of, uncovered_aspects
-from tests.injectors.types.scp.test_scp_quality import added_text, instances, standard
+from injectors.types.scp.scp04_scope_promise_missing import _fresh_items
+from tests.injectors.types.scp.scp_documents import EXCHANGE_BODY, added_text, instances, standard
 
 # A meter for taxis: a device whose text is mostly the data it records and sends.
 METER_SCOPE = (
@@ -100,3 +103,24 @@ def test_an_aspect_of_a_family_the_scope_list_already_names_comes_first() -> Non
     for instance in found:
         added = added_text(instance)
         assert any(name in added for name in operation), added
+
+
+def test_scp04_adds_no_separator_before_a_word_several_aspects_begin_with() -> None:
+    """数据字典, 数据迁移 and 数据销毁 all begin with 数据: "、数据" written into a list is the same n-gram
+    whichever of them is promised, a cue shared by many instances. Such a name goes in only where the
+    document already writes its separator before that word."""
+    scope = (
+        "本文件规定了社区服务平台之间交换报文的元素集、编码规则和接口要求。\n"
+        "本文件适用于社区服务平台之间的数据交换。"
+    )
+    listed = "5.3 报文结构\n报文应包含时间戳、数据元素和校验码。\n"
+    offered: dict[str, set[str]] = {}
+    for body in (EXCHANGE_BODY, EXCHANGE_BODY + listed):
+        document = standard(scope, body, "社区服务平台 数据交换")
+        text = next(s for s in document.sections if s.kind == "scope").text
+        sentence = statement_sentences(text)[0]
+        fresh = _fresh_items(document, text, sentence, sentence.start + text.index("了") + 1)
+        assert fresh, "the list takes some aspect"
+        offered[body] = {added for _, _, name, added in fresh if words(name)[0] == "数据"}
+    assert offered[EXCHANGE_BODY] == set()
+    assert "数据字典、" in offered[EXCHANGE_BODY + listed]
