@@ -13,7 +13,8 @@ from injectors.types.nms.evidence import INSPECTION, LEAD_IN, RESTATED, requirem
 from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
 from parsers.model import Document
 from parsers.text import parse_text
-from tests.injectors.types.nms.test_nms_evidence import _line, instances, position
+from tests.injectors.types.nms.nms_documents import attempts
+from tests.injectors.types.nms.test_evidence import _line, position
 
 
 def locker(clauses: str, tests: str = "", inspection: str = "") -> Document:
@@ -105,7 +106,7 @@ def test_a_lead_in_binding_every_item_is_evidence_for_each_of_them() -> None:
     document = locker(clauses)
     found = requirement_evidence(document, position(document, "4.1.2"), *_line(document, "4.1.2", "应采用"))
     assert [(e.kind, e.where) for e in found] == [(LEAD_IN, "第4.1条")]
-    for attempt in instances(document, RequirementWeakened()):
+    for attempt in attempts(document, RequirementWeakened()):
         instance = attempt.instance
         assert instance is not None
         if instance.location == "4.1.2":

@@ -12,7 +12,7 @@ from injectors.types.nref.nref02_listed_not_cited import UncitedReferenceListed
 from parsers.model import Document
 from parsers.text import parse_text
 from tests.injectors.types.nref.nref_documents import LEAD_2020
-from tests.injectors.types.nref.test_nref import _corpus_of
+from tests.injectors.types.nref.test_nref02_listed_not_cited import _corpus_of
 
 
 def terminal(references: str, title: str = "公交车辆 车载终端 通信协议") -> Document:
