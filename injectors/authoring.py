@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from injectors.base import Attempt, Injector, Original, Proposal, Rewriter, Site
 from injectors.check import Check, DiffCheck, SectionCheck, Violation
-from injectors.context import InjectionContext, field_of, same_field
+from injectors.context import CorpusReference, InjectionContext, field_of, same_field
 from injectors.edit import Edit, Replacement, replay
 from injectors.error_type import ErrorType
 from injectors.instance import ErrorInstance
@@ -49,6 +49,7 @@ __all__ = [
     "Budget",
     "Check",
     "Condition",
+    "CorpusReference",
     "DiffCheck",
     "Document",
     "Edit",

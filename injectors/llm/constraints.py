@@ -163,6 +163,12 @@ def _han_share(text: str) -> float:
     return han / letters if letters else 1.0
 
 
+def _apologises(text: str, section: str) -> bool:
+    """A refusal or apology the section itself does not say: "距离无法满足时" in a clause is its own wording,
+    and an answer that keeps or quotes it has not refused."""
+    return any(m.group(0) not in section for m in REFUSAL.finditer(text))
+
+
 # --- the generic constraints ---------------------------------------------------------------------------
 def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
     """Everything that does not depend on the error type."""
@@ -190,7 +196,7 @@ def check_text(case: RewriteCase, answer: Answer) -> list[Failure]:
             )
         )
 
-    if REFUSAL.search(new_text) or REFUSAL.search(answer.description):
+    if _apologises(new_text, before) or _apologises(answer.description, before):
         failures.append(
             failure(
                 "refusal", "回答中含有拒绝或道歉的话语；请直接完成改写", "refusal or apology in the answer"

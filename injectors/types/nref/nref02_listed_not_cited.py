@@ -11,6 +11,7 @@ from functools import lru_cache
 import regex
 
 from injectors.authoring import (
+    CorpusReference,
     Document,
     Edit,
     ErrorType,
@@ -23,7 +24,6 @@ from injectors.authoring import (
     field_of,
     same_field,
 )
-from injectors.context import CorpusReference
 from injectors.language.citations import Cited
 from injectors.language.patterns import HAN_WORD
 from injectors.language.punctuation import match_style

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -279,7 +280,9 @@ def test_second_run_asks_only_for_refused_answers_and_gives_identical_instances(
         )
     assert [i.to_dict() for i in first.instances] == [i.to_dict() for i in second.instances]
     assert two.stats["requests"] == two.stats["cache_misses"] == refused
-    assert two.stats["cache_hits"] == one.stats["calls"] - refused == one.stats["cache_misses"] - refused
+    assert two.stats["cache_hits"] == one.stats["calls"] - refused
+    # a request the first run made twice (two candidates of one section) was answered from its cache too
+    assert one.stats["calls"] == one.stats["cache_misses"] + one.stats["cache_hits"]
     assert 0 < two.stats["cached_prompt_tokens"] < one.stats["prompt_tokens"]
 
 
@@ -369,3 +372,37 @@ def test_validator_names_each_broken_constraint(battery: Document) -> None:
     assert codes(weakened.replace("宜", "应", 1).replace("应", "应当", 1)) != []  # not a weakening
     assert validate(case, "not json")[1][0].code == "json"
     assert validate(case, '{"rewritten_text": "x"}')[1][0].code == "schema"
+
+
+def test_a_clause_s_own_wording_is_not_taken_for_a_refusal(battery: Document) -> None:
+    """ "距离无法满足时应……" is how clauses talk: an answer that keeps it (or quotes it) has not refused,
+    while an apology the clause does not say still is one."""
+    from injectors.llm.constraints import RewriteCase, validate
+    from injectors.registry import llm_specs
+
+    position, section = next(
+        (i, s) for i, s in enumerate(battery.sections) if s.kind == "clause" and "不应" in s.text
+    )
+    own = section.text.replace("。", "，距离无法满足时应另行处理。", 1)
+    clause = replace(section, text=own)
+    spec = llm_specs()["NMS-01"]
+    case = RewriteCase(
+        "NMS-01", battery, position, clause, {}, (), budget=spec.budget, condition=spec.condition
+    )
+    at = own.index("不应")
+    weakened = own[:at] + "不宜" + own[at + 2 :]
+    line = weakened.split("\n")[0]
+
+    def codes(description: str) -> list[str]:
+        answer = {
+            "rewritten_text": weakened,
+            "changed_span": {"original": own[at : at + 4], "rewritten": weakened[at : at + 4]},
+            "description": description,
+        }
+        return [f.code for f in validate(case, json.dumps(answer, ensure_ascii=False))[1]]
+
+    assert (
+        "无法满足" in line and codes(f"将“{own[at : at + 4]}”改为“{weakened[at : at + 4]}”，要求被弱化") == []
+    )
+    assert codes(f"将“{own[at : at + 4]}”改为“{weakened[at : at + 4]}”；{line[:20]}") == []
+    assert "refusal" in codes("抱歉，我无法完成这个改写。")
