@@ -27,6 +27,7 @@ from injectors.planner import FORM_SHARE, MAX_PER_SECTION, MAX_PER_TYPE, Candida
 
 MIN_FORMS = 3  # with two forms, one of them holds half the instances at best (the audit's threshold)
 MIN_INSTANCES = 5  # below this a share says nothing (the audit's threshold)
+TIE = 1e-9  # a count exactly on the band's edge is within it, whatever the float rounding of the mean
 MAX_TRADES = 12  # trades per type: each changes at most two documents, and a corpus has a few dozen
 
 
@@ -92,44 +93,88 @@ def _cheapest(
     offered: Sequence[str],
     declared: Callable[[str], Sequence[str]],
 ) -> Trade | None:
-    """The trade that lowers `error_type`'s top form at the least cost and keeps the rest as it was. The
+    """The trade that lowers `error_type`'s top share at the least cost and keeps the rest as it was. The
     picks a trade gives up are made up where they can be (`_make_up`): by candidates of their own types
-    elsewhere, then of the types furthest behind, so that the corpus keeps its size."""
-    forms = _forms(picks, error_type)
-    top = min(forms, key=lambda f: (-forms[f], f))
+    elsewhere, then of the types furthest behind, so that the corpus keeps its size. Where no single step
+    lowers the share (the form a pick could turn into is as common as the top one), two steps in a row
+    may: the second turns a pick of the form the first crowded into a third form."""
     lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
     before = Counter(i.error_type for p in picks.values() for i in p)
-    trades = sorted(
-        _trades(error_type, top, forms, picks, by_doc, config),
-        key=lambda t: (t.cost, sorted(t.picks)),
+    share = _share(_forms(picks, error_type))
+    singles = sorted(
+        _steps(error_type, picks, by_doc, config),
+        key=lambda t: (t.cost, abs(_gain(t, picks)), sorted(t.picks)),
     )
-    for trade in trades:
-        changed = dict(trade.picks)
-        after = {**picks, **changed}
-        now = Counter(i.error_type for p in after.values() for i in p)
-        if now.total() < before.total():
-            lost = before - now - Counter({error_type: before[error_type]})
-            mean = sum(now[t] for t in offered) / len(offered)
-            behind = sorted(
-                (t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t)
+    for trade in singles:
+        if _share(_forms({**picks, **trade.picks}, error_type)) < share:
+            found = _valid(
+                trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared
             )
-            wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
-            made_up = {**changed, **_make_up(wanted, before.total() - now.total(), after, by_doc, config)}
-            options = [made_up, changed]
-        else:
-            options = [changed]
-        for option in options:
-            after = {**picks, **option}
-            if not _kept_balanced(
-                before, Counter(i.error_type for p in after.values() for i in p), offered, balance
-            ):
-                continue
-            if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
-                continue
-            if _repeats_wording(picks, option, by_doc):
-                continue
-            if all(_holds(by_doc[d], p) for d, p in option.items()):
-                return Trade(option, trade.cost)
+            if found is not None:
+                return found
+    for first in singles:
+        middle = {**picks, **first.picks}
+        if first.cost or _share(_forms(middle, error_type)) > share:
+            continue  # a first step that gives up another type's pick, or moves away, is not worth a second
+        for second in _steps(error_type, middle, by_doc, config):
+            trade = Trade({**first.picks, **second.picks}, first.cost + second.cost)
+            if _share(_forms({**picks, **trade.picks}, error_type)) < share:
+                found = _valid(
+                    trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared
+                )
+                if found is not None:
+                    return found
+    return None
+
+
+def _share(forms: Counter[str]) -> float:
+    return max(forms.values()) / forms.total() if forms else 0.0
+
+
+def _gain(trade: Trade, picks: Picks) -> int:
+    """How many picks a trade adds (a trade that adds one keeps the type's count)."""
+    return sum(len(p) - len(picks.get(d, ())) for d, p in trade.picks.items())
+
+
+def _valid(
+    trade: Trade,
+    error_type: str,
+    picks: Picks,
+    before: Counter[str],
+    lopsided: set[str],
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+    balance: float,
+    offered: Sequence[str],
+    declared: Callable[[str], Sequence[str]],
+) -> Trade | None:
+    """`trade`, or it with the picks it gives up made up, where it keeps the balance, leaves no other type's
+    forms newly lopsided, repeats no wording and holds together in every changed document."""
+    changed = dict(trade.picks)
+    after = {**picks, **changed}
+    now = Counter(i.error_type for p in after.values() for i in p)
+    lost = before - now - Counter({error_type: before[error_type]})
+    if now.total() < before.total() or lost:
+        mean = sum(now[t] for t in offered) / len(offered)
+        behind = sorted((t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t))
+        wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
+        count = max(before.total() - now.total(), lost.total())
+        made_up = {**changed, **_make_up(wanted, count, after, by_doc, config)}
+        options = [made_up, changed]
+    else:
+        options = [changed]
+    for option in options:
+        after = {**picks, **option}
+        if not _kept_balanced(
+            before, Counter(i.error_type for p in after.values() for i in p), offered, balance
+        ):
+            continue
+        if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
+            continue
+        if _repeats_wording(picks, option, by_doc):
+            continue
+        if all(_holds(by_doc[d], p) for d, p in option.items()):
+            return Trade(option, trade.cost)
     return None
 
 
@@ -155,13 +200,19 @@ def _repeats_wording(
 
 
 def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[str], balance: float) -> bool:
-    """No type newly outside ±`balance` of the mean, and none already outside any further from it."""
+    """No type newly outside ±`balance` of the mean, and none already outside moved further from it. A type
+    whose count a trade leaves as it was has not moved: the mean alone shifting by a fraction (a trade adds
+    or gives up one instance of some type) is no reason to refuse the trade."""
     mean_before = sum(before[t] for t in offered) / len(offered)
     mean_after = sum(after[t] for t in offered) / len(offered)
     for t in offered:
         was, now = before[t] - mean_before, after[t] - mean_after
-        if abs(now) > balance * mean_after and (abs(was) <= balance * mean_before or abs(now) > abs(was)):
-            return False
+        if abs(now) <= balance * mean_after + TIE:
+            continue
+        if abs(was) <= balance * mean_before + TIE:
+            return False  # newly outside
+        if after[t] != before[t] and abs(now) > abs(was) + TIE:
+            return False  # already outside, and its count moved away from the mean
     return True
 
 
@@ -193,20 +244,18 @@ def _make_up(
     return added
 
 
-def _trades(
-    error_type: str,
-    top: str,
-    forms: Counter[str],
-    picks: Picks,
-    by_doc: Mapping[str, Candidates],
-    config: PlanConfig,
+def _steps(
+    error_type: str, picks: Picks, by_doc: Mapping[str, Candidates], config: PlanConfig
 ) -> Iterator[Trade]:
-    """Every trade of one pick of the `top` form: for another form's candidate in its own document, for one
-    in another document (the other document's clashing picks give way), or for nothing."""
+    """Every step that moves a pick away from `error_type`'s top form: the pick for another form's candidate
+    in its own document, or for one in another document (the other document's clashing picks give way), or
+    for nothing; or, with the pick kept, another form's candidate added (the type takes one more instance,
+    which lowers the top form's share as much where the balance leaves room for it)."""
+    forms = _forms(picks, error_type)
+    top = min(forms, key=lambda f: (-forms[f], f))
     crowded = [
         (d, i) for d, p in picks.items() for i in p if i.error_type == error_type and i.provenance.form == top
     ]
-    # another form's candidates, where taking one leaves that form under the top one
     others = [
         (d, i)
         for d in picks
@@ -214,9 +263,13 @@ def _trades(
         if i.error_type == error_type
         and i.provenance.form
         and i.provenance.form != top
-        and forms[i.provenance.form] + 1 < forms[top]
         and all(i is not p for p in picks[d])
     ]
+    for e, added in others:
+        kept = [i for i in picks[e] if not _clash(by_doc[e], added, i)]
+        new = _ordered(by_doc[e], [*kept, added])
+        if _fits(new, added, config):
+            yield Trade({e: new}, len(picks[e]) - len(kept))
     for d, dropped in crowded:
         mine = [i for i in picks[d] if i is not dropped]
         if len(mine) >= config.min_errors:
