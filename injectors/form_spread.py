@@ -188,15 +188,20 @@ def _repeats_wording(
         for i in new:
             if any(i is p for p in picks.get(d, ())):
                 continue
-            mine = by_doc[d].added_wording(i)
-            if any(
-                mine & by_doc[e].added_wording(o)
-                for e, others in after.items()
-                for o in others
-                if o.error_type == i.error_type and o is not i
-            ):
+            if _repeats(i, d, after, by_doc):
                 return True
     return False
+
+
+def _repeats(i: ErrorInstance, d: str, picks: Picks, by_doc: Mapping[str, Candidates]) -> bool:
+    """Whether `i` (a candidate of document `d`) adds wording that another pick of its type added."""
+    mine = by_doc[d].added_wording(i)
+    return bool(mine) and any(
+        mine & by_doc[e].added_wording(o)
+        for e, others in picks.items()
+        for o in others
+        if o.error_type == i.error_type and o is not i
+    )
 
 
 def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[str], balance: float) -> bool:
@@ -221,7 +226,8 @@ def _make_up(
 ) -> dict[str, list[ErrorInstance]]:
     """Up to `count` candidates of the `wanted` types (in turn), each in a document that can take one more
     (under `max_errors`, clashing with none of its picks, holding together with them), none of a form that
-    would crowd its type (over `FORM_SHARE` of it)."""
+    would crowd its type (over `FORM_SHARE` of it), none repeating wording another pick of its type added
+    (the trade would be refused for it, while the next candidate may do)."""
     added: dict[str, list[ErrorInstance]] = {}
     for error_type in wanted:
         if sum(len(p) - len(picks[d]) for d, p in added.items()) >= count:
@@ -236,6 +242,7 @@ def _make_up(
                 if i.error_type == error_type
                 and i.provenance.form not in crowded
                 and all(i is not p and not _clash(by_doc[d], i, p) for p in mine)
+                and not _repeats(i, d, {**picks, **added}, by_doc)
             )
             new = next((n for i, n in fitting if _fits(n, i, config) and _holds(by_doc[d], n)), None)
             if new is not None:
