@@ -95,35 +95,32 @@ def _cheapest(
 ) -> Trade | None:
     """The trade that lowers `error_type`'s top share at the least cost and keeps the rest as it was. The
     picks a trade gives up are made up where they can be (`_make_up`): by candidates of their own types
-    elsewhere, then of the types furthest behind, so that the corpus keeps its size. Where no single step
-    lowers the share (the form a pick could turn into is as common as the top one), two steps in a row
-    may: the second turns a pick of the form the first crowded into a third form."""
+    elsewhere, then of the types furthest behind, so that the corpus keeps its size. Where no single swap
+    lowers the share (the form a pick could turn into is as common as the top one), two in a row may: the
+    second turns a pick of the form the first crowded into a third form."""
     lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
     before = Counter(i.error_type for p in picks.values() for i in p)
     share = _share(_forms(picks, error_type))
-    singles = sorted(
-        _steps(error_type, picks, by_doc, config),
-        key=lambda t: (t.cost, abs(_gain(t, picks)), sorted(t.picks)),
-    )
-    for trade in singles:
-        if _share(_forms({**picks, **trade.picks}, error_type)) < share:
-            found = _valid(
-                trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared
-            )
-            if found is not None:
-                return found
+    singles = list(_steps(error_type, picks, by_doc, config))
+    trades = [(t, 1) for t in singles]
     for first in singles:
         middle = {**picks, **first.picks}
-        if first.cost or _share(_forms(middle, error_type)) > share:
-            continue  # a first step that gives up another type's pick, or moves away, is not worth a second
-        for second in _steps(error_type, middle, by_doc, config):
-            trade = Trade({**first.picks, **second.picks}, first.cost + second.cost)
-            if _share(_forms({**picks, **trade.picks}, error_type)) < share:
-                found = _valid(
-                    trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared
-                )
-                if found is not None:
-                    return found
+        if _gain(first, picks) or _share(_forms(middle, error_type)) > share:
+            continue  # two steps are for swaps that keep the type's count, the first not moving away
+        trades.extend(
+            (Trade({**first.picks, **second.picks}, first.cost + second.cost), 2)
+            for second in _steps(error_type, middle, by_doc, config)
+            if not _gain(second, middle)
+        )
+    # the fewest other picks given up first, then the type's count kept (a swap before an added or
+    # dropped instance), then one step before two
+    trades.sort(key=lambda t: (t[0].cost, abs(_gain(t[0], picks)), t[1], sorted(t[0].picks)))
+    for trade, _ in trades:
+        if _share(_forms({**picks, **trade.picks}, error_type)) >= share:
+            continue
+        found = _valid(trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared)
+        if found is not None:
+            return found
     return None
 
 
