@@ -27,7 +27,6 @@ from injectors.planner import FORM_SHARE, MAX_PER_SECTION, MAX_PER_TYPE, Candida
 
 MIN_FORMS = 3  # with two forms, one of them holds half the instances at best (the audit's threshold)
 MIN_INSTANCES = 5  # below this a share says nothing (the audit's threshold)
-TIE = 1e-9  # a count exactly on the band's edge is within it, whatever the float rounding of the mean
 MAX_TRADES = 12  # trades per type: each changes at most two documents, and a corpus has a few dozen
 
 
@@ -209,11 +208,11 @@ def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[
     mean_after = sum(after[t] for t in offered) / len(offered)
     for t in offered:
         was, now = before[t] - mean_before, after[t] - mean_after
-        if abs(now) <= balance * mean_after + TIE:
+        if abs(now) <= balance * mean_after:
             continue
-        if abs(was) <= balance * mean_before + TIE:
+        if abs(was) <= balance * mean_before:
             return False  # newly outside
-        if after[t] != before[t] and abs(now) > abs(was) + TIE:
+        if after[t] != before[t] and abs(now) > abs(was):
             return False  # already outside, and its count moved away from the mean
     return True
 

@@ -102,3 +102,48 @@ def test_a_trade_never_takes_a_document_past_its_largest_number_of_errors(
     picks = [by_form["前言"], by_form["术语和定义"]]
     assert _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=2, types=("STR-01",)))
     assert not _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=1, types=("STR-01",)))
+
+
+def test_a_type_already_outside_the_band_does_not_block_a_trade_that_leaves_its_count_alone() -> None:
+    """A trade that adds an instance moves the mean by a fraction: a type already outside whose count
+    stays as it was has not moved away, while one whose count does still blocks the trade."""
+    offered = ["A", "B", "C", "D", "E"]
+    behind = Counter({"A": 10, "B": 10, "C": 10, "D": 10, "E": 6})  # E is outside already (mean 9.2)
+    assert _kept_balanced(behind, behind + Counter({"A": 1}), offered, 0.2)
+    assert not _kept_balanced(behind, behind + Counter({"A": 1}) - Counter({"E": 1}), offered, 0.2)
+
+
+@pytest.fixture(scope="module")
+def seven() -> list[Candidates]:
+    docs = documents(7)
+    context = InjectionContext.from_documents(docs)
+    return [candidate_instances(d, 0, context, ONLY_STR01) for d in docs]
+
+
+def test_a_type_with_room_takes_another_form_where_no_swap_lowers_its_top_share(
+    seven: list[Candidates],
+) -> None:
+    """Three forms over seven instances: every swap leaves some form at three (43%), and no document can
+    give its one error up; one more instance of another form, where the balance has room, brings the top
+    form to three of eight."""
+    by_form = [{i.provenance.form: i for i in c.instances} for c in seven]
+    order = ("前言", "前言", "前言", "规范性引用文件", "术语和定义", "规范性引用文件", "术语和定义")
+    chosen = {c.document.doc_id: (f[form],) for c, f, form in zip(seven, by_form, order, strict=True)}
+    spread = spread_forms(seven, chosen, ONLY_STR01, 0.2, declared)
+    shares = forms(spread)
+    assert sum(shares.values()) == 8, shares
+    assert max(shares.values()) <= FORM_SHARE * 8, shares
+    for c in seven:
+        picks = list(spread[c.document.doc_id])
+        assert set(chosen[c.document.doc_id]) <= set(picks)  # nothing given up
+        assert kept_together(c.baseline.document, picks) == picks
+
+
+def test_two_crowded_forms_swap_into_a_third_before_the_type_grows(seven: list[Candidates]) -> None:
+    """Two forms at three each: a swap into the third form leaves the other at half, a second swap brings
+    both down; the type keeps its six instances rather than taking more."""
+    by_form = [{i.provenance.form: i for i in c.instances} for c in seven[:6]]
+    order = ("前言", "前言", "前言", "术语和定义", "术语和定义", "术语和定义")
+    chosen = {c.document.doc_id: (f[form],) for c, f, form in zip(seven[:6], by_form, order, strict=True)}
+    spread = spread_forms(seven[:6], chosen, ONLY_STR01, 0.2, declared)
+    assert forms(spread) == Counter({"前言": 2, "术语和定义": 2, "规范性引用文件": 2})
