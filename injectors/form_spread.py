@@ -5,10 +5,13 @@ form every document offers (a 前言 to delete) is there whenever the type is ta
 documents offer clash with other types' errors there, or sit in documents that took the type's turn for
 something else. Seen over the whole choice, a pick of the crowded form can give way to a candidate of
 another form in its own document, or to one in another document, or simply go where its type has
-instances to spare. A trade is made only where it keeps every type as close to the balance as it was (no
-type newly outside ±`balance` of the mean), no other type's forms newly lopsided, every document at its
-minimum number of errors or more, and every pick of a changed document holding together with the others
-(`joint.kept_together`); the cheapest trade (fewest other picks given up) goes first. The picks a trade
+instances to spare; or, where the type has room in the balance, a candidate of another form joins it. Each
+trade lowers the top form's share: where no single swap does (the form a pick could turn into is as common
+as the top one), two swaps in a row may. A trade is made only where it keeps every type as close to the
+balance as it was (no type newly outside ±`balance` of the mean, none already outside moved away from it),
+no other type's forms newly lopsided, every document at its minimum number of errors or more, and every
+pick of a changed document holding together with the others (`joint.kept_together`); the cheapest trade
+(fewest other picks given up, then the type's count kept) goes first. The picks a trade
 gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
 behind), and no trade adds a candidate whose wording another instance of its type already added.
 """
