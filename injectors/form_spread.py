@@ -5,10 +5,13 @@ form every document offers (a 前言 to delete) is there whenever the type is ta
 documents offer clash with other types' errors there, or sit in documents that took the type's turn for
 something else. Seen over the whole choice, a pick of the crowded form can give way to a candidate of
 another form in its own document, or to one in another document, or simply go where its type has
-instances to spare. A trade is made only where it keeps every type as close to the balance as it was (no
-type newly outside ±`balance` of the mean), no other type's forms newly lopsided, every document at its
-minimum number of errors or more, and every pick of a changed document holding together with the others
-(`joint.kept_together`); the cheapest trade (fewest other picks given up) goes first. The picks a trade
+instances to spare; or, where the type has room in the balance, a candidate of another form joins it. Each
+trade lowers the top form's share: where no single swap does (the form a pick could turn into is as common
+as the top one), two swaps in a row may. A trade is made only where it keeps every type as close to the
+balance as it was (no type newly outside ±`balance` of the mean, none already outside moved away from it),
+no other type's forms newly lopsided, every document at its minimum number of errors or more, and every
+pick of a changed document holding together with the others (`joint.kept_together`); the cheapest trade
+(fewest other picks given up, then the type's count kept) goes first. The picks a trade
 gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
 behind), and no trade adds a candidate whose wording another instance of its type already added.
 """
@@ -92,44 +95,85 @@ def _cheapest(
     offered: Sequence[str],
     declared: Callable[[str], Sequence[str]],
 ) -> Trade | None:
-    """The trade that lowers `error_type`'s top form at the least cost and keeps the rest as it was. The
+    """The trade that lowers `error_type`'s top share at the least cost and keeps the rest as it was. The
     picks a trade gives up are made up where they can be (`_make_up`): by candidates of their own types
-    elsewhere, then of the types furthest behind, so that the corpus keeps its size."""
-    forms = _forms(picks, error_type)
-    top = min(forms, key=lambda f: (-forms[f], f))
+    elsewhere, then of the types furthest behind, so that the corpus keeps its size. Where no single swap
+    lowers the share (the form a pick could turn into is as common as the top one), two in a row may: the
+    second turns a pick of the form the first crowded into a third form."""
     lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
     before = Counter(i.error_type for p in picks.values() for i in p)
-    trades = sorted(
-        _trades(error_type, top, forms, picks, by_doc, config),
-        key=lambda t: (t.cost, sorted(t.picks)),
-    )
-    for trade in trades:
-        changed = dict(trade.picks)
-        after = {**picks, **changed}
-        now = Counter(i.error_type for p in after.values() for i in p)
-        if now.total() < before.total():
-            lost = before - now - Counter({error_type: before[error_type]})
-            mean = sum(now[t] for t in offered) / len(offered)
-            behind = sorted(
-                (t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t)
-            )
-            wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
-            made_up = {**changed, **_make_up(wanted, before.total() - now.total(), after, by_doc, config)}
-            options = [made_up, changed]
-        else:
-            options = [changed]
-        for option in options:
-            after = {**picks, **option}
-            if not _kept_balanced(
-                before, Counter(i.error_type for p in after.values() for i in p), offered, balance
-            ):
-                continue
-            if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
-                continue
-            if _repeats_wording(picks, option, by_doc):
-                continue
-            if all(_holds(by_doc[d], p) for d, p in option.items()):
-                return Trade(option, trade.cost)
+    share = _share(_forms(picks, error_type))
+    singles = list(_steps(error_type, picks, by_doc, config))
+    trades = [(t, 1) for t in singles]
+    for first in singles:
+        middle = {**picks, **first.picks}
+        if _gain(first, picks) or _share(_forms(middle, error_type)) > share:
+            continue  # two steps are for swaps that keep the type's count, the first not moving away
+        trades.extend(
+            (Trade({**first.picks, **second.picks}, first.cost + second.cost), 2)
+            for second in _steps(error_type, middle, by_doc, config)
+            if not _gain(second, middle)
+        )
+    # the fewest other picks given up first, then the type's count kept (a swap before an added or
+    # dropped instance), then one step before two
+    trades.sort(key=lambda t: (t[0].cost, abs(_gain(t[0], picks)), t[1], sorted(t[0].picks)))
+    for trade, _ in trades:
+        if _share(_forms({**picks, **trade.picks}, error_type)) >= share:
+            continue
+        found = _valid(trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared)
+        if found is not None:
+            return found
+    return None
+
+
+def _share(forms: Counter[str]) -> float:
+    return max(forms.values()) / forms.total() if forms else 0.0
+
+
+def _gain(trade: Trade, picks: Picks) -> int:
+    """How many picks a trade adds (a trade that adds one keeps the type's count)."""
+    return sum(len(p) - len(picks.get(d, ())) for d, p in trade.picks.items())
+
+
+def _valid(
+    trade: Trade,
+    error_type: str,
+    picks: Picks,
+    before: Counter[str],
+    lopsided: set[str],
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+    balance: float,
+    offered: Sequence[str],
+    declared: Callable[[str], Sequence[str]],
+) -> Trade | None:
+    """`trade`, or it with the picks it gives up made up, where it keeps the balance, leaves no other type's
+    forms newly lopsided, repeats no wording and holds together in every changed document."""
+    changed = dict(trade.picks)
+    after = {**picks, **changed}
+    now = Counter(i.error_type for p in after.values() for i in p)
+    lost = before - now - Counter({error_type: before[error_type]})
+    if now.total() < before.total() or lost:
+        mean = sum(now[t] for t in offered) / len(offered)
+        behind = sorted((t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t))
+        wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
+        count = max(before.total() - now.total(), lost.total())
+        made_up = {**changed, **_make_up(wanted, count, after, by_doc, config)}
+        options = [made_up, changed]
+    else:
+        options = [changed]
+    for option in options:
+        after = {**picks, **option}
+        if not _kept_balanced(
+            before, Counter(i.error_type for p in after.values() for i in p), offered, balance
+        ):
+            continue
+        if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
+            continue
+        if _repeats_wording(picks, option, by_doc):
+            continue
+        if all(_holds(by_doc[d], p) for d, p in option.items()):
+            return Trade(option, trade.cost)
     return None
 
 
@@ -143,25 +187,36 @@ def _repeats_wording(
         for i in new:
             if any(i is p for p in picks.get(d, ())):
                 continue
-            mine = by_doc[d].added_wording(i)
-            if any(
-                mine & by_doc[e].added_wording(o)
-                for e, others in after.items()
-                for o in others
-                if o.error_type == i.error_type and o is not i
-            ):
+            if _repeats(i, d, after, by_doc):
                 return True
     return False
 
 
+def _repeats(i: ErrorInstance, d: str, picks: Picks, by_doc: Mapping[str, Candidates]) -> bool:
+    """Whether `i` (a candidate of document `d`) adds wording that another pick of its type added."""
+    mine = by_doc[d].added_wording(i)
+    return bool(mine) and any(
+        mine & by_doc[e].added_wording(o)
+        for e, others in picks.items()
+        for o in others
+        if o.error_type == i.error_type and o is not i
+    )
+
+
 def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[str], balance: float) -> bool:
-    """No type newly outside ±`balance` of the mean, and none already outside any further from it."""
+    """No type newly outside ±`balance` of the mean, and none already outside moved further from it. A type
+    whose count a trade leaves as it was has not moved: the mean alone shifting by a fraction (a trade adds
+    or gives up one instance of some type) is no reason to refuse the trade."""
     mean_before = sum(before[t] for t in offered) / len(offered)
     mean_after = sum(after[t] for t in offered) / len(offered)
     for t in offered:
         was, now = before[t] - mean_before, after[t] - mean_after
-        if abs(now) > balance * mean_after and (abs(was) <= balance * mean_before or abs(now) > abs(was)):
-            return False
+        if abs(now) <= balance * mean_after:
+            continue
+        if abs(was) <= balance * mean_before:
+            return False  # newly outside
+        if after[t] != before[t] and abs(now) > abs(was):
+            return False  # already outside, and its count moved away from the mean
     return True
 
 
@@ -170,7 +225,8 @@ def _make_up(
 ) -> dict[str, list[ErrorInstance]]:
     """Up to `count` candidates of the `wanted` types (in turn), each in a document that can take one more
     (under `max_errors`, clashing with none of its picks, holding together with them), none of a form that
-    would crowd its type (over `FORM_SHARE` of it)."""
+    would crowd its type (over `FORM_SHARE` of it), none repeating wording another pick of its type added
+    (the trade would be refused for it, while the next candidate may do)."""
     added: dict[str, list[ErrorInstance]] = {}
     for error_type in wanted:
         if sum(len(p) - len(picks[d]) for d, p in added.items()) >= count:
@@ -185,6 +241,7 @@ def _make_up(
                 if i.error_type == error_type
                 and i.provenance.form not in crowded
                 and all(i is not p and not _clash(by_doc[d], i, p) for p in mine)
+                and not _repeats(i, d, {**picks, **added}, by_doc)
             )
             new = next((n for i, n in fitting if _fits(n, i, config) and _holds(by_doc[d], n)), None)
             if new is not None:
@@ -193,20 +250,18 @@ def _make_up(
     return added
 
 
-def _trades(
-    error_type: str,
-    top: str,
-    forms: Counter[str],
-    picks: Picks,
-    by_doc: Mapping[str, Candidates],
-    config: PlanConfig,
+def _steps(
+    error_type: str, picks: Picks, by_doc: Mapping[str, Candidates], config: PlanConfig
 ) -> Iterator[Trade]:
-    """Every trade of one pick of the `top` form: for another form's candidate in its own document, for one
-    in another document (the other document's clashing picks give way), or for nothing."""
+    """Every step that moves a pick away from `error_type`'s top form: the pick for another form's candidate
+    in its own document, or for one in another document (the other document's clashing picks give way), or
+    for nothing; or, with the pick kept, another form's candidate added (the type takes one more instance,
+    which lowers the top form's share as much where the balance leaves room for it)."""
+    forms = _forms(picks, error_type)
+    top = min(forms, key=lambda f: (-forms[f], f))
     crowded = [
         (d, i) for d, p in picks.items() for i in p if i.error_type == error_type and i.provenance.form == top
     ]
-    # another form's candidates, where taking one leaves that form under the top one
     others = [
         (d, i)
         for d in picks
@@ -214,9 +269,13 @@ def _trades(
         if i.error_type == error_type
         and i.provenance.form
         and i.provenance.form != top
-        and forms[i.provenance.form] + 1 < forms[top]
         and all(i is not p for p in picks[d])
     ]
+    for e, added in others:
+        kept = [i for i in picks[e] if not _clash(by_doc[e], added, i)]
+        new = _ordered(by_doc[e], [*kept, added])
+        if _fits(new, added, config):
+            yield Trade({e: new}, len(picks[e]) - len(kept))
     for d, dropped in crowded:
         mine = [i for i in picks[d] if i is not dropped]
         if len(mine) >= config.min_errors:

@@ -11,12 +11,13 @@ import pytest
 
 from injectors.balance import _balanced, choose_balanced
 from injectors.context import InjectionContext
-from injectors.form_spread import _fits, _kept_balanced, spread_forms
+from injectors.form_spread import _fits, _kept_balanced, _make_up, spread_forms
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
 from injectors.planner import FORM_SHARE, Candidates, PlanConfig, candidate_instances
 from injectors.registry import injectors
 from parsers.model import Document
+from tests.injectors.types.scp.scp_documents import CABINET_BODY, CABINET_SCOPE, corpus
 from tests.injectors.types.str.test_str import edited
 
 ONLY_STR01 = PlanConfig(min_errors=1, max_errors=18, types=("STR-01",))
@@ -102,3 +103,73 @@ def test_a_trade_never_takes_a_document_past_its_largest_number_of_errors(
     picks = [by_form["前言"], by_form["术语和定义"]]
     assert _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=2, types=("STR-01",)))
     assert not _fits(picks, by_form["术语和定义"], PlanConfig(min_errors=1, max_errors=1, types=("STR-01",)))
+
+
+def test_a_type_already_outside_the_band_does_not_block_a_trade_that_leaves_its_count_alone() -> None:
+    """A trade that adds an instance moves the mean by a fraction: a type already outside whose count
+    stays as it was has not moved away, while one whose count does still blocks the trade."""
+    offered = ["A", "B", "C", "D", "E"]
+    behind = Counter({"A": 10, "B": 10, "C": 10, "D": 10, "E": 6})  # E is outside already (mean 9.2)
+    assert _kept_balanced(behind, behind + Counter({"A": 1}), offered, 0.2)
+    assert not _kept_balanced(behind, behind + Counter({"A": 1}) - Counter({"E": 1}), offered, 0.2)
+
+
+@pytest.fixture(scope="module")
+def seven() -> list[Candidates]:
+    docs = documents(7)
+    context = InjectionContext.from_documents(docs)
+    return [candidate_instances(d, 0, context, ONLY_STR01) for d in docs]
+
+
+def test_a_type_with_room_takes_another_form_where_no_swap_lowers_its_top_share(
+    seven: list[Candidates],
+) -> None:
+    """Three forms over seven instances: every swap leaves some form at three (43%), and no document can
+    give its one error up; one more instance of another form, where the balance has room, brings the top
+    form to three of eight."""
+    by_form = [{i.provenance.form: i for i in c.instances} for c in seven]
+    order = ("前言", "前言", "前言", "规范性引用文件", "术语和定义", "规范性引用文件", "术语和定义")
+    chosen = {c.document.doc_id: (f[form],) for c, f, form in zip(seven, by_form, order, strict=True)}
+    spread = spread_forms(seven, chosen, ONLY_STR01, 0.2, declared)
+    shares = forms(spread)
+    assert sum(shares.values()) == 8, shares
+    assert max(shares.values()) <= FORM_SHARE * 8, shares
+    for c in seven:
+        picks = list(spread[c.document.doc_id])
+        assert set(chosen[c.document.doc_id]) <= set(picks)  # nothing given up
+        assert kept_together(c.baseline.document, picks) == picks
+
+
+def test_two_crowded_forms_swap_into_a_third_before_the_type_grows(seven: list[Candidates]) -> None:
+    """Two forms at three each: a swap into the third form leaves the other at half, a second swap brings
+    both down; the type keeps its six instances rather than taking more."""
+    by_form = [{i.provenance.form: i for i in c.instances} for c in seven[:6]]
+    order = ("前言", "前言", "前言", "术语和定义", "术语和定义", "术语和定义")
+    chosen = {c.document.doc_id: (f[form],) for c, f, form in zip(seven[:6], by_form, order, strict=True)}
+    spread = spread_forms(seven[:6], chosen, ONLY_STR01, 0.2, declared)
+    assert forms(spread) == Counter({"前言": 2, "术语和定义": 2, "规范性引用文件": 2})
+
+
+def test_making_up_a_given_up_pick_skips_a_candidate_that_repeats_its_types_wording() -> None:
+    """Two documents of a series whose SCP-02 candidates add the same phrase (文件重点…): with one of them
+    picked, the other is no make-up (a trade carrying it would be refused); without it, it is."""
+    config = PlanConfig(min_errors=1, max_errors=18, types=("SCP-02",))
+    docs = corpus(CABINET_SCOPE, CABINET_BODY, 4)
+    context = InjectionContext.from_documents(docs)
+    by_doc = {d.doc_id: candidate_instances(d, 0, context, config) for d in docs}
+
+    def pick(form: str) -> tuple[str, ErrorInstance]:
+        return next((d, i) for d, c in by_doc.items() for i in c.instances if i.provenance.form == form)
+
+    (said, first), (left, second) = pick("阐释了"), pick("论述了")
+    assert by_doc[said].added_wording(first) & by_doc[left].added_wording(second)  # the shared phrase
+    # the other two documents hold the type's stock form and a verb: every form picked is crowded then
+    # (one more would be over 40% of four), and the left document's stock form with them
+    rest = [d for d in by_doc if d not in (said, left)]
+    stock = next(i for i in by_doc[rest[0]].instances if i.provenance.form == "删去适用界限")
+    verb = next(i for i in by_doc[rest[1]].instances if i.provenance.form != "删去适用界限")
+    picks = {rest[0]: [stock], rest[1]: [verb], said: [first], left: []}
+    made_up = _make_up(["SCP-02"], 1, picks, by_doc, config)
+    assert all(second not in p for p in made_up.values()), made_up
+    picks[said] = []
+    assert second in _make_up(["SCP-02"], 1, picks, by_doc, config).get(left, [])

@@ -172,7 +172,8 @@ def test_a_scarce_type_lowers_the_others_share_toward_it(
     choice = choose_balanced(thin, 0, DEFAULT)
     assert not choice.dropped
     counts = Counter(i.error_type for picked in choice.chosen.values() for i in picked)
-    assert counts["TER-01"] == scarce  # taken in every document that offers it
+    # taken in every document that offers it (a second of another form may join one, spreading its forms)
+    assert all(any(i.error_type == "TER-01" for i in choice.chosen[d]) for d in keep)
     assert deviation(counts, type_ids()) <= BALANCE, sorted(counts.items())
     assert all(DEFAULT.min_errors <= len(v) <= DEFAULT.max_errors for v in choice.chosen.values())
     assert sum(counts.values()) < full
