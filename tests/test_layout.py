@@ -2,8 +2,8 @@
 tests/injectors/types/<dim>/test_<module>.py, so that the tests of a type are found where its module is and
 a new module cannot come without its tests.
 
-Beside those, a dimension's folder holds test_<dim>.py (tests of all its types at once), test_<module>_more.py
-files and non-test helpers (conftest.py, <dim>_documents.py); any other test file there names no module.
+Beside those, a dimension's folder holds test_<dim>.py (tests of all its types at once) and non-test helpers
+(conftest.py, <dim>_documents.py); any other test file there names no module.
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ def test_every_test_module_names_a_module_of_its_dimension(dimension: str) -> No
     strays = [
         p.name
         for p in sorted((TESTS / dimension).glob("test_*.py"))
-        if p.stem.removeprefix("test_").removesuffix("_more") not in allowed
+        if p.stem.removeprefix("test_") not in allowed
     ]
     assert not strays, (
         f"tests/injectors/types/{dimension}/ holds test files named after no module of "
