@@ -222,7 +222,7 @@ class ScopePromiseMissing(Injector):
 
     error_type = ERROR_TYPE.id
     version = "3"
-    digest = "3af5d93515320fe6"
+    digest = "bc7d7be88fc7ea7c"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no
