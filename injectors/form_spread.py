@@ -44,6 +44,18 @@ class Trade:
     cost: int
 
 
+@dataclass(frozen=True)
+class _Market:
+    """What every trade of one choice is weighed against: the candidates per document, the plan, the
+    balance, the types offered and each type's declared forms."""
+
+    by_doc: Mapping[str, Candidates]
+    config: PlanConfig
+    balance: float
+    offered: Sequence[str]
+    declared: Callable[[str], Sequence[str]]
+
+
 def spread_forms(
     candidates: Sequence[Candidates],
     chosen: Mapping[str, Sequence[ErrorInstance]],
@@ -53,14 +65,14 @@ def spread_forms(
 ) -> dict[str, tuple[ErrorInstance, ...]]:
     """`chosen` with the trades that bring each lopsided type's top form to `FORM_SHARE` or under, or as
     close to it as the trades allow. `declared` gives a type's forms (`Injector.forms`)."""
-    by_doc = {c.document.doc_id: c for c in candidates}
-    picks: Picks = {d: list(p) for d, p in chosen.items()}
     offered = sorted({i.error_type for c in candidates for i in c.instances})
+    market = _Market({c.document.doc_id: c for c in candidates}, config, balance, offered, declared)
+    picks: Picks = {d: list(p) for d, p in chosen.items()}
     for error_type in offered:
         for _ in range(MAX_TRADES):
             if not _lopsided(picks, error_type, declared(error_type)):
                 break
-            trade = _cheapest(error_type, picks, by_doc, config, balance, offered, declared)
+            trade = _cheapest(error_type, picks, market)
             if trade is None:
                 break
             picks.update(trade.picks)
@@ -86,24 +98,16 @@ def _lopsided(picks: Picks, error_type: str, declared: Sequence[str]) -> bool:
     )
 
 
-def _cheapest(
-    error_type: str,
-    picks: Picks,
-    by_doc: Mapping[str, Candidates],
-    config: PlanConfig,
-    balance: float,
-    offered: Sequence[str],
-    declared: Callable[[str], Sequence[str]],
-) -> Trade | None:
+def _cheapest(error_type: str, picks: Picks, market: _Market) -> Trade | None:
     """The trade that lowers `error_type`'s top share at the least cost and keeps the rest as it was. The
     picks a trade gives up are made up where they can be (`_make_up`): by candidates of their own types
     elsewhere, then of the types furthest behind, so that the corpus keeps its size. Where no single swap
     lowers the share (the form a pick could turn into is as common as the top one), two in a row may: the
     second turns a pick of the form the first crowded into a third form."""
-    lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
+    lopsided = {t for t in market.offered if _lopsided(picks, t, market.declared(t))}
     before = Counter(i.error_type for p in picks.values() for i in p)
     share = _share(_forms(picks, error_type))
-    singles = list(_steps(error_type, picks, by_doc, config))
+    singles = list(_steps(error_type, picks, market.by_doc, market.config))
     trades = [(t, 1) for t in singles]
     for first in singles:
         middle = {**picks, **first.picks}
@@ -111,7 +115,7 @@ def _cheapest(
             continue  # two steps are for swaps that keep the type's count, the first not moving away
         trades.extend(
             (Trade({**first.picks, **second.picks}, first.cost + second.cost), 2)
-            for second in _steps(error_type, middle, by_doc, config)
+            for second in _steps(error_type, middle, market.by_doc, market.config)
             if not _gain(second, middle)
         )
     # the fewest other picks given up first, then the type's count kept (a swap before an added or
@@ -120,7 +124,7 @@ def _cheapest(
     for trade, _ in trades:
         if _share(_forms({**picks, **trade.picks}, error_type)) >= share:
             continue
-        found = _valid(trade, error_type, picks, before, lopsided, by_doc, config, balance, offered, declared)
+        found = _valid(trade, error_type, picks, before, lopsided, market)
         if found is not None:
             return found
     return None
@@ -136,19 +140,11 @@ def _gain(trade: Trade, picks: Picks) -> int:
 
 
 def _valid(
-    trade: Trade,
-    error_type: str,
-    picks: Picks,
-    before: Counter[str],
-    lopsided: set[str],
-    by_doc: Mapping[str, Candidates],
-    config: PlanConfig,
-    balance: float,
-    offered: Sequence[str],
-    declared: Callable[[str], Sequence[str]],
+    trade: Trade, error_type: str, picks: Picks, before: Counter[str], lopsided: set[str], market: _Market
 ) -> Trade | None:
     """`trade`, or it with the picks it gives up made up, where it keeps the balance, leaves no other type's
     forms newly lopsided, repeats no wording and holds together in every changed document."""
+    by_doc, offered = market.by_doc, market.offered
     changed = dict(trade.picks)
     after = {**picks, **changed}
     now = Counter(i.error_type for p in after.values() for i in p)
@@ -158,17 +154,17 @@ def _valid(
         behind = sorted((t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t))
         wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
         count = max(before.total() - now.total(), lost.total())
-        made_up = {**changed, **_make_up(wanted, count, after, by_doc, config)}
+        made_up = {**changed, **_make_up(wanted, count, after, by_doc, market.config)}
         options = [made_up, changed]
     else:
         options = [changed]
     for option in options:
         after = {**picks, **option}
         if not _kept_balanced(
-            before, Counter(i.error_type for p in after.values() for i in p), offered, balance
+            before, Counter(i.error_type for p in after.values() for i in p), offered, market.balance
         ):
             continue
-        if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
+        if any(_lopsided(after, t, market.declared(t)) for t in offered if t not in lopsided):
             continue
         if _repeats_wording(picks, option, by_doc):
             continue
