@@ -218,10 +218,9 @@ def _by_hand(
     )
 
 
-def test_a_description_quoting_a_sentence_another_error_changed_no_longer_holds() -> None:
-    """SCP-03's rationale quotes the scope; the same document's SCP-05 rewrites that scope sentence."""
-    document = parse(SAMPLE, "sample.txt")
-    outsider = _by_hand(
+def _outsider(document: Document) -> ErrorInstance:
+    """An SCP-03 instance whose rationale quotes the scope sentence "日处理量不大于2 t的处理设备"."""
+    return _by_hand(
         document,
         "SCP-03",
         "5.2.2",
@@ -231,6 +230,12 @@ def test_a_description_quoting_a_sentence_another_error_changed_no_longer_holds(
         "（范围写明“本文件适用于日处理量不大于2 t的处理设备”）；"
         "修改建议：删去“及厨房排风设备”；依据：GB/T 1.1—2020 8.5",
     )
+
+
+def test_a_description_quoting_a_sentence_another_error_changed_no_longer_holds() -> None:
+    """SCP-03's rationale quotes the scope; the same document's SCP-05 rewrites that scope sentence."""
+    document = parse(SAMPLE, "sample.txt")
+    outsider = _outsider(document)
     widened = _by_hand(
         document,
         "SCP-05",
@@ -341,16 +346,7 @@ def test_the_audit_reports_a_description_the_released_document_no_longer_bears_o
     from validation.audit.release import AuditDocument, AuditInstance
 
     document = parse(SAMPLE, "sample.txt")
-    outsider = _by_hand(
-        document,
-        "SCP-03",
-        "5.2.2",
-        "控制系统宜采用PLC。",
-        "控制系统及厨房排风设备宜采用PLC。",
-        "错误：第5.2.2条把范围之外的“厨房排风设备”纳入了规定"
-        "（范围写明“本文件适用于日处理量不大于2 t的处理设备”）；"
-        "修改建议：删去“及厨房排风设备”；依据：GB/T 1.1—2020 8.5",
-    )
+    outsider = _outsider(document)
     widened = _by_hand(
         document,
         "SCP-05",

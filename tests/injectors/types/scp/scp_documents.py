@@ -86,15 +86,7 @@ def injector(type_id: str) -> Injector:
 def instances(type_id: str, document: Document, seeds: int = 12) -> list[ErrorInstance]:
     """Instances of one type on one document over several seeds, with a context of other fields."""
     other = standard(EXCHANGE_SCOPE, EXCHANGE_BODY, "社区服务平台 数据交换 报文格式")
-    context = InjectionContext.from_documents([document, other])
-    out = []
-    for seed in range(seeds):
-        attempt = injector(type_id).inject(
-            Baseline(document), random.Random(f"{seed}:{type_id}"), context, seed=seed
-        )
-        if attempt.instance is not None:
-            out.append(attempt.instance)
-    return out
+    return run(type_id, document, InjectionContext.from_documents([document, other]), seeds)
 
 
 def added_text(instance: ErrorInstance) -> str:
@@ -234,19 +226,8 @@ def charger_standard(
 
 
 def alone_instances(type_id: str, document: Document, seeds: int = 20) -> list[ErrorInstance]:
-    context = InjectionContext.from_documents([document])
-    out = []
-    for seed in range(seeds):
-        attempt = injectors()[type_id].inject(
-            Baseline(document), random.Random(f"{seed}:{type_id}"), context, seed=seed
-        )
-        if attempt.instance is not None:
-            out.append(attempt.instance)
-    return out
-
-
-def added(instance: ErrorInstance) -> str:
-    return "".join(r.new for r in instance.edit.replacements)
+    """Instances over several seeds with the document alone as its corpus."""
+    return run(type_id, document, InjectionContext.from_documents([document]), seeds)
 
 
 def shows(instance: ErrorInstance, document: Document) -> bool:

@@ -16,7 +16,6 @@ from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
     CABINET_SCOPE,
     POST_SCOPE,
-    added,
     added_text,
     charger_standard,
     corpus,
@@ -77,8 +76,8 @@ def test_scp01_uses_the_short_name_and_the_bodys_chapters_where_no_requirement_n
     body = "".join(s.text for s in document.sections if s.kind == "clause")
     for instance in found:
         assert instance.location == "1" and shows(instance, by_id[instance.doc_id])
-        assert added(instance) not in body
-    texts = "".join(added(i) for i in found)
+        assert added_text(instance) not in body
+    texts = "".join(added_text(i) for i in found)
     assert "终端应" in texts  # the short name the scope itself gives
     assert "功能要求和通信要求" in texts  # the body's own requirement chapters
     assert "设计、开发和验收" in texts  # the activities the boundary names
@@ -101,7 +100,7 @@ def test_scp01_varies_its_form_where_the_scope_names_only_its_object() -> None:
     assert len(found) >= 25
     for instance in found:
         assert instance.location == "1" and shows(instance, by_id[instance.doc_id])
-        assert not added(instance).startswith("非"), added(instance)
+        assert not added_text(instance).startswith("非"), added_text(instance)
     forms = Counter(i.provenance.form for i in found)
     assert len(forms) >= 3 and max(forms.values()) <= 0.4 * len(found), forms
 

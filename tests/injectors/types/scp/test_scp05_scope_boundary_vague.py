@@ -17,7 +17,6 @@ from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
     CABINET_SCOPE,
     POST_BODY,
-    added,
     added_text,
     alone_instances,
     charger_standard,
@@ -88,7 +87,7 @@ def test_scp05_drops_a_qualifier_where_only_the_title_still_names_it() -> None:
     document = charger_standard(WIDE_SCOPE, title=WIDE_TITLE)
     cases = _qualifier_cases(document)
     assert ("住宅小区内设置的", "文件名称“住宅小区 充电桩管理终端 技术要求”仍限于“住宅小区”", None) in cases
-    found = [i for i in alone_instances("SCP-05", document) if not added(i)]
+    found = [i for i in alone_instances("SCP-05", document) if not added_text(i)]
     assert found and all(i.provenance.form == "删去限定语" for i in found)
     for instance in found:
         assert "住宅小区内设置的" not in instance.corrupted_section.text
@@ -101,7 +100,7 @@ def test_scp05_refuses_a_qualifier_that_a_defined_term_still_says() -> None:
     )
     document = charger_standard(WIDE_SCOPE, title=WIDE_TITLE, terms=terms)
     assert [b for _, _, b in _qualifier_cases(document)] == ["术语“交流充电桩管理终端”"]
-    assert not [i for i in alone_instances("SCP-05", document) if not added(i)]
+    assert not [i for i in alone_instances("SCP-05", document) if not added_text(i)]
 
 
 def test_scp05_refuses_a_qualifier_that_the_scopes_exclusion_or_short_name_still_says() -> None:
@@ -121,12 +120,12 @@ def test_scp05_excludes_a_regulated_object_but_no_test_equipment() -> None:
     )
     body = body.replace("6.1 计量试验", "6.1 试验设备\n试验设备应经过校准。\n6.2 计量试验")
     document = charger_standard(WIDE_SCOPE.replace("住宅小区内设置的", ""), body)
-    found = [i for i in alone_instances("SCP-05", document, seeds=24) if added(i)]
+    found = [i for i in alone_instances("SCP-05", document, seeds=24) if added_text(i)]
     assert found
     for instance in found:
-        assert "显示屏" in added(instance) and "试验设备" not in added(instance)
+        assert "显示屏" in added_text(instance) and "试验设备" not in added_text(instance)
         # a sentence of its own: a display screen is not a thing of the kind the boundary lists
-        assert "除外" not in added(instance) and "不在此列" not in added(instance)
+        assert "除外" not in added_text(instance) and "不在此列" not in added_text(instance)
         assert "4.2" in instance.description  # the clause that regulates what the scope now excludes
 
 
