@@ -36,9 +36,9 @@ def test_nms04_draws_the_vague_forms_evenly(
 
 
 def test_nms04_never_blurs_a_describing_ke() -> None:
-    """Read in a real standard: "所有控件可被辅助工具感知" became "原则上被辅助工具感知", and "系统可分为
-    三个层次" became "最好分为": a passive or a classification after 可 permits nothing, so blurring it
-    leaves no provision unclear and reads as nobody writes. Only the permission 可 is a site."""
+    """As seen on real standards: a passive such as "格口状态可被平台读取" turning into "原则上被…读取",
+    and "柜体可分为两部分" into "最好分为": a passive or a classification after 可 permits nothing, so
+    blurring it leaves no provision unclear and reads as nobody writes. Only the permission 可 is a site."""
     context = InjectionContext.from_documents([])
 
     def ke_lines(document: Document) -> list[str]:

@@ -91,9 +91,9 @@ def anchor(line: str) -> str | None:
 
 
 def test_a_later_clause_with_its_own_subject_is_a_place() -> None:
-    """ "X是HTTP的标准字段，此处按照其原意使用": the first clause explains, the second states what is done."""
-    line = "Content-Type是HTTP协议的标准字段，此处按照其原意进行使用。"
-    assert anchor(line) == "按照其原意进行使用。"
+    """ "X是约定的字段，此处按其通常含义解析": the first clause explains, the second says what is done."""
+    line = "Accept是接口约定的首部字段，此处按照其通常含义进行解析。"
+    assert anchor(line) == "按照其通常含义进行解析。"
 
 
 @pytest.mark.parametrize(
@@ -103,9 +103,9 @@ def test_a_later_clause_with_its_own_subject_is_a_place() -> None:
         "编码字段的取值范围和允许对该范围内的取值进行合法变换的规定。",  # a noun phrase
         "每个部件通常在装配关系中都承担着某种功能。",  # a description of what happens
         "长数据包信道的应用在不断深化。",  # a process under way
-        "扩展定义主要体现在功能码和标识符两方面。",  # 在 is the verb's complement
-        "判定速度状态为异常。",  # an act, not a subject
-        "标识符在元数据实体中是唯一的。",  # where something is
+        "扩充内容主要集中在报文头和校验位两处。",  # 在 is the verb's complement
+        "判定温度读数为无效。",  # an act, not a subject
+        "批号在同一产品目录中是唯一的。",  # where something is
     ],
 )
 def test_no_place_for_a_modal(line: str) -> None:

@@ -34,17 +34,17 @@ def test_a_provision_moved_into_a_note_keeps_its_words() -> None:
 
 def test_a_line_wrapped_mid_sentence_never_becomes_a_note() -> None:
     """A PDF line break inside a sentence ("…单位为千米⏎（km），…应…") is no paragraph of its own."""
-    doc = standard("记录仪应每天自检一次。\n里程记录单位为千米\n（km），分辨率应等于或优于0.1 km。")
+    doc = standard("记录仪应每天自检一次。\n里程记录单位为千米\n（km），读数精度应不低于0.1 km。")
     position = next(i for i, s in enumerate(doc.sections) if "千米" in s.text)
     assert list(note_moves(doc.sections[position])) == []
-    whole = standard("记录仪应每天自检一次。\n里程的分辨率应等于或优于0.1 km。")
+    whole = standard("记录仪应每天自检一次。\n里程的读数精度应不低于0.1 km。")
     position = next(i for i, s in enumerate(whole.sections) if "里程" in s.text)
-    assert [m.sentence for m in note_moves(whole.sections[position])] == ["里程的分辨率应等于或优于0.1 km。"]
+    assert [m.sentence for m in note_moves(whole.sections[position])] == ["里程的读数精度应不低于0.1 km。"]
 
 
-@pytest.mark.parametrize("item", ["3 封孔长度不应低于7 m。", "１０.７ 其他使用上应注意的事项。"])
+@pytest.mark.parametrize("item", ["3 检修孔的封堵深度不应小于5 m。", "１０.７ 其他需要说明的安装事项。"])
 def test_a_numbered_item_or_a_heading_read_as_text_never_becomes_a_note(item: str) -> None:
-    """An engineering code's numbered item ("3 在煤壁开孔的钻孔，封孔长度不应低于7 m") or a heading the
+    """An engineering code's numbered item ("3 在侧墙开凿的检修孔，封堵深度不应小于5 m") or a heading the
     parser left in the text would read "注：3 …" as a note: it is no paragraph of its own."""
     doc = standard(f"记录仪应每天自检一次。\n{item}")
     position = next(i for i, s in enumerate(doc.sections) if "记录仪" in s.text)

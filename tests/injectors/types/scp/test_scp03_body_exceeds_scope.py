@@ -264,9 +264,9 @@ CLASSIFIED_SCOPE = (
 
 CLASSIFIED_BODY = """4 安全通用要求
 4.1 总体要求
-对于安全保护等级为第三级的等级保护对象，应每年开展一次安全检查。
+对于定为第三级的等级保护对象，应每半年组织一次安全核查。
 4.2 机房
-机房应设置灭火设备。
+机房内应配备手提式灭火器。
 """
 
 
@@ -277,7 +277,7 @@ def test_scp03_takes_in_the_object_a_negated_qualifier_leaves_out() -> None:
     for instance in found:
         assert added_text(instance).endswith("涉密对象")
         assert (
-            "等级保护对象" + added_text(instance) + "，应每年开展一次安全检查"
+            "等级保护对象" + added_text(instance) + "，应每半年组织一次安全核查"
             in instance.corrupted_section.text
         )
         assert "范围写明本文件适用于“非涉密对象”" in instance.description
@@ -287,7 +287,7 @@ def test_scp03_reads_no_exclusion_into_a_coordinated_non() -> None:
     scope = (
         "本文件规定了二维码支付系统的安全要求。\n本文件适用于银行业金融机构和非银行支付机构的二维码支付系统。"
     )
-    body = "4 要求\n4.1 总体\n对于支付机构，应每年开展一次安全检查。\n"
+    body = "4 要求\n4.1 总体\n对于支付机构，应每半年组织一次安全核查。\n"
     document = standard(scope, body, title="移动支付 二维码 安全要求")
     assert run("SCP-03", document, InjectionContext.from_documents([document])) == []
 

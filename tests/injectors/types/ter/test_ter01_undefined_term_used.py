@@ -265,7 +265,7 @@ def test_ter01_never_takes_out_a_word_every_reader_knows(ter_injectors: dict) ->
     is no error a reviewer points at, however often the body uses it."""
     terms = ENTRIES.replace(
         "3.2 隐私保护 privacy protection\n为保护隐私而实施的各项措施。",
-        "3.2 保密性 confidentiality\n使信息不泄露给未授权者的特性。",
+        "3.2 保密性 confidentiality\n信息只向获准的主体公开的性质。",
     )
     body = USES.replace("隐私保护措施", "保密性")
     doc = document(terms=terms, body=body)
