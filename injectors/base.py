@@ -23,6 +23,7 @@ from typing import Any, ClassVar, Protocol
 from injectors.check import Linter, Violation
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Footprint, apply_edits, clash, footprint, overlaps
+from injectors.edition import edition
 from injectors.error_type import ErrorType
 from injectors.instance import (
     ErrorInstance,
@@ -175,8 +176,8 @@ class Injector(ABC):
         return spec
 
     def rule(self, document: Document, form: str = "") -> str:
-        """The clause a description cites: the declared edition's (a type may read an undeclared one)."""
-        return self.spec.rule_for(document.drafting_rules, form)
+        """The clause a description cites: of the edition the document is held to (`injectors.edition`)."""
+        return self.spec.rule_for(edition(document), form)
 
     # --- what a concrete injector writes ------------------------------------------------------
     @abstractmethod

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 import regex
 
 from injectors.checking import Violation
+from injectors.edition import edition
 from injectors.language.modal_diff import STRENGTH, modal_changes
 from injectors.language.modals import (
     FORCE_ZH,
@@ -34,13 +35,8 @@ _FOREWORD_BOILERPLATE = regex.compile(
 
 # --- documents ---------------------------------------------------------------------------------------
 def generation(document: Document) -> str:
-    """ "2020" or "2009": from the drafting rules, else from 本文件 / 本标准 in the front elements."""
-    if document.drafting_rules.endswith("2020"):
-        return "2020"
-    if document.drafting_rules.endswith("2009"):
-        return "2009"
-    front = "".join(s.text for s in document.sections if s.kind in ("foreword", "introduction", "scope"))
-    return "2009" if front.count("本标准") > front.count("本文件") else "2020"
+    """ "2020" or "2009": the edition the document is held to (`injectors.edition`)."""
+    return edition(document)[-4:]
 
 
 def informative_annexes(document: Document) -> frozenset[str]:

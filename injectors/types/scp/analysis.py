@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import regex
 
+from injectors.edition import edition
+from injectors.error_type import EDITION_2009
 from injectors.language.sentences import Sentence, sentences
 from parsers.model import Document, Section
 
@@ -40,7 +42,7 @@ def self_reference(document: Document) -> str:
         m = SELF_REFERENCE.search(found[1].text)
         if m:
             return m.group(0)
-    return "本标准" if document.drafting_rules == "GB/T 1.1—2009" else "本文件"
+    return "本标准" if edition(document) == EDITION_2009 else "本文件"
 
 
 def statement_sentences(text: str) -> list[Sentence]:

@@ -254,15 +254,6 @@ def quote(text: str, limit: int = 24) -> str:
     return shorten(text, limit)
 
 
-EDITIONS = ("GB/T 1.1—2009", "GB/T 1.1—2020")
-
-
-def marks_2009_annexes(document: Document) -> bool:
-    """Whether the annexes carry the 2009 markers: "规范性附录"/"资料性附录" rather than "规范性"/"资料性"."""
-    markers = [s.annex_marker for s in document.sections if s.kind == "annex" and s.annex_marker]
-    return bool(markers) and all(m.endswith("附录") for m in markers)
-
-
 class AnnexError(Injector):
     """Why: an annex carries its nature (（规范性）/（资料性）) under its number, and its tables and
     figures are numbered 表A.1, 图A.1 (GB/T 1.1—2020 9.6). How: swap the marker where the body's
@@ -278,13 +269,6 @@ class AnnexError(Injector):
     version = "4"
     digest = "27f001720d313e46"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
-
-    def rule(self, document: Document, form: str = "") -> str:
-        """A document that declares no edition but marks its annexes "（规范性附录）/（资料性附录）" is
-        drafted under GB/T 1.1—2009 (2020 writes "（规范性）/（资料性）"): cite that edition's clause."""
-        if document.drafting_rules not in EDITIONS and marks_2009_annexes(document):
-            return ERROR_TYPE.rule_2009
-        return super().rule(document, form)
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":
