@@ -264,6 +264,13 @@ class Analysis:
     def listed(self, cited: Cited) -> ListItem | None:
         return next((i for i in self.items if i.cited.same_document(cited)), None)
 
+    def impossible(self, cited: Cited) -> bool:
+        """Dated after the document that cites it ("GB/T 98765—2028" in a list of 2025): no such edition
+        can exist, so no instance may edit, move or quote it (a text that carries another benchmark's
+        planted errors holds such numbers)."""
+        year, own = (cited.year or "")[:4], (self.own.year or "")[:4] if self.own is not None else ""
+        return year.isdigit() and own.isdigit() and int(year) > int(own)
+
     def in_bibliography(self, cited: Cited) -> bool:
         return any(entry.cited.same_document(cited) for _, entry in self.bibliography)
 

@@ -104,6 +104,8 @@ class NormativeReferenceUnlisted(Injector):
         if a.list_target is None or cited_but_not_listed(document):
             return
         for k, item in enumerate(a.items):
+            if a.impossible(item.cited):
+                continue
             if any(u.role == "normative" for u in a.uses_of(item.cited)):
                 yield Site(a.list_target, k)
 

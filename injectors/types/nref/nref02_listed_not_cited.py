@@ -215,14 +215,9 @@ def _fitting(
     cited = parsed(entry.line, entry.number, entry.year)
     if cited is None or not entry.title or a.mentioned(cited) or excluded(cited, a.own):
         return None
-    if _later(cited.year, a.own.year if a.own is not None else None):
+    if a.impossible(cited):
         return None
     return cited if _fits(cited, entry.title, field, series, body, kin, shared) else None
-
-
-def _later(year: str | None, own: str | None) -> bool:
-    """Whether a reference's year comes after the year of the document that would list it."""
-    return bool(year and own and year[:4].isdigit() and own[:4].isdigit() and int(year[:4]) > int(own[:4]))
 
 
 def _series(number: str) -> str:

@@ -78,6 +78,7 @@ def _informative_candidates(document: Document, a: Analysis, context: InjectionC
     def add(cited: Cited, title: str, source: str) -> None:
         key = f"{cited.family} {cited.number}"
         fits = title and key not in idents and a.listed(cited) is None and not excluded(cited, a.own)
+        fits = fits and not a.impossible(cited)
         if fits and all(u.role == "informative" for u in a.uses_of(cited)):
             idents.append(key)
             out.append(Candidate(cited, title, source))

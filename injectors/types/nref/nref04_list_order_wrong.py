@@ -94,6 +94,8 @@ class ReferenceListOutOfOrder(Injector):
         entries = [i.cited for i in a.items]
         for i in range(len(entries)):
             for j in range(i + 1, len(entries)):
+                if any(a.impossible(c) for c in entries[i : j + 1]):  # the description quotes them all
+                    continue
                 swapped = list(entries)
                 swapped[i], swapped[j] = swapped[j], swapped[i]
                 if order_problem(swapped) is not None:

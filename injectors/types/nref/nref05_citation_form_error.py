@@ -217,6 +217,12 @@ class CitationFormError(Injector):
 
     def _every_site(self, document: Document) -> Iterator[Site]:
         a = analyse(document)
+        for site in self._all_sites(document, a):
+            cited = _cited(site.detail[1])
+            if cited is None or not a.impossible(cited):
+                yield site
+
+    def _all_sites(self, document: Document, a: Analysis) -> Iterator[Site]:
         dirty = _bad_locations(citation_form(document))
         if a.list_target is not None and document.sections[a.list_target].number not in dirty:
             yield from _list_sites(document, a)
@@ -334,6 +340,15 @@ DEFINITION = TypeDefinition(ERROR_TYPE, CitationFormError, checks=(citation_form
 def _dash_site(c: Cited) -> bool:
     """A dated citation written the Chinese way, whose dash a hyphen can replace."""
     return bool(c.year and c.chinese and not c.wrong_separator)
+
+
+def _cited(detail: object) -> Cited | None:
+    """The reference a site's edit touches (none for the list's lead-in)."""
+    if isinstance(detail, Cited):
+        return detail
+    if isinstance(detail, (Use, ListItem)):
+        return detail.cited
+    return None
 
 
 def _list_sites(document: Document, a: Analysis) -> Iterator[Site]:

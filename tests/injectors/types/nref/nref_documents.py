@@ -99,3 +99,18 @@ def names_the_change(instance: ErrorInstance) -> bool:
     before, after = instance.original_section.text, instance.corrupted_section.text
     fragments = [f for q in quoted for f in q.split("…") if len(f) >= 4]
     return any((f in before) != (f in after) for f in fragments)
+
+
+# An entry dated after the rain-sensor standard itself (2025): a number no one could have cited, as texts
+# carrying another benchmark's planted errors hold; "GB/T 39871—2019" is the same entry as it could exist.
+FUTURE = "GB/T 39871—2031　屋面　排水槽"
+FUTURE_BODY = "4.5 排水\n排水槽的排水能力应符合GB/T 39871—2031的规定。"
+
+
+def with_future(year: str = "2031", more: str = "") -> Document:
+    """The clean rain-sensor standard with one more entry, cited from a requirement, dated `year` (and
+    `more` entries at the end of the list, cited nowhere)."""
+    return standard(
+        CLEAN_REFERENCES.replace(GB2423, f"{GB2423}\n{FUTURE.replace('2031', year)}") + "\n" + more,
+        CLEAN_BODY + "\n" + FUTURE_BODY.replace("2031", year),
+    )

@@ -7,7 +7,7 @@ import pytest
 
 from injectors.language.citations import parse_number
 from injectors.types.nref.analysis import analyse, order_problem
-from tests.injectors.types.nref.nref_documents import RAIN_LIST, found, standard
+from tests.injectors.types.nref.nref_documents import RAIN_LIST, found, standard, with_future
 
 
 def test_order_accepts_both_real_conventions_and_rejects_breaks() -> None:
@@ -39,3 +39,10 @@ def test_a_citation_wrapped_over_two_lines_is_cited(body: str) -> None:
     assert cited is not None
     uses = analyse(doc).uses_of(cited)
     assert [u.role for u in uses] == ["normative"]
+
+
+def test_a_reference_dated_after_the_document_is_impossible() -> None:
+    a = analyse(with_future())
+    assert [i.cited.ident for i in a.items if a.impossible(i.cited)] == ["GB/T 39871"]
+    b = analyse(with_future("2019"))
+    assert not any(b.impossible(i.cited) for i in b.items)

@@ -6,6 +6,7 @@ import random
 
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
+from injectors.types.nref.analysis import analyse
 from injectors.types.nref.nref01_cited_not_listed import NormativeReferenceUnlisted
 from parsers.model import Document
 from tests.injectors.types.nref.nref_documents import (
@@ -13,6 +14,7 @@ from tests.injectors.types.nref.nref_documents import (
     CLEAN_REFERENCES,
     found,
     standard,
+    with_future,
 )
 
 
@@ -55,3 +57,13 @@ def test_nref01_a_requirement_sentence_makes_a_citation_normative() -> None:
 def test_nref01_terms_lead_in_is_normative() -> None:
     doc = standard(CLEAN_REFERENCES, CLEAN_BODY, terms="GB/T 4444界定的以及下列术语和定义适用于本文件。")
     assert found(doc, "NREF-01") == [("2", "“GB/T 4444”在第3章中被规范性引用，但未列入规范性引用文件清单")]
+
+
+def test_nref01_never_takes_out_a_reference_dated_after_the_document() -> None:
+    def removable(doc: Document) -> list[str]:
+        injector = NormativeReferenceUnlisted()
+        a = analyse(doc)
+        return [a.items[s.detail].cited.ident for s in injector.sites(doc, InjectionContext())]
+
+    assert "GB/T 39871" in removable(with_future("2019"))
+    assert "GB/T 39871" not in removable(with_future()) and removable(with_future())

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from injectors.context import InjectionContext
+from injectors.types.nref.nref03_informative_listed_as_normative import InformativeReferenceListed
 from tests.injectors.types.nref.nref_documents import (
     CLEAN_BODY,
     CLEAN_REFERENCES,
@@ -22,3 +24,13 @@ def test_nref03_informative_only_or_in_bibliography() -> None:
 def test_nref03_not_when_also_cited_normatively() -> None:
     body = CLEAN_BODY + "\n注：试验箱的要求见GB 4208—2017。"
     assert found(standard(CLEAN_REFERENCES, body), "NREF-03") == []
+
+
+def test_nref03_never_lists_a_bibliography_entry_dated_after_the_document() -> None:
+    def offered(year: str) -> list[str]:
+        bibliography = f"[1] GB/T 39871—{year}　屋面　排水槽\n[2] GB/T 50345—2012　屋面工程技术规范"
+        doc = standard(CLEAN_REFERENCES, CLEAN_BODY, bibliography=bibliography)
+        return [s.detail.cited.ident for s in InformativeReferenceListed().sites(doc, InjectionContext())]
+
+    assert "GB/T 39871" in offered("2019")
+    assert "GB/T 39871" not in offered("2031") and offered("2031")

@@ -9,6 +9,7 @@ import regex
 
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
+from injectors.language.citations import Cited
 from injectors.registry import injectors
 from injectors.types.nref.nref05_citation_form_error import CitationFormError
 from parsers.model import Document
@@ -20,6 +21,7 @@ from tests.injectors.types.nref.nref_documents import (
     found,
     names_the_change,
     standard,
+    with_future,
 )
 from tests.injectors.types.scp.scp_documents import alone_instances
 
@@ -158,3 +160,16 @@ def test_nref05_takes_the_hyphen_no_more_often_than_its_other_forms() -> None:
     assert kinds["specific"] >= 1 and kinds["year"] >= 1 and kinds["dash"] <= sum(kinds.values()) / 2, kinds
     forms = Counter(i.provenance.form for i in alone_instances("NREF-05", document, seeds=30))
     assert forms["dash"] <= 0.6 * sum(forms.values()) and len(forms) >= 2, forms
+
+
+def test_nref05_never_edits_a_reference_dated_after_the_document() -> None:
+    def touched(year: str) -> set[str]:
+        doc = with_future(year)
+        sites = list(CitationFormError().sites(doc, InjectionContext()))
+        cited = [
+            d if isinstance(d, Cited) else getattr(d, "cited", None) for _, d in (s.detail for s in sites)
+        ]
+        return {c.ident for c in cited if c is not None}
+
+    assert "GB/T 39871" in touched("2019")
+    assert "GB/T 39871" not in touched("2031") and touched("2031")
