@@ -64,6 +64,11 @@ TERM_FIRST = ("{}是", "{}即为", "{}是一种")
 TERM_LAST = ("，称为{}", "，简称{}", "，即{}", "，通称{}", "，以下称{}")
 
 
+# A definition that already ends by naming something ("……，本文件简称数采仪。") takes no second name: "……，
+# 简称数采仪，简称{术语}" is a slip no drafter makes, and the two names contradict each other.
+_NAMED = regex.compile(r"简称|称为|以下称|通称|又称|俗称")
+
+
 class DefinitionDefect(TerminologyInjector):
     """TER-04: a definition that can no longer stand in for its term.
 
@@ -100,7 +105,8 @@ class DefinitionDefect(TerminologyInjector):
         variants = ["opener"]
         if clean_term(entry.term):
             variants.append("term-first")
-            if "。" in first_sentence(entry.definition):
+            sentence = first_sentence(entry.definition)
+            if "。" in sentence and not _NAMED.search(sentence):
                 variants.append("term-last")
         verb = provision_point(entry.definition)
         if verb is not None:

@@ -67,3 +67,21 @@ def test_definition_defects(definition: str, reported: bool) -> None:
 def test_notes_and_sources_are_not_part_of_the_definition() -> None:
     terms = TERMS + "\n注：标定周期应按使用频次确定。\n[来源：GB/T 191—2008，3.2，有修改]"
     assert violations(document(terms=terms), "TER-04") == []
+
+
+def test_no_second_name_after_a_definition_that_already_names_a_short_form() -> None:
+    def forms(definition: str) -> set[str]:
+        terms = TERMS.replace("从被测介质中抽取并输送试样的部件组合。", definition)
+        doc = document(terms=terms)
+        injector = injectors()["TER-04"]
+        site = next(s for s in injector.sites(doc, InjectionContext()) if s.detail[0].term == "采样单元")
+        out = set()
+        for seed in range(60):
+            proposal = injector.propose(doc, site, random.Random(seed), InjectionContext())
+            assert proposal is not None
+            out.add(proposal.form)
+        return out
+
+    last = {f.format("{术语}") for f in TERM_LAST}
+    assert forms("从被测介质中抽取并输送试样的部件组合。") & last
+    assert not forms("从被测介质中抽取并输送试样的部件组合，本文件简称采样头。") & last
