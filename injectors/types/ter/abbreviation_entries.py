@@ -7,7 +7,8 @@ it stood and means what it meant, and a reviewer reading the document finds it n
 Never a symbol: a quantity symbol (r_min, U_a, v) is no abbreviation, and drafters introduce it where it
 is used ("式中：rmin——最小转弯半径"), so a symbols list without it shows no error. An abbreviation here is
 made of capitals (two or more, more capitals than small letters: "NB-IoT", "CRC"), stands in a list that
-is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body. Never one the
+is one of abbreviations (not a 符号 list alone), and is spelled out nowhere in the body (neither as
+"全称（ABC）" nor by its full name written anywhere). Never one the
 general language writes without expansion ("IT", "USB", "VR"): nobody looks it up.
 """
 
@@ -56,6 +57,13 @@ def introduced(abbreviation: str, text: str) -> bool:
     return regex.search(_token(abbreviation).pattern + r"\s*(?:——|—|--|[：:=＝]|为)", text) is not None
 
 
+def full_name_written(full: str, text: str) -> bool:
+    """The list's full name written out in `text` ("下层PKI公钥密码基础设施的实现"): whoever reads it has the
+    expansion, so a description saying the document never gives it would be wrong."""
+    name = regex.sub(r"\s+", "", regex.split(r"[（(]", full, maxsplit=1)[0])
+    return len(regex.findall(r"\p{Han}", name)) >= 2 and name in regex.sub(r"\s+", "", text)
+
+
 def used(abbreviation: str, text: str) -> bool:
     """The abbreviation as a whole token (not "CRC" inside "CRC32" nor "MAC" inside "MACs")."""
     return _token(abbreviation).search(text) is not None
@@ -83,7 +91,7 @@ def abbreviation_entries(document: Document) -> Iterator[tuple[int, Abbreviation
             if not is_abbreviation(abbreviation) or abbreviation.upper() in EVERYDAY_ABBREVIATIONS:
                 continue
             users = [number for number, text in body if used(abbreviation, text)]
-            spelled = any(introduced(abbreviation, text) for _, text in body)
+            spelled = any(introduced(abbreviation, text) or full_name_written(full, text) for _, text in body)
             if users and not spelled:
                 if at <= len(section.text):  # the line with its break
                     entry = AbbreviationEntry(start, raw + "\n", abbreviation, full, users[0])

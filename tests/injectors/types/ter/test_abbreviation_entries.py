@@ -3,7 +3,13 @@ that taking one out leaves an abbreviation undefined (TER-01's second form)."""
 
 from __future__ import annotations
 
-from injectors.types.ter.abbreviation_entries import abbreviation_entries, introduced, is_abbreviation, used
+from injectors.types.ter.abbreviation_entries import (
+    abbreviation_entries,
+    full_name_written,
+    introduced,
+    is_abbreviation,
+    used,
+)
 from tests.injectors.types.ter.ter_documents import BODY, document
 
 LIST = (
@@ -43,3 +49,13 @@ def test_only_a_listed_abbreviation_the_body_uses_and_never_spells_out_is_an_ent
 def test_a_symbols_list_holds_no_abbreviation_entry() -> None:
     """Quantity symbols are introduced where they are used: a 符号 list without one shows no error."""
     assert list(abbreviation_entries(document(body=LISTED_BODY.replace("4 缩略语", "4 符号")))) == []
+
+
+def test_a_full_name_written_beside_the_abbreviation_keeps_the_entry_out() -> None:
+    """ "经RTU远程终端单元转发": the body gives the full name, though not as 全称（RTU）; removing the list
+    line would not leave RTU unexplained, and "正文中也未给出其全称" would be false."""
+    assert full_name_written("远程终端单元(Remote Terminal Unit)", "数据经RTU 远程终端 单元转发。")
+    assert not full_name_written("远程终端单元", "数据经RTU转发。")
+    assert not full_name_written("Remote Terminal Unit", "Remote Terminal Unit")  # no Chinese name to find
+    beside = document(body=LISTED_BODY.replace("通过RTU自检", "通过RTU远程终端单元自检"))
+    assert list(abbreviation_entries(beside)) == []
