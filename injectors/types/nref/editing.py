@@ -39,6 +39,11 @@ def snippet(text: str, start: int, end: int, width: int = 14) -> str:
             left = other.start
         if other.start < right < other.end:
             right = other.end
+    # the text's own quotation marks would stand inside the description's quote, one of a pair cut off
+    # ("…编码结束符“…"): the quote stops short of them
+    marks = [left + m.start() for m in regex.finditer(r"[“”]", text[left:right])]
+    left = max([left, *(i + 1 for i in marks if i < start)])
+    right = min([right, *(i for i in marks if i >= end)])
     if right < len(text) and (partial := regex.search(r"[、，,和及]?\s*[A-Z][A-Z/]*$", text[left:right])):
         right = left + partial.start()  # nor end on a code whose number was cut off ("…、GB/T")
     head = "…" if left > 0 and text[left - 1] not in stops else ""

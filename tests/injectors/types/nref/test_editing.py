@@ -22,6 +22,18 @@ def test_a_snippet_stays_in_its_sentence_and_keeps_a_standard_number_whole() -> 
     assert quoted.endswith("…")  # cut inside the sentence, and says so
 
 
+def test_a_snippet_never_holds_half_of_a_quotation_mark_pair() -> None:
+    """The description quotes the snippet in “…”: a quotation mark of the text inside it, its pair cut
+    off, reads as a broken quote ("…编码结束符“…")."""
+    text = "雨量记录的编码按GB/T 39871—2019执行，但报文结束符“ZZ”应省略，其余字段按附录B填写。"
+    at = text.index("GB/T 39871")
+    quoted = snippet(text, at, at + len("GB/T 39871—2019"))
+    assert "GB/T 39871—2019" in quoted and "“" not in quoted and "”" not in quoted, quoted
+    inside = "标志应符合“GB/T 191—2008 包装储运图示标志”的规定。"
+    at = inside.index("GB/T 191")
+    assert snippet(inside, at, at + len("GB/T 191—2008")).strip("…") == "GB/T 191—2008 包装储运图示标志"
+
+
 def test_the_reason_a_list_type_has_no_site() -> None:
     document = standard(CLEAN_REFERENCES, CLEAN_BODY)
     a = analyse(document)
