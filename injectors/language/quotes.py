@@ -90,7 +90,26 @@ def quote_after(text: str, start: int, end: int, after: int = 8) -> str:
     for a, b in _kept_whole(text):
         if a < cut < b:
             cut = b  # "应符合GB/T 31168—2014", not "应符合GB/T 31168—"
-    return text[start : min(cut, stop)].rstrip(" ")
+    cut = min(cut, stop)
+    opened = unpaired_opening(text, end, cut)
+    if opened is not None:
+        cut = opened  # "应明确标明", not "应明确标明‘": a mark whose pair the quote leaves out
+    return text[start:cut].rstrip(" ")
+
+
+_PAIRS = {"“": "”", "‘": "’", "《": "》", "「": "」", "（": "）", "(": ")"}
+
+
+def unpaired_opening(text: str, start: int, end: int) -> int | None:
+    """Where text[start:end] opens a quotation mark, title mark or bracket that it does not close."""
+    open_at: list[int] = []
+    for i in range(start, end):
+        ch = text[i]
+        if ch in _PAIRS:
+            open_at.append(i)
+        elif open_at and ch == _PAIRS[text[open_at[-1]]]:
+            open_at.pop()
+    return open_at[0] if open_at else None
 
 
 def opening(text: str, limit: int) -> str:

@@ -60,3 +60,15 @@ def test_a_number_grouped_by_spaces_is_quoted_whole(line: str, expected: str) ->
 )
 def test_quotes_keep_the_unit(text: str, start: int, end: int, expected: str) -> None:
     assert quote_after(text, start, end, 6) == expected
+
+
+def test_an_excerpt_stops_before_a_mark_whose_pair_it_would_leave_out() -> None:
+    """A description quotes the excerpt in “…”: "应当明确标明‘" shows half of the text's own pair."""
+    line = "接线端子旁应当明确标明‘TX+’、‘TX-’等字样，以指示接线方法。"
+    at = line.index("应当")
+    quoted = quote_after(line, at, at + 2, 8)
+    assert quoted == "应当明确标明", quoted
+    # a pair the excerpt holds whole stays
+    whole = "外壳应标有“小心轻放”字样。"
+    at = whole.index("应")
+    assert quote_after(whole, at, at + 1, 8) == "应标有“小心轻放”"
