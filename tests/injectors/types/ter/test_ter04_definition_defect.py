@@ -85,3 +85,11 @@ def test_no_second_name_after_a_definition_that_already_names_a_short_form() -> 
     last = {f.format("{术语}") for f in TERM_LAST}
     assert forms("从被测介质中抽取并输送试样的部件组合。") & last
     assert not forms("从被测介质中抽取并输送试样的部件组合，本文件简称采样头。") & last
+
+
+def test_no_site_on_a_definition_that_already_opens_like_an_opener() -> None:
+    """ "指导入采样单元的介质": the word cutter reads 指导, a reader reads the opener 指 already there;
+    adding 是指 would write "是指指导入……"."""
+    terms = TERMS.replace("从被测介质中抽取并输送试样的部件组合。", "指导入采样单元并输送至分析部件的介质。")
+    sites = injectors()["TER-04"].sites(document(terms=terms), InjectionContext())
+    assert [s.detail[0].term for s in sites] == ["标定周期"]
