@@ -284,8 +284,8 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "afddf48f12a108d8"
+    version = "5"
+    digest = "5e73b90f767f8a75"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -342,7 +342,9 @@ class NumberingHierarchyError(Injector):
             return Proposal(
                 Edit("modify", site.target, (Replacement("text", 0, "", paragraph),)),
                 f"{_label(key)}标题与其第一个子条“{first}”之间设有悬置段“{paragraph}”",
-                f"删除该悬置段，或将其内容作为一个编号的条（如“{first} 概述”）并相应调整后续条的编号",
+                # "第5.9.1条" follows another error's renumbering; "“5.9.1 概述”" would not, being no heading
+                # of the original document
+                f"删除该悬置段，或将其内容作为一个编号的条（如第{first}条“概述”）并相应调整后续条的编号",
                 form=mode,
             )
         if mode == "lone":

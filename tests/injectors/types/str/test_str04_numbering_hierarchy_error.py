@@ -12,6 +12,8 @@ from injectors.base import Proposal
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
+from injectors.final_descriptions import renumbered
+from injectors.instance import describe
 from injectors.registry import injectors
 from parsers.model import Document, Section
 from tests.injectors.types.str.str_documents import SAMPLE, edited, found, locations, parse
@@ -121,3 +123,18 @@ def test_every_numbering_form_is_offered(corpus_documents: list[Document], conte
     for doc in corpus_documents:
         per_form = Counter(site.detail[0] for site in injector.sites(doc, context))
         assert max(per_form.values()) == 1, (doc.source, per_form)
+
+
+def test_the_hanging_paragraph_fix_follows_another_error_s_renumbering() -> None:
+    """An earlier chapter deleted by another error: the suggested new sub-clause is numbered as the
+    final document numbers the parent's sub-clauses."""
+    document = parse(SAMPLE)
+    injector = injectors()["STR-04"]
+    site = next(s for s in injector.sites(document, InjectionContext()) if s.detail[0] == "hanging")
+    proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    chapter = document.sections[site.target].number.split(".")[0]
+    moved = str(int(chapter) - 1)
+    description = describe(proposal.error, proposal.fix, "GB/T 1.1—2020 7.2～7.4")
+    told = renumbered(description, [(chapter, moved)], document)
+    assert f"第{moved}." in told and f"“{chapter}." not in told and f"第{chapter}." not in told, told
