@@ -229,8 +229,8 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "8ba09459879af186"
+    version = "5"
+    digest = "4bcb5f1aad373d4d"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -328,18 +328,21 @@ class TermEntryFormat(TerminologyInjector):
                 form=change.kind,
             )
         edit = Edit("modify", site.target, span=change.span, renames=change.renames)
+        # the later entries moved with it: the fix moves them back; the last entry has none after it
+        rest = "依次前移" if change.kind == "gap" else "依次后移"
+        rest = f"，其后条目编号{rest}" if len(change.renames) > 1 else ""
         if change.kind == "gap":
             where = f"第{change.before}条之后的条目" if change.before else "第一个术语条目"
             return Proposal(
                 edit,
                 error=f"术语条目编号不连续：{where}编为“{change.shown}”，缺少“{change.previous}”",
-                fix=f"将“{change.shown}”改为“{change.previous}”，其后条目编号依次前移",
+                fix=f"将“{change.shown}”改为“{change.previous}”{rest}",
                 form=change.kind,
             )
         return Proposal(
             edit,
             error=f"术语条目编号重复：第{change.shown}条之后的条目也编为“{change.shown}”",
-            fix=f"将第二个“{change.shown}”改为“{change.previous}”，其后条目编号依次后移",
+            fix=f"将第二个“{change.shown}”改为“{change.previous}”{rest}",
             form=change.kind,
         )
 

@@ -9,6 +9,7 @@ import pytest
 from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
+from injectors.registry import injectors
 from injectors.types.ter.ter05_term_entry_format import NONE_FORMS, OLD_FORMS
 from parsers.model import Document
 from tests.injectors.types.ter.ter_documents import (
@@ -149,3 +150,21 @@ def test_an_old_templates_lead_in_is_reported(form: str) -> None:
     assert [loc for loc, _ in violations(doc, "TER-05")] == ["3"]
     # the prescribed lead-ins are not reported
     assert violations(document(lead_in="GB/T 191界定的以及下列术语和定义适用于本文件。"), "TER-05") == []
+
+
+def test_a_numbering_fix_moves_later_entries_only_where_there_are_some() -> None:
+    """Renumbering the last entry leaves none after it: its fix says nothing of later entries; one in the
+    middle moved the later ones too, and its fix moves them back."""
+    doc = document(terms=FLOW_TERMS, body=FLOW_BODY)
+    injector = injectors()["TER-05"]
+    fixes = {}
+    for site in injector.sites(doc, InjectionContext()):
+        change = site.detail
+        if getattr(change, "kind", "") in ("gap", "duplicate"):
+            proposal = injector.propose(doc, site, random.Random(0), InjectionContext())
+            assert proposal is not None
+            fixes[(change.kind, doc.sections[site.target].number)] = proposal.fix
+    assert fixes[("gap", "3.3")] == "将“3.4”改为“3.3”", fixes
+    assert fixes[("duplicate", "3.3")] == "将第二个“3.2”改为“3.3”", fixes
+    assert fixes[("gap", "3.2")].endswith("，其后条目编号依次前移"), fixes
+    assert fixes[("duplicate", "3.2")].endswith("，其后条目编号依次后移"), fixes
