@@ -43,7 +43,8 @@ def test_numbering_and_hierarchy(pairs: tuple[tuple[str, str], ...], location: s
 
 def test_terms_lead_in_and_clause_depth() -> None:
     doc = parse(SAMPLE)
-    assert doc.section("3").text  # the lead-in above the entries is not a 悬置段
+    terms = doc.section("3")
+    assert terms is not None and terms.text  # the lead-in above the entries is not a 悬置段
     assert locations(doc, "STR-04") == []
     deep = list(doc.sections)
     at = next(i for i, s in enumerate(deep) if s.number == "4.3")
