@@ -33,6 +33,15 @@ document could tell. A change is detectable when the document itself says how st
   same actor and the same object (`same_provision`): two subjects or two objects may legitimately carry
   different strengths ("下级平台应通过主链路…，上级平台可以通过从链路…", "正常信息应采用…，变化信息宜采用…").
 
+- the document itself declares the clause's object optional (for a recommendation or permission) or
+  mandatory (for a requirement) (`declared`): a table row naming the object in full marks it in a
+  column that says whether an item must be given (必选/可选, 是否必填, 约束 M/O: "可选", "O", "否";
+  "必选", "M", "是"), or a sentence says so ("抓拍图片编号为可选项", "卡片序列号（必填）"). Only the
+  object as the clause names it (the same words, at least three characters): a row for another field or
+  for a longer name holding it ("图片编号长度") is none; nor is M/O in a column that is no necessity
+  column (a code column "数据来源代码 | M"), nor an object listed with options ("可附加A或B"), nor a
+  name the document marks both ways.
+
 Each finder returns `Evidence` (its kind, the document's own words, where they stand) that the description
 names; a site without evidence is no site.
 """
@@ -76,6 +85,7 @@ INSPECTION, TEST_METHOD, LIMIT, SAFETY, SIBLING, ALTERNATIVE, HEDGE, RESTATED, D
     "commentary",
 )
 LEAD_IN = "lead_in"
+DECLARED = "declared"
 
 _INSPECTION_TITLE = regex.compile(r"检验规则|判定|检验项目|出厂检验|型式检验|交收检验|验收规则|抽样")
 _TEST_TITLE = regex.compile(r"试验方法|检验方法|测试方法|检测方法|测量方法|试验$|测试$|检测$|检查$")
@@ -120,6 +130,7 @@ class Evidence:
     kind: str
     words: str
     where: str  # 本条, 第7.2条, 附录A …
+    mark: str = ""  # for DECLARED from a table: the cell that marks the item (可选, O, 否 …)
 
 
 def place(number: str) -> str:
@@ -658,6 +669,104 @@ def _lead_words(line: str, at: int) -> str:
     return words if len(words) <= 30 else shorten(words, 30)
 
 
+# --- what the document declares optional or mandatory ----------------------------------------------------
+# the header of a column saying whether an item must be given; "是否必填" columns hold 是 / 否
+_NECESSITY_HEADER = regex.compile(r"必选|可选(?![值范参内])|是否必|必填|选填|必备|约束|M/O|强制")
+_OPTIONAL_MARKS = frozenset(lexicon("可选 O 选填 选配 非必填 非必选 可选项"))
+_MANDATORY_MARKS = frozenset(lexicon("必选 M 必填 必备 必选项"))
+_SAID = {
+    False: regex.compile(
+        r"(?:为|是|属于)(?:可选|选配|选装|选填|非必(?:选|需|须|填))|[（(](?:可选|选配|选填)[）)]"
+    ),
+    True: regex.compile(r"(?:为|是|属于)(?:必选|必填|必备)|[（(](?:必选|必填)[）)]"),
+}
+_TABLE_TITLE = regex.compile(r"^(表\s*[A-Z]?\.?\d+(?:[.-]\d+)?)(?:\s|$)")
+_NAME_BOUNDARY = "的个种项类条组"  # "一个或多个扩展参数" names 扩展参数; "系统扩展参数" names another thing
+
+
+@dataclass(frozen=True)
+class Marked:
+    """A table row that marks an item in a necessity column: the item's name, the mark, where."""
+
+    name: str
+    mark: str
+    mandatory: bool
+    where: str  # 表3“是否必填”栏 (第4.1条的表… when the table has no title)
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+@lru_cache(maxsize=64)
+def _marked_rows(document: Document) -> tuple[Marked, ...]:
+    """Every table row that marks an item as optional or mandatory in a necessity column (the column the
+    header of its table names 必选/可选, 是否必填, 约束 …); HTML tables are left alone."""
+    out: list[Marked] = []
+    for section in document.sections:
+        header: list[str] | None = None
+        where = f"{place(section.number)}的表"
+        for line in section.text.split("\n"):
+            if not is_table_row(line) or "<t" in line:
+                header = None
+                caption = _TABLE_TITLE.match(line.strip())
+                where = caption.group(1).replace(" ", "") if caption else f"{place(section.number)}的表"
+                continue
+            cells = _cells(line)
+            if header is None:
+                header = cells
+                continue
+            for j, title in enumerate(header):
+                if j >= len(cells) or not _NECESSITY_HEADER.search(title):
+                    continue
+                mark = cells[j]
+                yes_no = "是否" in title and mark in ("是", "否")
+                if mark not in _OPTIONAL_MARKS and mark not in _MANDATORY_MARKS and not yes_no:
+                    continue
+                mandatory = mark == "是" if yes_no else mark in _MANDATORY_MARKS
+                out.extend(
+                    Marked(cell, mark, mandatory, f"{where}“{title}”栏")
+                    for k, cell in enumerate(cells)
+                    if k != j and len(_fold(cell)) >= 3
+                )
+    return tuple(out)
+
+
+def _names(thing: str, name: str) -> bool:
+    """Whether `name` names the object `thing` in full: the same words, or its head after a modifier."""
+    thing, name = _fold(thing), _fold(name)
+    if len(name) < 3 or not thing.endswith(name):
+        return False
+    return len(thing) == len(name) or thing[-len(name) - 1] in _NAME_BOUNDARY
+
+
+def declared(document: Document, position: int, line: str, modal: Modal, mandatory: bool) -> list[Evidence]:
+    """The document marks the clause's object optional (`mandatory` False: evidence for 宜/可) or
+    mandatory (True: evidence for 应): a row of a necessity column, or a sentence ("…为可选项",
+    "…（必填）"). None where the document marks the same name both ways."""
+    thing = _object(line, modal)
+    if not thing or _OPTIONS.search(thing) or "等" in thing or regex.search(r"[，,；;：:]", thing):
+        return []
+    rows = [r for r in _marked_rows(document) if _names(thing, r.name)]
+    if any(r.mandatory != mandatory for r in rows):
+        return []  # the document marks it both ways: no telling which the clause means
+    out = [Evidence(DECLARED, r.name, r.where, r.mark) for r in rows[:1]]
+    said = _SAID[mandatory]
+    for other in document.sections:
+        for other_line in other.text.split("\n"):
+            if other_line == line or is_table_row(other_line):
+                continue
+            for found in said.finditer(other_line):
+                before = other_line[: found.start()]
+                name = regex.split(r"[，,；;。：:、\s]", before)[-1]
+                if _names(thing, name):
+                    if _SAID[not mandatory].search(other_line):
+                        return []
+                    words = _excerpt(other_line, found.start() - len(name), found.end())
+                    out.append(Evidence(DECLARED, words, place(other.number)))
+    return out[:1]
+
+
 def requirement_evidence(
     document: Document, position: int, line_offset: int, line: str, modal: Modal
 ) -> list[Evidence]:
@@ -671,6 +780,7 @@ def requirement_evidence(
         + sentence_siblings(line, modal, same_actor=True)
         + restatement(document, position, line, modal, later=False)
         + lead_in(document, position, line, modal)
+        + declared(document, position, line, modal, mandatory=True)
     )
 
 
@@ -705,7 +815,8 @@ def recommendation_evidence(
     defaults = default_value(document, position, line, modal)
     explained = commentary(document, position, line, modal)
     siblings = list_siblings(section, line_offset, force, modal)
-    return out + siblings + parallel + restated + defaults + explained
+    marked = declared(document, position, line, modal, mandatory=False)
+    return out + siblings + parallel + restated + defaults + explained + marked
 
 
 _OPTIONS = regex.compile(r"[、或]")  # "A、B或C": options listed after the verb
@@ -776,6 +887,13 @@ def _conditional(line: str, modal: Modal) -> bool:
 
 
 # --- naming the evidence in a description -----------------------------------------------------------------
+def _named_declaration(evidence: Evidence, force_kept: str) -> str:
+    what = "该项必须提供，弱化后" if force_kept == "要求" else "该项本可不提供，强化为要求后"
+    if evidence.mark:
+        return f"{evidence.where}将“{evidence.words}”标为“{evidence.mark}”，{what}与表中的标注矛盾"
+    return f"{evidence.where}称“{evidence.words}”，{what}与之矛盾"
+
+
 def named(evidence: Evidence, force_kept: str = "") -> str:
     """The clause of a description that shows the reviewer where the document reveals the change."""
     w, where = evidence.words, evidence.where
@@ -801,6 +919,8 @@ def named(evidence: Evidence, force_kept: str = "") -> str:
         return f"{where}以“{w}”引出所列各项，各项都是要求，该项却被单独弱化，与引导语矛盾"
     if evidence.kind == COMMENTARY:
         return f"{where}对本条的说明称“{w}”，该做法本是{force_kept}，强化为要求后与说明矛盾"
+    if evidence.kind == DECLARED:
+        return _named_declaration(evidence, force_kept)
     if evidence.kind == RESTATED:
         return f"{where}对同一事项的相同规定“{w}”仍为{force_kept}，两处规定前后矛盾"
     if where == "同一句":

@@ -76,9 +76,9 @@ class RequirementWeakened(Injector):
     a requirement — the same actor bound to the same object as a requirement elsewhere (the same provision
     stated earlier or at a lower grade, a lead-in "应符合下列要求" binding every item, a sibling with the same
     actor and object), the inspection rules naming the clause or its sub-chapter, a test of the clause
-    itself (not of its sub-chapter, not as a test's conditions: "在7.1的试验条件下"), its limit value or
-    its safety purpose. A sibling with another subject or object is none: "a) 柜门应…；b) 显示屏宜…" is a
-    plausible list."""
+    itself (not of its sub-chapter, not as a test's conditions: "在7.1的试验条件下"), its limit value,
+    its safety purpose, or a table marking the clause's object mandatory (必选, M, 是否必填 "是").
+    A sibling with another subject or object is none: "a) 柜门应…；b) 显示屏宜…" is a plausible list."""
 
     error_type = ERROR_TYPE.id
     version = "4"

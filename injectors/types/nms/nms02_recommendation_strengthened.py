@@ -68,10 +68,12 @@ class RecommendationStrengthened(Injector):
     Evidence rule (`evidence.recommendation_evidence`): only where the document shows the option — its own
     sentence offers an alternative, foresees the exception or hedges it, a later sentence presupposes it
     may not be taken, a sibling binds the same actor to the same object with 宜/可, a later grade restates
-    it, a default stands for what it permits to set, or the document's explanation of the clause (条文说明)
-    recommends the same act on the same object. A sibling with
-    another subject or object is no evidence ("下级平台应…，上级平台可以…" is a legitimate pair). Never in a
-    table cell or a fixed value (`editing.fixed_value`: a 必选/可选 column)."""
+    it, a default stands for what it permits to set, the document's explanation of the clause (条文说明)
+    recommends the same act on the same object, or the document marks the clause's object optional
+    (a table row naming it in a 必选/可选, 是否必填 or 约束 column: "可选", "O", "否"; "……为可选项").
+    A sibling with another subject or object is no evidence ("下级平台应…，上级平台可以…" is a
+    legitimate pair). Never in a table cell or a fixed value (`editing.fixed_value`: a 必选/可选
+    column)."""
 
     error_type = ERROR_TYPE.id
     version = "3"
