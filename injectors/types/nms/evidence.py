@@ -757,6 +757,8 @@ def declared(document: Document, position: int, line: str, modal: Modal, mandato
             if other_line == line or is_table_row(other_line):
                 continue
             for found in said.finditer(other_line):
+                if regex.match(r"项?\s*[/／或、]", other_line[found.end() :]):
+                    continue  # "为必选/可选项": the values a field may take, not a mark on one
                 before = other_line[: found.start()]
                 name = regex.split(r"[，,；;。：:、\s]", before)[-1]
                 if _names(thing, name):

@@ -433,3 +433,13 @@ def test_table_cells_and_value_lists_are_never_edited() -> None:
         (replacement,) = instance.edit.replacements
         line = doc.sections[position(doc, "4.1")].text[replacement.start :].split("\n")[0]
         assert line.startswith("可附加抓拍图片编号") and replacement.new == "应"
+
+
+def test_a_list_of_values_is_no_declaration() -> None:
+    """ "为必选/可选项" gives the values a field may take, not a mark on it."""
+    doc = access_document(
+        "4 报文\n4.1 报文内容\n终端应上传扩展参数集。\n扩展参数集为必选/可选项，由报文类型确定。\n"
+    )
+    assert _declared(doc, "4.1", "应上传") == []
+    doc = access_document("4 报文\n4.1 报文内容\n终端应上传扩展参数集。\n扩展参数集为必选项。\n")
+    assert [e.words for e in _declared(doc, "4.1", "应上传")] == ["扩展参数集为必选项"]
