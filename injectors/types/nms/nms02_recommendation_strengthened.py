@@ -58,7 +58,7 @@ def recommendation_strengthened(original: Document, corrupted: Document) -> Iter
 
 # --- NMS-02 -------------------------------------------------------------------------------------------
 _NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚", "也", "亦", "还", "多")  # 最多可
-_PURPOSE = regex.compile(r"使(?!用)|确保|保证|以便|从而")  # 使 of 使用 is no purpose
+_PURPOSE = regex.compile(r"使(?!用)|确保|保证|保障|以便|从而")  # 使 of 使用 is no purpose
 
 
 class RecommendationStrengthened(Injector):

@@ -18,7 +18,8 @@ from tests.injectors.types.nms.nms_documents import access_document
 
 
 def test_what_can_happen_is_no_permission() -> None:
-    """ "使记录可以在同一平台查询", "读数可以有正负值" say what can happen; 最多可 bounds a number."""
+    """ "使记录可以在同一平台查询", "读数可以有正负值", "保障……门锁可被手动开启" say what can happen;
+    最多可 bounds a number."""
     doc = access_document(
         """4 技术要求
 4.1 记录
@@ -27,6 +28,8 @@ def test_what_can_happen_is_no_permission() -> None:
 温度读数可以有正负值，也可以取整。
 4.3 数量
 每个控制器最多可接入8个读卡器，也可接入4个。
+4.4 干预
+应有相应机制保障在断电时门锁可被手动开启，也可以由值班人员远程开启。
 """
     )
     context = InjectionContext.from_documents([doc])
