@@ -740,6 +740,38 @@ def _names(thing: str, name: str) -> bool:
     return len(thing) == len(name) or thing[-len(name) - 1] in _NAME_BOUNDARY
 
 
+@dataclass(frozen=True)
+class Declaration:
+    """A sentence that calls an item optional or mandatory ("抓拍图片编号为可选项"): the item's name, the
+    words to quote, which way, where, and the line (never evidence for a clause of its own line)."""
+
+    name: str
+    words: str
+    mandatory: bool
+    where: str
+    line: str
+
+
+@lru_cache(maxsize=64)
+def _declarations(document: Document) -> tuple[Declaration, ...]:
+    """Every sentence of the document (no table rows) that calls an item optional or mandatory; not a list
+    of the values a field may take ("为必选/可选项")."""
+    out = []
+    for section in document.sections:
+        for line in section.text.split("\n"):
+            if is_table_row(line) or ("选" not in line and "必" not in line):
+                continue
+            for mandatory, said in _SAID.items():
+                for found in said.finditer(line):
+                    if regex.match(r"项?\s*[/／或、]", line[found.end() :]):
+                        continue  # "为必选/可选项": the values a field may take, not a mark on one
+                    name = regex.split(r"[，,；;。：:、\s]", line[: found.start()])[-1]
+                    if len(_fold(name)) >= 3:
+                        words = _excerpt(line, found.start() - len(name), found.end())
+                        out.append(Declaration(name, words, mandatory, place(section.number), line))
+    return tuple(out)
+
+
 def declared(document: Document, position: int, line: str, modal: Modal, mandatory: bool) -> list[Evidence]:
     """The document marks the clause's object optional (`mandatory` False: evidence for 宜/可) or
     mandatory (True: evidence for 应): a row of a necessity column, or a sentence ("…为可选项",
@@ -748,24 +780,11 @@ def declared(document: Document, position: int, line: str, modal: Modal, mandato
     if not thing or _OPTIONS.search(thing) or "等" in thing or regex.search(r"[，,；;：:]", thing):
         return []
     rows = [r for r in _marked_rows(document) if _names(thing, r.name)]
-    if any(r.mandatory != mandatory for r in rows):
+    said = [x for x in _declarations(document) if x.line != line and _names(thing, x.name)]
+    if any(r.mandatory != mandatory for r in rows) or any(x.mandatory != mandatory for x in said):
         return []  # the document marks it both ways: no telling which the clause means
-    out = [Evidence(DECLARED, r.name, r.where, r.mark) for r in rows[:1]]
-    said = _SAID[mandatory]
-    for other in document.sections:
-        for other_line in other.text.split("\n"):
-            if other_line == line or is_table_row(other_line):
-                continue
-            for found in said.finditer(other_line):
-                if regex.match(r"项?\s*[/／或、]", other_line[found.end() :]):
-                    continue  # "为必选/可选项": the values a field may take, not a mark on one
-                before = other_line[: found.start()]
-                name = regex.split(r"[，,；;。：:、\s]", before)[-1]
-                if _names(thing, name):
-                    if _SAID[not mandatory].search(other_line):
-                        return []
-                    words = _excerpt(other_line, found.start() - len(name), found.end())
-                    out.append(Evidence(DECLARED, words, place(other.number)))
+    out = [Evidence(DECLARED, r.name, r.where, r.mark) for r in rows]
+    out += [Evidence(DECLARED, x.words, x.where) for x in said]
     return out[:1]
 
 

@@ -443,3 +443,12 @@ def test_a_list_of_values_is_no_declaration() -> None:
     assert _declared(doc, "4.1", "应上传") == []
     doc = access_document("4 报文\n4.1 报文内容\n终端应上传扩展参数集。\n扩展参数集为必选项。\n")
     assert [e.words for e in _declared(doc, "4.1", "应上传")] == ["扩展参数集为必选项"]
+
+
+def test_a_table_and_a_sentence_that_disagree_are_no_evidence() -> None:
+    doc = access_document(
+        "4 通行记录\n4.1 记录内容\n控制器可附加抓拍图片编号，用于事后核查。\n"
+        "表1 通行记录字段\n字段 | 是否必填\n抓拍图片编号 | 否\n"
+        "4.2 核查\n核查时抓拍图片编号为必填项。\n"
+    )
+    assert _declared(doc, "4.1", "可附加") == []
