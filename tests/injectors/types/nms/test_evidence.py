@@ -449,6 +449,6 @@ def test_a_table_and_a_sentence_that_disagree_are_no_evidence() -> None:
     doc = access_document(
         "4 通行记录\n4.1 记录内容\n控制器可附加抓拍图片编号，用于事后核查。\n"
         "表1 通行记录字段\n字段 | 是否必填\n抓拍图片编号 | 否\n"
-        "4.2 核查\n核查时抓拍图片编号为必填项。\n"
+        "4.2 核查\n核查记录中，抓拍图片编号为必填项。\n"
     )
     assert _declared(doc, "4.1", "可附加") == []
