@@ -41,7 +41,8 @@ from injectors.types.nms.editing import (
     quote,
     rewrite,
 )
-from injectors.types.nms.evidence import LIMIT, named, requirement_evidence
+from injectors.types.nms.evidence import LIMIT, named
+from injectors.types.nms.evidence_finding import requirement_evidence
 
 ERROR_TYPE = ErrorType(
     "NMS-01",
@@ -72,7 +73,7 @@ class RequirementWeakened(Injector):
     permission. Only clean replacements: never 应能 → 可能 or 应用-like compounds (the diff rule reads
     the new word as the intended modal verb). Never in a table cell or a fixed value (`editing.fixed_value`).
 
-    Evidence rule (`evidence.requirement_evidence`): only where the document shows that this very clause is
+    Evidence rule (`requirement_evidence`): only where the document shows that this very clause is
     a requirement — the same actor bound to the same object as a requirement elsewhere (the same provision
     stated earlier or at a lower grade, a lead-in "应符合下列要求" binding every item, a sibling with the same
     actor and object), the inspection rules naming the clause or its sub-chapter, a test of the clause

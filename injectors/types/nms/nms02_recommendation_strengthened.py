@@ -36,7 +36,8 @@ from injectors.types.nms.editing import (
     quote,
     rewrite,
 )
-from injectors.types.nms.evidence import named, recommendation_evidence
+from injectors.types.nms.evidence import named
+from injectors.types.nms.evidence_finding import recommendation_evidence
 
 ERROR_TYPE = ErrorType(
     "NMS-02",
@@ -65,7 +66,7 @@ class RecommendationStrengthened(Injector):
     """宜 → 应, 不宜 → 不应, 可 / 可以 → 应 in a body clause: an option becomes an obligation. Not after
     均/方/才 ("……均可", "审批后方可……"), where 应 would not read as a sentence.
 
-    Evidence rule (`evidence.recommendation_evidence`): only where the document shows the option — its own
+    Evidence rule (`recommendation_evidence`): only where the document shows the option — its own
     sentence offers an alternative, foresees the exception or hedges it, a later sentence presupposes it
     may not be taken, a sibling binds the same actor to the same object with 宜/可, a later grade restates
     it, a default stands for what it permits to set, the document's explanation of the clause (条文说明)
