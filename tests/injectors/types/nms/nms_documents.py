@@ -81,32 +81,8 @@ SEEDS = range(6)
 
 def evidence_standard(requirements: str, *, tests: str = "", inspection: str = "") -> Document:
     """A small 2020 standard: the given requirements in 4.1, optional test methods (5) and inspection (6)."""
-    text = f"""GB/T 99907—2025
-社区 快递 智能柜 技术要求
-前言
-本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。
-1 范围
-本文件规定了社区快递智能柜的技术要求。
-本文件适用于社区内设置的快递智能柜。
-2 规范性引用文件
-本文件没有规范性引用文件。
-3 术语和定义
-本文件没有需要界定的术语和定义。
-4 技术要求
-4.1 柜门开启
-{requirements}
-4.2 标志
-柜体正面的标志内容由运营方确定。
-5 试验方法
-5.1 试验条件
-试验在常温常湿的室内进行。
-{tests}
-6 检验规则
-6.1 检验分类
-智能柜的检验分为出厂检验和型式检验。
-{inspection}
-"""
-    return parse_text(Path("evidence.txt"), text.encode())
+    clauses = f"4.1 柜门开启\n{requirements}\n4.2 标志\n柜体正面的标志内容由运营方确定。"
+    return locker(clauses, tests=tests, inspection=inspection)
 
 
 def attempts(document: Document, injector: RequirementWeakened | RecommendationStrengthened) -> list:
@@ -152,10 +128,11 @@ STATEMENTS_AND_CLAUSES = """4 安装要求
 
 def locker(clauses: str, tests: str = "", inspection: str = "") -> Document:
     """A made-up parcel locker standard: `clauses` under chapter 4, test methods (5), inspection (6)."""
-    text = f"""GB/T 99907—2025
+    text = f"""GB/T 99903—2025
 社区 快递 智能柜 技术要求
 前言
 本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。
+本文件由示例标准化技术委员会提出。
 1 范围
 本文件规定了社区快递智能柜的技术要求。
 本文件适用于社区内设置的快递智能柜。
@@ -174,7 +151,7 @@ def locker(clauses: str, tests: str = "", inspection: str = "") -> Document:
 智能柜的检验分为出厂检验和型式检验。
 {inspection}
 """
-    return parse_text(Path("locker.txt"), text.encode())
+    return parse_text(Path("evidence.txt"), text.encode())
 
 
 def position(document: Document, number: str) -> int:
