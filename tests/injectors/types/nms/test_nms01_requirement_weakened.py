@@ -72,7 +72,7 @@ c) 柜体应设置防撬报警装置。
     context = InjectionContext.from_documents([doc])
     baseline = Baseline(doc)
     injector = RequirementWeakened()
-    forms = Counter()
+    forms: Counter[str | None] = Counter()
     for seed in range(60):
         attempt = injector.inject(baseline, random.Random(f"{seed}:w"), context, seed=seed)
         assert attempt.instance is not None
