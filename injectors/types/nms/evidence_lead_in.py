@@ -11,7 +11,7 @@ from injectors.language.modals import RECOMMENDATION, Modal, modal_verbs
 from injectors.language.quotes import shorten
 from injectors.types.nms.analysis import place
 from injectors.types.nms.evidence import LEAD_IN, Evidence
-from injectors.types.nms.provision_parts import LIST_ITEM, heads_its_item, lead_in_line
+from injectors.types.nms.provision_parts import LIST_ITEM, heads_its_item, lead_in_line, list_bounds
 from parsers.model import Document
 
 # "应符合下列要求：", "必须满足以下各项要求。": a lead-in that makes every item after it a requirement. Not
@@ -50,11 +50,7 @@ def lead_in(document: Document, position: int, line: str, modal: Modal) -> list[
 def _list_of(lines: list[str], line: str) -> list[str]:
     """The items of the list `line` belongs to (consecutive list-item lines around it)."""
     at = lines.index(line) if line in lines else 0
-    first, last = at, at
-    while first > 0 and LIST_ITEM.match(lines[first - 1]):
-        first -= 1
-    while last + 1 < len(lines) and LIST_ITEM.match(lines[last + 1]):
-        last += 1
+    first, last = list_bounds(lines, at)
     return lines[first : last + 1]
 
 

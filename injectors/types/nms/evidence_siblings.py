@@ -10,7 +10,14 @@ import regex
 
 from injectors.language.modals import Modal, modal_verbs, next_word, sentence_span
 from injectors.types.nms.evidence import SIBLING, Evidence
-from injectors.types.nms.provision_parts import LIST_ITEM, actor, excerpt, heads_its_item, object_of
+from injectors.types.nms.provision_parts import (
+    LIST_ITEM,
+    actor,
+    excerpt,
+    heads_its_item,
+    list_bounds,
+    object_of,
+)
 from parsers.model import Section
 
 _EXAMPLES = regex.compile(r"(?:^|[，,：:（(、])(?:例如|比如|如)(?![果何下图表此])")
@@ -35,11 +42,7 @@ def list_siblings(
     at = section.text.count("\n", 0, line_offset)
     if not LIST_ITEM.match(lines[at]):
         return []
-    first, last = at, at
-    while first > 0 and LIST_ITEM.match(lines[first - 1]):
-        first -= 1
-    while last + 1 < len(lines) and LIST_ITEM.match(lines[last + 1]):
-        last += 1
+    first, last = list_bounds(lines, at)
     out = []
     for i in range(first, last + 1):
         if i == at:

@@ -63,6 +63,16 @@ def object_of(line: str, modal: Modal) -> str:
     return provision_after(line, modal)[len(verb) :].strip(" \t，,。；;")
 
 
+def list_bounds(lines: list[str], at: int) -> tuple[int, int]:
+    """The first and last line of the run of list items around the item at line `at`."""
+    first, last = at, at
+    while first > 0 and LIST_ITEM.match(lines[first - 1]):
+        first -= 1
+    while last + 1 < len(lines) and LIST_ITEM.match(lines[last + 1]):
+        last += 1
+    return first, last
+
+
 def lead_in_line(section: Section, line: str) -> str:
     """The line that introduces the list `line` is an item of ("" when there is none)."""
     lines = section.text.split("\n")

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from injectors.language.modals import modal_verbs
-from injectors.types.nms.provision_parts import actor, excerpt, fold, heads_its_item, lead_in_line, object_of
+from injectors.types.nms.provision_parts import (
+    actor,
+    excerpt,
+    fold,
+    heads_its_item,
+    lead_in_line,
+    list_bounds,
+    object_of,
+)
 from tests.injectors.types.nms.nms_documents import evidence_standard, position
 
 
@@ -32,6 +40,19 @@ def test_the_lead_in_of_a_list_item_is_the_line_above_the_list() -> None:
     section = document.sections[position(document, "4.1")]
     assert lead_in_line(section, "b) 柜门应有编号。") == "柜门应符合下列要求："
     assert lead_in_line(section, "柜门应符合下列要求：") == "柜门应符合下列要求："
+
+
+def test_a_list_runs_over_its_consecutive_items() -> None:
+    lines = [
+        "柜门应符合下列要求：",
+        "a) 柜门应能自动锁闭；",
+        "b) 柜门应有编号。",
+        "柜体应可靠接地。",
+        "——接地线应为黄绿色。",
+    ]
+    assert list_bounds(lines, 2) == (1, 2)
+    assert list_bounds(lines, 1) == (1, 2)
+    assert list_bounds(lines, 4) == (4, 4)
 
 
 def test_an_excerpt_is_its_phrase_and_never_holds_the_changed_modal() -> None:
