@@ -41,7 +41,8 @@ from injectors.types.nms.editing import (
     quote,
     rewrite,
 )
-from injectors.types.nms.evidence import LIMIT, named, requirement_evidence
+from injectors.types.nms.evidence import LIMIT, named
+from injectors.types.nms.evidence_finding import requirement_evidence
 
 ERROR_TYPE = ErrorType(
     "NMS-01",
@@ -72,13 +73,13 @@ class RequirementWeakened(Injector):
     permission. Only clean replacements: never 应能 → 可能 or 应用-like compounds (the diff rule reads
     the new word as the intended modal verb). Never in a table cell or a fixed value (`editing.fixed_value`).
 
-    Evidence rule (`evidence.requirement_evidence`): only where the document shows that this very clause is
+    Evidence rule (`requirement_evidence`): only where the document shows that this very clause is
     a requirement — the same actor bound to the same object as a requirement elsewhere (the same provision
     stated earlier or at a lower grade, a lead-in "应符合下列要求" binding every item, a sibling with the same
     actor and object), the inspection rules naming the clause or its sub-chapter, a test of the clause
-    itself (not of its sub-chapter, not as a test's conditions: "在7.1的试验条件下"), its limit value or
-    its safety purpose. A sibling with another subject or object is none: "a) 柜门应…；b) 显示屏宜…" is a
-    plausible list."""
+    itself (not of its sub-chapter, not as a test's conditions: "在7.1的试验条件下"), its limit value,
+    its safety purpose, or a table marking the clause's object mandatory (必选, M, 是否必填 "是").
+    A sibling with another subject or object is none: "a) 柜门应…；b) 显示屏宜…" is a plausible list."""
 
     error_type = ERROR_TYPE.id
     version = "4"

@@ -36,7 +36,8 @@ from injectors.types.nms.editing import (
     quote,
     rewrite,
 )
-from injectors.types.nms.evidence import named, recommendation_evidence
+from injectors.types.nms.evidence import named
+from injectors.types.nms.evidence_finding import recommendation_evidence
 
 ERROR_TYPE = ErrorType(
     "NMS-02",
@@ -58,20 +59,22 @@ def recommendation_strengthened(original: Document, corrupted: Document) -> Iter
 
 # --- NMS-02 -------------------------------------------------------------------------------------------
 _NO_STRENGTHEN_BEFORE = ("均", "皆", "都", "方", "才", "即", "尚", "也", "亦", "还", "多")  # 最多可
-_PURPOSE = regex.compile(r"使(?!用)|确保|保证|以便|从而")  # 使 of 使用 is no purpose
+_PURPOSE = regex.compile(r"使(?!用)|确保|保证|保障|以便|从而")  # 使 of 使用 is no purpose
 
 
 class RecommendationStrengthened(Injector):
     """宜 → 应, 不宜 → 不应, 可 / 可以 → 应 in a body clause: an option becomes an obligation. Not after
     均/方/才 ("……均可", "审批后方可……"), where 应 would not read as a sentence.
 
-    Evidence rule (`evidence.recommendation_evidence`): only where the document shows the option — its own
+    Evidence rule (`recommendation_evidence`): only where the document shows the option — its own
     sentence offers an alternative, foresees the exception or hedges it, a later sentence presupposes it
     may not be taken, a sibling binds the same actor to the same object with 宜/可, a later grade restates
-    it, a default stands for what it permits to set, or the document's explanation of the clause (条文说明)
-    recommends the same act on the same object. A sibling with
-    another subject or object is no evidence ("下级平台应…，上级平台可以…" is a legitimate pair). Never in a
-    table cell or a fixed value (`editing.fixed_value`: a 必选/可选 column)."""
+    it, a default stands for what it permits to set, the document's explanation of the clause (条文说明)
+    recommends the same act on the same object, or the document marks the clause's object optional
+    (a table row naming it in a 必选/可选, 是否必填 or 约束 column: "可选", "O", "否"; "……为可选项").
+    A sibling with another subject or object is no evidence ("下级平台应…，上级平台可以…" is a
+    legitimate pair). Never in a table cell or a fixed value (`editing.fixed_value`: a 必选/可选
+    column)."""
 
     error_type = ERROR_TYPE.id
     version = "3"

@@ -25,7 +25,7 @@ from injectors.language.quotes import aligned, opening, quote_after, shorten
 from injectors.planner import Candidates, finalize
 from injectors.registry import definition, definitions
 from injectors.taxonomy import EDITION_2009, EDITION_2020, ErrorType
-from injectors.types.nms.evidence import sentence_siblings
+from injectors.types.nms.evidence_siblings import sentence_siblings
 from injectors.types.nref.analysis import list_items
 from injectors.types.nref.editing import snippet as nref_snippet
 from parsers.model import Document

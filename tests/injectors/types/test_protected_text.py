@@ -17,13 +17,9 @@ from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.language.modals import modal_verbs
 from injectors.language.quotations import protected, protected_spans
-from injectors.types.nms.evidence import (
-    HEDGE,
-    PRESUPPOSED,
-    SIBLING,
-    recommendation_evidence,
-    sentence_siblings,
-)
+from injectors.types.nms.evidence import HEDGE, PRESUPPOSED, SIBLING
+from injectors.types.nms.evidence_finding import recommendation_evidence
+from injectors.types.nms.evidence_siblings import sentence_siblings
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from injectors.types.ter.ter01_undefined_term_used import UndefinedTermUsed
 from parsers.model import Document, Section

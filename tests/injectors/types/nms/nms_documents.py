@@ -7,6 +7,8 @@ from pathlib import Path
 
 from injectors.checking import Baseline, lint
 from injectors.context import InjectionContext
+from injectors.language.modals import modal_verbs
+from injectors.types.nms.evidence_finding import recommendation_evidence
 from injectors.types.nms.nms01_requirement_weakened import RequirementWeakened
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from parsers.model import Document
@@ -79,33 +81,8 @@ SEEDS = range(6)
 
 def evidence_standard(requirements: str, *, tests: str = "", inspection: str = "") -> Document:
     """A small 2020 standard: the given requirements in 4.1, optional test methods (5) and inspection (6)."""
-    text = f"""GB/T 99903—2025
-社区 快递 智能柜 技术要求
-前言
-本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。
-本文件由示例标准化技术委员会提出。
-1 范围
-本文件规定了社区快递智能柜的技术要求。
-本文件适用于社区内设置的快递智能柜。
-2 规范性引用文件
-本文件没有规范性引用文件。
-3 术语和定义
-本文件没有需要界定的术语和定义。
-4 技术要求
-4.1 柜门开启
-{requirements}
-4.2 标志
-柜体正面的标志内容由运营方确定。
-5 试验方法
-5.1 试验条件
-试验在常温常湿的室内进行。
-{tests}
-6 检验规则
-6.1 检验分类
-智能柜的检验分为出厂检验和型式检验。
-{inspection}
-"""
-    return parse_text(Path("evidence.txt"), text.encode())
+    clauses = f"4.1 柜门开启\n{requirements}\n4.2 标志\n柜体正面的标志内容由运营方确定。"
+    return locker(clauses, tests=tests, inspection=inspection)
 
 
 def attempts(document: Document, injector: RequirementWeakened | RecommendationStrengthened) -> list:
@@ -147,3 +124,70 @@ STATEMENTS_AND_CLAUSES = """4 安装要求
 4.6 标志
 柜体正面应设置运营方标志。标志应清晰可见。
 """
+
+
+def locker(clauses: str, tests: str = "", inspection: str = "") -> Document:
+    """A made-up parcel locker standard: `clauses` under chapter 4, test methods (5), inspection (6)."""
+    text = f"""GB/T 99903—2025
+社区 快递 智能柜 技术要求
+前言
+本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。
+本文件由示例标准化技术委员会提出。
+1 范围
+本文件规定了社区快递智能柜的技术要求。
+本文件适用于社区内设置的快递智能柜。
+2 规范性引用文件
+本文件没有规范性引用文件。
+3 术语和定义
+本文件没有需要界定的术语和定义。
+4 技术要求
+{clauses}
+5 试验方法
+5.1 试验条件
+试验在常温常湿的室内进行。
+{tests}
+6 检验规则
+6.1 检验分类
+智能柜的检验分为出厂检验和型式检验。
+{inspection}
+"""
+    return parse_text(Path("evidence.txt"), text.encode())
+
+
+def position(document: Document, number: str) -> int:
+    return next(i for i, s in enumerate(document.sections) if s.number == number)
+
+
+PLAIN = "柜门应采用金属材料制作。取件后柜门宜自动锁闭。"
+
+
+def clause_line(document: Document, number: str, marker: str) -> tuple:
+    """(line offset, line, modal) of the first modal verb within `marker` in a section."""
+    text = document.sections[position(document, number)].text
+    at = text.index(marker)
+    offset = text.rfind("\n", 0, at) + 1
+    end = text.find("\n", at)
+    line = text[offset : end if end >= 0 else len(text)]
+    modal = next(m for m in modal_verbs(line) if at - offset <= m.start < at - offset + len(marker))
+    return offset, line, modal
+
+
+def evidence_at(doc: Document, number: str, word: str) -> list:
+    """NMS-02's evidence for the first modal verb `word` of a section."""
+    position = next(i for i, s in enumerate(doc.sections) if s.number == number)
+    section = doc.sections[position]
+    offset = 0
+    for line in section.text.split("\n"):
+        for modal in modal_verbs(line):
+            if modal.word == word:
+                return recommendation_evidence(doc, position, offset, line, modal)
+        offset += len(line) + 1
+    raise AssertionError(f"no {word} in {number}")
+
+
+def strengthened_attempts(doc: Document) -> list:
+    """NMS-02's attempts on a document over a few seeds."""
+    context = InjectionContext.from_documents([doc])
+    baseline = Baseline(doc)
+    injector = RecommendationStrengthened()
+    return [injector.inject(baseline, random.Random(f"{seed}:r"), context, seed=seed) for seed in range(6)]
