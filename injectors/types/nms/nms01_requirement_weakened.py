@@ -81,8 +81,8 @@ class RequirementWeakened(Injector):
     plausible list."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "ae56dd7c8867a10d"
+    version = "5"
+    digest = "a4739fca97a43f67"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

@@ -74,8 +74,8 @@ class RecommendationStrengthened(Injector):
     table cell or a fixed value (`editing.fixed_value`: a 必选/可选 column)."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "aa33dcdfad224951"
+    version = "4"
+    digest = "fffb9d76124efe41"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -92,8 +92,8 @@ class NormativeReferenceUnlisted(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "d95cfdadee0f86da"
+    version = "4"
+    digest = "83b9589eea6fc586"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -108,8 +108,8 @@ class InformativeReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "d43c2d61c598e6f1"
+    version = "4"
+    digest = "a86e19cc6847316a"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -261,8 +261,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "edc8573d80d11008"
+    version = "5"
+    digest = "7d584d06e9951d41"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

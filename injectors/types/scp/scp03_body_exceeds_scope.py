@@ -535,8 +535,8 @@ class BodyBeyondScope(Injector):
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "e00f870c81f90650"
+    version = "5"
+    digest = "c515849b6c0b55cd"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

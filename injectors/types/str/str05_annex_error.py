@@ -275,8 +275,8 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "27f001720d313e46"
+    version = "5"
+    digest = "7bc270fe44550845"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:

@@ -75,8 +75,8 @@ class DefinitionDefect(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "7d05855e3880c122"
+    version = "4"
+    digest = "98a707d5d0021a3f"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),
