@@ -82,7 +82,7 @@ class RequirementWeakened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "a4739fca97a43f67"
+    digest = "b607fe8239aeaaf3"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

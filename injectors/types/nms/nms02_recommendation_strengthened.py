@@ -75,7 +75,7 @@ class RecommendationStrengthened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "fffb9d76124efe41"
+    digest = "5e01dcdf313526f5"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

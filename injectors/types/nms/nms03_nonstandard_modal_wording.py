@@ -91,7 +91,7 @@ class NonstandardModal(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "d2f4c8dc1febb2dd"
+    digest = "b982f218fcd67430"
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
     alternatives = 3
 

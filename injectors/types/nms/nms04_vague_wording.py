@@ -71,7 +71,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "ff071c730e050dce"
+    digest = "5033aaf87b74f034"
     forms = FORMS
     alternatives = 3
 

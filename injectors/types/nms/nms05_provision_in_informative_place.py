@@ -267,7 +267,7 @@ class ProvisionInInformativePlace(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "06292628a250dc75"
+    digest = "152e2414525b3cf7"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

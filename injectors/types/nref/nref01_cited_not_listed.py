@@ -93,7 +93,7 @@ class NormativeReferenceUnlisted(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "83b9589eea6fc586"
+    digest = "e16f5fc8f2a76313"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

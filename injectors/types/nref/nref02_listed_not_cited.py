@@ -261,7 +261,7 @@ class UncitedReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "a1fe3bdb01f0297a"
+    digest = "4411dfa412dbe0f7"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -109,7 +109,7 @@ class InformativeReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "a86e19cc6847316a"
+    digest = "0a06687b6363f905"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

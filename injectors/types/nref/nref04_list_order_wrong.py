@@ -79,7 +79,7 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "ba640963deffc1fb"
+    digest = "4ca0b9e9f65b41d1"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

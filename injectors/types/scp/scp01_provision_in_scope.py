@@ -262,7 +262,7 @@ class ProvisionInScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "7d584d06e9951d41"
+    digest = "a58f9e4fb4820c22"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

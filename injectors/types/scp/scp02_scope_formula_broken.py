@@ -196,7 +196,7 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "4ae5e458d505d188"
+    digest = "188a0e0c25fb24b1"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

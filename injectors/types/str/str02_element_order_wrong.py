@@ -101,7 +101,7 @@ class ElementOrderWrong(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "e6dcb0702c9d1561"
+    digest = "7bececcec468feeb"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

@@ -96,7 +96,7 @@ class NonStandardElementTitle(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "56ae6a81e32d5c8b"
+    digest = "37d8b480a791f03f"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

@@ -285,7 +285,7 @@ class NumberingHierarchyError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "5368efb0a9206197"
+    digest = "25dba4c586da55dd"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -276,7 +276,7 @@ class AnnexError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "7bc270fe44550845"
+    digest = "4889ac11a1edd96a"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def rule(self, document: Document, form: str = "") -> str:

@@ -143,7 +143,7 @@ class UndefinedTermUsed(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "b81b0875dea008ac"
+    digest = "8818e6f382784eca"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

@@ -286,7 +286,7 @@ class UnusedTermDefined(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "70d2f0c22ee1c484"
+    digest = "4ac70541fb9a0d9a"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

@@ -133,7 +133,7 @@ class InconsistentTermUse(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "3120fd9d26e1974b"
+    digest = "87fd0f301220c1ec"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

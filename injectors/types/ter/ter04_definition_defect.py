@@ -76,7 +76,7 @@ class DefinitionDefect(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "98a707d5d0021a3f"
+    digest = "00be52ca816f4e7d"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

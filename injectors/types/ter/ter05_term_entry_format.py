@@ -230,7 +230,7 @@ class TermEntryFormat(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "5b7b0660f9b361aa"
+    digest = "0c188a7353331ae5"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
