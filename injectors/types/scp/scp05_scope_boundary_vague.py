@@ -269,7 +269,8 @@ class ScopeBoundaryVague(Injector):
     visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
     statement inside its paragraph (not a last line of its own: position gives nothing away), in one of
-    many wordings that add no common phrase, taking turns over the documents of the release.
+    many wordings that add no common phrase, taking turns over the documents of the release; a scope that
+    already excludes is offered both, so that not every such scope grows its list.
 
     Evidence rule: a dropped qualifier is an error only where the boundary really widens, which the
     corrupted document alone shows: the title, another scope sentence or the body still names what the
