@@ -103,7 +103,8 @@ def _cheapest(error_type: str, picks: Picks, market: _Market) -> Trade | None:
     picks a trade gives up are made up where they can be (`_make_up`): by candidates of their own types
     elsewhere, then of the types furthest behind, so that the corpus keeps its size. Where no single swap
     lowers the share (the form a pick could turn into is as common as the top one), two in a row may: the
-    second turns a pick of the form the first crowded into a third form."""
+    second turns a pick of the form the first crowded into a third form, or, where no third form is left
+    to turn to, drops a pick of it or adds one of another form (the balance decides, as for one step)."""
     lopsided = {t for t in market.offered if _lopsided(picks, t, market.declared(t))}
     before = Counter(i.error_type for p in picks.values() for i in p)
     share = _share(_forms(picks, error_type))
@@ -116,7 +117,6 @@ def _cheapest(error_type: str, picks: Picks, market: _Market) -> Trade | None:
         trades.extend(
             (Trade({**first.picks, **second.picks}, first.cost + second.cost), 2)
             for second in _steps(error_type, middle, market.by_doc, market.config)
-            if not _gain(second, middle)
         )
     # the fewest other picks given up first, then the type's count kept (a swap before an added or
     # dropped instance), then one step before two
@@ -249,14 +249,16 @@ def _make_up(
 def _steps(
     error_type: str, picks: Picks, by_doc: Mapping[str, Candidates], config: PlanConfig
 ) -> Iterator[Trade]:
-    """Every step that moves a pick away from `error_type`'s top form: the pick for another form's candidate
+    """Every step that moves a pick away from `error_type`'s top form (any of the forms tied at the top: one
+    of them may be the only one that can give way): the pick for another form's candidate
     in its own document, or for one in another document (the other document's clashing picks give way), or
     for nothing; or, with the pick kept, another form's candidate added (the type takes one more instance,
     which lowers the top form's share as much where the balance leaves room for it)."""
     forms = _forms(picks, error_type)
-    top = min(forms, key=lambda f: (-forms[f], f))
+    most = max(forms.values())
+    top = {f for f in forms if forms[f] == most}  # forms tied at the top all crowd it
     crowded = [
-        (d, i) for d, p in picks.items() for i in p if i.error_type == error_type and i.provenance.form == top
+        (d, i) for d, p in picks.items() for i in p if i.error_type == error_type and i.provenance.form in top
     ]
     others = [
         (d, i)
@@ -264,7 +266,7 @@ def _steps(
         for i in by_doc[d].instances
         if i.error_type == error_type
         and i.provenance.form
-        and i.provenance.form != top
+        and i.provenance.form not in top
         and all(i is not p for p in picks[d])
     ]
     for e, added in others:

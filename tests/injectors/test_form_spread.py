@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from corpus.stdsource import SOURCES, gold_document
 from injectors.balance import _balanced, choose_balanced
 from injectors.context import InjectionContext
 from injectors.form_spread import _fits, _kept_balanced, _make_up, spread_forms
@@ -173,3 +174,44 @@ def test_making_up_a_given_up_pick_skips_a_candidate_that_repeats_its_types_word
     assert all(second not in p for p in made_up.values()), made_up
     picks[said] = []
     assert second in _make_up(["SCP-02"], 1, picks, by_doc, config).get(left, [])
+
+
+ONLY_SCP03 = PlanConfig(min_errors=1, max_errors=18, types=("SCP-03",))
+
+
+@pytest.fixture(scope="module")
+def scope_corpus() -> dict[str, Candidates]:
+    """SCP-03's candidates on the project's corpus, by slug: the cold-chain recorder offers one 参照使用 and
+    two 同类对象, the charging cabinet three 不适用于, the others one form each."""
+    docs = {p.stem: gold_document(p) for p in sorted(SOURCES.glob("*.std"))}
+    context = InjectionContext.from_documents(list(docs.values()))
+    return {slug: candidate_instances(d, 0, context, ONLY_SCP03) for slug, d in docs.items()}
+
+
+def test_a_swap_then_a_dropped_pick_spreads_a_type_that_cannot_grow(
+    scope_corpus: dict[str, Candidates],
+) -> None:
+    """不适用于 and 参照使用 at three each, 同类对象 at one: the document that offers 同类对象 again holds two
+    errors of the type already (no room for one more), and none of the 不适用于 documents offers another
+    form. Its 参照使用 (tied at the top) turns into the second 同类对象, then a 不适用于 of the document
+    that holds two gives way: two of each."""
+    c = scope_corpus
+
+    def of(slug: str, form: str) -> list[ErrorInstance]:
+        return [i for i in c[slug].instances if i.provenance.form == form]
+
+    chosen = {
+        "coldchain-temperature-recorder": (
+            of("coldchain-temperature-recorder", "同类对象")[0],
+            *of("coldchain-temperature-recorder", "参照使用"),
+        ),
+        "ebike-charging-cabinet": tuple(of("ebike-charging-cabinet", "不适用于")[:2]),
+        "cobot-workcell-safety": tuple(of("cobot-workcell-safety", "不适用于")),
+        "water-meter-remote-reading": tuple(of("water-meter-remote-reading", "参照使用")),
+        "greenhouse-monitoring": tuple(of("greenhouse-monitoring", "参照使用")),
+    }
+    candidates = [c[slug] for slug in chosen]
+    chosen = {c[slug].document.doc_id: picks for slug, picks in chosen.items()}
+    assert forms(chosen) == Counter({"不适用于": 3, "参照使用": 3, "同类对象": 1})
+    spread = spread_forms(candidates, chosen, ONLY_SCP03, 0.2, declared)
+    assert forms(spread) == Counter({"不适用于": 2, "参照使用": 2, "同类对象": 2}), forms(spread)

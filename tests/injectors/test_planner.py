@@ -17,9 +17,10 @@ import pytest
 from flows.stages import AssembleInput, ChooseInput, assemble, choose
 from flows.work_cache import WorkCache
 from injectors.balance import BALANCE, _choose_all, choose_balanced, deviation
+from injectors.base import clashes
 from injectors.checking import lint
 from injectors.context import InjectionContext
-from injectors.edit import followed_renames, replay
+from injectors.edit import followed_renames, footprint, replay
 from injectors.planner import (
     MAX_PER_SECTION,
     MAX_PER_TYPE,
@@ -306,8 +307,8 @@ def test_of_a_types_two_candidates_the_one_in_a_chapter_with_fewer_errors_is_tak
                 ),
                 None,
             )
-            if first is None:
-                continue
+            if first is None or clashes(footprint(first.edit), footprint(pair[1].edit), c.document):
+                continue  # the other chapter's candidate cannot go with `first` at all: no preference shown
             config = PlanConfig(types=(first.error_type, error_type), min_errors=2, max_errors=2)
             alone = Candidates(c.document, c.baseline, (first, *pair), {}, {})
             picked = choose_errors(alone, 0, config, Counter({error_type: 100}))  # `first` goes first

@@ -535,9 +535,10 @@ class BodyBeyondScope(Injector):
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "e00f870c81f90650"
+    version = "5"
+    digest = "4ce6b40fd21fca7b"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
+    alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """The scope puts nothing outside in its own words (不适用于, 参照使用, 非X), the document names no
@@ -617,8 +618,11 @@ class BodyBeyondScope(Injector):
         at = _head_end(subject, requirement.head)
         assert at is not None
         joins, alls = _connectors(document, requirement.sentence[at : at + 2])
-        # not the coordinator the subject already has ("火灾探测与报警系统与……"): it would read as one list
-        join = rng.choice([j for j in joins if j not in subject[:at]] or joins)
+        # not the coordinator the subject already has ("火灾探测与报警系统与……"): it would read as one list;
+        # nor, where the document has another, the one an earlier instance here added ("……记录仪以及……"
+        # twice is a phrase the two instances share, a pattern instead of two errors)
+        usable = [j for j in joins if j not in subject[:at]] or joins
+        join = rng.choice([j for j in usable if not any(a.startswith(j) for a in before)] or usable)
         added = match_style(join + obj, section.text)
         every = rng.choice(alls) if at == len(subject) else ""
         new_sentence = subject[:at] + added + every + requirement.sentence[at:]

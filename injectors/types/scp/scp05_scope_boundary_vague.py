@@ -269,7 +269,8 @@ class ScopeBoundaryVague(Injector):
     visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
     excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
     statement inside its paragraph (not a last line of its own: position gives nothing away), in one of
-    many wordings that add no common phrase, taking turns over the documents of the release.
+    many wordings that add no common phrase, taking turns over the documents of the release; a scope that
+    already excludes is offered both, so that not every such scope grows its list.
 
     Evidence rule: a dropped qualifier is an error only where the boundary really widens, which the
     corrupted document alone shows: the title, another scope sentence or the body still names what the
@@ -278,9 +279,10 @@ class ScopeBoundaryVague(Injector):
     clause (named in the description) regulates the excluded object."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "c0ba1f200a50c235"
+    version = "5"
+    digest = "1a456e0be43d1da4"
     forms = FORMS
+    alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
         """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
@@ -316,8 +318,10 @@ class ScopeBoundaryVague(Injector):
             m = EXCLUSION.search(st.text)
             assert m is not None
             out.append(Site(target, ("exclusion-item", st.start + m.end())))
-        if out:
-            return out  # a dropped qualifier or a new list item adds no wording of its own
+        if out and not excluding:
+            return out  # a dropped qualifier adds no wording of its own
+        # where the scope already excludes, a sentence of its own (or "（X除外）") is the other way drafters
+        # add one more exclusion: offered beside the list item, so that not every such scope grows its list
         # otherwise a new sentence right after a boundary statement, inside its paragraph (a paragraph of
         # its own would always be the scope's last line)
         ends = [s.end for s in statements if APPLICABILITY.search(s.text)]
@@ -341,10 +345,12 @@ class ScopeBoundaryVague(Injector):
         line_end = text.find("\n", at) if "\n" in text[at:] else len(text)
         out: list[tuple[str, str, int, str, str]] = []
         stock: list[tuple[str, str, int, str, str]] = []
+        # before the scope's own "不适用于" sentence, a "也不适用" would answer a sentence not yet read
+        first = EXCLUSION.search(text)
+        before_exclusion = first is not None and at <= first.start()
+        templates = [f for f in _SENTENCE_FORMS if not (before_exclusion and "{also}" in f)]
         for obj, clause in self._exclusions(document, section):
-            options = [
-                (at, match_style(f.format(word=word, also=also, obj=obj), text), f) for f in _SENTENCE_FORMS
-            ]
+            options = [(at, match_style(f.format(word=word, also=also, obj=obj), text), f) for f in templates]
             # inside the boundary statement itself ("……（X除外）。"), only for a thing of the kind the
             # boundary names: "……的机构，操作系统不在此列" excludes nothing the sentence listed
             if text[at - 1 : at] in "。." and any(same_kind(obj, o) for o in scope_objects(text)):

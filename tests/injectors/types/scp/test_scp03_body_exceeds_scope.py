@@ -116,8 +116,12 @@ def test_no_sibling_where_the_scope_takes_in_the_whole_kind() -> None:
 
 def test_a_second_instance_in_one_document_names_another_product() -> None:
     """As the planner asks for a second instance (the first one's edit as `taken`): never the same product
-    again, and none at all where the document names only one."""
-    document = counter_standard()
+    again, nor joined by the same coordinator where the document writes another (both instances would add
+    one phrase), and none at all where the document names only one."""
+    # the body writes 和 and 及: the second instance takes the one the first did not
+    document = counter_standard(
+        body=BODY.replace("宜通过客流分析系统上传", "宜定时及按需通过客流分析系统上传")
+    )
     context = InjectionContext.from_documents([document])
     injector = injectors()["SCP-03"]
     for seed in range(8):
@@ -133,6 +137,12 @@ def test_a_second_instance_in_one_document_names_another_product() -> None:
             for r in i.edit.replacements
         ]
         assert len(named[0]) == len(named[1]) == 1 and named[0] != named[1], named
+        joins = [
+            r.new[: len(r.new) - len(r.new.lstrip("和及与、以"))]
+            for i in (first, second)
+            for r in i.edit.replacements
+        ]
+        assert joins[0] != joins[1], joins
     single = counter_standard(
         references=REFERENCES.replace("GB/T 99101—2024 公交车 车载视频监控终端技术要求\n", "")
     )

@@ -202,7 +202,8 @@ def test_scp05_names_the_title_that_still_restricts_the_dropped_qualifier() -> N
 def test_scp05_varies_the_exclusion_wording_a_document_lacks() -> None:
     """A scope that never words an exclusion still offers one (a type real scopes never offered vanished
     from releases of real standards), in varied forms so that no one phrase ("。本文件不……") marks the
-    type; one that already excludes gets the object as a new list item."""
+    type; one that already excludes gets the object as a new list item or in a wording of its own (not
+    every such scope grows its list), never a "也不适用" ahead of the exclusion it would echo."""
     scope = "本文件规定了社区共享工具柜的柜体结构、门锁和电气安全要求。\n本文件适用于社区共享工具柜。"
     body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
     found = [i for i in corpus_instances("SCP-05", corpus(scope, body, 10)) if added_text(i)]
@@ -213,6 +214,12 @@ def test_scp05_varies_the_exclusion_wording_a_document_lacks() -> None:
         assert "照明装置" in added_text(instance) and "4.4" in instance.description
     excluding = standard(scope + "\n本文件不适用于快递自提柜。", body)
     found = [i for i in instances("SCP-05", excluding, seeds=12) if added_text(i)]
-    assert found
+    forms = Counter(i.provenance.form for i in found)
+    assert forms["排除列表增项"] and len(forms) >= 2, forms
     for instance in found:
-        assert "本文件不适用于" + added_text(instance) + "快递自提柜" in instance.corrupted_section.text
+        text = instance.corrupted_section.text
+        if instance.provenance.form == "排除列表增项":
+            assert "本文件不适用于" + added_text(instance) + "快递自提柜" in text
+        else:
+            assert "照明装置" in added_text(instance) and "也不适用" not in text
+            assert text.index(added_text(instance)) < text.index("本文件不适用于快递自提柜")
