@@ -221,7 +221,7 @@ class ScopePromiseMissing(Injector):
     end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
+    version = "3"
     digest = "bc7d7be88fc7ea7c"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

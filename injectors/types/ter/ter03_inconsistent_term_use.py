@@ -132,8 +132,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "87fd0f301220c1ec"
+    version = "4"
+    digest = "a0e608c7ccec9ca2"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)
