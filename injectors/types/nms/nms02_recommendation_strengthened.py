@@ -77,8 +77,8 @@ class RecommendationStrengthened(Injector):
     column)."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "aa33dcdfad224951"
+    version = "4"
+    digest = "5e01dcdf313526f5"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -70,8 +70,8 @@ class VagueWording(Injector):
     fixed value (`editing.fixed_value`: 可选 of a 必选/可选 column is a value word, not a provision)."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "f8a0d3e8579dd727"
+    version = "5"
+    digest = "5033aaf87b74f034"
     forms = FORMS
     alternatives = 3
 

@@ -92,8 +92,8 @@ class NormativeReferenceUnlisted(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "d95cfdadee0f86da"
+    version = "4"
+    digest = "e16f5fc8f2a76313"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -255,8 +255,8 @@ class UncitedReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "9f21ef5fe0ab9153"
+    version = "4"
+    digest = "4411dfa412dbe0f7"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

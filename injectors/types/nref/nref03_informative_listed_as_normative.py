@@ -109,8 +109,8 @@ class InformativeReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "d43c2d61c598e6f1"
+    version = "4"
+    digest = "0a06687b6363f905"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -78,8 +78,8 @@ class ReferenceListOutOfOrder(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "8723cb7ec11f7364"
+    version = "4"
+    digest = "4ca0b9e9f65b41d1"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

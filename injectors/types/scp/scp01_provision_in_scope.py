@@ -261,8 +261,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "edc8573d80d11008"
+    version = "5"
+    digest = "a58f9e4fb4820c22"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -535,8 +535,8 @@ class BodyBeyondScope(Injector):
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "e00f870c81f90650"
+    version = "5"
+    digest = "4ce6b40fd21fca7b"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
     alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 

@@ -279,8 +279,8 @@ class ScopeBoundaryVague(Injector):
     clause (named in the description) regulates the excluded object."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "c0ba1f200a50c235"
+    version = "5"
+    digest = "1a456e0be43d1da4"
     forms = FORMS
     alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
 

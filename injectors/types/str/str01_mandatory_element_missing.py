@@ -159,8 +159,8 @@ class MandatoryElementRemoved(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "a9b2ee0ea330a278"
+    version = "5"
+    digest = "4c2369ef0b643ccc"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to two chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them

@@ -100,8 +100,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "7586aca43eca773c"
+    version = "4"
+    digest = "7bececcec468feeb"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

@@ -95,8 +95,8 @@ class NonStandardElementTitle(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "23db3f5456cc7a87"
+    version = "4"
+    digest = "37d8b480a791f03f"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

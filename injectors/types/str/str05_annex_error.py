@@ -266,8 +266,8 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "27f001720d313e46"
+    version = "5"
+    digest = "4889ac11a1edd96a"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

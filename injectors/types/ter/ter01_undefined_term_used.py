@@ -142,8 +142,8 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "98e4f99f36c042d9"
+    version = "5"
+    digest = "ea86518207ef8427"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

@@ -285,8 +285,8 @@ class UnusedTermDefined(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "3c8a87093b9ba3c4"
+    version = "4"
+    digest = "4ac70541fb9a0d9a"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

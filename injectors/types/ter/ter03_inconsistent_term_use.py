@@ -132,8 +132,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "a0e608c7ccec9ca2"
+    version = "5"
+    digest = "87fd0f301220c1ec"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

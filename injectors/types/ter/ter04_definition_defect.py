@@ -80,8 +80,8 @@ class DefinitionDefect(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "7d05855e3880c122"
+    version = "4"
+    digest = "00be52ca816f4e7d"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

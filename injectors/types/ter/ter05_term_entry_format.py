@@ -229,8 +229,8 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "8ba09459879af186"
+    version = "5"
+    digest = "67ac7109672aa6ac"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
