@@ -23,13 +23,14 @@ from pathlib import Path
 from string import Template
 
 from evaluation.reviewer.fusion import FAMILIES, Candidate
+from injectors.edition import edition
 from injectors.taxonomy import DIMENSIONS, ErrorType, types
 from parsers.model import Document, Section
 from parsers.render import render_text
 from validation.linter import lint
 
 PROMPTS = Path(__file__).with_name("prompts")
-PROMPT_VERSION = "1"  # a new prompt text gets a new version, hence new cache keys
+PROMPT_VERSION = "2"  # a new prompt text gets a new version, hence new cache keys
 DEFAULT_MAX_CHARS = 10_000
 LLM_FAMILIES = ("direct", "dimension", "type")
 
@@ -124,7 +125,7 @@ def plan_calls(
     document: Document, families: Sequence[str], *, max_chars: int = DEFAULT_MAX_CHARS
 ) -> list[AgentCall]:
     """Every LLM call the chosen families make on `document`, in a fixed order."""
-    rules = document.drafting_rules
+    rules = edition(document)  # the edition every description of this document cites
     dimensions_line = "、".join(f"{code}（{zh}）" for code, (zh, _) in DIMENSIONS.items())
     whole = _parts(document, document.sections, max_chars)
     calls: list[AgentCall] = []

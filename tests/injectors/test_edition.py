@@ -105,3 +105,13 @@ def test_every_type_cites_the_one_edition_of_an_undeclared_document() -> None:
                 cited.setdefault(held, set()).add(definition.error_type.id)
     assert len({t for ts in cited.values() for t in ts}) >= 8, cited  # the fixture offers many types a site
     assert set(cited) == {EDITION_2009}, cited
+
+
+def test_the_reviewer_s_type_prompts_cite_the_same_edition_as_the_descriptions() -> None:
+    """The reviewer agents list each type with its clause; on an undeclared document that is the clause of
+    the edition the descriptions cite, or a model would be told one rule and scored against another."""
+    from evaluation.reviewer.agents import plan_calls
+
+    prompts = " ".join(call.prompt for call in plan_calls(_parsed(KETTLE), ["type", "dimension"]))
+    assert "（GB/T 1.1—2009 " in prompts  # a type line: "NMS-02 推荐或允许被强化（GB/T 1.1—2009 …）"
+    assert "（GB/T 1.1—2020 " not in prompts
