@@ -22,7 +22,7 @@ import regex
 
 from injectors.edit import Applied, Edit, apply_edits, footprint, rename_all
 from injectors.instance import ErrorInstance, describe
-from injectors.language.quotes import aligned
+from injectors.language.quotes import aligned, as_written
 from injectors.registry import definition
 from parsers.model import Document, Section
 
@@ -77,15 +77,31 @@ def document_text(document: Document) -> str:
     return "\n".join([document.title, document.standard_id, *(section_texts(s) for s in document.sections)])
 
 
+def _as_found(quotes: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """Each quote as the texts write it: with its single marks (`nested`) put back to double ones when
+    only that form is there."""
+    out = []
+    for quote in quotes:
+        written = as_written(quote)
+        if written != quote and not any(_in_order(_pieces(quote), t) for t in texts):
+            quote = written
+        out.append(quote)
+    return out
+
+
+def _pieces(quote: str) -> list[str]:
+    return [p for p in _ELLIPSIS.split(quote) if p.strip()]
+
+
 def stale_quotes(description: str, *texts: str) -> list[str]:
     """Quotes of the error part found in none of `texts` (a quote shortened with "……" counts when each
     of its pieces is found, in order)."""
     error = description.split("；修改建议：", 1)[0]
     out = []
-    for quote in QUOTE.findall(error):
+    for quote in _as_found(QUOTE.findall(error), texts):
         if _NUMBER_ONLY.fullmatch(quote.strip()):
             continue
-        pieces = [p for p in _ELLIPSIS.split(quote) if p.strip()]
+        pieces = _pieces(quote)
         if pieces and not any(_in_order(pieces, text) for text in texts):
             out.append(quote)
     return out
@@ -97,7 +113,7 @@ def clipped_quotes(description: str, texts: Sequence[str], whole: frozenset[str]
     with them)."""
     error = description.split("；修改建议：", 1)[0]
     out = []
-    for quote in QUOTE.findall(error):
+    for quote in _as_found(QUOTE.findall(error), texts):
         if quote.strip() in whole or _NUMBER_ONLY.fullmatch(quote.strip()):
             continue
         pieces = [p.strip() for p in _ELLIPSIS.split(quote) if p.strip()]

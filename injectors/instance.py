@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from injectors.edit import Edit, section_dict
+from injectors.language.quotes import nested
 from parsers.model import Section
 
 
@@ -126,4 +127,4 @@ def instance_id(doc_id: str, error_type: str, location: str, seed: int, edit: Ed
 
 
 def describe(error: str, fix: str, rule: str) -> str:
-    return f"错误：{error}；修改建议：{fix}；依据：{rule}"
+    return f"错误：{nested(error)}；修改建议：{nested(fix)}；依据：{rule}"

@@ -155,6 +155,31 @@ def whole_span(text: str, start: int, end: int) -> tuple[int, int]:
 _QUOTED = regex.compile(r"“([^“”]+)”")
 
 
+def nested(text: str) -> str:
+    """Quotes inside a quote in single marks, as Chinese punctuation nests them: a description that quotes
+    a clause which itself quotes a name reads “…框架下的‘样品信息’…”, not two double pairs a reader (and
+    `QUOTE`) would pair wrongly. Text whose double marks do not pair up is left as it is."""
+    if text.count("“") != text.count("”"):
+        return text
+    out, depth = [], 0
+    for char in text:
+        if char == "“":
+            out.append("‘" if depth else char)
+            depth += 1
+        elif char == "”" and depth:
+            depth -= 1
+            out.append("’" if depth else char)
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def as_written(quote: str) -> str:
+    """A quote taken from a description, with the marks `nested` turned single put back as the document
+    writes them."""
+    return quote.replace("‘", "“").replace("’", "”")
+
+
 def whole_quotes(description: str, *texts: str) -> str:
     """Each quote of `description` found in one of `texts` widened to whole words there: a model's
     description may quote "温度宜不大" where the section says "温度宜不大于"."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from injectors.language.quotes import quote_after, shorten
+from injectors.final_descriptions import stale_quotes
+from injectors.instance import describe
+from injectors.language.quotes import as_written, nested, quote_after, shorten
 
 LINE = "终端设备的语音编码应符合ITU-T G.711的规定，并可以对安全要求进行配置。"
 
@@ -72,3 +74,23 @@ def test_an_excerpt_stops_before_a_mark_whose_pair_it_would_leave_out() -> None:
     whole = "外壳应标有“小心轻放”字样。"
     at = whole.index("应")
     assert quote_after(whole, at, at + 1, 8) == "应标有“小心轻放”"
+
+
+def test_a_quote_inside_a_quote_takes_single_marks_and_reads_back_as_the_document_writes_it() -> None:
+    clause = "按“取样记录”和“检测报告”的格式填写的"
+    error = f"删去了限定语“{clause}”"
+    assert nested(error) == "删去了限定语“按‘取样记录’和‘检测报告’的格式填写的”"
+    assert as_written(nested(error)) == error
+    assert "‘取样记录’" in describe(error, f"恢复“{clause}”", "GB/T 1.1—2020 8.5")
+    assert nested("两处“甲”与“乙”") == "两处“甲”与“乙”"  # side by side, nothing nests
+    assert nested("半个“引号") == "半个“引号"  # marks that do not pair up are left alone
+
+
+def test_a_description_with_nested_quotes_is_not_stale_on_its_document() -> None:
+    """The final check finds the quote as the document writes it, double marks inside."""
+    text = "本文件适用于按“取样记录”和“检测报告”的格式填写的台账。"
+    description = describe(
+        "删去了限定语“按“取样记录”和“检测报告”的格式填写的”", "恢复该限定语", "GB/T 1.1—2020 8.5"
+    )
+    assert stale_quotes(description, text) == []
+    assert stale_quotes(description, text.replace("检测报告", "检验报告")) != []
