@@ -148,23 +148,24 @@ class MandatoryElementRemoved(Injector):
     entries, and renumber every later chapter (and the references to them) so that only the missing
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
     Every element the document's edition makes mandatory is a site, so that no one element marks the
-    type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites documents
-    normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
-    chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
-    boundaries, the order of the first elements, the evidence of the scope types), which a deleted scope
-    would take with it. Where chapter 2 or 3 only states that there is nothing to list, that chapter is the
-    site of its kind: it is the one drafters drop, and it takes no other error with it. Every site is
-    offered to the planner at once (the chapters as rivals: each renumbers the chapters after it), and the
-    corpus-wide choice (`injectors.form_spread`) weighs what deleting a chapter takes with it.
+    type: the 前言 and chapter 1 in every edition, chapter 3 from the 2020 rules on, chapter 2 from the 2020
+    rules on and, in a 2009 document, where the body cites documents normatively (the chapter was
+    optional then, the list of what the body cites was not). Where chapter 2 or 3 only states that there
+    is nothing to list, that chapter is the site of its kind: it is the one drafters drop, and it takes no
+    other error with it. Every site is offered to the planner at once (the chapters as rivals: each
+    renumbers the chapters after it), and the corpus-wide choice (`injectors.form_spread`) weighs what
+    deleting a chapter takes with it: the scope holds the scope types' errors and their evidence, the
+    chapters 2 and 3 the references' and the terms' errors, and a deletion is taken only where the
+    balance can spare them (`injectors.joint` drops any pick whose evidence went with the chapter).
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "a9b2ee0ea330a278"
+    version = "5"
+    digest = "e56a8fb7e8bef6c4"
     forms = tuple(ELEMENT_FORM.values())
-    # the 前言 and up to two chapters: the planner sees every one of them, and the chapters (each of which
+    # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them
-    alternatives = 3
+    alternatives = 4
     rivals = True
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -182,8 +183,9 @@ class MandatoryElementRemoved(Injector):
         # 2009 rules, where it was optional), and it takes no other error with it
         stated = [c for c in chapters if states_nothing(document, c.target)]
         chapters = stated or chapters
+        # the scope is mandatory in every edition: a site beside the chapters, not only where they are not
         scope = chapter_at(document, "1", "scope")
-        if scope is not None and not chapters:
+        if scope is not None:
             chapters.append(Site(scope, "scope"))
         foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
         return ([Site(foreword, "foreword")] if foreword is not None else []) + chapters
