@@ -42,6 +42,9 @@ ERROR_TYPE = ErrorType(
     "D",
     ("E-S-01",),
     no_correction="the element was removed: there is no section to correct, the fix restores a whole element",
+    # the 2009 rules list 规范性引用文件 as an optional element (5.1): what a 2009 document breaks without it
+    # is the clause that has the documents the body cites normatively listed there
+    forms=(("规范性引用文件", "GB/T 1.1—2020 6.2", "GB/T 1.1—2009 6.2.3"),),
 )
 
 
@@ -161,7 +164,7 @@ class MandatoryElementRemoved(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "e56a8fb7e8bef6c4"
+    digest = "550b72db7a8a405b"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them
@@ -208,6 +211,7 @@ class MandatoryElementRemoved(Injector):
         if references_into(document, gone, range(site.target, site.target + span)):
             return None  # the rest of the document refers to it: deleting it would leave dangling references
         number = int(section.number)
+        modern = generation(document) == "2020"
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
@@ -223,9 +227,11 @@ class MandatoryElementRemoved(Injector):
                 "恢复第3章“术语和定义”（无需界定术语时写明“本文件没有需要界定的术语和定义。”），"
                 "并恢复后续章的编号"
             )
+        # under the 2009 rules the chapter is required only because the body cites documents normatively
+        cited = "（正文规范性引用了文件，须列出其清单）" if site.detail == "references" and not modern else ""
         return Proposal(
             Edit("remove", site.target, span=span, renames=renames),
-            f"文件缺少必备要素“{section.number} {section.title}”：该章被整体删除{shifted}",
+            f"文件缺少必备要素“{section.number} {section.title}”{cited}：该章被整体删除{shifted}",
             fix,
             form=ELEMENT_FORM[site.detail],
         )

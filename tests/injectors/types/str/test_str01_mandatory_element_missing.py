@@ -149,3 +149,21 @@ def test_the_scope_is_deleted_beside_chapters_2_and_3_under_either_edition() -> 
         corrupted = apply_edits(document, [proposal.edit]).document
         assert next(s.title for s in corrupted.sections if s.number == "1") == "规范性引用文件"
         assert locations(corrupted, "STR-01") == ["1"]
+
+
+def test_a_deleted_reference_chapter_cites_what_its_edition_requires() -> None:
+    """The 2009 rules list 规范性引用文件 as optional: a 2009 document needs it because its body cites a
+    document normatively, which the description says, citing the 2009 clause on the list (6.2.3), not the
+    table of elements (5.1); a 2020 document's chapter is mandatory outright (6.2)."""
+    injector = injectors()["STR-01"]
+    for document, reason, clause in (
+        (edited(), "", "GB/T 1.1—2020 6.2"),
+        (edited((FOREWORD, FOREWORD_2009)), "（正文规范性引用了文件，须列出其清单）", "GB/T 1.1—2009 6.2.3"),
+    ):
+        site = next(s for s in injector.sites(document, InjectionContext()) if s.detail == "references")
+        proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+        assert proposal is not None and proposal.form == "规范性引用文件"
+        assert proposal.error.startswith(f"文件缺少必备要素“2 规范性引用文件”{reason}：该章被整体删除")
+        verdict = injector.verify(Baseline(document), proposal, 0)
+        assert verdict.instance is not None, verdict.failure
+        assert verdict.instance.description.endswith(f"依据：{clause}"), verdict.instance.description
