@@ -13,13 +13,15 @@ no other type's forms newly lopsided, every document at its minimum number of er
 pick of a changed document holding together with the others (`joint.kept_together`); the cheapest trade
 (fewest other picks given up, then the type's count kept) goes first. The picks a trade
 gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
-behind), and no trade adds a candidate whose wording another instance of its type already added.
+behind; where no candidate fits beside a document's picks, one may take the place of a pick of a type with
+instances to spare), and no trade adds a candidate whose wording another instance of its type already
+added.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from injectors.base import clashes
@@ -154,7 +156,8 @@ def _valid(
         behind = sorted((t for t in offered if t != error_type and now[t] < mean), key=lambda t: (now[t], t))
         wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
         count = max(before.total() - now.total(), lost.total())
-        made_up = {**changed, **_make_up(wanted, count, after, by_doc, market.config)}
+        spare = _spare(now, offered, lopsided | {error_type, *wanted})
+        made_up = {**changed, **_make_up(wanted, count, after, by_doc, market.config, spare)}
         options = [made_up, changed]
     else:
         options = [changed]
@@ -216,34 +219,70 @@ def _kept_balanced(before: Counter[str], after: Counter[str], offered: Sequence[
     return True
 
 
+def _spare(now: Counter[str], offered: Sequence[str], kept: set[str]) -> set[str]:
+    """The types a make-up may take one pick from: a whole instance above the mean, their forms not
+    lopsided, none the trade is for or makes up (`kept`)."""
+    mean = sum(now[t] for t in offered) / len(offered)
+    return {t for t in offered if now[t] - 1 >= mean and t not in kept}
+
+
 def _make_up(
-    wanted: Sequence[str], count: int, picks: Picks, by_doc: Mapping[str, Candidates], config: PlanConfig
+    wanted: Sequence[str],
+    count: int,
+    picks: Picks,
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+    spare: Collection[str] = (),
 ) -> dict[str, list[ErrorInstance]]:
     """Up to `count` candidates of the `wanted` types (in turn), each in a document that can take one more
     (under `max_errors`, clashing with none of its picks, holding together with them), none of a form that
     would crowd its type (over `FORM_SHARE` of it), none repeating wording another pick of its type added
-    (the trade would be refused for it, while the next candidate may do)."""
+    (the trade would be refused for it, while the next candidate may do). Where no document can take one
+    beside its picks, a candidate that clashes with a single pick of a `spare` type takes that pick's place
+    (each spare type gives one pick at most): a type's sites sit where other types' errors are (the
+    reference list, the scope), and a type with instances to spare can give one of them up there."""
     added: dict[str, list[ErrorInstance]] = {}
+    giving = set(spare) - set(wanted)
     for error_type in wanted:
         if sum(len(p) - len(picks[d]) for d, p in added.items()) >= count:
             break
         forms = _forms({**picks, **added}, error_type)
         crowded = {f for f in forms if forms[f] + 1 > FORM_SHARE * (forms.total() + 1)}
-        for d in sorted(picks):
-            mine = added.get(d, picks[d])
-            fitting = (
-                (i, _ordered(by_doc[d], [*mine, i]))
-                for i in by_doc[d].instances
-                if i.error_type == error_type
-                and i.provenance.form not in crowded
-                and all(i is not p and not _clash(by_doc[d], i, p) for p in mine)
-                and not _repeats(i, d, {**picks, **added}, by_doc)
-            )
-            new = next((n for i, n in fitting if _fits(n, i, config) and _holds(by_doc[d], n)), None)
-            if new is not None:
+        for taking in (set(), giving):  # beside the picks first, in a spare type's place where none fits
+            found = _making_up(error_type, crowded, picks, added, by_doc, config, taking)
+            if found is not None:
+                d, new, given = found
                 added[d] = new
+                giving -= {i.error_type for i in given}
                 break
     return added
+
+
+def _making_up(
+    error_type: str,
+    crowded: set[str],
+    picks: Picks,
+    added: Mapping[str, list[ErrorInstance]],
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+    giving: set[str],
+) -> tuple[str, list[ErrorInstance], list[ErrorInstance]] | None:
+    """The first document that takes a candidate of `error_type` (`_make_up`): its new picks, and the pick
+    of a `giving` type the candidate took the place of, if any."""
+    for d in sorted(picks):
+        mine = added.get(d, picks[d])
+        for i in by_doc[d].instances:
+            if i.error_type != error_type or i.provenance.form in crowded or any(i is p for p in mine):
+                continue
+            given = [p for p in mine if _clash(by_doc[d], i, p)]
+            if given and (len(given) > 1 or given[0].error_type not in giving):
+                continue
+            if _repeats(i, d, {**picks, **added}, by_doc):
+                continue
+            new = _ordered(by_doc[d], [*(p for p in mine if not any(p is g for g in given)), i])
+            if _fits(new, i, config) and _holds(by_doc[d], new):
+                return d, new, given
+    return None
 
 
 def _steps(

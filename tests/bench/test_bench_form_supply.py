@@ -42,11 +42,12 @@ def test_a_chapter_deletion_takes_the_errors_inside_the_chapter_with_it() -> Non
     config = PlanConfig(types=("STR-01", "NREF-01", "NREF-05"))
     candidates = [candidate_instances(document, 0, context, config)]
     offers = form_offers(candidates, "STR-01")
-    assert set(offers) == {"前言", "规范性引用文件"}
+    assert set(offers) == {"前言", "范围", "规范性引用文件"}
     assert [o.doc_id for o in offers["规范性引用文件"]] == [document.doc_id]
     # NREF-01 edits the reference list, which deleting chapter 2 takes with it (and so does NREF-05's title
     # in 《》 on one of its entries); NREF-05 edits a citation in the 前言 (its dash), which deleting the 前言
     # takes with it
     assert offers["规范性引用文件"][0].clashing == ("NREF-01", "NREF-05")
     assert offers["前言"][0].clashing == ("NREF-05",)
+    assert offers["范围"][0].clashing == ()  # the scope holds neither the list nor a citation
     assert reach(candidates) == {"STR-01": 1, "NREF-01": 1, "NREF-05": 1}

@@ -215,3 +215,21 @@ def test_a_swap_then_a_dropped_pick_spreads_a_type_that_cannot_grow(
     assert forms(chosen) == Counter({"不适用于": 3, "参照使用": 3, "同类对象": 1})
     spread = spread_forms(candidates, chosen, ONLY_SCP03, 0.2, declared)
     assert forms(spread) == Counter({"不适用于": 2, "参照使用": 2, "同类对象": 2}), forms(spread)
+
+
+def test_a_make_up_takes_the_place_of_a_pick_only_of_a_type_with_instances_to_spare() -> None:
+    """A document already at its largest number of errors: the given-up STR-01 can come back only as the
+    chapter-2 deletion in place of the NREF-01 pick inside that chapter, and only where NREF-01 has an
+    instance to spare (the 前言 and chapter 3 sit beside the NREF-01 pick: no room for them)."""
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01", "NREF-01"))
+    docs = documents(1)
+    context = InjectionContext.from_documents(docs)
+    by_doc = {d.doc_id: candidate_instances(d, 0, context, config) for d in docs}
+    ((doc_id, c),) = by_doc.items()
+    nref = next(i for i in c.instances if i.error_type == "NREF-01")
+    picks = {doc_id: [nref]}
+    assert _make_up(["STR-01"], 1, picks, by_doc, config) == {}
+    assert _make_up(["STR-01"], 1, picks, by_doc, config, spare={"TER-02"}) == {}
+    made_up = _make_up(["STR-01"], 1, picks, by_doc, config, spare={"NREF-01"})
+    assert [(i.error_type, i.provenance.form) for i in made_up[doc_id]] == [("STR-01", "规范性引用文件")]
+    assert kept_together(c.baseline.document, made_up[doc_id]) == made_up[doc_id]

@@ -21,6 +21,7 @@ from injectors.base import clashes
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import followed_renames, footprint, replay
+from injectors.joint import kept_together
 from injectors.planner import (
     MAX_PER_SECTION,
     MAX_PER_TYPE,
@@ -358,6 +359,10 @@ def test_a_form_its_type_left_behind_wins_over_the_candidates_it_clashes_with(
             picked = choose_errors(alone, 0, config, Counter(counts), said=before)
             if picked != sorted([rival, usual], key=alone.instances.index):
                 continue  # a loss on assembly: nothing to compare
+            pair = sorted([behind, usual], key=alone.instances.index)
+            apart = c.instances.index(usual) not in conflicts[n]
+            if apart and kept_together(c.baseline.document, pair) != pair:
+                continue  # the type's two forms do not hold together (two chapter orders): one must go
             said = Counter({form_key(usual): 3})
             picked = choose_errors(alone, 0, config, Counter(counts), said=said)
             assert behind in picked and rival not in picked, c.document.doc_id

@@ -42,6 +42,9 @@ ERROR_TYPE = ErrorType(
     "D",
     ("E-S-01",),
     no_correction="the element was removed: there is no section to correct, the fix restores a whole element",
+    # the 2009 rules list 规范性引用文件 as an optional element (5.1): what a 2009 document breaks without it
+    # is the clause that has the documents the body cites normatively listed there
+    forms=(("规范性引用文件", "GB/T 1.1—2020 6.2", "GB/T 1.1—2009 6.2.3"),),
 )
 
 
@@ -148,23 +151,24 @@ class MandatoryElementRemoved(Injector):
     entries, and renumber every later chapter (and the references to them) so that only the missing
     element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
     Every element the document's edition makes mandatory is a site, so that no one element marks the
-    type: 2009 documents (前言 and 范围 mandatory) only lose chapter 2 when the body cites documents
-    normatively (the chapter was optional then), never chapter 3. Chapter 1 is a site only where
-    chapters 2 and 3 are not: the scope holds most of the document's other errors (its wording, its
-    boundaries, the order of the first elements, the evidence of the scope types), which a deleted scope
-    would take with it. Where chapter 2 or 3 only states that there is nothing to list, that chapter is the
-    site of its kind: it is the one drafters drop, and it takes no other error with it. Every site is
-    offered to the planner at once (the chapters as rivals: each renumbers the chapters after it), and the
-    corpus-wide choice (`injectors.form_spread`) weighs what deleting a chapter takes with it.
+    type: the 前言 and chapter 1 in every edition, chapter 3 from the 2020 rules on, chapter 2 from the 2020
+    rules on and, in a 2009 document, where the body cites documents normatively (the chapter was
+    optional then, the list of what the body cites was not). Where chapter 2 or 3 only states that there
+    is nothing to list, that chapter is the site of its kind: it is the one drafters drop, and it takes no
+    other error with it. Every site is offered to the planner at once (the chapters as rivals: each
+    renumbers the chapters after it), and the corpus-wide choice (`injectors.form_spread`) weighs what
+    deleting a chapter takes with it: the scope holds the scope types' errors and their evidence, the
+    chapters 2 and 3 the references' and the terms' errors, and a deletion is taken only where the
+    balance can spare them (`injectors.joint` drops any pick whose evidence went with the chapter).
     """
 
     error_type = ERROR_TYPE.id
     version = "5"
     digest = "4c2369ef0b643ccc"
     forms = tuple(ELEMENT_FORM.values())
-    # the 前言 and up to two chapters: the planner sees every one of them, and the chapters (each of which
+    # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them
-    alternatives = 3
+    alternatives = 4
     rivals = True
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -182,8 +186,9 @@ class MandatoryElementRemoved(Injector):
         # 2009 rules, where it was optional), and it takes no other error with it
         stated = [c for c in chapters if states_nothing(document, c.target)]
         chapters = stated or chapters
+        # the scope is mandatory in every edition: a site beside the chapters, not only where they are not
         scope = chapter_at(document, "1", "scope")
-        if scope is not None and not chapters:
+        if scope is not None:
             chapters.append(Site(scope, "scope"))
         foreword = next((i for i, s in enumerate(document.sections) if s.kind == "foreword"), None)
         return ([Site(foreword, "foreword")] if foreword is not None else []) + chapters
@@ -206,6 +211,7 @@ class MandatoryElementRemoved(Injector):
         if references_into(document, gone, range(site.target, site.target + span)):
             return None  # the rest of the document refers to it: deleting it would leave dangling references
         number = int(section.number)
+        modern = generation(document) == "2020"
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
@@ -221,9 +227,11 @@ class MandatoryElementRemoved(Injector):
                 "恢复第3章“术语和定义”（无需界定术语时写明“本文件没有需要界定的术语和定义。”），"
                 "并恢复后续章的编号"
             )
+        # under the 2009 rules the chapter is required only because the body cites documents normatively
+        cited = "（正文规范性引用了文件，须列出其清单）" if site.detail == "references" and not modern else ""
         return Proposal(
             Edit("remove", site.target, span=span, renames=renames),
-            f"文件缺少必备要素“{section.number} {section.title}”：该章被整体删除{shifted}",
+            f"文件缺少必备要素“{section.number} {section.title}”{cited}：该章被整体删除{shifted}",
             fix,
             form=ELEMENT_FORM[site.detail],
         )

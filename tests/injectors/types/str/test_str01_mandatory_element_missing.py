@@ -6,6 +6,7 @@ import random
 
 import regex
 
+from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.registry import injectors
@@ -77,7 +78,8 @@ def test_a_deleted_foreword_is_restored_with_the_sentence_of_the_documents_editi
         document = edited((FOREWORD, foreword))
         site = next(s for s in injector.sites(document, InjectionContext()) if s.detail == "foreword")
         proposal = injector.propose(document, site, random.Random(0), InjectionContext())
-        assert proposal is not None and said in proposal.fix, proposal.fix
+        assert proposal is not None
+        assert said in proposal.fix, proposal.fix
 
 
 def test_a_restored_foreword_names_the_document_as_its_scope_does() -> None:
@@ -100,7 +102,7 @@ def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted(
     document = edited((chapter("3"), empty_terms))
     injector = injectors()["STR-01"]
     sites = list(injector.sites(document, InjectionContext()))
-    assert [s.detail for s in sites] == ["foreword", "terms"]
+    assert [s.detail for s in sites] == ["foreword", "terms", "scope"]  # chapter 2 gives way to it
     proposal = injector.propose(document, sites[1], random.Random(0), InjectionContext())
     assert proposal is not None and proposal.form == "术语和定义"
     assert "连同" not in proposal.error  # no entries went with it
@@ -112,6 +114,7 @@ def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted(
         "foreword",
         "references",
         "terms",
+        "scope",
     ]  # with entries in both chapters, both are sites
     empty_references = "2 规范性引用文件\n本文件没有规范性引用文件。\n"
     quiet = edited(
@@ -119,4 +122,48 @@ def test_a_chapter_that_only_says_it_has_nothing_to_list_is_the_chapter_deleted(
     )
     site = next(s for s in injector.sites(quiet, InjectionContext()) if s.detail == "references")
     proposal = injector.propose(quiet, site, random.Random(0), InjectionContext())
-    assert proposal is not None and "本文件没有规范性引用文件。" in proposal.fix, proposal.fix
+    assert proposal is not None
+    assert "本文件没有规范性引用文件。" in proposal.fix, proposal.fix
+
+
+def test_the_scope_is_deleted_beside_chapters_2_and_3_under_either_edition() -> None:
+    """范围 is mandatory in both editions: a site where chapters 2 and 3 are sites too, and the instance
+    cites the clause of the document's own edition; later chapters move up, so 1 is the missing scope."""
+    injector = injectors()["STR-01"]
+    in_use = ("箱体表面应平整", "恒温箱表面应平整")  # the defined term stays in use without the scope
+    for document, clause in (
+        (edited(in_use), "GB/T 1.1—2020 6.2"),
+        (edited(in_use, (FOREWORD, FOREWORD_2009)), "GB/T 1.1—2009 5.1"),
+    ):
+        sites = list(injector.sites(document, InjectionContext()))
+        assert {s.detail for s in sites} >= {"foreword", "references", "scope"}
+        scope = next(s for s in sites if s.detail == "scope")
+        proposal = injector.propose(document, scope, random.Random(0), InjectionContext())
+        assert proposal is not None and proposal.form == "范围"
+        assert proposal.edit.renames[:2] == (("2", "1"), ("3", "2"))
+        verdict = injector.verify(Baseline(document), proposal, 0)
+        assert verdict.instance is not None, verdict.failure
+        assert verdict.instance.location == "1"
+        assert verdict.instance.description.startswith("错误：文件缺少必备要素“1 范围”：该章被整体删除")
+        assert verdict.instance.description.endswith(f"依据：{clause}"), verdict.instance.description
+        corrupted = apply_edits(document, [proposal.edit]).document
+        assert next(s.title for s in corrupted.sections if s.number == "1") == "规范性引用文件"
+        assert locations(corrupted, "STR-01") == ["1"]
+
+
+def test_a_deleted_reference_chapter_cites_what_its_edition_requires() -> None:
+    """The 2009 rules list 规范性引用文件 as optional: a 2009 document needs it because its body cites a
+    document normatively, which the description says, citing the 2009 clause on the list (6.2.3), not the
+    table of elements (5.1); a 2020 document's chapter is mandatory outright (6.2)."""
+    injector = injectors()["STR-01"]
+    for document, reason, clause in (
+        (edited(), "", "GB/T 1.1—2020 6.2"),
+        (edited((FOREWORD, FOREWORD_2009)), "（正文规范性引用了文件，须列出其清单）", "GB/T 1.1—2009 6.2.3"),
+    ):
+        site = next(s for s in injector.sites(document, InjectionContext()) if s.detail == "references")
+        proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+        assert proposal is not None and proposal.form == "规范性引用文件"
+        assert proposal.error.startswith(f"文件缺少必备要素“2 规范性引用文件”{reason}：该章被整体删除")
+        verdict = injector.verify(Baseline(document), proposal, 0)
+        assert verdict.instance is not None, verdict.failure
+        assert verdict.instance.description.endswith(f"依据：{clause}"), verdict.instance.description
