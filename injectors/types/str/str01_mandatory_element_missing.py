@@ -164,7 +164,7 @@ class MandatoryElementRemoved(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "4c2369ef0b643ccc"
+    digest = "0bec88f8262b41cd"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them
