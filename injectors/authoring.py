@@ -12,7 +12,8 @@ from injectors.base import Attempt, Injector, Original, Proposal, Rewriter, Site
 from injectors.check import Check, DiffCheck, SectionCheck, Violation
 from injectors.context import CorpusReference, InjectionContext, field_of, same_field
 from injectors.edit import Edit, Replacement, replay
-from injectors.error_type import ErrorType
+from injectors.edition import edition
+from injectors.error_type import EDITION_2009, EDITION_2020, ErrorType
 from injectors.instance import ErrorInstance
 from injectors.joint import Located, term_still_defined, term_still_undefined
 from injectors.llm.constraints import (
@@ -44,6 +45,8 @@ from injectors.registry import TypeDefinition
 from parsers.model import Document, Section
 
 __all__ = [
+    "EDITION_2009",
+    "EDITION_2020",
     "Answer",
     "Attempt",
     "Budget",
@@ -74,6 +77,7 @@ __all__ = [
     "Violation",
     "body_text",
     "defined_term_list",
+    "edition",
     "failure",
     "field_of",
     "has_provision",

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 import regex
 
 from injectors.authoring import (
+    EDITION_2009,
+    EDITION_2020,
     Document,
     Edit,
     ErrorType,
@@ -18,6 +20,7 @@ from injectors.authoring import (
     Site,
     TypeDefinition,
     Violation,
+    edition,
 )
 from injectors.language.crossrefs import references_into
 from injectors.language.modals import has_requirement
@@ -49,12 +52,9 @@ ERROR_TYPE = ErrorType(
 
 
 def generation(document: Document) -> str:
-    """ "2020", "2009" or "unknown", from the foreword sentence the parser read."""
-    if document.drafting_rules.endswith("2020"):
-        return "2020"
-    if document.drafting_rules.endswith("2009"):
-        return "2009"
-    return "unknown"
+    """ "2020" or "2009": the edition the document is held to (one decision for every type), which decides
+    which chapters are mandatory."""
+    return "2009" if edition(document) == EDITION_2009 else "2020"
 
 
 def cites_documents_normatively(document: Document) -> bool:
@@ -138,9 +138,9 @@ def self_reference(document: Document) -> str:
 def drafting_sentence(document: Document) -> str:
     """The sentence the foreword of the document's edition states; "" where the foreword named none (an
     older document, or one that never said): a fix then names no edition it cannot know."""
-    if generation(document) == "2009":
+    if document.drafting_rules == EDITION_2009:
         return f"{self_reference(document)}按照GB/T 1.1—2009给出的规则起草"
-    if generation(document) == "2020":
+    if document.drafting_rules == EDITION_2020:
         return "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草"
     return ""
 

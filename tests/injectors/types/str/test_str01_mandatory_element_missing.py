@@ -10,6 +10,12 @@ from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
 from injectors.registry import injectors
+from injectors.types.str.str01_mandatory_element_missing import (
+    MandatoryElementRemoved,
+    drafting_sentence,
+    missing_mandatory_element,
+)
+from tests.injectors.test_edition import KETTLE, _parsed
 from tests.injectors.types.str.str_documents import (
     FOREWORD,
     FOREWORD_2009,
@@ -167,3 +173,21 @@ def test_a_deleted_reference_chapter_cites_what_its_edition_requires() -> None:
         verdict = injector.verify(Baseline(document), proposal, 0)
         assert verdict.instance is not None, verdict.failure
         assert verdict.instance.description.endswith(f"依据：{clause}"), verdict.instance.description
+
+
+def test_an_undeclared_document_is_held_to_the_edition_its_writing_follows() -> None:
+    """Written the 2009 way, it may lack chapter 3 (no STR-01 deletes it, the checker does not ask for it);
+    written the 2020 way, chapter 3 is mandatory; a restored foreword names no drafting rules the document
+    never stated."""
+    document = _parsed(KETTLE)
+    context = InjectionContext.from_documents([document])
+    details = {site.detail for site in MandatoryElementRemoved().sites(document, context)}
+    assert "terms" not in details and "foreword" in details
+    without_terms = _parsed(regex.sub(r"3 术语和定义\n.*?(?=4 要求)", "", KETTLE, flags=regex.S))
+    assert [v.location for v in missing_mandatory_element(without_terms)] == []
+    assert drafting_sentence(document) == ""
+    # written the 2020 way (本文件, "（资料性）"), the same undeclared document must keep its chapter 3
+    modern = KETTLE.replace("（资料性附录）", "（资料性）").replace("本标准", "本文件")
+    assert "terms" in {site.detail for site in MandatoryElementRemoved().sites(_parsed(modern), context)}
+    modern_without = regex.sub(r"3 术语和定义\n.*?(?=4 要求)", "", modern, flags=regex.S)
+    assert [v.location for v in missing_mandatory_element(_parsed(modern_without))] == ["3"]
