@@ -7,8 +7,13 @@ edit's `renames` so that printed numbers stay consistent where the error is not 
 
 from __future__ import annotations
 
+import regex
+
 from injectors.base import Site
 from parsers.model import Document
+
+# a table or figure numbered within its chapter ("表5-2", "图 6－1"): renumbering the chapter leaves it behind
+_CHAPTER_CAPTION = regex.compile(r"(?m)^\s*[表图]\s?(?P<chapter>[1-9]\d?)\s?[-－]\s?\d+")
 
 
 def block_end(document: Document, position: int) -> int:
@@ -45,3 +50,16 @@ def spread_per_form(sites: list[Site], per_form: int) -> list[Site]:
         step = len(found) / per_form
         out.extend(found if step <= 1 else [found[int((k + 0.5) * step)] for k in range(per_form)])
     return out
+
+
+def numbers_captions_by_chapter(document: Document, chapters: set[str]) -> bool:
+    """Whether any of `chapters` numbers its tables or figures by chapter ("表5-2" in chapter 5): an edit
+    that renumbers such a chapter would leave chapter 4 holding 表5-2, a slip of its own the error did not
+    mean to make, so it renumbers no such chapter."""
+    for section in document.sections:
+        chapter = section.number.split(".", 1)[0]
+        if chapter in chapters and any(
+            m.group("chapter") == chapter for m in _CHAPTER_CAPTION.finditer(section.text)
+        ):
+            return True
+    return False

@@ -32,7 +32,7 @@ from injectors.types.str.analysis import (
     sentences,
     structure_checkable,
 )
-from injectors.types.str.editing import block_end, chapter_at
+from injectors.types.str.editing import block_end, chapter_at, numbers_captions_by_chapter
 
 ERROR_TYPE = ErrorType(
     "STR-01",
@@ -213,6 +213,8 @@ class MandatoryElementRemoved(Injector):
         number = int(section.number)
         modern = generation(document) == "2020"
         renames = tuple((str(n), str(n - 1)) for n in later_chapters(document, number))
+        if numbers_captions_by_chapter(document, {old for old, _ in renames}):
+            return None  # its tables would keep the old chapter numbers ("表6-2" in chapter 5)
         shifted = f"，原第{number + 1}章及以后各章依次前移编号" if renames else ""
         if site.detail == "scope":
             fix = f"恢复第1章“{section.title}”，说明文件规定的内容和适用界限，并恢复后续章的编号"

@@ -4,8 +4,8 @@ the sites of each form are thinned out evenly."""
 from __future__ import annotations
 
 from injectors.base import Site
-from injectors.types.str.editing import block_end, chapter_at, spread_per_form
-from tests.injectors.types.str.str_documents import SAMPLE, parse
+from injectors.types.str.editing import block_end, chapter_at, numbers_captions_by_chapter, spread_per_form
+from tests.injectors.types.str.str_documents import BY_CHAPTER, SAMPLE, parse
 
 
 def test_a_block_ends_after_the_last_section_under_its_head() -> None:
@@ -33,3 +33,10 @@ def test_each_form_keeps_at_most_its_share_of_sites_spread_through_the_document(
     ]  # one from each half, not the first two
     assert [s.target for s in kept if s.detail[0] == "gap"] == [20]
     assert spread_per_form(sites, 20) == sites
+
+
+def test_a_chapter_that_numbers_its_tables_by_chapter_is_told_apart() -> None:
+    document = parse(BY_CHAPTER)
+    assert numbers_captions_by_chapter(document, {"5"})
+    assert not numbers_captions_by_chapter(document, {"4"})
+    assert not numbers_captions_by_chapter(parse(SAMPLE), {"4", "5"})  # 表A.1 is an annex's own numbering

@@ -17,6 +17,7 @@ from injectors.types.str.str01_mandatory_element_missing import (
 )
 from tests.injectors.test_edition import KETTLE, _parsed
 from tests.injectors.types.str.str_documents import (
+    BY_CHAPTER,
     FOREWORD,
     FOREWORD_2009,
     SAMPLE,
@@ -191,3 +192,23 @@ def test_an_undeclared_document_is_held_to_the_edition_its_writing_follows() -> 
     assert "terms" in {site.detail for site in MandatoryElementRemoved().sites(_parsed(modern), context)}
     modern_without = regex.sub(r"3 术语和定义\n.*?(?=4 要求)", "", modern, flags=regex.S)
     assert [v.location for v in missing_mandatory_element(_parsed(modern_without))] == ["3"]
+
+
+def test_no_chapter_is_deleted_where_a_later_chapter_numbers_its_tables_by_chapter() -> None:
+    """Deleting chapter 3 renumbers chapter 5 to 4, and its "表5-1" would stay behind: only the 前言 (which
+    renumbers nothing) is still proposed."""
+    document = parse(BY_CHAPTER)
+    context = InjectionContext.from_documents([document])
+    injector = MandatoryElementRemoved()
+    proposed = {
+        site.detail
+        for site in injector.sites(document, context)
+        if injector.propose(document, site, random.Random(0), context) is not None
+    }
+    assert proposed == {"foreword"}
+    plain = parse(SAMPLE)
+    assert {"foreword", "terms"} <= {
+        site.detail
+        for site in injector.sites(plain, context)
+        if injector.propose(plain, site, random.Random(0), context) is not None
+    }
