@@ -14,7 +14,7 @@ FOREWORD = "本标准按照GB/T 1.1—2009给出的规则起草。"
 
 
 def _standard(name: str) -> Document:
-    text = f"""GB/T 99972—2014
+    text = f"""GB/T 99972—2019
 停车场 风速传感器 技术要求
 前言
 {FOREWORD}

@@ -14,7 +14,7 @@ from injectors.planner import Candidates, PlanConfig, choose, yielding
 from injectors.types.nms.nms02_recommendation_strengthened import RecommendationStrengthened
 from injectors.types.nms.nms05_provision_in_informative_place import ProvisionInInformativePlace
 from parsers.model import Document
-from tests.injectors.types.nms.test_nms02_recommendation_strengthened import document
+from tests.injectors.types.nms.test_evidence_commentary import document
 
 
 def _instance(doc: Document, injector: object, location: str) -> ErrorInstance:
