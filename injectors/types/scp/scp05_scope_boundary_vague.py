@@ -71,6 +71,14 @@ _OBJECT_SUFFIXES_TEXT = """
 _OBJECT_SUFFIXES = tuple(dict.fromkeys(_OBJECT_SUFFIXES_TEXT.split()))
 
 
+# A protocol's clause titled "解析证书" or "导出密钥" specifies an operation on data, not a thing of its own
+# that a scope could leave out ("解析证书未纳入本标准范围" reads as nonsense).
+_OPERATION = re.compile(
+    r"^(?:解析|验证|签发|生成|导出|导入|更新|吊销|注销|申请|获取|查询|删除|加密|解密|签名|传输|发送|接收|上报|下发)"
+    r"(?:证书|密钥|报文|数据帧|元数据|二维码|标识)$"
+)
+
+
 # Modal verbs that only permit ("可配置以下附属装置"): a clause that lets a product have a thing does not
 # regulate it, so a scope excluding the thing contradicts nothing.
 _PERMITTING = frozenset(("可", "可以", "不必"))
@@ -106,6 +114,7 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
             and 3 <= len(title) <= 14
             and ALL_HAN.match(title)
             and title.endswith(_OBJECT_SUFFIXES)
+            and not _OPERATION.match(title)
             and any(regulates(st.text) for st in sentences(s.text))
         ):
             out.append((title, s.number))

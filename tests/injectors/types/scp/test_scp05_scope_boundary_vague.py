@@ -17,6 +17,8 @@ from parsers.model import Document
 from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
     CABINET_SCOPE,
+    EXCHANGE_BODY,
+    EXCHANGE_SCOPE,
     POST_BODY,
     added_text,
     alone_instances,
@@ -295,3 +297,14 @@ def test_scp05_excludes_no_term_that_only_another_subjects_requirement_mentions(
     regulated = mentioned.replace("计量数据应每分钟刷新一次。", "计量模块应每年校准一次。")
     document = charger_standard(scope, regulated, terms=_MODULE_TERM)
     assert any("计量模块" in added_text(i) for i in alone_instances("SCP-05", document))
+
+
+def test_scp05_excludes_no_operation_that_a_protocol_clause_specifies() -> None:
+    """A clause titled "查询报文" specifies an operation on messages, not a thing a scope could leave out."""
+    body = EXCHANGE_BODY.replace("5.2 数据\n", "5.2 查询报文\n查询报文应包含查询条件。\n5.3 数据\n")
+    document = standard(EXCHANGE_SCOPE, body, title="社区服务平台 数据交换 报文格式")
+    assert all("查询报文" not in added_text(i) for i in alone_instances("SCP-05", document))
+    named = standard(
+        EXCHANGE_SCOPE, body.replace("查询报文", "心跳报文"), title="社区服务平台 数据交换 报文格式"
+    )
+    assert any("心跳报文" in added_text(i) for i in alone_instances("SCP-05", named))
