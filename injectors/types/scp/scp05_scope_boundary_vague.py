@@ -160,6 +160,19 @@ _SENTENCE_FORMS = (
 )
 
 
+# A boundary of actors ("适用于……从事……的机构。"): a thing left out of it reads as nonsense unless the
+# exclusion speaks of the requirements or content about the thing.
+_BOUNDS_ACTORS = re.compile(r"适用于[^。\n]*(?:机构|单位|企业|组织|部门|人员)。$")
+
+
+_CONTENT_FORMS = (
+    "{obj}的要求由其他标准规定。",
+    "{obj}另行规定。",
+    "有关{obj}的内容不属于{word}。",
+    "{obj}由专门标准规范。",
+)
+
+
 def _form_name(template: str) -> str:
     """ "{obj}不在{word}的适用范围之内。" → "…不在…的适用范围之内": the wording an instance took."""
     return re.sub(r"(?:\{\w+\})+", "…", template).strip("。，（）")
@@ -426,6 +439,8 @@ class ScopeBoundaryVague(Injector):
         first = EXCLUSION.search(text)
         before_exclusion = first is not None and at <= first.start()
         templates = [f for f in _SENTENCE_FORMS if not (before_exclusion and "{also}" in f)]
+        if _BOUNDS_ACTORS.search(text[:at]):  # "……的机构。CA证书排除在外。" excludes a thing from actors
+            templates = [f for f in templates if f in _CONTENT_FORMS]
         for obj, clause in self._exclusions(document, section):
             options = [(at, match_style(f.format(word=word, also=also, obj=obj), text), f) for f in templates]
             # inside the boundary statement itself ("……（X除外）。"), only for a thing of the kind the

@@ -308,3 +308,15 @@ def test_scp05_excludes_no_operation_that_a_protocol_clause_specifies() -> None:
         EXCHANGE_SCOPE, body.replace("查询报文", "心跳报文"), title="社区服务平台 数据交换 报文格式"
     )
     assert any("心跳报文" in added_text(i) for i in alone_instances("SCP-05", named))
+
+
+def test_scp05_excludes_from_a_boundary_of_actors_only_what_is_said_about_a_thing() -> None:
+    """After "本文件适用于从事共享工具柜运营的企业。" a "照明装置排除在外" leaves a thing out of a set of
+    companies; an exclusion of the requirements or content about it is what a drafter would write."""
+    scope = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于从事社区共享工具柜运营的企业。"
+    found = [i for i in corpus_instances("SCP-05", corpus(scope, _LAMP_BODY, 8)) if added_text(i)]
+    assert found
+    for instance in found:
+        text = added_text(instance)
+        assert "照明装置" in text
+        assert any(w in text for w in ("要求", "规定", "内容", "规范")), text
