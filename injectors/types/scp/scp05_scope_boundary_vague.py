@@ -383,9 +383,9 @@ class ScopeBoundaryVague(Injector):
         ]
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """No qualifier that the title, the scope or the body still shows (a dropped one would go
-        unnoticed, or one that a defined term or an exclusion still bounds), and no object a body clause
-        regulates to exclude."""
+        """No qualifier whose loss the document shows (the title or another scope sentence still states
+        it, or nothing shows it: a dropped one would go unnoticed; or a defined term or an exclusion still
+        bounds it), and no object that a body clause requires or recommends something of to exclude."""
         return "no_scope" if scope_chapter(document) is None else "no_visible_boundary"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
