@@ -7,7 +7,7 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import regex
 
@@ -439,6 +439,40 @@ class Outsider:
     negated: str = ""  # the scope's "非X" qualifier that leaves the object out ("非涉密对象")
     head: str = ""  # for a negated one: the noun it shares with the scope's object ("对象")
     sibling: str = ""  # for a product its references name: the scope's own objects it stands beside
+    written: str = ""  # how a clause names it, where shorter than the scope's words ("换电柜")
+
+    @property
+    def word(self) -> str:
+        """The name a clause takes in: the short name where there is one, else the scope's words."""
+        return self.written or self.name
+
+
+# A participle a scope writes between where an object is used and the object ("塑料大棚中使用的……",
+# "建筑物内设置的……"); a clause names the object without it ("塑料大棚环境监测系统").
+_PARTICIPLE = regex.compile(r"(?:中)?(?:使用|设置|安装|配置|所用)的|(?<=[内外上])的")
+
+
+def clause_name(name: str, objects: tuple[str, ...], body: str) -> str:
+    """How a drafter names an outsider in a clause: the scope's "塑料大棚中使用的环境监测系统" is a
+    塑料大棚环境监测系统 there (the participle dropped), and its "用于电池租赁的换电柜" a 换电柜 (the head
+    after the last 的, where it is a name of its own: three characters or more, sharing no word with the
+    scope's objects, so never a part of them: "旅客信息显示设备" of a 旅客信息显示系统). "" where neither is
+    shorter, or the body already uses the short name (the clause would then take in what it treats)."""
+    if "的" not in name:
+        return ""
+    short = _PARTICIPLE.sub("", name)
+    if "的" in short:
+        head = name.rsplit("的", 1)[1]
+        kind = words(head)[:-1]
+        own = (
+            len(head) >= 3
+            and not any(o.endswith(head) or head in o for o in objects)
+            and not any(len(w) >= 2 and w in o for w in kind for o in objects)
+        )
+        short = head if own else name
+    if short == name or short in body or not ALL_HAN.match(short):
+        return ""
+    return short
 
 
 def _of_its_kind(name: str, objects: tuple[str, ...]) -> str:
@@ -464,7 +498,11 @@ def _material(document: Document) -> tuple[tuple[str, ...], tuple[Outsider, ...]
             Outsider(z, False, sibling=_of_its_kind(z, objects))
             for z in sibling_objects(document, objects, text, body)
         ]
-    usable = tuple(o for o in outside if len(o.name) <= _LONGEST_OBJECT and o.name not in body)
+    usable = tuple(
+        replace(o, written=clause_name(o.name, objects, body)) if not (o.negated or o.sibling) else o
+        for o in outside
+        if len(o.name) <= _LONGEST_OBJECT and o.name not in body
+    )
     return objects, usable
 
 
@@ -481,11 +519,11 @@ def _joins(
         fits = requirement.head.endswith(outsider.head) and outsider.name not in requirement.subject
     else:
         own = requirement.head in own_heads or requirement.head in _SELF_SUBJECTS
-        fits = own and requirement.head not in outsider.name
+        fits = own and requirement.head not in outsider.word
     heads = objects if requirement.head in _SELF_SUBJECTS else ()
     return (
         fits
-        and can_join(outsider.name, requirement.subject, at, heads)
+        and can_join(outsider.word, requirement.subject, at, heads)
         and not _speaks_of(outsider, requirement)
     )
 
@@ -515,7 +553,9 @@ class BodyBeyondScope(Injector):
     coordinated object, one this scope says it does not apply to (or lets use the document only by
     reference, or keeps out by a "非X" qualifier: "非涉密对象"): "集中充电柜和用于电池租赁的换电柜应……",
     written with the coordinators the document itself
-    uses; the error shows only when the clause is read against the scope. Only things of one kind are
+    uses, and named as a clause names a thing, not with the scope's participles ("塑料大棚环境监测系统"
+    for the scope's "塑料大棚中使用的环境监测系统", `clause_name`); the error shows only when the clause
+    is read against the scope. Only things of one kind are
     coordinated (`kinds`): "报警系统和电池室均应设置主电源" is a sentence no drafter writes; a place may
     join only as a second owner ("报警系统及电池室的设计文件应……"). Where the scope puts nothing
     outside, the outsider may be a product of the scope object's own kind that a standard the document
@@ -535,8 +575,8 @@ class BodyBeyondScope(Injector):
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "4ce6b40fd21fca7b"
+    version = "6"
+    digest = "491693f1fbff3b04"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
     alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 
@@ -608,12 +648,12 @@ class BodyBeyondScope(Injector):
         candidates = [
             z
             for z in outside
-            if _joins(z, requirement, own_heads, objects) and not any(z.name in a for a in before)
+            if _joins(z, requirement, own_heads, objects) and not any(z.word in a for a in before)
         ]
         if not candidates:
             return None
         outsider = rng.choice(candidates)
-        obj = outsider.name
+        obj = outsider.word
         subject = requirement.subject
         at = _head_end(subject, requirement.head)
         assert at is not None
@@ -640,9 +680,9 @@ class BodyBeyondScope(Injector):
             if bound:
                 where += f"；{word}“{bound}”"
         elif outsider.excluded:
-            where = f"范围写明{word}不适用于{obj}"
+            where = f"范围写明{word}不适用于{outsider.name}"
         else:
-            where = f"范围只允许{obj}参照使用{word}"
+            where = f"范围只允许{outsider.name}参照使用{word}"
         return Proposal(
             edit,
             error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了要求，"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from injectors.authoring import (
     Answer,
@@ -31,7 +31,7 @@ from injectors.authoring import (
 )
 from injectors.language.novelty import stock_ngrams
 from injectors.language.punctuation import match_style
-from injectors.language.sentences import provisions, sentences
+from injectors.language.sentences import CLAUSE_SPLIT, provisions, sentences
 from injectors.language.words import boundaries, words
 from injectors.types.scp.analysis import (
     APPLICABILITY,
@@ -71,9 +71,40 @@ _OBJECT_SUFFIXES_TEXT = """
 _OBJECT_SUFFIXES = tuple(dict.fromkeys(_OBJECT_SUFFIXES_TEXT.split()))
 
 
+# A protocol's clause titled "解析证书" or "导出密钥" specifies an operation on data, not a thing of its own
+# that a scope could leave out ("解析证书未纳入本标准范围" reads as nonsense).
+_OPERATION = re.compile(
+    r"^(?:解析|验证|签发|生成|导出|导入|更新|吊销|注销|申请|获取|查询|删除|加密|解密|签名|传输|发送|接收|上报|下发)"
+    r"(?:证书|密钥|报文|数据帧|元数据|二维码|标识)$"
+)
+
+
+# Modal verbs that only permit ("可配置以下附属装置"): a clause that lets a product have a thing does not
+# regulate it, so a scope excluding the thing contradicts nothing.
+_PERMITTING = frozenset(("可", "可以", "不必"))
+
+
+def regulates(sentence: str, about: str = "") -> bool:
+    """A requirement or recommendation (应, 不应, 宜, 必须 …) in the sentence, not only a permission; with
+    `about`, one on that thing: named before the modal verb in its clause ("节点证书的存储应……") or right
+    after it as what is acted on ("应对节点证书……"), not a thing another subject's requirement mentions
+    ("显示界面应显示定位模块状态" regulates the display)."""
+    for p in provisions(sentence):
+        if p.word in _PERMITTING:
+            continue
+        if not about:
+            return True
+        clause_start = max((m.end() for m in CLAUSE_SPLIT.finditer(sentence, 0, p.start)), default=0)
+        after = sentence[p.start + len(p.word) :]
+        if about in sentence[clause_start : p.start] or after.startswith(("对" + about, "将" + about)):
+            return True
+    return False
+
+
 @functools.lru_cache(maxsize=16)
 def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
-    """(object, clause) pairs: objects the body regulates, from clause titles and defined terms."""
+    """(object, clause) pairs: objects the body regulates, from clause titles and defined terms, where the
+    clause requires or recommends something of them (a clause that only permits fitting them is none)."""
     out: list[tuple[str, str]] = []
     body = body_sections(document)
     for _, s in body:
@@ -83,7 +114,8 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
             and 3 <= len(title) <= 14
             and ALL_HAN.match(title)
             and title.endswith(_OBJECT_SUFFIXES)
-            and any(provisions(st.text) for st in sentences(s.text))
+            and not _OPERATION.match(title)
+            and any(regulates(st.text) for st in sentences(s.text))
         ):
             out.append((title, s.number))
     for s in document.sections:
@@ -97,7 +129,7 @@ def regulated_objects(document: Document) -> tuple[tuple[str, str], ...]:
                 b.number
                 for _, b in body
                 for st in sentences(b.text)
-                if term in st.text and provisions(st.text)
+                if term in st.text and regulates(st.text, term)
             ),
             None,
         )
@@ -128,6 +160,19 @@ _SENTENCE_FORMS = (
 )
 
 
+# A boundary of actors ("适用于……从事……的机构。"): a thing left out of it reads as nonsense unless the
+# exclusion speaks of the requirements or content about the thing.
+_BOUNDS_ACTORS = re.compile(r"适用于[^。\n]*(?:机构|单位|企业|组织|部门|人员)。$")
+
+
+_CONTENT_FORMS = (
+    "{obj}的要求由其他标准规定。",
+    "{obj}另行规定。",
+    "有关{obj}的内容不属于{word}。",
+    "{obj}由专门标准规范。",
+)
+
+
 def _form_name(template: str) -> str:
     """ "{obj}不在{word}的适用范围之内。" → "…不在…的适用范围之内": the wording an instance took."""
     return re.sub(r"(?:\{\w+\})+", "…", template).strip("。，（）")
@@ -147,16 +192,17 @@ FORMS = (
 # Words of a qualifier too general to show a restriction ("开展……的", "各类……的").
 _GENERIC_TEXT = """
     各类 各种 各级 相关 有关 开展 进行 指导 用于 从事 一般 通用 所有 其他 以及 领域 方面 工作 活动
-    技术 系统 信息 要求 使用 应用 范围 对象
+    技术 系统 信息 要求 使用 应用 范围 对象 设置 安装 布置 配置 位于
     """
 
 
 _GENERIC = frozenset(_GENERIC_TEXT.split())
 
 
-def _shared_run(qualifier: str, other: str) -> str:
-    """The longest run of four or more Chinese characters the qualifier shares with `other`, whole words
-    at both ends of the qualifier's segmentation ("证券期货业", "非涉及国家秘密"), or ""."""
+def _shared_run(qualifier: str, other: str, keep: Callable[[str], bool] = lambda run: True) -> str:
+    """The longest run of four or more Chinese characters the qualifier shares with `other` that `keep`
+    accepts, whole words at both ends of the qualifier's segmentation ("证券期货业", "非涉及国家秘密"), or
+    ""."""
     edges = boundaries(qualifier)
     best = ""
     for i in sorted(edges):
@@ -164,10 +210,34 @@ def _shared_run(qualifier: str, other: str) -> str:
             if j - i < max(4, len(best) + 1):
                 break
             run = qualifier[i:j].removesuffix("的")
-            if len(run) >= 4 and ALL_HAN.match(run) and run in other and run not in _GENERIC:
+            if len(run) >= 4 and ALL_HAN.match(run) and run in other and run not in _GENERIC and keep(run):
                 best = run
                 break
     return best
+
+
+def _standing(document: Document, section: Section, sentence: str, qualifier: str) -> str:
+    """What still bounds the scope once the qualifier is dropped: the title, the shortened sentence and the
+    scope's other statements (its exclusions are read by `still_bounded`)."""
+    others = [
+        o.text
+        for o in statement_sentences(section.text)
+        if o.text != sentence and not EXCLUSION.search(o.text)
+    ]
+    return "\n".join((document.title, sentence.replace(qualifier, "", 1), *others))
+
+
+def lost_words(document: Document, section: Section, sentence: str, qualifier: str) -> set[str]:
+    """The words of the qualifier that nothing left in the scope or the title says: none, and the same
+    restriction still stands ("本文件规定了证券期货业……" after "证券期货业的" is dropped), so the
+    boundary does not widen."""
+    standing = _standing(document, section, sentence, qualifier)
+    # "指导网络运营者开展非涉密……的": who does the work is no restriction of what the document covers
+    restricting = _ACTIVITY.split(qualifier)[-1]
+    return {w for w in _content_words(restricting) if w not in standing}
+
+
+_ACTIVITY = re.compile(r"开展|从事|进行")
 
 
 def _referred_inside(section: Section, sentence: str, qualifier: str) -> str | None:
@@ -185,33 +255,51 @@ def _referred_inside(section: Section, sentence: str, qualifier: str) -> str | N
     return None
 
 
+# "……，其他类型的终端可参照执行": an object the scope lets use the document by reference, as other than
+# what the boundary names.
+_OTHER_REFERRED = re.compile(r"其他[^，。；]{1,30}?(?:参照|参考)[^，。；]*")
+
+
+def _orphaned_other(section: Section, sentence: str, qualifier: str) -> str | None:
+    """The scope's "其他……可参照执行" clause that contrasts with what the qualifier named: once it is dropped,
+    the boundary names no kind for "其他" to be other than."""
+    tail = sentence[sentence.find(qualifier) + len(qualifier) :]
+    later = [o.text for o in statement_sentences(section.text) if o.text.startswith("其他")]
+    for text in (tail, *later):
+        m = _OTHER_REFERRED.search(text)
+        if m:
+            return m.group(0)
+    return None
+
+
 def qualifier_evidence(document: Document, section: Section, sentence: str, qualifier: str) -> str | None:
-    """Where the document still restricts to what a dropped qualifier said: its title, another scope
-    sentence, or the body (a clause title, or the text of two clauses or more), naming a phrase of four
-    characters or more of the qualifier that the shortened boundary no longer has. Without such evidence
-    a shorter boundary reads as a plausible one, and no reviewer could find the loss."""
-    after = sentence.replace(qualifier, "", 1)
+    """Where the document shows that the boundary widened once the qualifier is dropped: the scope's own
+    reference clauses, or the body (a clause title, or the text of two clauses or more) still restricted
+    to a phrase of four characters or more of the qualifier that neither the scope nor the title says any
+    more. A restriction the title or another scope sentence still states is no loss (the remaining text
+    bounds the subject the same way); without evidence a shorter boundary reads as a plausible one."""
+    lost = lost_words(document, section, sentence, qualifier)
+    if not lost:
+        return None
     referred = _referred_inside(section, sentence, qualifier)
     if referred:
         word = self_reference(document)
         return f"范围中只允许参照使用{word}的“{referred}”也落入了这一界限，范围自相矛盾"
-    title = document.title.strip()
-    run = _shared_run(qualifier, title)
-    if run and run not in after:
-        return f"文件名称“{title}”仍限于“{run}”"
-    for other in statement_sentences(section.text):
-        if other.text == sentence or len(other.text) > 90 or EXCLUSION.search(other.text):
-            continue  # an exclusion that names the same words restricts nothing
-        run = _shared_run(qualifier, other.text)
-        if run and run not in after:
-            return f"范围中“{other.text}”仍限于“{run}”"
+    other = _orphaned_other(section, sentence, qualifier)
+    if other:
+        return f"范围中“{other}”的“其他”已无所指，界限不再说明直接适用于哪些对象"
+    standing = _standing(document, section, sentence, qualifier)
+
+    def gone(run: str) -> bool:
+        return run not in standing and bool(_content_words(run) & lost)
+
     body = body_sections(document)
     for _, clause in body:
-        run = _shared_run(qualifier, clause.title)
-        if run and run not in after:
+        run = _shared_run(qualifier, clause.title, gone)
+        if run:
             return f"正文{cite(clause.number)}“{clause.title}”仍限于“{run}”"
-    runs = [(_shared_run(qualifier, clause.text), clause) for _, clause in body]
-    for run in dict.fromkeys(r for r, _ in runs if r and r not in after):
+    runs = [(_shared_run(qualifier, clause.text, gone), clause) for _, clause in body]
+    for run in dict.fromkeys(r for r, _ in runs if r):
         clauses = [c.number for r, c in runs if r == run]
         if len(clauses) >= 2:
             where = "、".join(cite(n) for n in clauses[:3])
@@ -265,22 +353,24 @@ class ScopeBoundaryVague(Injector):
     """SCP-05. Why: the boundary of 范围 decides who must comply (GB/T 1.1—2020); without its
     qualifiers it claims more than the body was written for, and an exclusion that the body contradicts
     leaves users with two answers. How: a qualifier right after "适用于" is dropped
-    ("额定电压不大于1 kV的") where the title or another scope sentence still names it (so the boundary is
-    visibly wider than the document), or X, an object a body clause regulates (a clause title or a term), is
-    excluded: as the first item of an existing "不适用于" list, or as a sentence right after the boundary
-    statement inside its paragraph (not a last line of its own: position gives nothing away), in one of
-    many wordings that add no common phrase, taking turns over the documents of the release; a scope that
-    already excludes is offered both, so that not every such scope grows its list.
+    ("额定电压不大于1 kV的") where the document shows the boundary widened, or X, an object a body clause
+    regulates (a clause title or a term), is excluded: as the first item of an existing "不适用于" list, or
+    as a sentence right after the boundary statement inside its paragraph (not a last line of its own:
+    position gives nothing away), in one of many wordings that add no common phrase, taking turns over the
+    documents of the release; a scope that already excludes is offered both, so that not every such scope
+    grows its list.
 
     Evidence rule: a dropped qualifier is an error only where the boundary really widens, which the
-    corrupted document alone shows: the title, another scope sentence or the body still names what the
-    qualifier said (`qualifier_evidence`), and no defined term nor exclusion still bounds the object to it
-    (`still_bounded`: then the shorter boundary is only terser). An exclusion is an error where a body
-    clause (named in the description) regulates the excluded object."""
+    corrupted document alone shows: what the qualifier said is not still stated by the title or the
+    scope's other sentences (`lost_words`: then the remaining text bounds the subject the same way), the
+    scope's reference clauses or the body still show the restriction (`qualifier_evidence`), and no
+    defined term nor exclusion still bounds the object to it (`still_bounded`). An exclusion is an error
+    where a body clause (named in the description) requires or recommends something of the excluded
+    object (`regulates`); a clause that only permits fitting it ("可配置……") is no evidence."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "1a456e0be43d1da4"
+    version = "6"
+    digest = "7a36d7e5c11dd758"
     forms = FORMS
     alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
 
@@ -293,9 +383,9 @@ class ScopeBoundaryVague(Injector):
         ]
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """No qualifier that the title, the scope or the body still shows (a dropped one would go
-        unnoticed, or one that a defined term or an exclusion still bounds), and no object a body clause
-        regulates to exclude."""
+        """No qualifier whose loss the document shows (the title or another scope sentence still states
+        it, or nothing shows it: a dropped one would go unnoticed; or a defined term or an exclusion still
+        bounds it), and no object that a body clause requires or recommends something of to exclude."""
         return "no_scope" if scope_chapter(document) is None else "no_visible_boundary"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -349,6 +439,8 @@ class ScopeBoundaryVague(Injector):
         first = EXCLUSION.search(text)
         before_exclusion = first is not None and at <= first.start()
         templates = [f for f in _SENTENCE_FORMS if not (before_exclusion and "{also}" in f)]
+        if _BOUNDS_ACTORS.search(text[:at]):  # "……的机构。CA证书排除在外。" excludes a thing from actors
+            templates = [f for f in templates if f in _CONTENT_FORMS]
         for obj, clause in self._exclusions(document, section):
             options = [(at, match_style(f.format(word=word, also=also, obj=obj), text), f) for f in templates]
             # inside the boundary statement itself ("……（X除外）。"), only for a thing of the kind the

@@ -10,7 +10,7 @@ from injectors.context import InjectionContext
 from injectors.instance import ErrorInstance
 from injectors.registry import injectors
 from injectors.types.scp.scp03_body_exceeds_scope import named_siblings, referenced_products
-from parsers.model import Document
+from parsers.model import Document, Section
 from parsers.text import parse_text
 from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
@@ -79,6 +79,11 @@ def scp03_instances(document: Document, seeds: int = 20) -> list[ErrorInstance]:
         if attempt.instance is not None:
             out.append(attempt.instance)
     return out
+
+
+def _text(section: Section | None) -> str:
+    assert section is not None
+    return section.text
 
 
 def test_products_of_cited_standards_are_read_from_their_titles() -> None:
@@ -195,7 +200,7 @@ def test_scp03_coordinates_no_place_with_a_system() -> None:
     found = run("SCP-03", document, InjectionContext.from_documents([document]))
     assert found, "SCP-03 found no possessive site (the design documents of a battery room)"
     for instance in found:
-        corrupted = instance.corrupted_section.text
+        corrupted = _text(instance.corrupted_section)
         assert "电池室的设计文件应包括" in corrupted  # the only reading: a second owner of the documents
         assert "电池室应" not in corrupted and "电池室均应" not in corrupted
         assert "电池室的入口处" not in corrupted
@@ -204,7 +209,7 @@ def test_scp03_coordinates_no_place_with_a_system() -> None:
 def test_scp03_does_not_repeat_the_subjects_own_coordinator() -> None:
     document = standard(FIRE_SCOPE, FIRE_BODY, title="储能柜 火灾探测与报警系统 技术要求")
     for instance in run("SCP-03", document, InjectionContext.from_documents([document]), seeds=20):
-        assert not added_text(instance).startswith("与"), instance.corrupted_section.text
+        assert not added_text(instance).startswith("与"), _text(instance.corrupted_section)
 
 
 def test_scp03_doubles_no_noun() -> None:
@@ -223,7 +228,7 @@ def test_scp03_doubles_no_noun() -> None:
     found = run("SCP-03", document, InjectionContext.from_documents([document]))
     assert found, "SCP-03 found no site although 显示设备 and 显示系统 are of one kind"
     for instance in found:
-        corrupted = instance.corrupted_section.text
+        corrupted = _text(instance.corrupted_section)
         assert "设备的设备" not in corrupted
         assert "显示设备应记录操作日志" in corrupted
 
@@ -245,14 +250,14 @@ def test_scp03_coordinates_the_excluded_object_into_a_clause_of_its_own_wording(
     found = instances("SCP-03", document)
     assert found, "SCP-03 found no site on a scope with an exclusion"
     for instance in found:
-        original = instance.original_section.text
-        corrupted = instance.corrupted_section.text
+        original = _text(instance.original_section)
+        corrupted = _text(instance.corrupted_section)
         assert "本条" not in corrupted and "本章" not in corrupted  # the old stock sentence
         assert "也应" not in corrupted
         assert added_text(instance).lstrip("和及与、以").startswith("快递自提柜")
         # the clause keeps its own predicate: only the subject grew
         (replacement,) = instance.edit.replacements
-        assert replacement.old == "" and instance.original_section.text[:0] == ""
+        assert replacement.old == "" and _text(instance.original_section)[:0] == ""
         assert corrupted.count("。") == original.count("。")
         assert "不适用于快递自提柜" in instance.description
         assert "快递自提柜" not in "".join(s.text for s in document.sections if s.kind == "clause")
@@ -286,9 +291,8 @@ def test_scp03_takes_in_the_object_a_negated_qualifier_leaves_out() -> None:
     assert found, "SCP-03 found no site on a scope that keeps out 涉密对象"
     for instance in found:
         assert added_text(instance).endswith("涉密对象")
-        assert (
-            "等级保护对象" + added_text(instance) + "，应每半年组织一次安全核查"
-            in instance.corrupted_section.text
+        assert "等级保护对象" + added_text(instance) + "，应每半年组织一次安全核查" in _text(
+            instance.corrupted_section
         )
         assert "范围写明本文件适用于“非涉密对象”" in instance.description
 
@@ -467,3 +471,27 @@ def test_a_level_range_without_a_clause_about_its_top_level_is_no_subject_of_its
     context = InjectionContext.from_documents([document])
     assert list(injectors()["SCP-03"].sites(document, context)) == []
     assert injectors()["SCP-03"].no_site_reason(document, context) == "no_subject_of_its_kind"
+
+
+def test_scp03_names_the_outsider_as_a_clause_would() -> None:
+    """A clause names the scope's "用于快递收发的自提柜" a 自提柜 and its "塑料大棚中使用的环境监测终端" a
+    塑料大棚环境监测终端, as drafters write a coordinated subject; the description still quotes the
+    scope's own words for what it leaves out."""
+    scope = CABINET_SCOPE.replace("快递自提柜", "用于快递收发的自提柜")
+    found = instances("SCP-03", standard(scope, CABINET_BODY))
+    assert found
+    for instance in found:
+        assert added_text(instance).lstrip("和及与、以").startswith("自提柜"), added_text(instance)
+        assert "把范围之外的“自提柜”" in instance.description
+        assert "不适用于用于快递收发的自提柜" in instance.description
+    scope = (
+        "本文件规定了温室环境监测终端的技术要求。\n"
+        "本文件适用于连栋温室中使用的温室环境监测终端，塑料大棚中使用的环境监测终端参照使用。"
+    )
+    body = "4 要求\n4.1 测量\n温室环境监测终端应测量空气温度。\n4.2 供电\n温室环境监测终端应采用直流供电。\n"
+    document = standard(scope, body, title="农业 监测终端 技术要求")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]))
+    assert found
+    for instance in found:
+        assert "塑料大棚环境监测终端" in added_text(instance) and "使用的" not in added_text(instance)
+        assert "范围只允许塑料大棚中使用的环境监测终端参照使用本文件" in instance.description

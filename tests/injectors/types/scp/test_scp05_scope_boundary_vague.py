@@ -7,6 +7,7 @@ from collections import Counter
 from injectors.checking import lint
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
+from injectors.instance import ErrorInstance
 from injectors.language.novelty import stock_ngrams
 from injectors.language.words import words
 from injectors.types.scp.analysis import scope_chapter, statement_sentences
@@ -16,6 +17,8 @@ from parsers.model import Document
 from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
     CABINET_SCOPE,
+    EXCHANGE_BODY,
+    EXCHANGE_SCOPE,
     POST_BODY,
     added_text,
     alone_instances,
@@ -46,7 +49,7 @@ def test_scp05_drops_a_qualifier_that_a_referred_object_shows() -> None:
     for instance in found:
         assert "删去了限定语“连栋温室中使用的”" in instance.description
         assert "只允许参照使用本文件的“简易大棚中使用的环境监测终端”也落入了这一界限" in instance.description
-        assert "本文件适用于环境监测终端的设计和验收" in instance.corrupted_section.text
+        assert "本文件适用于环境监测终端的设计和验收" in _corrupted(instance)
 
 
 def test_scp05_takes_no_referred_object_of_another_kind_as_evidence() -> None:
@@ -61,6 +64,11 @@ def test_scp05_takes_no_referred_object_of_another_kind_as_evidence() -> None:
     document = standard(scope, body, title="仓储 记录仪 技术要求")
     found = run("SCP-05", document, InjectionContext.from_documents([document]))
     assert all("参照使用" not in i.description for i in found)
+
+
+def _corrupted(instance: ErrorInstance) -> str:
+    assert instance.corrupted_section is not None
+    return instance.corrupted_section.text
 
 
 WIDE_SCOPE = (
@@ -83,14 +91,12 @@ def _qualifier_cases(document: Document) -> list[tuple[str, str | None, str | No
     ]
 
 
-def test_scp05_drops_a_qualifier_where_only_the_title_still_names_it() -> None:
+def test_scp05_drops_no_qualifier_that_the_title_still_states() -> None:
+    """The title still bounds the subject to 住宅小区: without the qualifier the scope is terser, not
+    wider."""
     document = charger_standard(WIDE_SCOPE, title=WIDE_TITLE)
-    cases = _qualifier_cases(document)
-    assert ("住宅小区内设置的", "文件名称“住宅小区 充电桩管理终端 技术要求”仍限于“住宅小区”", None) in cases
-    found = [i for i in alone_instances("SCP-05", document) if not added_text(i)]
-    assert found and all(i.provenance.form == "删去限定语" for i in found)
-    for instance in found:
-        assert "住宅小区内设置的" not in instance.corrupted_section.text
+    assert ("住宅小区内设置的", None, None) in _qualifier_cases(document)
+    assert not [i for i in alone_instances("SCP-05", document) if i.provenance.form == "删去限定语"]
 
 
 def test_scp05_refuses_a_qualifier_that_a_defined_term_still_says() -> None:
@@ -133,13 +139,13 @@ def test_scp05_exclusions_land_in_several_places() -> None:
     scope = CABINET_SCOPE + "\n学校内设置的工具柜参照使用。"
     body = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n照明装置应在柜门开启时自动点亮。\n5 试验方法")
     document = standard(scope, body)
-    places = Counter()
+    places: Counter[str] = Counter()
     for instance in instances("SCP-05", document, seeds=24):
         (replacement,) = instance.edit.replacements
         if replacement.old:
             places["qualifier"] += 1
             continue
-        lines = [line for line in instance.corrupted_section.text.splitlines() if line.strip()]
+        lines = [line for line in _corrupted(instance).splitlines() if line.strip()]
         places["last line" if replacement.new.strip() in lines[-1] else "inside"] += 1
         corrupted = apply_edits(document, [instance.edit]).document
         assert not [v for v in lint(corrupted, ["SCP-01", "SCP-02"]) if v.location == "1"]
@@ -167,7 +173,7 @@ def test_scp05_exclusion_wordings_share_no_stock_phrase() -> None:
         document = by_id[instance.doc_id]
         obj = next(o for o in ("照明装置", "门锁", "柜体") if o in added_text(instance))
         assert instance.corrupted_section is not None and instance.provenance.form
-        for gram in stock_ngrams(instance.corrupted_section.text, document, words(obj)):
+        for gram in stock_ngrams(_corrupted(instance), document, words(obj)):
             phrases.setdefault("".join(gram), set()).add(instance.provenance.form)
     shared = {p: f for p, f in phrases.items() if len(f) > 1}
     assert not shared, shared
@@ -189,14 +195,67 @@ def test_scp05_drops_no_qualifier_that_nothing_else_in_the_document_names() -> N
     assert all("限定语" not in i.description for i in found)  # 住宅小区 appears nowhere else
 
 
-def test_scp05_names_the_title_that_still_restricts_the_dropped_qualifier() -> None:
+_YARD_BODY = CABINET_BODY.replace(
+    "共享工具柜的柜门应能在断电时手动开启。", "住宅小区共享工具柜的柜门应能在断电时手动开启。"
+).replace("柜体的结构应防止误触带电部件。", "住宅小区共享工具柜的结构应防止儿童误触带电部件。")
+
+
+def test_scp05_drops_a_qualifier_that_only_the_body_still_names() -> None:
     scope = "本文件规定了共享工具柜的柜体结构和门锁要求。\n本文件适用于住宅小区内设置的共享工具柜。"
-    document = standard(scope, CABINET_BODY, title="住宅小区 共享工具柜 技术要求")
+    document = standard(scope, _YARD_BODY, title="社区 共享工具柜 技术要求")
     found = dropped_qualifiers(document)
-    assert found, "no qualifier dropped although the title still names 住宅小区"
+    assert found, "no qualifier dropped although clauses 4.1 and 4.3 still name 住宅小区"
     for instance in found:
         assert "住宅小区内设置的" in instance.description
-        assert "文件名称“住宅小区 共享工具柜 技术要求”仍限于“住宅小区”" in instance.description
+        assert "正文第4.1条、第4.3条的规定仍针对“住宅小区”" in instance.description
+
+
+def test_scp05_drops_no_qualifier_that_another_scope_sentence_still_states() -> None:
+    """ "本文件规定了住宅小区共享工具柜的……" still bounds the subject once "住宅小区内设置的" is dropped from
+    the applicability sentence (the body naming 住宅小区 too does not make the scope wider)."""
+    scope = "本文件规定了住宅小区共享工具柜的柜体结构和门锁要求。\n本文件适用于住宅小区内设置的共享工具柜。"
+    document = standard(scope, _YARD_BODY, title="社区 共享工具柜 技术要求")
+    assert _qualifier_cases(document) == [("住宅小区内设置的", None, None)]
+    assert not dropped_qualifiers(document)
+
+
+def test_scp05_takes_no_actor_of_the_work_for_a_restriction() -> None:
+    """Dropping "指导物业服务企业开展住宅小区内的" loses who does the work, not what the document covers: the
+    first scope sentence still bounds that to 住宅小区."""
+    scope = (
+        "本文件规定了住宅小区共享工具柜的运行维护要求。\n"
+        "本文件适用于指导物业服务企业开展住宅小区内的共享工具柜的运行维护。"
+    )
+    body = _YARD_BODY.replace("门锁宜具有远程开启功能。", "物业服务企业宜每月检查门锁。").replace(
+        "在自然光下目视检查", "物业服务企业在自然光下目视检查"
+    )
+    document = standard(scope, body, title="社区 共享工具柜 技术要求")
+    assert not dropped_qualifiers(document)
+
+
+def test_scp05_drops_a_qualifier_that_the_scopes_other_objects_contrast_with() -> None:
+    """ "其他场所的……可参照执行" is other than what the qualifier named: without it, "其他" has nothing to be
+    other than, and the boundary no longer says what the document applies to directly."""
+    scope = (
+        "本文件规定了共享工具柜的柜体结构和门锁要求。\n"
+        "本文件适用于住宅小区内设置的共享工具柜，其他场所设置的共享工具柜可参照执行。"
+    )
+    document = standard(scope, CABINET_BODY, title="社区 共享工具柜 技术要求")
+    found = dropped_qualifiers(document)
+    assert found
+    for instance in found:
+        assert "本文件适用于共享工具柜，其他场所设置的共享工具柜可参照执行。" in _corrupted(instance)
+        assert "范围中“其他场所设置的共享工具柜可参照执行”的“其他”已无所指" in instance.description
+
+
+def test_scp05_excludes_no_object_that_the_body_only_permits() -> None:
+    """ "柜体可配置照明装置" lets a cabinet have a lamp; it regulates nothing about it, so a scope
+    excluding the lamp contradicts no provision (one that requires something of it does)."""
+    permitted = CABINET_BODY.replace("5 试验方法", "4.4 照明装置\n根据需要，柜体可配置照明装置。\n5 试验方法")
+    document = standard(_PLAIN_SCOPE, permitted)
+    assert all("照明装置" not in added_text(i) for i in alone_instances("SCP-05", document))
+    required = standard(_PLAIN_SCOPE, _LAMP_BODY)
+    assert any("照明装置" in added_text(i) for i in alone_instances("SCP-05", required))
 
 
 def test_scp05_varies_the_exclusion_wording_a_document_lacks() -> None:
@@ -217,9 +276,47 @@ def test_scp05_varies_the_exclusion_wording_a_document_lacks() -> None:
     forms = Counter(i.provenance.form for i in found)
     assert forms["排除列表增项"] and len(forms) >= 2, forms
     for instance in found:
-        text = instance.corrupted_section.text
+        text = _corrupted(instance)
         if instance.provenance.form == "排除列表增项":
             assert "本文件不适用于" + added_text(instance) + "快递自提柜" in text
         else:
             assert "照明装置" in added_text(instance) and "也不适用" not in text
             assert text.index(added_text(instance)) < text.index("本文件不适用于快递自提柜")
+
+
+_MODULE_TERM = "下列术语和定义适用于本文件。\n3.1\n计量模块 metering module\n终端中测量充电电量的部件。"
+
+
+def test_scp05_excludes_no_term_that_only_another_subjects_requirement_mentions() -> None:
+    """ "显示屏应能显示计量模块的状态" requires something of the display, not of the metering module: a scope
+    excluding the module contradicts nothing ("计量模块应每年校准" does)."""
+    scope = WIDE_SCOPE.replace("住宅小区内设置的", "")
+    mentioned = POST_BODY.replace("充电电量和费用", "充电电量和计量模块的状态")
+    document = charger_standard(scope, mentioned, terms=_MODULE_TERM)
+    assert all("计量模块" not in added_text(i) for i in alone_instances("SCP-05", document))
+    regulated = mentioned.replace("计量数据应每分钟刷新一次。", "计量模块应每年校准一次。")
+    document = charger_standard(scope, regulated, terms=_MODULE_TERM)
+    assert any("计量模块" in added_text(i) for i in alone_instances("SCP-05", document))
+
+
+def test_scp05_excludes_no_operation_that_a_protocol_clause_specifies() -> None:
+    """A clause titled "查询报文" specifies an operation on messages, not a thing a scope could leave out."""
+    body = EXCHANGE_BODY.replace("5.2 数据\n", "5.2 查询报文\n查询报文应包含查询条件。\n5.3 数据\n")
+    document = standard(EXCHANGE_SCOPE, body, title="社区服务平台 数据交换 报文格式")
+    assert all("查询报文" not in added_text(i) for i in alone_instances("SCP-05", document))
+    named = standard(
+        EXCHANGE_SCOPE, body.replace("查询报文", "心跳报文"), title="社区服务平台 数据交换 报文格式"
+    )
+    assert any("心跳报文" in added_text(i) for i in alone_instances("SCP-05", named))
+
+
+def test_scp05_excludes_from_a_boundary_of_actors_only_what_is_said_about_a_thing() -> None:
+    """After "本文件适用于从事共享工具柜运营的企业。" a "照明装置排除在外" leaves a thing out of a set of
+    companies; an exclusion of the requirements or content about it is what a drafter would write."""
+    scope = "本文件规定了社区共享工具柜的柜体结构和门锁要求。\n本文件适用于从事社区共享工具柜运营的企业。"
+    found = [i for i in corpus_instances("SCP-05", corpus(scope, _LAMP_BODY, 8)) if added_text(i)]
+    assert found
+    for instance in found:
+        text = added_text(instance)
+        assert "照明装置" in text
+        assert any(w in text for w in ("要求", "规定", "内容", "规范")), text
