@@ -369,7 +369,7 @@ class ScopeBoundaryVague(Injector):
     object (`regulates`); a clause that only permits fitting it ("可配置……") is no evidence."""
 
     error_type = ERROR_TYPE.id
-    version = "6"
+    version = "5"
     digest = "7a36d7e5c11dd758"
     forms = FORMS
     alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
