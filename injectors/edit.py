@@ -47,6 +47,11 @@ class Edit:
         if self.op not in OPS:
             raise ValueError(f"unknown edit operation {self.op!r}: expected one of {', '.join(OPS)}")
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle and copy keep: the fields, not the footprint kept by `footprint` (the work cache's
+        keys are the pickled bytes, which must not depend on whether it was computed)."""
+        return {k: v for k, v in self.__dict__.items() if k != _FOOTPRINT}
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "op": self.op,
@@ -205,12 +210,21 @@ class Footprint:
     sections: frozenset[int]  # `base.occupied`: the spans' positions, and the section an insertion follows
 
 
+_FOOTPRINT = "_footprint"  # where an edit keeps its footprint once read
+
+
 def footprint(edit: Edit) -> Footprint:
-    spans = tuple(claimed_spans(edit))
-    positions = frozenset(p for p, *_ in spans)
-    whole = frozenset(p for p, f, *_ in spans if f in ("*", "number"))
-    sections = positions | ({edit.target} if edit.op == "insert" else frozenset())
-    return Footprint(frozenset(_renamed_numbers(edit)), spans, positions, whole, sections)
+    """Computed once per edit and kept on it: the corpus-wide choice's trades compare the same candidates'
+    edits pairwise again and again."""
+    known: Footprint | None = edit.__dict__.get(_FOOTPRINT)
+    if known is None:
+        spans = tuple(claimed_spans(edit))
+        positions = frozenset(p for p, *_ in spans)
+        whole = frozenset(p for p, f, *_ in spans if f in ("*", "number"))
+        sections = positions | ({edit.target} if edit.op == "insert" else frozenset())
+        known = Footprint(frozenset(_renamed_numbers(edit)), spans, positions, whole, sections)
+        object.__setattr__(edit, _FOOTPRINT, known)
+    return known
 
 
 def clash(a: Footprint, b: Footprint) -> bool:

@@ -121,6 +121,9 @@ class Table:
         )
 
 
+_TABLE_LINES = "_table_lines"  # where a section keeps `table_lines` once read
+
+
 @dataclass(frozen=True)
 class Section:
     """One element: 前言, 1, 3.2, 附录A, A.1, 参考文献 …; `text` is its own body, not its children's."""
@@ -134,6 +137,14 @@ class Section:
     provenance: Provenance = field(default=Provenance(), compare=False)
     tables: tuple[Table, ...] = ()  # the structure of the table rows in `text`
 
+    # sections key the section-local checkers' memo and the injectors' caches: a dataclass's own hash
+    # walks every cell of every table on every lookup (parsers.hash_once)
+    __hash__ = hash_once
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickle and copy keep: the fields, not the hash or the table lines kept on the section."""
+        return {k: v for k, v in state_without_hash(self).items() if k != _TABLE_LINES}
+
     @property
     def heading(self) -> str:
         """The heading as printed on one line."""
@@ -145,9 +156,18 @@ class Section:
         return f"{self.number} {self.title}"
 
     def table_lines(self) -> frozenset[int]:
-        """Indices of the text lines that are rows of a table, full-width rows (a title, a note) included."""
-        lines = self.text.split("\n")
-        return frozenset(t.line + k for t in self.tables if t.in_place(lines) for k in range(len(t.rows)))
+        """Indices of the text lines that are rows of a table, full-width rows (a title, a note) included.
+
+        Read once and kept on the section: the injectors' checkers ask for them on every lint of every
+        candidate, and each answer renders every table's rows."""
+        known: frozenset[int] | None = self.__dict__.get(_TABLE_LINES)
+        if known is None:
+            lines = self.text.split("\n")
+            known = frozenset(
+                t.line + k for t in self.tables if t.in_place(lines) for k in range(len(t.rows))
+            )
+            object.__setattr__(self, _TABLE_LINES, known)
+        return known
 
     @property
     def is_numbered(self) -> bool:

@@ -142,19 +142,28 @@ def test_a_killed_run_resumes_from_the_cache(release_dir: Path, items: list[dict
     assert scores["gbtbench"]["levels"]["diagnosis"]["hits"] == len(items[0]["gold"])
 
 
-def test_baselines_run_without_a_model(release_dir: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def baselines(release_dir: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The three baselines evaluated once for the module (read only by its tests); returns where."""
+    out = tmp_path_factory.mktemp("baselines")
     for name in ("empty", "linter", "random"):
-        done = run("evaluate", str(release_dir), "--baseline", name, "--out", str(tmp_path))
+        done = run("evaluate", str(release_dir), "--baseline", name, "--out", str(out))
         assert done.returncode == 0, done.stderr
-    empty = json.loads((tmp_path / "baseline-empty" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
-    linter = json.loads((tmp_path / "baseline-linter" / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+    return out
+
+
+def test_baselines_run_without_a_model(release_dir: Path, baselines: Path, tmp_path: Path) -> None:
+    def scores(name: str) -> dict:
+        return json.loads((baselines / name / "v0.0.9" / "scores.json").read_text(encoding="utf-8"))
+
+    empty, linter = scores("baseline-empty"), scores("baseline-linter")
     assert empty["gbtbench"]["levels"]["diagnosis"]["recall"] == 0.0
     assert empty["reference"]["prediction_count"] == 0
     # the linter sees the deterministic structure and reference errors, and none of the judgement types
     by_dim = linter["gbtbench"]["by_dimension"]
     assert by_dim["STR"]["recall"] > 0.5 and by_dim["NREF"]["recall"] > 0.5
     assert linter["gbtbench"]["by_error_type"].get("SCP-03", {"recall": 0.0})["recall"] == 0.0
-    first = (tmp_path / "baseline-random" / "v0.0.9" / "predictions.jsonl").read_text(encoding="utf-8")
+    first = (baselines / "baseline-random" / "v0.0.9" / "predictions.jsonl").read_text(encoding="utf-8")
     run("evaluate", str(release_dir), "--baseline", "random", "--out", str(tmp_path / "again"))
     assert (tmp_path / "again" / "baseline-random" / "v0.0.9" / "predictions.jsonl").read_text(
         encoding="utf-8"
@@ -179,12 +188,12 @@ def test_bad_invocations_get_one_clear_line(
     assert message in done.stderr and "Traceback" not in done.stderr
 
 
-def test_predictions_name_their_release_and_score_refuses_another(release_dir: Path, tmp_path: Path) -> None:
+def test_predictions_name_their_release_and_score_refuses_another(
+    release_dir: Path, baselines: Path, tmp_path: Path
+) -> None:
     manifest = json.loads((release_dir / "manifest.json").read_text(encoding="utf-8"))
     fingerprint = manifest["data_fingerprint"]
-    done = run("evaluate", str(release_dir), "--baseline", "linter", "--out", str(tmp_path))
-    assert done.returncode == 0, done.stderr
-    written = tmp_path / "baseline-linter" / "v0.0.9" / "predictions.jsonl"
+    written = baselines / "baseline-linter" / "v0.0.9" / "predictions.jsonl"
     rows = [json.loads(line) for line in written.read_text(encoding="utf-8").splitlines()]
     assert {(r["release"], r["release_fingerprint"]) for r in rows} == {("v0.0.9", fingerprint)}
     assert run("score", str(release_dir), str(written)).returncode == 0

@@ -125,13 +125,13 @@ def test_a_prefect_build_on_a_full_disk_is_one_line_and_no_release(tmp_path: Pat
 
 
 def test_a_prefect_build_that_fills_the_disk_is_one_line_and_no_release(
-    corpus: Path, small_disk: Path, prefect_home: Path
+    corpus: Path, small_disk: Path, prefect_api: str
 ) -> None:
-    """The server starts (its database is elsewhere) and a stage meets the full disk: Prefect's own report
-    of the failed runs (a traceback each) stays off the terminal, which gets the command's one line."""
+    """A stage meets the full disk: Prefect's own report of the failed runs (a traceback each) stays off the
+    terminal, which gets the command's one line. The build reports to the session's API server (a server's
+    own start on a full disk is the test above; the builds that start their own: test_build_processes)."""
     out = small_disk / "out"
-    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_")}
-    env["PREFECT_HOME"] = str(prefect_home)
+    env = {**os.environ, "PREFECT_API_URL": prefect_api}
     done = run("build", "--corpus", str(corpus), "--out", str(out), "--task-runner", "thread", env=env)
     assert done.returncode == 2
     assert one_error_line(done, out).endswith("No space left on device")

@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 from pathlib import Path
 
 import pytest
 
-from injectors.edit import Edit, EditConflict, Replacement, apply_edits, overlaps, rename_number, replay
+from injectors.edit import (
+    Edit,
+    EditConflict,
+    Replacement,
+    apply_edits,
+    footprint,
+    overlaps,
+    rename_number,
+    replay,
+)
 from parsers.model import Document, Section
 from parsers.text import parse_text
 from tests.support.sample_standard import SAMPLE
@@ -84,3 +95,16 @@ def test_rename_number_prefers_deeper_prefix() -> None:
     assert rename_number("5.3.1", renames) == "5.4.1"
     assert rename_number("5.1", renames) == "4.1"
     assert rename_number("15.1", renames) == "15.1"
+
+
+def test_a_footprint_is_read_once_and_never_pickled(doc: Document) -> None:
+    """An edit keeps its footprint (the choice's trades compare the same edits again and again), but its
+    pickled bytes, the work cache's content address, are the same whether it was read or not."""
+    edit = Edit("remove", position(doc, "5.1"), span=3, renames=(("5.2", "5.1"),))
+    unread = pickle.dumps(edit, protocol=pickle.HIGHEST_PROTOCOL)
+    kept = footprint(edit)
+    assert footprint(edit) is kept
+    assert kept.positions == frozenset(range(edit.target, edit.target + 3)) and "5.2" in kept.numbers
+    assert pickle.dumps(edit, protocol=pickle.HIGHEST_PROTOCOL) == unread
+    for again in (pickle.loads(unread), copy.deepcopy(edit)):
+        assert again == edit and hash(again) == hash(edit) and footprint(again) == kept

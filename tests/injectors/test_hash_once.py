@@ -7,7 +7,7 @@ import pickle
 from dataclasses import replace
 
 from injectors.context import InjectionContext
-from parsers.model import Document, Section
+from parsers.model import Cell, Document, Section, Table
 
 
 def _document(title: str = "示例产品 技术要求") -> Document:
@@ -43,3 +43,23 @@ def test_pickle_and_copy_do_not_carry_the_hash() -> None:
             assert twin == value
             assert "_hash_once" not in pickle.loads(pickle.dumps(twin)).__dict__
     assert "_hash_once" not in pickle.loads(pickle.dumps(document)).__dict__
+
+
+def test_a_section_hashes_once_and_keeps_its_table_lines_out_of_its_pickle() -> None:
+    """Sections key the section-local checkers' memo (their tables hashed cell by cell on every lookup)
+    and are asked for their table lines on every lint: both are kept on the section, neither is pickled
+    (the work cache's keys are pickled bytes)."""
+    table = Table(rows=((Cell("项目"), Cell("要求")), (Cell("温度"), Cell("≤ 40 ℃"))), columns=2, line=1)
+    section = Section(
+        "5.1", "要求", "应符合表1。\n项目 | 要求\n温度 | ≤ 40 ℃\n其余见附录A。", 2, "clause", tables=(table,)
+    )
+    unread = pickle.dumps(section)
+    expected = hash(("5.1", "要求", section.text, 2, "clause", "", (table,)))  # provenance: compare=False
+    assert hash(section) == expected and section.table_lines() == frozenset({1, 2})
+    object.__setattr__(section, "text", "")  # only a test may do this: the kept values are what answer
+    assert hash(section) == expected and section.table_lines() == frozenset({1, 2})
+    assert pickle.dumps(pickle.loads(unread)) == unread
+    for twin in (pickle.loads(pickle.dumps(section)), copy.deepcopy(section), copy.copy(section)):
+        assert not {"_hash_once", "_table_lines"} & twin.__dict__.keys()
+        assert twin.table_lines() == frozenset()  # its own text, read anew
+    assert replace(pickle.loads(unread), text="应符合表1。").table_lines() == frozenset()
