@@ -14,8 +14,8 @@ pick of a changed document holding together with the others (`joint.kept_togethe
 (fewest other picks given up, then the type's count kept) goes first. The picks a trade
 gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
 behind; where no candidate fits beside a document's picks, one may take the place of a pick of a type with
-instances to spare), and no trade adds a candidate whose wording another instance of its type already
-added.
+instances to spare, or of one that fills the section or the document it would go into), and no trade
+adds a candidate whose wording another instance of its type already added.
 """
 
 from __future__ import annotations
@@ -238,9 +238,11 @@ def _make_up(
     (under `max_errors`, clashing with none of its picks, holding together with them), none of a form that
     would crowd its type (over `FORM_SHARE` of it), none repeating wording another pick of its type added
     (the trade would be refused for it, while the next candidate may do). Where no document can take one
-    beside its picks, a candidate that clashes with a single pick of a `spare` type takes that pick's place
-    (each spare type gives one pick at most): a type's sites sit where other types' errors are (the
-    reference list, the scope), and a type with instances to spare can give one of them up there."""
+    beside its picks, a candidate that clashes with a single pick of a `spare` type takes that pick's place,
+    or, clashing with none, the place of a pick of a `spare` type that leaves it no room (its section or
+    its document full); each spare type gives one pick at most: a type's sites sit where other types'
+    errors are (the reference list, the scope), and a type with instances to spare can give one of them up
+    there."""
     added: dict[str, list[ErrorInstance]] = {}
     giving = set(spare) - set(wanted)
     for error_type in wanted:
@@ -279,9 +281,13 @@ def _making_up(
                 continue
             if _repeats(i, d, {**picks, **added}, by_doc):
                 continue
-            new = _ordered(by_doc[d], [*(p for p in mine if not any(p is g for g in given)), i])
-            if _fits(new, i, config) and _holds(by_doc[d], new):
-                return d, new, given
+            # a candidate that clashes with none may still find no room (its section or its document
+            # full): a pick of a giving type makes room for it as one it clashes with would
+            ways = [given] if given else [[], *([p] for p in mine if p.error_type in giving)]
+            for way in ways:
+                new = _ordered(by_doc[d], [*(p for p in mine if not any(p is g for g in way)), i])
+                if _fits(new, i, config) and _holds(by_doc[d], new):
+                    return d, new, way
     return None
 
 

@@ -12,7 +12,7 @@ import pytest
 from corpus.stdsource import SOURCES, gold_document
 from injectors.balance import _balanced, choose_balanced
 from injectors.context import InjectionContext
-from injectors.form_spread import _fits, _kept_balanced, _make_up, spread_forms
+from injectors.form_spread import _clash, _fits, _kept_balanced, _make_up, spread_forms
 from injectors.instance import ErrorInstance
 from injectors.joint import kept_together
 from injectors.planner import FORM_SHARE, Candidates, PlanConfig, candidate_instances
@@ -232,4 +232,23 @@ def test_a_make_up_takes_the_place_of_a_pick_only_of_a_type_with_instances_to_sp
     assert _make_up(["STR-01"], 1, picks, by_doc, config, spare={"TER-02"}) == {}
     made_up = _make_up(["STR-01"], 1, picks, by_doc, config, spare={"NREF-01"})
     assert [(i.error_type, i.provenance.form) for i in made_up[doc_id]] == [("STR-01", "规范性引用文件")]
+    assert kept_together(c.baseline.document, made_up[doc_id]) == made_up[doc_id]
+
+
+def test_a_make_up_may_take_the_place_of_a_spare_pick_that_leaves_it_no_room() -> None:
+    """A document already at its largest number of errors, its one pick a body requirement (NMS-03 in 4.1)
+    that no STR-01 candidate clashes with: the given-up STR-01 comes back only where that pick makes room
+    for it, and only where NMS-03 has an instance to spare."""
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01", "NMS-03"))
+    docs = documents(1)
+    context = InjectionContext.from_documents(docs)
+    by_doc = {d.doc_id: candidate_instances(d, 0, context, config) for d in docs}
+    ((doc_id, c),) = by_doc.items()
+    body = next(i for i in c.instances if i.error_type == "NMS-03" and i.location == "4.1")
+    assert not any(_clash(c, body, i) for i in c.instances if i.error_type == "STR-01")
+    picks = {doc_id: [body]}
+    assert _make_up(["STR-01"], 1, picks, by_doc, config) == {}
+    assert _make_up(["STR-01"], 1, picks, by_doc, config, spare={"TER-02"}) == {}
+    made_up = _make_up(["STR-01"], 1, picks, by_doc, config, spare={"NMS-03"})
+    assert [i.error_type for i in made_up[doc_id]] == ["STR-01"]
     assert kept_together(c.baseline.document, made_up[doc_id]) == made_up[doc_id]
