@@ -42,7 +42,7 @@ from injectors.types.scp.analysis import (
 )
 from injectors.types.scp.editing import ALL_HAN, applicability_qualifiers, body_sections, cite, scope_name
 from injectors.types.scp.kinds import same_kind
-from injectors.types.scp.scp03_body_exceeds_scope import referred_objects, scope_objects
+from injectors.types.scp.scope_objects import referred_objects, scope_objects
 from injectors.types.scp.spread import place_in_release
 from parsers.entries import split_term
 
