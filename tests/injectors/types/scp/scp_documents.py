@@ -326,3 +326,19 @@ def server_standard(
 本文件没有需要界定的术语和定义。
 {body}{annex}"""
     return parse_text(Path("scp03-named-siblings.txt"), text.encode())
+
+
+# A charging post manager whose scope and title both restrict it to residential quarters.
+WIDE_SCOPE = (
+    "本文件规定了交流充电桩管理终端的功能要求和试验方法。\n"
+    "本文件适用于住宅小区内设置的交流充电桩管理终端的设计和验收。"
+)
+
+
+WIDE_TITLE = "住宅小区 充电桩管理终端 技术要求"
+
+
+# The tool cabinet whose body restricts two clauses to residential quarters.
+YARD_BODY = CABINET_BODY.replace(
+    "共享工具柜的柜门应能在断电时手动开启。", "住宅小区共享工具柜的柜门应能在断电时手动开启。"
+).replace("柜体的结构应防止误触带电部件。", "住宅小区共享工具柜的结构应防止儿童误触带电部件。")
