@@ -63,20 +63,29 @@ EXCHANGE_BODY = """4 数据元素
 """
 
 
-def standard(scope: str, body: str, title: str = "社区 共享工具柜 技术要求") -> Document:
-    """A small standard written for these tests: cover, foreword, scope `scope`, and `body`."""
-    text = f"""GB/T 99951—2025
+def standard(
+    scope: str,
+    body: str,
+    title: str = "社区 共享工具柜 技术要求",
+    *,
+    code: str = "GB/T 99951—2025",
+    references: str = "本文件没有规范性引用文件。",
+    name: str = "scope-quality.txt",
+) -> Document:
+    """A small standard written for these tests: cover, foreword, scope `scope`, references, and `body`
+    (with whatever follows it: annexes, a bibliography)."""
+    text = f"""{code}
 {title}
 前言
 {FOREWORD}
 1 范围
 {scope}
 2 规范性引用文件
-本文件没有规范性引用文件。
+{references}
 3 术语和定义
 本文件没有需要界定的术语和定义。
 {body}"""
-    return parse_text(Path("scope-quality.txt"), text.encode())
+    return parse_text(Path(name), text.encode())
 
 
 def injector(type_id: str) -> Injector:
@@ -269,21 +278,14 @@ COUNTER_BIBLIOGRAPHY = "[1] GB/T 99106 城市公交 GPS 导航系统通用规范
 def counter_standard(
     scope: str = COUNTER_SCOPE, references: str = COUNTER_REFERENCES, body: str = COUNTER_BODY
 ) -> Document:
-    text = f"""GB/T 99991—2025
-公交车 乘客计数仪 技术要求
-前言
-{FOREWORD}
-1 范围
-{scope}
-2 规范性引用文件
-下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。
-{references}
-3 术语和定义
-本文件没有需要界定的术语和定义。
-{body}参考文献
-{COUNTER_BIBLIOGRAPHY}
-"""
-    return parse_text(Path("scp03-siblings.txt"), text.encode())
+    return standard(
+        scope,
+        f"{body}参考文献\n{COUNTER_BIBLIOGRAPHY}\n",
+        "公交车 乘客计数仪 技术要求",
+        code="GB/T 99991—2025",
+        references=f"下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。\n{references}",
+        name="scp03-siblings.txt",
+    )
 
 
 # A fare settlement server whose annex names other servers.
@@ -314,18 +316,13 @@ A.1 报文
 def server_standard(
     scope: str = SERVER_SCOPE, body: str = SERVER_BODY, annex: str = SERVER_ANNEX
 ) -> Document:
-    text = f"""GB/T 99992—2025
-公交车 票务结算服务器 技术要求
-前言
-{FOREWORD}
-1 范围
-{scope}
-2 规范性引用文件
-本文件没有规范性引用文件。
-3 术语和定义
-本文件没有需要界定的术语和定义。
-{body}{annex}"""
-    return parse_text(Path("scp03-named-siblings.txt"), text.encode())
+    return standard(
+        scope,
+        body + annex,
+        "公交车 票务结算服务器 技术要求",
+        code="GB/T 99992—2025",
+        name="scp03-named-siblings.txt",
+    )
 
 
 # A charging post manager whose scope and title both restrict it to residential quarters.
