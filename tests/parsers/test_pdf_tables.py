@@ -425,7 +425,7 @@ def test_a_table_nested_in_a_cell_is_that_cells_text_row_by_row(cjk_font: Path) 
 
 def test_scope_and_annex_checks_read_table_rows_from_the_structure() -> None:
     """A full-width row holds no " | ": SCP-03 takes no requirement from it and STR-05 no caption."""
-    from injectors.types.scp.scp03_body_exceeds_scope import _requirements
+    from injectors.types.scp.requirements import requirement_sentences
     from injectors.types.str.str05_annex_error import caption_lines
 
     note = "所有仪器应按本表的规定编号。"  # a full-width row under the table, no "注："
@@ -438,7 +438,7 @@ def test_scope_and_annex_checks_read_table_rows_from_the_structure() -> None:
     plain = Section("5", "编号", text, 1, "clause")
     structured = replace(plain, tables=(replace(table, line=1),))
     assert structured.table_lines() == {1, 2, 3}
-    assert [s for _, _, s in _requirements(structured)] == ["仪器应标明编号。"]
-    assert note in [s for _, _, s in _requirements(plain)]  # the text alone cannot tell the row
+    assert [s for _, _, s in requirement_sentences(structured)] == ["仪器应标明编号。"]
+    assert note in [s for _, _, s in requirement_sentences(plain)]  # the text alone cannot tell the row
     assert [m.group() for _, m in caption_lines(structured.text, structured.table_lines())] == []
     assert [m.group() for _, m in caption_lines(plain.text)] != []

@@ -40,7 +40,7 @@ from injectors.language.sentences import CLAUSE_SPLIT, provisions
 from injectors.language.words import words
 from injectors.types.scp.analysis import APPLICABILITY, scope_chapter, self_reference, statement_sentences
 from injectors.types.scp.editing import ACT, ALL_HAN, body_sections, paragraph_spans, scope_name
-from injectors.types.scp.scp03_body_exceeds_scope import scope_objects
+from injectors.types.scp.scope_objects import scope_objects
 
 ERROR_TYPE = ErrorType(
     "SCP-01",

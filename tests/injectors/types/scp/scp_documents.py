@@ -1,5 +1,5 @@
-"""Small standards (a tool cabinet, a data exchange) written for the SCP tests, and the runs of an injector
-over seeds or over a corpus that several SCP test modules share."""
+"""Small standards (a tool cabinet, a data exchange, a passenger counter, a fare server) written for the
+SCP tests, and the runs of an injector over seeds or over a corpus that several SCP test modules share."""
 
 from __future__ import annotations
 
@@ -63,20 +63,29 @@ EXCHANGE_BODY = """4 数据元素
 """
 
 
-def standard(scope: str, body: str, title: str = "社区 共享工具柜 技术要求") -> Document:
-    """A small standard written for these tests: cover, foreword, scope `scope`, and `body`."""
-    text = f"""GB/T 99951—2025
+def standard(
+    scope: str,
+    body: str,
+    title: str = "社区 共享工具柜 技术要求",
+    *,
+    code: str = "GB/T 99951—2025",
+    references: str = "本文件没有规范性引用文件。",
+    name: str = "scope-quality.txt",
+) -> Document:
+    """A small standard written for these tests: cover, foreword, scope `scope`, references, and `body`
+    (with whatever follows it: annexes, a bibliography)."""
+    text = f"""{code}
 {title}
 前言
 {FOREWORD}
 1 范围
 {scope}
 2 规范性引用文件
-本文件没有规范性引用文件。
+{references}
 3 术语和定义
 本文件没有需要界定的术语和定义。
 {body}"""
-    return parse_text(Path("scope-quality.txt"), text.encode())
+    return parse_text(Path(name), text.encode())
 
 
 def injector(type_id: str) -> Injector:
@@ -234,3 +243,99 @@ def shows(instance: ErrorInstance, document: Document) -> bool:
     """The corrupted document alone shows an error of the instance's type at its location."""
     corrupted = apply_edits(document, [instance.edit]).document
     return any(v.location == instance.location for v in lint(corrupted, [instance.error_type]))
+
+
+# A passenger counter whose references and bibliography cite standards of sibling products.
+COUNTER_SCOPE = (
+    "本文件规定了公交车乘客计数仪的技术要求和试验方法。\n本文件适用于公交车乘客计数仪的设计、制造和检验。"
+)
+
+
+COUNTER_REFERENCES = """GB/T 99101—2024 公交车 车载视频监控终端技术要求
+GB/T 99102 计算机通用规范 第3部分：服务器
+GB/T 99103 公交车 电子站牌通用规范
+GB/T 99104 公交车 调度平台接口规范
+GB/T 99105 公交车 客流分析系统技术要求
+GB/T 99107 公交车 车载电源适配装置技术要求"""
+
+
+COUNTER_BODY = """4 技术要求
+4.1 供电
+乘客计数仪应能在9 V～36 V电压下正常工作。
+4.2 存储
+乘客计数仪的计数数据应至少保存30天。计数仪经电源适配装置供电。
+4.3 通信
+计数数据宜通过客流分析系统上传。
+5 试验方法
+5.1 电压试验
+在9 V和36 V下各运行1 h后检查计数功能。
+"""
+
+
+COUNTER_BIBLIOGRAPHY = "[1] GB/T 99106 城市公交 GPS 导航系统通用规范"
+
+
+def counter_standard(
+    scope: str = COUNTER_SCOPE, references: str = COUNTER_REFERENCES, body: str = COUNTER_BODY
+) -> Document:
+    return standard(
+        scope,
+        f"{body}参考文献\n{COUNTER_BIBLIOGRAPHY}\n",
+        "公交车 乘客计数仪 技术要求",
+        code="GB/T 99991—2025",
+        references=f"下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。\n{references}",
+        name="scp03-siblings.txt",
+    )
+
+
+# A fare settlement server whose annex names other servers.
+SERVER_SCOPE = (
+    "本文件规定了票务结算服务器的技术要求和试验方法。\n本文件适用于票务结算服务器的设计、制造和检验。"
+)
+SERVER_BODY = """4 技术要求
+4.1 供电
+票务结算服务器应能在交流198 V～242 V电压下正常工作。
+4.2 存储
+票务结算服务器应保存交易记录至少180天。
+4.3 接收
+票务结算服务器应在5 s内确认线路调度指令。
+5 试验方法
+5.1 电压试验
+在198 V和242 V下各运行1 h后检查结算功能。
+"""
+SERVER_ANNEX = """附录A
+（资料性）
+报文示例
+A.1 报文
+本附录给出票务结算服务器与线路调度服务器之间的报文示例，以及双机票务结算服务器的切换报文。
+表A.2 网关服务器报文格式
+结算服务器收到报文后返回确认。
+"""
+
+
+def server_standard(
+    scope: str = SERVER_SCOPE, body: str = SERVER_BODY, annex: str = SERVER_ANNEX
+) -> Document:
+    return standard(
+        scope,
+        body + annex,
+        "公交车 票务结算服务器 技术要求",
+        code="GB/T 99992—2025",
+        name="scp03-named-siblings.txt",
+    )
+
+
+# A charging post manager whose scope and title both restrict it to residential quarters.
+WIDE_SCOPE = (
+    "本文件规定了交流充电桩管理终端的功能要求和试验方法。\n"
+    "本文件适用于住宅小区内设置的交流充电桩管理终端的设计和验收。"
+)
+
+
+WIDE_TITLE = "住宅小区 充电桩管理终端 技术要求"
+
+
+# The tool cabinet whose body restricts two clauses to residential quarters.
+YARD_BODY = CABINET_BODY.replace(
+    "共享工具柜的柜门应能在断电时手动开启。", "住宅小区共享工具柜的柜门应能在断电时手动开启。"
+).replace("柜体的结构应防止误触带电部件。", "住宅小区共享工具柜的结构应防止儿童误触带电部件。")

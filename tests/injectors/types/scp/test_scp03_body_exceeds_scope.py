@@ -3,70 +3,28 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.instance import ErrorInstance
 from injectors.registry import injectors
-from injectors.types.scp.scp03_body_exceeds_scope import named_siblings, referenced_products
 from parsers.model import Document, Section
-from parsers.text import parse_text
 from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
     CABINET_SCOPE,
+    COUNTER_BODY,
+    COUNTER_REFERENCES,
+    COUNTER_SCOPE,
     EXCHANGE_BODY,
-    FOREWORD,
+    SERVER_BODY,
     added_text,
+    counter_standard,
     injector,
     instances,
     run,
+    server_standard,
     standard,
 )
-
-SCOPE = "本文件规定了公交车乘客计数仪的技术要求和试验方法。\n本文件适用于公交车乘客计数仪的设计、制造和检验。"
-
-
-REFERENCES = """GB/T 99101—2024 公交车 车载视频监控终端技术要求
-GB/T 99102 计算机通用规范 第3部分：服务器
-GB/T 99103 公交车 电子站牌通用规范
-GB/T 99104 公交车 调度平台接口规范
-GB/T 99105 公交车 客流分析系统技术要求
-GB/T 99107 公交车 车载电源适配装置技术要求"""
-
-
-BODY = """4 技术要求
-4.1 供电
-乘客计数仪应能在9 V～36 V电压下正常工作。
-4.2 存储
-乘客计数仪的计数数据应至少保存30天。计数仪经电源适配装置供电。
-4.3 通信
-计数数据宜通过客流分析系统上传。
-5 试验方法
-5.1 电压试验
-在9 V和36 V下各运行1 h后检查计数功能。
-"""
-
-
-BIBLIOGRAPHY = "[1] GB/T 99106 城市公交 GPS 导航系统通用规范"
-
-
-def counter_standard(scope: str = SCOPE, references: str = REFERENCES, body: str = BODY) -> Document:
-    text = f"""GB/T 99991—2025
-公交车 乘客计数仪 技术要求
-前言
-{FOREWORD}
-1 范围
-{scope}
-2 规范性引用文件
-下列文件中的内容通过文中的规范性引用而构成本文件必不可少的条款。
-{references}
-3 术语和定义
-本文件没有需要界定的术语和定义。
-{body}参考文献
-{BIBLIOGRAPHY}
-"""
-    return parse_text(Path("scp03-siblings.txt"), text.encode())
 
 
 def scp03_instances(document: Document, seeds: int = 20) -> list[ErrorInstance]:
@@ -86,15 +44,6 @@ def _text(section: Section | None) -> str:
     return section.text
 
 
-def test_products_of_cited_standards_are_read_from_their_titles() -> None:
-    products = referenced_products(counter_standard())
-    assert "公交车车载视频监控终端" not in products  # the field's name is no part of the product's
-    assert "车载视频监控终端" in products and "客流分析系统" in products
-    assert "城市公交GPS导航系统" in products  # a bibliography title, the PDF's spaces around Latin closed
-    assert "调度平台" not in products  # an interface specification names no product
-    assert "电子站牌" in products
-
-
 def test_a_sibling_product_joins_a_requirement_about_the_scope_object() -> None:
     document = counter_standard()
     found = scp03_instances(document)
@@ -112,7 +61,9 @@ def test_a_sibling_product_joins_a_requirement_about_the_scope_object() -> None:
 
 
 def test_no_sibling_where_the_scope_takes_in_the_whole_kind() -> None:
-    scope = SCOPE.replace("的设计、制造和检验。", "的设计、制造和检验，亦适用于其他车载终端和导航系统。")
+    scope = COUNTER_SCOPE.replace(
+        "的设计、制造和检验。", "的设计、制造和检验，亦适用于其他车载终端和导航系统。"
+    )
     document = counter_standard(scope)
     context = InjectionContext.from_documents([document])
     assert list(injectors()["SCP-03"].sites(document, context)) == []
@@ -125,7 +76,7 @@ def test_a_second_instance_in_one_document_names_another_product() -> None:
     one phrase), and none at all where the document names only one."""
     # the body writes 和 and 及: the second instance takes the one the first did not
     document = counter_standard(
-        body=BODY.replace("宜通过客流分析系统上传", "宜定时及按需通过客流分析系统上传")
+        body=COUNTER_BODY.replace("宜通过客流分析系统上传", "宜定时及按需通过客流分析系统上传")
     )
     context = InjectionContext.from_documents([document])
     injector = injectors()["SCP-03"]
@@ -149,7 +100,7 @@ def test_a_second_instance_in_one_document_names_another_product() -> None:
         ]
         assert joins[0] != joins[1], joins
     single = counter_standard(
-        references=REFERENCES.replace("GB/T 99101—2024 公交车 车载视频监控终端技术要求\n", "")
+        references=COUNTER_REFERENCES.replace("GB/T 99101—2024 公交车 车载视频监控终端技术要求\n", "")
     )
     context = InjectionContext.from_documents([single])
     first = injector.inject(Baseline(single), random.Random("a"), context).instance
@@ -161,7 +112,7 @@ def test_a_second_instance_in_one_document_names_another_product() -> None:
 def test_the_all_adverb_only_where_the_document_writes_it_before_the_same_words() -> None:
     """ "均应" in the body does not make "……和……均应能" the document's own wording: added before 应能 it
     would be the same new phrase in every instance that took it."""
-    body = BODY.replace("5 试验方法", "4.4 功能\n试验后各项功能均应正常。\n5 试验方法")
+    body = COUNTER_BODY.replace("5 试验方法", "4.4 功能\n试验后各项功能均应正常。\n5 试验方法")
     document = counter_standard(body=body)
     found = [i for i in scp03_instances(document, seeds=30) if i.location == "4.1"]
     assert found
@@ -169,7 +120,9 @@ def test_the_all_adverb_only_where_the_document_writes_it_before_the_same_words(
 
 
 def test_the_description_names_the_scope_objects_of_the_siblings_kind_without_their_short_names() -> None:
-    scope = SCOPE.replace("公交车乘客计数仪的技术要求", "公交车乘客计数仪（以下简称计数仪）的技术要求")
+    scope = COUNTER_SCOPE.replace(
+        "公交车乘客计数仪的技术要求", "公交车乘客计数仪（以下简称计数仪）的技术要求"
+    )
     found = scp03_instances(counter_standard(scope))
     assert found
     for instance in found:
@@ -334,49 +287,6 @@ def test_scp03_skips_a_scope_that_puts_nothing_outside() -> None:
     assert instances("SCP-03", document, seeds=6) == []
 
 
-SERVER_FOREWORD = "本文件按照GB/T 1.1—2020《标准化工作导则　第1部分：标准化文件的结构和起草规则》的规定起草。"
-
-SERVER_SCOPE = (
-    "本文件规定了票务结算服务器的技术要求和试验方法。\n本文件适用于票务结算服务器的设计、制造和检验。"
-)
-SERVER_BODY = """4 技术要求
-4.1 供电
-票务结算服务器应能在交流198 V～242 V电压下正常工作。
-4.2 存储
-票务结算服务器应保存交易记录至少180天。
-4.3 接收
-票务结算服务器应在5 s内确认线路调度指令。
-5 试验方法
-5.1 电压试验
-在198 V和242 V下各运行1 h后检查结算功能。
-"""
-SERVER_ANNEX = """附录A
-（资料性）
-报文示例
-A.1 报文
-本附录给出票务结算服务器与线路调度服务器之间的报文示例，以及双机票务结算服务器的切换报文。
-表A.2 网关服务器报文格式
-结算服务器收到报文后返回确认。
-"""
-
-
-def server_standard(
-    scope: str = SERVER_SCOPE, body: str = SERVER_BODY, annex: str = SERVER_ANNEX
-) -> Document:
-    text = f"""GB/T 99992—2025
-公交车 票务结算服务器 技术要求
-前言
-{SERVER_FOREWORD}
-1 范围
-{scope}
-2 规范性引用文件
-本文件没有规范性引用文件。
-3 术语和定义
-本文件没有需要界定的术语和定义。
-{body}{annex}"""
-    return parse_text(Path("scp03-named-siblings.txt"), text.encode())
-
-
 def server_instances(document: Document, seeds: int = 12) -> list[ErrorInstance]:
     context = InjectionContext.from_documents([document])
     out = []
@@ -387,21 +297,6 @@ def server_instances(document: Document, seeds: int = 12) -> list[ErrorInstance]
         if attempt.instance is not None:
             out.append(attempt.instance)
     return out
-
-
-def test_a_product_the_annex_names_is_read_as_a_sibling_of_the_scope_object() -> None:
-    found = named_siblings(server_standard(), ("票务结算服务器",))
-    assert found == ["线路调度服务器"]
-    # a kind of the object itself (双机票务结算服务器), the object shortened (结算服务器) and a caption's
-    # words (表A.2 网关服务器……) are no siblings
-
-
-def test_no_sibling_from_a_generic_head_word() -> None:
-    scope = SERVER_SCOPE.replace("票务结算服务器", "票务结算系统")
-    document = server_standard(
-        scope, SERVER_BODY.replace("服务器", "系统"), SERVER_ANNEX.replace("服务器", "系统")
-    )
-    assert named_siblings(document, ("票务结算系统",)) == []
 
 
 def test_the_named_sibling_joins_a_requirement_about_the_scope_object() -> None:

@@ -10,16 +10,14 @@ from injectors.edit import apply_edits
 from injectors.instance import ErrorInstance
 from injectors.language.novelty import stock_ngrams
 from injectors.language.words import words
-from injectors.types.scp.analysis import scope_chapter, statement_sentences
-from injectors.types.scp.editing import applicability_qualifiers
-from injectors.types.scp.scp05_scope_boundary_vague import qualifier_evidence, still_bounded
-from parsers.model import Document
 from tests.injectors.types.scp.scp_documents import (
     CABINET_BODY,
     CABINET_SCOPE,
     EXCHANGE_BODY,
     EXCHANGE_SCOPE,
     POST_BODY,
+    WIDE_SCOPE,
+    YARD_BODY,
     added_text,
     alone_instances,
     charger_standard,
@@ -69,55 +67,6 @@ def test_scp05_takes_no_referred_object_of_another_kind_as_evidence() -> None:
 def _corrupted(instance: ErrorInstance) -> str:
     assert instance.corrupted_section is not None
     return instance.corrupted_section.text
-
-
-WIDE_SCOPE = (
-    "本文件规定了交流充电桩管理终端的功能要求和试验方法。\n"
-    "本文件适用于住宅小区内设置的交流充电桩管理终端的设计和验收。"
-)
-
-
-WIDE_TITLE = "住宅小区 充电桩管理终端 技术要求"
-
-
-def _qualifier_cases(document: Document) -> list[tuple[str, str | None, str | None]]:
-    found = scope_chapter(document)
-    assert found is not None
-    section = found[1]
-    return [
-        (q, qualifier_evidence(document, section, st.text, q), still_bounded(document, section, st.text, q))
-        for st in statement_sentences(section.text)
-        for _, q in applicability_qualifiers(st.text)
-    ]
-
-
-def test_scp05_drops_no_qualifier_that_the_title_still_states() -> None:
-    """The title still bounds the subject to 住宅小区: without the qualifier the scope is terser, not
-    wider."""
-    document = charger_standard(WIDE_SCOPE, title=WIDE_TITLE)
-    assert ("住宅小区内设置的", None, None) in _qualifier_cases(document)
-    assert not [i for i in alone_instances("SCP-05", document) if i.provenance.form == "删去限定语"]
-
-
-def test_scp05_refuses_a_qualifier_that_a_defined_term_still_says() -> None:
-    terms = (
-        "下列术语和定义适用于本文件。\n3.1\n交流充电桩管理终端 terminal\n"
-        "设置在住宅小区内，管理交流充电桩的终端设备。"
-    )
-    document = charger_standard(WIDE_SCOPE, title=WIDE_TITLE, terms=terms)
-    assert [b for _, _, b in _qualifier_cases(document)] == ["术语“交流充电桩管理终端”"]
-    assert not [i for i in alone_instances("SCP-05", document) if not added_text(i)]
-
-
-def test_scp05_refuses_a_qualifier_that_the_scopes_exclusion_or_short_name_still_says() -> None:
-    excluded = charger_standard(WIDE_SCOPE + "\n本文件不适用于住宅小区以外设置的充电设施。", title=WIDE_TITLE)
-    assert any(b and b.startswith("排除陈述") for _, _, b in _qualifier_cases(excluded))
-    assert not [i for i in alone_instances("SCP-05", excluded) if i.provenance.form == "删去限定语"]
-    short = charger_standard(
-        "本文件规定了住宅小区交流充电桩管理终端（以下简称管理终端）的功能要求。\n"
-        "本文件适用于住宅小区内设置的管理终端的设计和验收。"
-    )
-    assert any(b == "简称“管理终端”" for _, _, b in _qualifier_cases(short))
 
 
 def test_scp05_excludes_a_regulated_object_but_no_test_equipment() -> None:
@@ -195,28 +144,14 @@ def test_scp05_drops_no_qualifier_that_nothing_else_in_the_document_names() -> N
     assert all("限定语" not in i.description for i in found)  # 住宅小区 appears nowhere else
 
 
-_YARD_BODY = CABINET_BODY.replace(
-    "共享工具柜的柜门应能在断电时手动开启。", "住宅小区共享工具柜的柜门应能在断电时手动开启。"
-).replace("柜体的结构应防止误触带电部件。", "住宅小区共享工具柜的结构应防止儿童误触带电部件。")
-
-
 def test_scp05_drops_a_qualifier_that_only_the_body_still_names() -> None:
     scope = "本文件规定了共享工具柜的柜体结构和门锁要求。\n本文件适用于住宅小区内设置的共享工具柜。"
-    document = standard(scope, _YARD_BODY, title="社区 共享工具柜 技术要求")
+    document = standard(scope, YARD_BODY, title="社区 共享工具柜 技术要求")
     found = dropped_qualifiers(document)
     assert found, "no qualifier dropped although clauses 4.1 and 4.3 still name 住宅小区"
     for instance in found:
         assert "住宅小区内设置的" in instance.description
         assert "正文第4.1条、第4.3条的规定仍针对“住宅小区”" in instance.description
-
-
-def test_scp05_drops_no_qualifier_that_another_scope_sentence_still_states() -> None:
-    """ "本文件规定了住宅小区共享工具柜的……" still bounds the subject once "住宅小区内设置的" is dropped from
-    the applicability sentence (the body naming 住宅小区 too does not make the scope wider)."""
-    scope = "本文件规定了住宅小区共享工具柜的柜体结构和门锁要求。\n本文件适用于住宅小区内设置的共享工具柜。"
-    document = standard(scope, _YARD_BODY, title="社区 共享工具柜 技术要求")
-    assert _qualifier_cases(document) == [("住宅小区内设置的", None, None)]
-    assert not dropped_qualifiers(document)
 
 
 def test_scp05_takes_no_actor_of_the_work_for_a_restriction() -> None:
@@ -226,7 +161,7 @@ def test_scp05_takes_no_actor_of_the_work_for_a_restriction() -> None:
         "本文件规定了住宅小区共享工具柜的运行维护要求。\n"
         "本文件适用于指导物业服务企业开展住宅小区内的共享工具柜的运行维护。"
     )
-    body = _YARD_BODY.replace("门锁宜具有远程开启功能。", "物业服务企业宜每月检查门锁。").replace(
+    body = YARD_BODY.replace("门锁宜具有远程开启功能。", "物业服务企业宜每月检查门锁。").replace(
         "在自然光下目视检查", "物业服务企业在自然光下目视检查"
     )
     document = standard(scope, body, title="社区 共享工具柜 技术要求")
