@@ -223,7 +223,7 @@ def test_a_build_on_an_existing_dask_cluster_gives_the_same_tables(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A Dask scheduler's address (`--dask-address`): the tasks run on a cluster started beforehand (as the
-    scale issue asks), in its worker process (one, with two threads: a second process would cost its
+    scale-out design describes), in its worker process (one, with two threads: a second process would cost its
     imports again), against the session's Prefect server, and the tables are the default build's. The
     flow runs here (the command line's way to it: the next test)."""
     from distributed import LocalCluster
