@@ -78,7 +78,56 @@ def spread_forms(
             if trade is None:
                 break
             picks.update(trade.picks)
+    for _ in range(MAX_TRADES):
+        lifted = _lift(picks, market)
+        if lifted is None:
+            break
+        picks.update(lifted)
     return {d: tuple(p) for d, p in picks.items()}
+
+
+def _lift(picks: Picks, market: _Market) -> dict[str, list[ErrorInstance]] | None:
+    """One more instance for the type furthest below the band's floor that can take one: a candidate of it
+    beside a document's picks, or in place of one pick that clashes with it or leaves it no room (its
+    section or its document full). A type just below the floor is often offered only where other types'
+    errors already sit (the reference list), and the passes of the balance leave it there. The pick given
+    up is of a type with instances to spare (`_spare`), or is made up where its type's candidates allow
+    (`_make_up`). Taken only where it keeps the balance (`_kept_balanced`), leaves no type's forms newly
+    lopsided, crowds none of the type's own forms, repeats no wording and holds together in every changed
+    document."""
+    offered, declared, by_doc = market.offered, market.declared, market.by_doc
+    now = Counter(i.error_type for p in picks.values() for i in p)
+    mean = sum(now[t] for t in offered) / len(offered)
+    behind = sorted((t for t in offered if now[t] < (1 - market.balance) * mean), key=lambda t: (now[t], t))
+    lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
+    for error_type in behind:
+        forms = _forms(picks, error_type)
+        crowded = {f for f in forms if forms[f] + 1 > FORM_SHARE * (forms.total() + 1)}
+        spare = _spare(now, offered, lopsided | {error_type})
+        others = set(offered) - {error_type}
+        for d, new, given in _makings_up(error_type, crowded, picks, {}, by_doc, market.config, others):
+            option = {d: new}
+            lost = sorted({g.error_type for g in given} - spare)
+            if lost:  # a pick of a type with none to spare comes back elsewhere, or the lift is not made
+                made_up = _make_up(lost, 1, {**picks, **option}, by_doc, market.config, spare)
+                if not made_up:
+                    continue
+                option.update(made_up)
+            after = {**picks, **option}
+            counts = Counter(i.error_type for p in after.values() for i in p)
+            if (
+                not _kept_balanced(now, counts, offered, market.balance)
+                or counts[error_type] <= now[error_type]
+            ):
+                continue
+            if any(_lopsided(after, t, declared(t)) for t in offered if t not in lopsided):
+                continue
+            if _repeats_wording(picks, option, by_doc) or not all(
+                _holds(by_doc[e], p) for e, p in option.items()
+            ):
+                continue
+            return option
+    return None
 
 
 def _forms(picks: Picks, error_type: str) -> Counter[str]:
@@ -271,6 +320,20 @@ def _making_up(
 ) -> tuple[str, list[ErrorInstance], list[ErrorInstance]] | None:
     """The first document that takes a candidate of `error_type` (`_make_up`): its new picks, and the pick
     of a `giving` type the candidate took the place of, if any."""
+    return next(_makings_up(error_type, crowded, picks, added, by_doc, config, giving), None)
+
+
+def _makings_up(
+    error_type: str,
+    crowded: set[str],
+    picks: Picks,
+    added: Mapping[str, list[ErrorInstance]],
+    by_doc: Mapping[str, Candidates],
+    config: PlanConfig,
+    giving: set[str],
+) -> Iterator[tuple[str, list[ErrorInstance], list[ErrorInstance]]]:
+    """Every way a document takes a candidate of `error_type`, in doc_id and candidate order (see
+    `_making_up`)."""
     for d in sorted(picks):
         mine = added.get(d, picks[d])
         for i in by_doc[d].instances:
@@ -287,8 +350,7 @@ def _making_up(
             for way in ways:
                 new = _ordered(by_doc[d], [*(p for p in mine if not any(p is g for g in way)), i])
                 if _fits(new, i, config) and _holds(by_doc[d], new):
-                    return d, new, way
-    return None
+                    yield d, new, way
 
 
 def _steps(
