@@ -252,3 +252,29 @@ def test_a_make_up_may_take_the_place_of_a_spare_pick_that_leaves_it_no_room() -
     made_up = _make_up(["STR-01"], 1, picks, by_doc, config, spare={"NMS-03"})
     assert [i.error_type for i in made_up[doc_id]] == ["STR-01"]
     assert kept_together(c.baseline.document, made_up[doc_id]) == made_up[doc_id]
+
+
+def test_a_type_below_the_band_takes_the_place_of_a_pick_of_a_type_with_instances_to_spare() -> None:
+    """Five documents, each at its largest number of errors (one), four holding an NREF-01 and one an
+    STR-01: STR-01 is below the band (one against a mean of 2.5), and its candidates clash with the NREF-01
+    pick of their document (chapter 2) or find no room beside it. NREF-01 has instances to spare: one of
+    its picks gives way to an STR-01 of another form than the one taken, and both types end in the band."""
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01", "NREF-01"))
+    docs = documents(5)
+    context = InjectionContext.from_documents(docs)
+    candidates = [candidate_instances(d, 0, context, config) for d in docs]
+
+    def first(c: Candidates, error_type: str) -> ErrorInstance:
+        return next(i for i in c.instances if i.error_type == error_type)
+
+    chosen = {c.document.doc_id: (first(c, "NREF-01"),) for c in candidates[:4]}
+    taken = next(i for i in candidates[4].instances if i.provenance.form == "前言")
+    chosen[candidates[4].document.doc_id] = (taken,)
+    spread = spread_forms(candidates, chosen, config, 0.2, declared)
+    counts = Counter(i.error_type for picks in spread.values() for i in picks)
+    assert counts == Counter({"NREF-01": 3, "STR-01": 2}), counts
+    assert forms({d: tuple(i for i in p if i.error_type == "STR-01") for d, p in spread.items()})["前言"] == 1
+    for c in candidates:
+        picks = list(spread[c.document.doc_id])
+        assert len(picks) == 1 and picks[0] in c.instances
+        assert kept_together(c.baseline.document, picks) == picks
