@@ -15,7 +15,9 @@ pick of a changed document holding together with the others (`joint.kept_togethe
 gives up are made up where candidates allow (of their own types elsewhere, then of the types furthest
 behind; where no candidate fits beside a document's picks, one may take the place of a pick of a type with
 instances to spare, or of one that fills the section or the document it would go into), and no trade
-adds a candidate whose wording another instance of its type already added.
+adds a candidate whose wording another instance of its type already added. Last, a type left just below
+the balance takes one more instance where a pick that clashes with its candidate, or leaves it no room,
+can give way (`_lift`): a type with few sites finds them where other types' errors already are.
 """
 
 from __future__ import annotations
@@ -66,7 +68,8 @@ def spread_forms(
     declared: Callable[[str], Sequence[str]],
 ) -> dict[str, tuple[ErrorInstance, ...]]:
     """`chosen` with the trades that bring each lopsided type's top form to `FORM_SHARE` or under, or as
-    close to it as the trades allow. `declared` gives a type's forms (`Injector.forms`)."""
+    close to it as the trades allow, then the types below the balance lifted where they can be (`_lift`).
+    `declared` gives a type's forms (`Injector.forms`)."""
     offered = sorted({i.error_type for c in candidates for i in c.instances})
     market = _Market({c.document.doc_id: c for c in candidates}, config, balance, offered, declared)
     picks: Picks = {d: list(p) for d, p in chosen.items()}
@@ -78,7 +81,8 @@ def spread_forms(
             if trade is None:
                 break
             picks.update(trade.picks)
-    for _ in range(MAX_TRADES):
+    # one document alone has no corpus to balance: it keeps the choice `inject` makes for it
+    for _ in range(MAX_TRADES if len(picks) > 1 else 0):
         lifted = _lift(picks, market)
         if lifted is None:
             break
