@@ -6,6 +6,7 @@ The documents are the STR sample written for the tests, each under its own stand
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -274,6 +275,34 @@ def test_a_type_below_the_band_takes_the_place_of_a_pick_of_a_type_with_instance
     counts = Counter(i.error_type for picks in spread.values() for i in picks)
     assert counts == Counter({"NREF-01": 3, "STR-01": 2}), counts
     assert forms({d: tuple(i for i in p if i.error_type == "STR-01") for d, p in spread.items()})["前言"] == 1
+    for c in candidates:
+        picks = list(spread[c.document.doc_id])
+        assert len(picks) == 1 and picks[0] in c.instances
+        assert kept_together(c.baseline.document, picks) == picks
+
+
+def test_a_type_below_the_band_takes_a_pick_whose_type_comes_back_elsewhere() -> None:
+    """Six documents, each at its largest number of errors (one): three hold an NMS-03 (its STR-01
+    candidates left out), two an NREF-01 and one an STR-01. STR-01 (one, against a mean of two) finds room
+    only in place of an NREF-01, which has none to spare: the NREF-01 comes back in place of an NMS-03,
+    which has, and every type ends at two."""
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01", "NREF-01", "NMS-03"))
+    docs = documents(6)
+    context = InjectionContext.from_documents(docs)
+    full = [candidate_instances(d, 0, context, config) for d in docs]
+    candidates = [
+        replace(c, instances=tuple(i for i in c.instances if i.error_type != "STR-01")) if n < 3 else c
+        for n, c in enumerate(full)
+    ]
+
+    def first(c: Candidates, error_type: str) -> ErrorInstance:
+        return next(i for i in c.instances if i.error_type == error_type)
+
+    kinds = ("NMS-03", "NMS-03", "NMS-03", "NREF-01", "NREF-01", "STR-01")
+    chosen = {c.document.doc_id: (first(c, t),) for c, t in zip(candidates, kinds, strict=True)}
+    spread = spread_forms(candidates, chosen, config, 0.2, declared)
+    counts = Counter(i.error_type for picks in spread.values() for i in picks)
+    assert counts == Counter({"NMS-03": 2, "NREF-01": 2, "STR-01": 2}), counts
     for c in candidates:
         picks = list(spread[c.document.doc_id])
         assert len(picks) == 1 and picks[0] in c.instances
