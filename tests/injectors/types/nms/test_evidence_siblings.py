@@ -21,7 +21,7 @@ from tests.injectors.types.nms.nms_documents import (
 
 
 def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None:
-    """ "宜使用…，分类宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
+    """ "宜使用…，编号宜采用…" is an ordinary sentence: strengthening one of them would read as plausible;
     so is "长度宜为…，宽度宜为…": two subjects may carry two strengths."""
 
     def evidence(line: str) -> list[str]:
@@ -30,7 +30,7 @@ def test_two_different_recommendations_in_one_sentence_are_no_evidence() -> None
         offset = doc.sections[position].text.index(line)
         return [e.where for e in recommendation_evidence(doc, position, offset, line, modal_verbs(line)[1])]
 
-    assert evidence("知识结构宜使用树状层次化结构，知识的分类宜采用按生命周期分类。") == []
+    assert evidence("工具柜的隔板宜使用可调节结构，柜格的编号宜采用按楼层顺序编排。") == []
     assert evidence("箱体长度宜为600 mm，宽度宜为400 mm。") == []
 
 

@@ -29,7 +29,7 @@ def test_referred_objects_are_those_only_referred_to_the_document() -> None:
 
 
 def test_negated_objects_read_a_non_qualifier_but_not_a_coordinated_non() -> None:
-    assert negated_objects("本文件适用于社区服务机构非涉密对象的安全建设和监督管理。") == [
+    assert negated_objects("本文件适用于街道办事处所辖非涉密对象的安全防护和日常检查。") == [
         ("涉密对象", "对象", "非涉密对象")
     ]
     assert negated_objects("本文件适用于银行业金融机构和非银行支付机构的二维码支付系统。") == []

@@ -226,7 +226,7 @@ def test_scp03_skips_a_scope_that_excludes_nothing_rather_than_borrow_from_anoth
 
 CLASSIFIED_SCOPE = (
     "本文件规定了社区信息系统等级保护对象的安全通用要求。\n"
-    "本文件适用于社区服务机构非涉密对象的安全建设和监督管理。"
+    "本文件适用于街道办事处所辖非涉密对象的安全防护和日常检查。"
 )
 
 
