@@ -105,8 +105,7 @@ def _lift(picks: Picks, market: _Market) -> dict[str, list[ErrorInstance]] | Non
     behind = sorted((t for t in offered if now[t] < (1 - market.balance) * mean), key=lambda t: (now[t], t))
     lopsided = {t for t in offered if _lopsided(picks, t, declared(t))}
     for error_type in behind:
-        forms = _forms(picks, error_type)
-        crowded = {f for f in forms if forms[f] + 1 > FORM_SHARE * (forms.total() + 1)}
+        crowded = _crowded(_forms(picks, error_type))
         spare = _spare(now, offered, lopsided | {error_type})
         others = set(offered) - {error_type}
         for d, new, given in _makings_up(error_type, crowded, picks, {}, by_doc, market.config, others):
@@ -301,10 +300,9 @@ def _make_up(
     for error_type in wanted:
         if sum(len(p) - len(picks[d]) for d, p in added.items()) >= count:
             break
-        forms = _forms({**picks, **added}, error_type)
-        crowded = {f for f in forms if forms[f] + 1 > FORM_SHARE * (forms.total() + 1)}
+        crowded = _crowded(_forms({**picks, **added}, error_type))
         for taking in (set(), giving):  # beside the picks first, in a spare type's place where none fits
-            found = _making_up(error_type, crowded, picks, added, by_doc, config, taking)
+            found = next(_makings_up(error_type, crowded, picks, added, by_doc, config, taking), None)
             if found is not None:
                 d, new, given = found
                 added[d] = new
@@ -313,18 +311,9 @@ def _make_up(
     return added
 
 
-def _making_up(
-    error_type: str,
-    crowded: set[str],
-    picks: Picks,
-    added: Mapping[str, list[ErrorInstance]],
-    by_doc: Mapping[str, Candidates],
-    config: PlanConfig,
-    giving: set[str],
-) -> tuple[str, list[ErrorInstance], list[ErrorInstance]] | None:
-    """The first document that takes a candidate of `error_type` (`_make_up`): its new picks, and the pick
-    of a `giving` type the candidate took the place of, if any."""
-    return next(_makings_up(error_type, crowded, picks, added, by_doc, config, giving), None)
+def _crowded(forms: Counter[str]) -> set[str]:
+    """The forms one more instance of would put over the share the form goal allows."""
+    return {f for f in forms if forms[f] + 1 > FORM_SHARE * (forms.total() + 1)}
 
 
 def _makings_up(
@@ -336,8 +325,9 @@ def _makings_up(
     config: PlanConfig,
     giving: set[str],
 ) -> Iterator[tuple[str, list[ErrorInstance], list[ErrorInstance]]]:
-    """Every way a document takes a candidate of `error_type`, in doc_id and candidate order (see
-    `_making_up`)."""
+    """Every way a document takes a candidate of `error_type`, in doc_id and candidate order: its new
+    picks, and the pick of a `giving` type the candidate took the place of, if any (`_make_up` takes the
+    first)."""
     for d in sorted(picks):
         mine = added.get(d, picks[d])
         for i in by_doc[d].instances:

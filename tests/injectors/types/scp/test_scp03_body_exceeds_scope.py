@@ -287,20 +287,8 @@ def test_scp03_skips_a_scope_that_puts_nothing_outside() -> None:
     assert instances("SCP-03", document, seeds=6) == []
 
 
-def server_instances(document: Document, seeds: int = 12) -> list[ErrorInstance]:
-    context = InjectionContext.from_documents([document])
-    out = []
-    for seed in range(seeds):
-        attempt = injectors()["SCP-03"].inject(
-            Baseline(document), random.Random(f"{seed}:SCP-03"), context, seed=seed
-        )
-        if attempt.instance is not None:
-            out.append(attempt.instance)
-    return out
-
-
 def test_the_named_sibling_joins_a_requirement_about_the_scope_object() -> None:
-    found = server_instances(server_standard())
+    found = scp03_instances(server_standard(), seeds=12)
     assert found
     for instance in found:
         new = "".join(r.new for r in instance.edit.replacements)
@@ -342,7 +330,7 @@ A.1 等级
 
 def test_a_clause_about_the_scope_s_top_level_takes_in_the_level_above_it() -> None:
     document = server_standard(LEVEL_SCOPE, LEVEL_BODY, LEVEL_ANNEX)
-    found = server_instances(document)
+    found = scp03_instances(document, seeds=12)
     assert found
     for instance in found:
         assert instance.provenance.form == "范围外等级"
