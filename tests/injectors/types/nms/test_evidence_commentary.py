@@ -109,6 +109,7 @@ def test_the_instances_quote_the_explanation_as_the_corrupted_document_reads() -
         (CODING, "4.1", EXPLANATION),
         # the clause lists options: preferring one of them leaves open whether choosing is required
         ("数据报文宜采用紧凑二进制、定长文本或分块压缩编码格式。", "4.2", EXPLANATION),
+        ("数据报文宜采用紧凑二进制编码等格式。", "4.2", EXPLANATION),
         # the explanation recommends something else than the clause's object
         (CODING, "4.2", "推荐数据报文采用分段重传机制，以减少无线信道的占用。"),
         # the explanation shares only a generic word with it

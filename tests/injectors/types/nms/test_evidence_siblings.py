@@ -94,3 +94,11 @@ def test_a_sibling_with_another_subject_or_object_is_no_evidence() -> None:
         document, position(document, "4.1"), *clause_line(document, "4.1", "显示屏应")
     )
     assert found == []
+
+
+def test_examples_in_one_sentence_are_no_list_of_provisions() -> None:
+    """After 如, the clauses are examples of what the sentence says, not parallel provisions."""
+    listed = "柜门可单独开启、照明可单独关闭。"
+    assert sentence_siblings(listed, modal_verbs(listed)[0]) != []
+    examples = "界面应给出明确的状态提示，如柜门可单独开启、照明可单独关闭。"
+    assert sentence_siblings(examples, modal_verbs(examples)[1]) == []
