@@ -153,22 +153,36 @@ def _closest(
     to come within `BALANCE` of any mean the corpus can have): each pass moves the types left behind
     forward (a second instance in a document where it has two) and caps every type at `BALANCE` above the
     last pass's mean, so that the common types stop taking the rarer ones' share; the mean falls with the
-    caps, toward what the scarce types can reach. The pass that ships every document it can, with the
-    fewest types outside ±`BALANCE`, then the smallest deviation of the others, is kept."""
+    caps, toward what the scarce types can reach. A cap alone leaves each document its drawn number of
+    errors, which the other types then fill up to their caps: while types stay outside, each pass also
+    takes fewer errors per document (never fewer than `min_errors`), so that the mean comes down to where
+    the scarce types are within the band. The first pass that ships every document with every type within
+    ±`BALANCE` is kept. Where none does, fewer errors buy nothing worth the data they cost: of the passes
+    at the full counts, the one that ships every document it can, with the fewest types outside, then the
+    smallest deviation of the others, is kept."""
     best, best_score = plain, _score(plain, counts, offered)
     boost: Counter[str] = Counter()
     # the documents with the fewest types first: they take what they offer, and the caps then fall on the
     # documents that can take something else instead
     ordered = sorted(ordered, key=lambda c: (len({i.error_type for i in c.instances}), c.document.doc_id))
-    for _ in range(CLOSEST_ROUNDS):
+    scales = [1.0] * CLOSEST_ROUNDS + [
+        1 - step * (1 - config.min_errors / config.max_errors) / STEPS for step in range(1, STEPS + 1)
+    ]
+    for scale in scales:
         mean = sum(counts[t] for t in offered) / len(offered)
         boost.update({t: 1 for t in offered if counts[t] < (1 - BALANCE) * mean})
         cap = {t: max(1, math.floor((1 + BALANCE) * mean)) for t in offered}
-        choice, counts = _choose_all(ordered, seed, config, adjust, 1.0, boost, cap)
+        choice, counts = _choose_all(ordered, seed, config, adjust, scale, boost, cap)
         score = _score(choice, counts, offered)
-        if score < best_score:
+        if score[:2] == (0, 0):
+            return _sorted(choice)  # every document ships, every type within the band
+        if score < best_score and scale == 1:
             best, best_score = choice, score
-    return BalancedChoice(dict(sorted(best.chosen.items())), dict(sorted(best.dropped.items())))
+    return _sorted(best)
+
+
+def _sorted(choice: BalancedChoice) -> BalancedChoice:
+    return BalancedChoice(dict(sorted(choice.chosen.items())), dict(sorted(choice.dropped.items())))
 
 
 def _score(choice: BalancedChoice, counts: Counter[str], offered: list[str]) -> tuple[int, int, float]:

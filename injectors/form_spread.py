@@ -166,8 +166,11 @@ def _cheapest(error_type: str, picks: Picks, market: _Market) -> Trade | None:
     trades = [(t, 1) for t in singles]
     for first in singles:
         middle = {**picks, **first.picks}
-        if _gain(first, picks) or _share(_forms(middle, error_type)) > share:
-            continue  # two steps are for swaps that keep the type's count, the first not moving away
+        if _forms(middle, error_type).total() != _forms(picks, error_type).total():
+            continue  # two steps are for swaps that keep the type's count (the picks a swap gives up are
+            # made up), the first not moving away
+        if _share(_forms(middle, error_type)) > share:
+            continue
         trades.extend(
             (Trade({**first.picks, **second.picks}, first.cost + second.cost), 2)
             for second in _steps(error_type, middle, market.by_doc, market.config)
@@ -209,11 +212,15 @@ def _valid(
         wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
         count = max(before.total() - now.total(), lost.total())
         spare = _spare(now, offered, lopsided | {error_type, *wanted})
-        made_up = {**changed, **_make_up(wanted, count, after, by_doc, market.config, spare)}
+        # a document the trade left under its minimum is where the make-up must go
+        short = {d for d, p in changed.items() if len(p) < market.config.min_errors}
+        made_up = {**changed, **_make_up(wanted, count, after, by_doc, market.config, spare, short)}
         options = [made_up, changed]
     else:
         options = [changed]
     for option in options:
+        if any(len(p) < market.config.min_errors for p in option.values()):
+            continue
         after = {**picks, **option}
         if not _kept_balanced(
             before, Counter(i.error_type for p in after.values() for i in p), offered, market.balance
@@ -285,6 +292,7 @@ def _make_up(
     by_doc: Mapping[str, Candidates],
     config: PlanConfig,
     spare: Collection[str] = (),
+    within: Collection[str] = (),
 ) -> dict[str, list[ErrorInstance]]:
     """Up to `count` candidates of the `wanted` types (in turn), each in a document that can take one more
     (under `max_errors`, clashing with none of its picks, holding together with them), none of a form that
@@ -294,7 +302,7 @@ def _make_up(
     or, clashing with none, the place of a pick of a `spare` type that leaves it no room (its section or
     its document full); each spare type gives one pick at most: a type's sites sit where other types'
     errors are (the reference list, the scope), and a type with instances to spare can give one of them up
-    there."""
+    there. With `within`, only those documents take one."""
     added: dict[str, list[ErrorInstance]] = {}
     giving = set(spare) - set(wanted)
     for error_type in wanted:
@@ -302,7 +310,7 @@ def _make_up(
             break
         crowded = _crowded(_forms({**picks, **added}, error_type))
         for taking in (set(), giving):  # beside the picks first, in a spare type's place where none fits
-            found = next(_makings_up(error_type, crowded, picks, added, by_doc, config, taking), None)
+            found = next(_makings_up(error_type, crowded, picks, added, by_doc, config, taking, within), None)
             if found is not None:
                 d, new, given = found
                 added[d] = new
@@ -324,11 +332,12 @@ def _makings_up(
     by_doc: Mapping[str, Candidates],
     config: PlanConfig,
     giving: set[str],
+    within: Collection[str] = (),
 ) -> Iterator[tuple[str, list[ErrorInstance], list[ErrorInstance]]]:
     """Every way a document takes a candidate of `error_type`, in doc_id and candidate order: its new
     picks, and the pick of a `giving` type the candidate took the place of, if any (`_make_up` takes the
-    first)."""
-    for d in sorted(picks):
+    first); with `within`, in those documents only."""
+    for d in sorted(within or picks):
         mine = added.get(d, picks[d])
         for i in by_doc[d].instances:
             if i.error_type != error_type or i.provenance.form in crowded or any(i is p for p in mine):
@@ -377,8 +386,9 @@ def _steps(
             yield Trade({e: new}, len(picks[e]) - len(kept))
     for d, dropped in crowded:
         mine = [i for i in picks[d] if i is not dropped]
-        if len(mine) >= config.min_errors:
-            yield Trade({d: mine}, 1)  # the type gives up one instance
+        # the type gives up one instance; a document it leaves under its minimum takes another type's
+        # candidate in its place (the make-up, `_valid`), or the trade is not made
+        yield Trade({d: mine}, 1)
         for e, added in others:
             base = mine if e == d else picks[e]
             kept = [i for i in base if not _clash(by_doc[e], added, i)]

@@ -307,3 +307,45 @@ def test_a_type_below_the_band_takes_a_pick_whose_type_comes_back_elsewhere() ->
         picks = list(spread[c.document.doc_id])
         assert len(picks) == 1 and picks[0] in c.instances
         assert kept_together(c.baseline.document, picks) == picks
+
+
+def test_a_crowded_pick_in_a_document_at_its_minimum_gives_way_to_another_type_there() -> None:
+    """Eight documents at their one error each: three hold the 前言 deletion and offer no other STR-01 form,
+    three hold the other forms, two an NREF-01. No STR-01 swap lowers the 前言's share (three of six), and no
+    document can take a second error; a 前言 pick gives way to its own document's NREF-01 candidate, which
+    keeps that document at its minimum and brings the 前言 to two of five. NREF-01, still below the band,
+    then takes the place of one of the other STR-01 picks (the lift): four of each."""
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01", "NREF-01"))
+    docs = documents(8)
+    context = InjectionContext.from_documents(docs)
+    full = [candidate_instances(d, 0, context, config) for d in docs]
+    candidates = [
+        replace(c, instances=tuple(i for i in c.instances if i.provenance.form in ("前言", None)))
+        if n < 3
+        else c
+        for n, c in enumerate(full)
+    ]
+
+    def first(c: Candidates, error_type: str, form: str | None = None) -> ErrorInstance:
+        return next(
+            i for i in c.instances if i.error_type == error_type and form in (None, i.provenance.form)
+        )
+
+    taken = [("STR-01", "前言")] * 3 + [
+        ("STR-01", "规范性引用文件"),
+        ("STR-01", "术语和定义"),
+        ("STR-01", "规范性引用文件"),
+        ("NREF-01", None),
+        ("NREF-01", None),
+    ]
+    chosen = {c.document.doc_id: (first(c, t, f),) for c, (t, f) in zip(candidates, taken, strict=True)}
+    spread = spread_forms(candidates, chosen, config, 0.2, declared)
+    str01 = {d: tuple(i for i in p if i.error_type == "STR-01") for d, p in spread.items()}
+    assert forms(str01) == Counter({"前言": 2, "规范性引用文件": 1, "术语和定义": 1}), forms(str01)
+    assert Counter(i.error_type for p in spread.values() for i in p) == Counter({"STR-01": 4, "NREF-01": 4})
+    gave_way = [c for c in candidates[:3] if spread[c.document.doc_id][0].error_type == "NREF-01"]
+    assert len(gave_way) == 1
+    for c in candidates:
+        picks = list(spread[c.document.doc_id])
+        assert len(picks) == 1 and picks[0] in c.instances
+        assert kept_together(c.baseline.document, picks) == picks

@@ -284,6 +284,32 @@ def test_a_type_too_few_documents_offer_still_leaves_the_rest_balanced(
     assert list(choice.chosen) == sorted(choice.chosen)  # in doc_id order, whatever order chose them
 
 
+def test_a_type_few_documents_offer_is_balanced_by_fewer_errors_per_document(
+    corpus_candidates: dict[int, tuple[Candidates, ...]],
+) -> None:
+    """NMS-02 left to three documents: no mean at `min_errors` per document is low enough for it, so the
+    closest choice runs; at the full counts it stays below the band, and only documents taking fewer errors
+    bring the mean down to it. The choice then ships every document, each within its range, with every type
+    within ±20%."""
+    ordered = sorted(corpus_candidates[0], key=lambda c: c.document.doc_id)
+    keep = [c.document.doc_id for c in ordered if any(i.error_type == "NMS-02" for i in c.instances)][:3]
+    thin = [
+        c
+        if c.document.doc_id in keep
+        else replace(c, instances=tuple(i for i in c.instances if i.error_type != "NMS-02"))
+        for c in ordered
+    ]
+    offered = sorted({i.error_type for c in thin for i in c.instances})
+    _, plain = _choose_all(thin, 0, DEFAULT, None, 1.0, Counter())
+    assert deviation(plain, offered) > BALANCE
+    choice = choose_balanced(thin, 0, DEFAULT)
+    counts = Counter(i.error_type for picked in choice.chosen.values() for i in picked)
+    assert not choice.dropped and len(choice.chosen) == len(thin)
+    assert all(DEFAULT.min_errors <= len(v) <= DEFAULT.max_errors for v in choice.chosen.values())
+    assert deviation(counts, offered) <= BALANCE, sorted(counts.items(), key=lambda kv: kv[1])
+    assert counts.total() < plain.total()  # fewer errors per document than the full counts
+
+
 def test_of_a_types_two_candidates_the_one_in_a_chapter_with_fewer_errors_is_taken(
     corpus_candidates: dict[int, tuple[Candidates, ...]],
 ) -> None:
