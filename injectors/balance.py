@@ -168,7 +168,11 @@ def _closest(
     scales = [1.0] * CLOSEST_ROUNDS + [
         1 - step * (1 - config.min_errors / config.max_errors) / STEPS for step in range(1, STEPS + 1)
     ]
-    for scale in scales:
+    # the mean can come down no further than every document at its minimum
+    lowest = len(ordered) * config.min_errors / len(offered)
+    for n, scale in enumerate(scales):
+        if n == CLOSEST_ROUNDS and any(counts[t] < (1 - BALANCE) * lowest for t in offered):
+            break  # a type the capped passes leave below the band even at that mean: fewer errors cannot help
         mean = sum(counts[t] for t in offered) / len(offered)
         boost.update({t: 1 for t in offered if counts[t] < (1 - BALANCE) * mean})
         cap = {t: max(1, math.floor((1 + BALANCE) * mean)) for t in offered}
