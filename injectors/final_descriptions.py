@@ -9,7 +9,8 @@ document:
 - a type whose description reads text other errors may change renders it again from the final document
   (`TypeDefinition.redescribe`, e.g. NREF-04 states the order of the list as it finally reads);
 - every quote of the error part must stand in the final document, or in the text this instance itself
-  replaced (what the section said before this error: "原为…"); a description that quotes anything else is
+  replaced (what the section said before this error: "原为…"); a quote the description places in another
+  section ("第9.1.1.3条…“…”") must stand in that section; a description that quotes anything else is
   stale, and `injectors.joint` drops the instance as one that no longer holds.
 """
 
@@ -168,6 +169,45 @@ def misquoted(
     return None
 
 
+# a section a description names just before a quote, as where the quote stands: "第9.1.1.3条对同一事项的
+# 相同规定“…”", "H.3.1对本条的说明称“…”", "附录A中的“…”"
+_CITED = regex.compile(r"第([A-Z]?\d+(?:\.\d+)*)(?:条|章)|附录([A-Z])|(?<![\w.])([A-Z](?:\.\d+)+)")
+_NEAR = 20  # characters between the section named and the quote it introduces
+
+
+def misattributed(description: str, final: Document, location: str) -> str | None:
+    """Why a description does not hold (None: it holds): a quote it places in another section than the
+    instance's own, which that section (with its subdivisions) of the final document no longer says. The
+    whole document may still say it elsewhere: two errors of one document may each have changed the
+    clause the other calls as evidence ("第8.1.1.3条对同一事项的相同规定“…可…”" where 8.1.1.3 now says 应)."""
+    error = description.split("；修改建议：", 1)[0]
+    quotes = list(QUOTE.finditer(error))
+    before = 0
+    for quote in quotes:
+        window = error[max(before, quote.start() - _NEAR) : quote.start()]
+        before = quote.end()
+        cited = list(_CITED.finditer(window))
+        if not cited or any(mark in window[cited[-1].end() :] for mark in "。；“”"):
+            continue
+        number = next(g for g in cited[-1].groups() if g)
+        if number == location or _NUMBER_ONLY.fullmatch(quote.group(1).strip()):
+            continue  # the instance's own section: what it replaced, or what it wrote
+        head = f"附录{number}" if len(number) == 1 and number.isalpha() else number
+        stem = number + "."
+        texts = [
+            section_texts(s)
+            for s in final.sections
+            if s.number in (head, number) or s.number.startswith(stem)
+        ]
+        if not texts:
+            continue  # a section the description names but the outline does not hold (a table, a figure)
+        text = "\n".join(texts)
+        (said,) = _as_found([quote.group(1)], [text])
+        if not _in_order(_pieces(said), text):
+            return f"its description quotes “{said}” from {head}, which {head} no longer says"
+    return None
+
+
 def finalized(
     original: Document, instances: Sequence[ErrorInstance], applied: Applied
 ) -> tuple[list[ErrorInstance], list[str | None]]:
@@ -194,5 +234,8 @@ def finalized(
                 own = rest.document.section(number) if number is not None else None
         else:
             own = instance.original_section
-        why.append(misquoted(description, whole, instance.edit, own, instance.original_section))
+        why.append(
+            misquoted(description, whole, instance.edit, own, instance.original_section)
+            or misattributed(description, final, location)
+        )
     return out, why

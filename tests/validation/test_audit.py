@@ -18,13 +18,16 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
+from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement, apply_edits
 from injectors.instance import ErrorInstance, InjectionProvenance
 from injectors.language.crossrefs import find_crossrefs, unresolved
-from injectors.planner import InjectionResult
+from injectors.planner import InjectionResult, PlanConfig, candidate_instances
 from parsers.model import Document, Section
 from release.beside import beside
 from release.tables import documents_table, instances_table, sections_table
+from tests.injectors.test_final_descriptions import THREE_GRADES
+from tests.injectors.types.nms.nms_documents import access_document
 from validation.audit import AUDIT_FILE, audit_and_write, audit_release, render_markdown, render_text
 from validation.audit.baseline import surface_auc
 from validation.audit.integrity import audit_integrity
@@ -209,6 +212,19 @@ def test_instance_whose_term_another_instance_removed_fails_joint_validity(tmp_p
     assert len(failures) == 1
     assert "数据帧" in failures[0].reason and "no longer defined" in failures[0].reason
     assert joint.valid_share < 1.0
+
+
+def test_joint_validity_finds_a_description_quoting_a_clause_another_instance_changed(tmp_path: Path) -> None:
+    """Two NMS-02 instances shipped together (the planner would keep one): 4.1's description quotes 5.1's
+    permission, which 5.1 no longer grants; the audit reports 4.1 and only 4.1."""
+    doc = access_document(THREE_GRADES)
+    config = PlanConfig(min_errors=1, max_errors=18, types=("NMS-02",))
+    found = candidate_instances(doc, 0, InjectionContext.from_documents([doc]), config).instances
+    applied = apply_edits(doc, [i.edit for i in found])
+    placed = tuple(replace(i, location=applied.locations[n]) for n, i in enumerate(found))
+    result = InjectionResult(doc, applied.document, placed, (), {})
+    joint = audit_joint(load_release(write(tmp_path / "r", [result])))
+    assert [(f.location, "from 5.1" in f.reason) for f in joint.failures] == [("4.1", True)]
 
 
 def test_joint_validity_finds_the_instance_where_a_standard_repeats_a_number(tmp_path: Path) -> None:

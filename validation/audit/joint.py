@@ -3,7 +3,8 @@
 The judgement is `injectors.joint.failure`, the one the planner re-checks its chosen instances with: the
 checker (D), the diff checker (D∆) or the type's premise (the term, clause or section it is about still
 exists with the text it wrote); and, as the planner's assembly does, its description quotes only what the
-final document says (`injectors.final_descriptions.misquoted`).
+final document says (`injectors.final_descriptions.misquoted`), and what it quotes from another section
+stands in that section (`misattributed`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 
 from injectors.checking import lint_at, lint_diff
 from injectors.edit import followed_renames
-from injectors.final_descriptions import document_text, misquoted
+from injectors.final_descriptions import document_text, misattributed, misquoted
 from injectors.joint import failure
 from injectors.registry import definition
 from validation.audit.release import AuditDocument, Release
@@ -68,7 +69,9 @@ def check_document(document: AuditDocument) -> list[JointFailure]:
             reason = f"unknown error type {instance.error_type}"
         if not reason and instance.description:
             own = instance.original_section
-            reason = misquoted(instance.description, whole, instance.edit, own, own)
+            reason = misquoted(instance.description, whole, instance.edit, own, own) or misattributed(
+                instance.description, final, instance.location
+            )
         if reason:
             failures.append(
                 JointFailure(
