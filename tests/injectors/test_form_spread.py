@@ -349,3 +349,51 @@ def test_a_crowded_pick_in_a_document_at_its_minimum_gives_way_to_another_type_t
         picks = list(spread[c.document.doc_id])
         assert len(picks) == 1 and picks[0] in c.instances
         assert kept_together(c.baseline.document, picks) == picks
+
+
+def test_a_swap_that_costs_another_types_pick_may_be_the_first_of_two_steps() -> None:
+    """STR-01 at 前言 3, 规范性引用文件 3, 术语和定义 1 (seven: 43%), STR-03 at five: every document offers
+    one STR-01 form only, and STR-01 cannot grow to eight (outside the band). A 前言 pick gives way to the
+    术语和定义 of the document whose STR-03 sits in chapter 3 (that pick given up: STR-01 keeps seven, the
+    shares stay at 43%); then a 规范性引用文件 pick in a document holding two errors gives way: two of each
+    form, STR-03 still at five."""
+    config = PlanConfig(min_errors=1, max_errors=2, types=("STR-01", "STR-03"))
+    docs = documents(9)
+    context = InjectionContext.from_documents(docs)
+    full = [candidate_instances(d, 0, context, config) for d in docs]
+    # document: (its one STR-01 form, where its STR-03 pick is (None: none), whether its STR-01 is picked)
+    plan = {
+        0: ("术语和定义", "3", False),  # chapter 3's heading changed: clashes with deleting chapter 3
+        1: ("前言", "2", True),
+        2: ("前言", "3", True),
+        4: ("前言", "2", True),
+        3: ("规范性引用文件", "1", True),
+        5: ("规范性引用文件", None, True),
+        6: ("规范性引用文件", None, True),
+        8: ("术语和定义", None, True),
+    }
+    candidates, chosen = [], {}
+    for k, (form, str03, with_str01) in sorted(plan.items()):
+        c = full[k]
+        c = replace(
+            c,
+            instances=tuple(i for i in c.instances if i.error_type != "STR-01" or i.provenance.form == form),
+        )
+        candidates.append(c)
+        picks = [i for i in c.instances if i.error_type == "STR-01"] if with_str01 else []
+        picks += [i for i in c.instances if i.error_type == "STR-03" and i.location == str03]
+        chosen[c.document.doc_id] = tuple(picks)
+
+    def str01_forms(picks: dict[str, tuple[ErrorInstance, ...]]) -> Counter[str]:
+        return forms({d: tuple(i for i in p if i.error_type == "STR-01") for d, p in picks.items()})
+
+    assert str01_forms(chosen) == Counter({"前言": 3, "规范性引用文件": 3, "术语和定义": 1})
+    assert Counter(i.error_type for p in chosen.values() for i in p) == Counter({"STR-01": 7, "STR-03": 5})
+    spread = spread_forms(candidates, chosen, config, 0.2, declared)
+    spread_str01 = str01_forms(spread)
+    assert spread_str01 == Counter({"前言": 2, "规范性引用文件": 2, "术语和定义": 2}), spread_str01
+    assert Counter(i.error_type for p in spread.values() for i in p) == Counter({"STR-01": 6, "STR-03": 5})
+    for c in candidates:
+        picks = list(spread[c.document.doc_id])
+        assert 1 <= len(picks) <= 2 and all(i in c.instances for i in picks)
+        assert kept_together(c.baseline.document, picks) == picks
