@@ -156,10 +156,11 @@ def _closest(
     caps, toward what the scarce types can reach. A cap alone leaves each document its drawn number of
     errors, which the other types then fill up to their caps: while types stay outside, each pass also
     takes fewer errors per document (never fewer than `min_errors`), so that the mean comes down to where
-    the scarce types are within the band. The first pass that ships every document with every type within
-    ±`BALANCE` is kept. Where none does, fewer errors buy nothing worth the data they cost: of the passes
-    at the full counts, the one that ships every document it can, with the fewest types outside, then the
-    smallest deviation of the others, is kept."""
+    the scarce types are within the band. Of the passes at the full counts, the one that ships every
+    document it can, with the fewest types outside ±`BALANCE`, then the smallest deviation of the others,
+    is kept; where it leaves types outside, the first pass with fewer errors that ships every document with
+    every type within the band replaces it. Where none does, fewer errors buy nothing worth the data they
+    cost."""
     best, best_score = plain, _score(plain, counts, offered)
     boost: Counter[str] = Counter()
     # the documents with the fewest types first: they take what they offer, and the caps then fall on the
@@ -171,16 +172,18 @@ def _closest(
     # the mean can come down no further than every document at its minimum
     lowest = len(ordered) * config.min_errors / len(offered)
     for n, scale in enumerate(scales):
-        if n == CLOSEST_ROUNDS and any(counts[t] < (1 - BALANCE) * lowest for t in offered):
-            break  # a type the capped passes leave below the band even at that mean: fewer errors cannot help
+        if n == CLOSEST_ROUNDS and (
+            best_score[:2] == (0, 0) or any(counts[t] < (1 - BALANCE) * lowest for t in offered)
+        ):
+            break  # balanced at the full counts; or a type stays below the band even at that mean
         mean = sum(counts[t] for t in offered) / len(offered)
         boost.update({t: 1 for t in offered if counts[t] < (1 - BALANCE) * mean})
         cap = {t: max(1, math.floor((1 + BALANCE) * mean)) for t in offered}
         choice, counts = _choose_all(ordered, seed, config, adjust, scale, boost, cap)
         score = _score(choice, counts, offered)
-        if score[:2] == (0, 0):
-            return _sorted(choice)  # every document ships, every type within the band
-        if score < best_score and scale == 1:
+        if scale < 1 and score[:2] == (0, 0):
+            return _sorted(choice)  # the first with fewer errors that ships every document, all in the band
+        if scale == 1 and score < best_score:
             best, best_score = choice, score
     return _sorted(best)
 

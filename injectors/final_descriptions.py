@@ -171,7 +171,7 @@ def misquoted(
 
 # a section a description names just before a quote, as where the quote stands: "第9.1.1.3条对同一事项的
 # 相同规定“…”", "H.3.1对本条的说明称“…”", "附录A中的“…”"
-_CITED = regex.compile(r"第([A-Z]?\d+(?:\.\d+)*)(?:条|章)|附录([A-Z])|(?<![\w.])([A-Z](?:\.\d+)+)")
+_CITED = regex.compile(r"第([A-Z]?\d+(?:\.\d+)*)(?:条|章)|附录([A-Z])|(?<![A-Za-z0-9.])([A-Z](?:\.\d+)+)")
 _NEAR = 20  # characters between the section named and the quote it introduces
 
 
