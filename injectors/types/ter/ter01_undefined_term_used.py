@@ -68,13 +68,13 @@ ERROR_TYPE = ErrorType(
     "使用未定义术语",
     "Undefined term used",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.2",
+    "GB/T 1.1—2009 6.3.1",
     "L",
     "S / J",
     ("E-TM-01",),
     located_at_element=True,
-    # an abbreviation is explained under 符号和缩略语, an element with a clause of its own in the 2020
-    # edition; the 2009 clause the project cites for terms is kept for it (see docs/drafting-rules.md)
+    # an abbreviation is explained under 符号和缩略语 (2009: 符号、代号和缩略语), an element with a clause of
+    # its own in both editions
     forms=(
         ("abbreviation_removed", "GB/T 1.1—2020 8.8", "GB/T 1.1—2009 6.3.2"),
         ("expansion_removed", "GB/T 1.1—2020 8.8", "GB/T 1.1—2009 6.3.2"),
@@ -142,8 +142,8 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "ea86518207ef8427"
+    version = "6"
+    digest = "410d6c81a17b2801"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

@@ -63,7 +63,7 @@ ERROR_TYPE = ErrorType(
     "定义的术语未使用",
     "Defined term never used",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.2",
+    "GB/T 1.1—2009 6.3.1",
     "R+L",
     "D",
     ("E-TM-02",),
@@ -285,8 +285,8 @@ class UnusedTermDefined(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "4ac70541fb9a0d9a"
+    version = "5"
+    digest = "8d813e408dcd57dc"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

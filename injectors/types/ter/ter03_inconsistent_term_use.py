@@ -45,7 +45,7 @@ ERROR_TYPE = ErrorType(
     "术语使用不一致",
     "Inconsistent term use",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.2",
+    "GB/T 1.1—2009 6.3.1",
     "R+L",
     "S",
     ("E-TM-04",),
@@ -132,8 +132,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "87fd0f301220c1ec"
+    version = "6"
+    digest = "ffa3e34334ee4d00"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

@@ -36,7 +36,7 @@ ERROR_TYPE = ErrorType(
     "定义缺陷",
     "Definition defect",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.2",
+    "GB/T 1.1—2009 6.3.1",
     "R/L",
     "D / J",
     ("E-TM-03",),
@@ -80,8 +80,8 @@ class DefinitionDefect(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "00be52ca816f4e7d"
+    version = "5"
+    digest = "aab6ee98cca4a5f2"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

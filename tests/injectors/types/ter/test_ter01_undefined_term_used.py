@@ -434,14 +434,15 @@ def _instance_of(injector: Injector, doc: Document, form: str) -> str:
     ("foreword", "entry_clause", "abbreviation_clause"),
     [
         (None, "GB/T 1.1—2020 8.7", "GB/T 1.1—2020 8.8"),
-        (FOREWORD_2009, "GB/T 1.1—2009 6.3.2", "GB/T 1.1—2009 6.3.2"),
+        (FOREWORD_2009, "GB/T 1.1—2009 6.3.1", "GB/T 1.1—2009 6.3.2"),
     ],
 )
 def test_an_abbreviation_form_cites_the_clause_of_its_element(
     ter01: Injector, foreword: str | None, entry_clause: str, abbreviation_clause: str
 ) -> None:
-    """An abbreviation is explained under 符号和缩略语, a clause of its own in the 2020 edition: a
-    missing 缩略语 line or spelled-out name cites it, a missing term entry the terms clause."""
+    """An abbreviation is explained under 符号和缩略语 (2009: 符号、代号和缩略语), a clause of its own in
+    both editions: a missing 缩略语 line or spelled-out name cites it, a missing term entry the terms
+    clause."""
     doc = document(terms=FORMS_TERMS, body=FORMS_BODY, **({"foreword": foreword} if foreword else {}))
     assert _instance_of(ter01, doc, "entry_removed").endswith(f"依据：{entry_clause}")
     for form in ("abbreviation_removed", "expansion_removed"):
