@@ -258,15 +258,15 @@ class AnnexError(Injector):
     """Why: an annex carries its nature (（规范性）/（资料性）) under its number, and its tables and
     figures are numbered 表A.1, 图A.1 (GB/T 1.1—2020 9.6). How: swap the marker where the body's
     references contradict the new one (a normative annex that the body requires "应符合附录A的规定"
-    becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, becomes
-    规范性), drop the marker, write it as the other edition does (（规范性附录） in a 2020 document, a 2009
+    becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, and
+    stating no requirement itself, becomes 规范性), drop the marker, write it as the other edition does (（规范性附录） in a 2020 document, a 2009
     template kept), or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
     表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered). Each form offers one
     site (the middle one of the document's), so that the forms are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
+    version = "6"
     digest = "4889ac11a1edd96a"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
@@ -296,7 +296,12 @@ class AnnexError(Injector):
                 if marker == "规范性" and normative:
                     out.append(Site(i, ("informative", normative[0].section, normative[0].sentence)))
                 informative_only = own and all(m.strength == "informative" for m in own)
-                if marker == "资料性" and not normative and (informative_only or letter in declared):
+                if (
+                    marker == "资料性"
+                    and not normative
+                    and (informative_only or letter in declared)
+                    and not _holds_requirements(document, letter)
+                ):
                     out.append(
                         Site(i, ("normative", own[0].section if own else "", own[0].sentence if own else ""))
                     )
@@ -373,6 +378,16 @@ class AnnexError(Injector):
             f"将“{annex}”的标识改为“（{marker}）”",
             form=mode,
         )
+
+
+def _holds_requirements(document: Document, letter: str) -> bool:
+    """Whether the annex states requirements (应 …) in its own text: then nothing shows that its 资料性
+    marker is right, and marking it 规范性 would be no detectable error, however the body cites it."""
+    return any(
+        has_requirement(s.text)
+        for s in document.sections
+        if s.kind == "annex" and (s.number == f"附录{letter}" or s.number.startswith(f"{letter}."))
+    )
 
 
 def _neighbour_annex(letter: str, annexes: set[str]) -> str | None:

@@ -149,3 +149,18 @@ def test_str05_keeps_2020_for_an_undeclared_document_with_2020_markers() -> None
     document = _annexed("本文件由某协会提出。", "规范性")
     assert document.drafting_rules == "unknown"
     assert _str05_rules(document) == {"GB/T 1.1—2020 9.6"}
+
+
+def test_an_annex_stating_requirements_is_not_marked_normative() -> None:
+    """附录B only "参见"-cited: marking it 规范性 is an error the body shows. Once the annex itself states a
+    requirement (记录应保存3年), a reader could take it for normative whatever the citation says: no site."""
+    injector = injectors()["STR-05"]
+    only_referred = edited(("，相应的温度点见附录B", ""))
+
+    def normative_sites(document: Document) -> list[str]:
+        sites = injector.sites(document, InjectionContext())
+        return [document.sections[s.target].number for s in sites if s.detail[0] == "normative"]
+
+    assert normative_sites(only_referred) == ["附录B"]
+    requiring = edited(("，相应的温度点见附录B", ""), ("记录可保存3年。", "记录应保存3年。"))
+    assert normative_sites(requiring) == []
