@@ -260,9 +260,10 @@ class AnnexError(Injector):
     references contradict the new one (a normative annex that the body requires "应符合附录A的规定"
     becomes 资料性; an informative annex only "参见"-referenced, or declared in a 2009 foreword, and
     stating no requirement itself, becomes 规范性), drop the marker, write it as the other edition does
-    (（规范性附录） in a 2020 document, a 2009 template kept), or renumber one annex caption: 表A.1 → 表1 (the body's numbering), or 表B.1 →
-    表A.1 in 附录B (a caption copied from the neighbouring annex and not renumbered). Each form offers one
-    site (the middle one of the document's), so that the forms are drawn about evenly.
+    (（规范性附录） in a 2020 document, a 2009 template kept), or renumber one annex caption: 表A.1 →
+    表1 (the body's numbering), or 表B.1 → 表A.1 in 附录B (a caption copied from the neighbouring annex
+    and not renumbered). Each form offers one site (the middle one of the document's), so that the forms
+    are drawn about evenly.
     """
 
     error_type = ERROR_TYPE.id
