@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator
 
+import regex
+
 from injectors.authoring import (
     Document,
     ErrorType,
@@ -70,7 +72,7 @@ class VagueWording(Injector):
     fixed value (`editing.fixed_value`: 可选 of a 必选/可选 column is a value word, not a provision)."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
+    version = "6"
     digest = "5033aaf87b74f034"
     forms = FORMS
     alternatives = 3
@@ -146,13 +148,23 @@ def _after_punctuation(found: BodyModal) -> bool:
     return not before or before[-1] in "，,；;。：:、"
 
 
+_CHOICE = regex.compile(r"^[^，,；;。]*?(?:或|或者)")
+
+
+def _offers_a_choice(found: BodyModal) -> bool:
+    """A permission between alternatives ("可自动校准或手工校准"): urged with 尽量/最好, both alternatives
+    would be urged at once, a sentence no drafter writes."""
+    return found.modal.word in ("可", "可以") and bool(_CHOICE.match(found.line[found.modal.end :]))
+
+
 def _vague_options(found: BodyModal) -> list[str]:
     modal = found.modal
     line = found.line
     rest = line[modal.end :]
     word, tag = next_word_tag(line, modal.end)
     candidates = ["原则上"]
-    if tag[:1] == "v" and word not in ("为", "是", "有", "能", "能够", "具有"):
+    verb = tag[:1] == "v" and word not in ("为", "是", "有", "能", "能够", "具有")
+    if verb and not _offers_a_choice(found):
         candidates += ["尽量", "最好"]
     check = ("不" + rest) if modal.negative else rest
     if YIBAN_NEXT.match(check):

@@ -68,3 +68,30 @@ def test_nms04_is_not_mostly_yuanzeshang() -> None:
         assert attempt.instance is not None
         forms[attempt.instance.provenance.form] += 1
     assert forms["原则上"] <= 0.4 * sum(forms.values()), forms
+
+
+def test_nms04_urges_no_choice_between_alternatives() -> None:
+    """ "可自动锁闭或手动锁闭" permits either: "尽量自动锁闭或手动锁闭" would urge both at once, as no drafter
+    writes (seen on a real standard). A permission without alternatives takes 尽量/最好 as before."""
+    context = InjectionContext.from_documents([])
+
+    def words(body: str) -> set[str]:
+        """The words that took the place of 可 in the clause `body` (the fixture has other clauses)."""
+        doc = standard(body)
+        out = set()
+        for seed in range(12):
+            instance = VagueWording().inject(Baseline(doc), random.Random(f"{seed}:v"), context).instance
+            if (
+                instance is not None
+                and instance.corrupted_section is not None
+                and (
+                    "自动锁闭" in instance.corrupted_section.text
+                    and "柜门可" not in instance.corrupted_section.text
+                )
+            ):
+                out.add(instance.edit.replacements[0].new)
+        return out
+
+    choice = words("柜门可自动锁闭或手动锁闭。")
+    assert not choice & {"尽量", "最好"}, choice
+    assert words("柜门可自动锁闭。") & {"尽量", "最好"}
