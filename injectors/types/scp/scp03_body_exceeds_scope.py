@@ -116,7 +116,7 @@ class BodyBeyondScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "491693f1fbff3b04"
+    digest = "a52c18f672873a11"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
     alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 
@@ -202,6 +202,9 @@ class BodyBeyondScope(Injector):
         # nor, where the document has another, the one an earlier instance here added ("……记录仪以及……"
         # twice is a phrase the two instances share, a pattern instead of two errors)
         usable = [j for j in joins if j not in subject[:at]] or joins
+        # nor a bare 、 before an object with its own 的-qualifier ("……的等级保护对象、涉及国家秘密的等级保护
+        # 对象"): the qualifier then reads as shared by both, and a drafter writes 和 or 以及 there
+        usable = [j for j in usable if j != "、" or "的" not in obj] or ["和"]
         join = rng.choice([j for j in usable if not any(a.startswith(j) for a in before)] or usable)
         added = match_style(join + obj, section.text)
         every = rng.choice(alls) if at == len(subject) else ""

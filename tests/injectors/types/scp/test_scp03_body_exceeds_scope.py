@@ -410,3 +410,12 @@ def test_scp03_takes_the_left_out_object_into_a_sentence_that_applies_the_docume
         assert "范围写明本文件适用于“非涉及国家秘密的社区服务平台”" in instance.description
         assert f"删去“{added}”，本条只涉及非涉及国家秘密的社区服务平台；" in instance.description
         assert instance.provenance.form == "非X"
+
+
+def test_scp03_joins_an_object_with_its_own_qualifier_by_a_word_not_a_pause_mark() -> None:
+    # the body writes 、 itself, so only the qualifier keeps it out
+    body = GRADING_BODY.replace("社区服务平台的运营单位", "社区服务平台、社区门户的运营单位")
+    document = standard(GRADING_SCOPE, body, title="社区服务平台 定级指南")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]), seeds=20)
+    assert found
+    assert not any(added_text(instance).startswith("、") for instance in found)
