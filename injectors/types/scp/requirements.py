@@ -3,6 +3,9 @@ qualifier: the places where another object can be coordinated into the subject.
 
 Only plain prose counts (never a table row, a note or a list marker), and only a subject a drafter would
 extend; finding these sentences and where their head ends is separate from what gets coordinated there.
+Besides the 应 sentences, a sentence that applies the document itself to the head noun ("……的等级保护对象，
+其网络运营者依据本标准组织……") counts for a "非X" head: a guide states its procedure without a modal,
+and naming the document there puts whatever the sentence names inside the document's reach.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from dataclasses import dataclass
 import regex
 
 from injectors.language.sentences import provisions, sentences
+from injectors.types.scp.analysis import SELF_REFERENCE
 from injectors.types.scp.editing import is_plain, paragraph_spans, plain_subject
 from injectors.types.scp.scope_objects import object_heads
 from parsers.model import Section
@@ -27,6 +31,7 @@ class ScopedRequirement:
     subject: str
     head: str  # the scope's object within the subject, after which another object can be coordinated
     sentence: str
+    applies: bool = False  # no 应: the sentence applies the document itself to the subject ("依据本标准")
 
 
 # How a body names the scope's object without repeating it: "产品应……" in a product standard.
@@ -73,12 +78,34 @@ def head_end(subject: str, head: str) -> int | None:
     return None
 
 
+# "依据本标准", "按照本文件": the sentence applies the document itself to what it names before.
+_APPLYING = regex.compile(rf"(?:依据|依照|按照|根据|按)(?:{SELF_REFERENCE.pattern})")
+
+
+def applying_sentences(section: Section) -> Iterator[tuple[int, str, str]]:
+    """(offset, words before "依据本标准", sentence) of each plain-prose sentence without 应/不应 that applies
+    the document itself to what it names first ("……的等级保护对象，其网络运营者依据本标准组织……")."""
+    rows = section.table_lines()
+    for start, end in paragraph_spans(section.text):
+        line = section.text[start:end]
+        if section.text.count("\n", 0, start) in rows or not is_plain(line):
+            continue
+        for sentence in sentences(line):
+            found = provisions(sentence.text)
+            m = _APPLYING.search(sentence.text)
+            if sentence.text.endswith("。") and m and not (found and found[0].word in ("应", "不应")):
+                yield start + sentence.start, sentence.text[: m.start()], sentence.text
+
+
 @functools.lru_cache(maxsize=16)
 def negated_requirements(section: Section, head: str) -> tuple[ScopedRequirement, ...]:
     """Requirements of a body clause that name the head noun of a "非X" scope qualifier before their 应
-    ("对于……的等级保护对象，应……"): where the object the qualifier leaves out can join in."""
+    ("对于……的等级保护对象，应……"), or before the words that apply the document to it ("……的等级保护对象，
+    其网络运营者依据本标准……"): where the object the qualifier leaves out can join in."""
+    shall = [(at, subject, text, False) for at, subject, text in requirement_sentences(section)]
+    applying = [(at, subject, text, True) for at, subject, text in applying_sentences(section)]
     return tuple(
-        ScopedRequirement(at, subject, head, text)
-        for at, subject, text in requirement_sentences(section)
+        ScopedRequirement(at, subject, head, text, applies)
+        for at, subject, text, applies in shall + applying
         if len(subject) <= 40 and head_end(subject, head) is not None
     )

@@ -106,14 +106,17 @@ class BodyBeyondScope(Injector):
     bounds its object by a range of levels ("第一级到第四级等级保护对象") and the document itself names
     the level above it (a table of 定级结果 listing 第五级), a requirement about the top level takes in
     the next one, named as the document names its levels ("应为第四级和第五级业务应用系统……",
-    `level_requirements`); never a "第三级及以上", which is no level of its own.
+    `level_requirements`); never a "第三级及以上", which is no level of its own. A "非X" outsider may also
+    join a sentence that states a guide's procedure without a modal but applies the document itself to the
+    head noun ("……的等级保护对象，其网络运营者依据本标准组织……"): naming the document puts the added
+    object within its reach as surely as 应 does, and the description says so ("纳入了本标准的规定").
     Other documents are skipped (no site): an object from another document would come from another field,
     and a life-cycle stage the scope does not list ("改造前后均应……") read as padding to the reviewers,
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "491693f1fbff3b04"
+    version = "6"
+    digest = "a52c18f672873a11"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
     alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 
@@ -199,6 +202,9 @@ class BodyBeyondScope(Injector):
         # nor, where the document has another, the one an earlier instance here added ("……记录仪以及……"
         # twice is a phrase the two instances share, a pattern instead of two errors)
         usable = [j for j in joins if j not in subject[:at]] or joins
+        # nor a bare 、 before an object with its own 的-qualifier ("……的等级保护对象、涉及国家秘密的等级保护
+        # 对象"): the qualifier then reads as shared by both, and a drafter writes 和 or 以及 there
+        usable = [j for j in usable if j != "、" or "的" not in obj] or ["和"]
         join = rng.choice([j for j in usable if not any(a.startswith(j) for a in before)] or usable)
         added = match_style(join + obj, section.text)
         every = rng.choice(alls) if at == len(subject) else ""
@@ -220,12 +226,14 @@ class BodyBeyondScope(Injector):
             where = f"范围写明{word}不适用于{outsider.name}"
         else:
             where = f"范围只允许{outsider.name}参照使用{word}"
+        # a sentence without 应 that applies the document itself ("依据本标准") regulates by naming it
+        reach, keep = (f"{word}的规定", "只涉及") if requirement.applies else ("要求", "只对")
+        keep += f"{outsider.negated or requirement.head}" + ("" if requirement.applies else "提出要求")
         return Proposal(
             edit,
-            error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了要求，"
+            error=f"{_clause_name(section)}“{new_sentence}”把范围之外的“{obj}”也纳入了{reach}，"
             f"正文超出了范围的界限（{where}）",
-            fix=f"删去“{added}”，本条只对{outsider.negated or requirement.head}提出要求；如确需规定“{obj}”，"
-            "先修改范围使其涵盖该对象",
+            fix=f"删去“{added}”，本条{keep}；如确需规定“{obj}”，先修改范围使其涵盖该对象",
             generator="rule-template",
             form=_form(outsider),
         )

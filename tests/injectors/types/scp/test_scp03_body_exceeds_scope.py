@@ -378,3 +378,44 @@ def test_scp03_names_the_outsider_as_a_clause_would() -> None:
     for instance in found:
         assert "塑料大棚环境监测终端" in added_text(instance) and "使用的" not in added_text(instance)
         assert "范围只允许塑料大棚中使用的环境监测终端参照使用本文件" in instance.description
+
+
+# A grading guide: its scope keeps out, by a "非X" qualifier, the systems that hold state secrets; its body
+# states the procedure without 应 but applies the guide itself to the systems it names.
+GRADING_SCOPE = (
+    "本文件给出了非涉及国家秘密的社区服务平台的定级方法。\n"
+    "本文件适用于指导运营单位开展非涉及国家秘密的社区服务平台的定级工作。"
+)
+
+
+GRADING_BODY = """4 定级流程
+4.1 专家评审
+初步定为第二级及以上的社区服务平台，其运营单位依据本文件组织专家评审，最终确定其等级。
+4.2 等级变更
+社区服务平台的运营单位在业务变化后重新确定等级。
+"""
+
+
+def test_scp03_takes_the_left_out_object_into_a_sentence_that_applies_the_document() -> None:
+    document = standard(GRADING_SCOPE, GRADING_BODY, title="社区服务平台 定级指南")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]))
+    assert found, "SCP-03 found no site in a sentence that applies the guide to its object"
+    for instance in found:
+        assert instance.location == "4.1"  # not 4.2, which names no document
+        added = added_text(instance)
+        assert added.endswith("涉及国家秘密的社区服务平台")
+        corrupted = _text(instance.corrupted_section)
+        assert "第二级及以上的社区服务平台" + added + "，其运营单位依据本文件" in corrupted
+        assert "也纳入了本文件的规定" in instance.description  # no 应 there: not "纳入了要求"
+        assert "范围写明本文件适用于“非涉及国家秘密的社区服务平台”" in instance.description
+        assert f"删去“{added}”，本条只涉及非涉及国家秘密的社区服务平台；" in instance.description
+        assert instance.provenance.form == "非X"
+
+
+def test_scp03_joins_an_object_with_its_own_qualifier_by_a_word_not_a_pause_mark() -> None:
+    # the body writes 、 itself, so only the qualifier keeps it out
+    body = GRADING_BODY.replace("社区服务平台的运营单位", "社区服务平台、社区门户的运营单位")
+    document = standard(GRADING_SCOPE, body, title="社区服务平台 定级指南")
+    found = run("SCP-03", document, InjectionContext.from_documents([document]), seeds=20)
+    assert found
+    assert not any(added_text(instance).startswith("、") for instance in found)
