@@ -32,10 +32,11 @@ class Selection:
 
 
 def without_edits(release: Release) -> Release:
-    """The release with each instance's corrupted section replaced by its own original (an inserted
-    section, which has none, is left out: there is no unedited text to stand for it)."""
+    """The release with each instance's corrupted section replaced by its own original. An inserted
+    section has no original to stand for it and is left out; a deleted one stays without a corrupted
+    section, so the fit skips it as the audit does."""
     kept = tuple(
-        replace(i, corrupted_section=i.original_section)
+        i if i.corrupted_section is None else replace(i, corrupted_section=i.original_section)
         for i in release.instances
         if i.original_section is not None
     )

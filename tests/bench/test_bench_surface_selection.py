@@ -70,3 +70,18 @@ def test_a_stock_phrase_is_what_the_fit_finds_once_the_documents_are_mixed(tmp_p
     undone = without_edits(release)
     assert all(i.corrupted_section == i.original_section for i in undone.instances)
     assert len(undone.instances) == len(release.instances) and undone.documents is release.documents
+
+
+def test_undoing_leaves_a_deletion_deleted_and_drops_an_insertion(tmp_path: Path) -> None:
+    """A deleted section has no corrupted text for the audit to fit, with or without the edit; an inserted
+    one has no original that could stand for it."""
+    d = _harbour(0)
+    release = load_release(write(tmp_path / "r", [injected(d, [("SCP-05", appended(d, "1", "晨雾。"))])]))
+    (instance,) = release.instances
+    deleted = replace(instance, instance_id="deleted", corrupted_section=None)
+    inserted = replace(instance, instance_id="inserted", original_section=None)
+    undone = without_edits(replace(release, instances=(instance, deleted, inserted)))
+    assert [(i.instance_id, i.corrupted_section) for i in undone.instances] == [
+        (instance.instance_id, instance.original_section),
+        ("deleted", None),
+    ]
