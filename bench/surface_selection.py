@@ -4,12 +4,13 @@
 
 The audit's surface baseline fits a classifier on a type's corrupted sections against clean sections of the
 same kinds, the instances' own originals among them. On a small release its figure mixes two things: the
-wording of the edits, and which documents the type landed in (a document that has an instance is in both
-classes, and the balanced fit weighs each positive more than each negative, so the words of those
-documents lean positive and documents like them score high). This prints, per type, the audit's AUC beside
-the AUC of the same fit with every instance's corrupted section replaced by its own original: with no edit
-at all, whatever the classifier still tells apart is the choice of documents, not the error. A type whose
-figure is near its no-edit figure cannot lower it by changing its wording.
+wording of the edits, and which documents the type landed in (a document without an instance is only
+ever a negative, so its words lean negative; one with an instance is in both classes, where the balanced
+fit weighs each positive more than each negative, so its words lean positive; documents like either
+score alike). This prints, per type, the audit's AUC beside the AUC of the same fit with every instance's
+corrupted section replaced by its own original: with no edit at all, whatever the classifier still tells
+apart is the choice of documents, not the error. A type whose figure is near its no-edit figure cannot
+lower it by changing its wording.
 """
 
 from __future__ import annotations
