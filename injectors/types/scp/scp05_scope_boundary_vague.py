@@ -106,6 +106,20 @@ FORMS = (
 )
 
 
+# sections besides the scope naming an object a drafter could still exclude (its term, its clause, a test)
+MAX_MENTIONS = 4
+
+
+def named_in(document: Document, obj: str) -> list[Section]:
+    """The sections besides the scope that name `obj`."""
+    return [s for s in document.sections if s.kind != "scope" and (obj in s.text or obj in s.title)]
+
+
+def mentions(document: Document, obj: str) -> list[str]:
+    """The body clauses and annex sections that name `obj`: what a fix that keeps the exclusion deletes."""
+    return [s.number for s in named_in(document, obj) if s.kind in ("clause", "annex")]
+
+
 # Equipment of the test methods ("试验设备"): a scope excluding it contradicts nothing the body requires of
 # the document's object.
 _TEST_GEAR = re.compile(r"^(?:试验|测试|检验|检测|校准)")
@@ -128,20 +142,26 @@ class ScopeBoundaryVague(Injector):
     scope's reference clauses or the body still show the restriction (`qualifier_evidence`), and no
     defined term nor exclusion still bounds the object to it (`still_bounded`). An exclusion is an error
     where a body clause (named in the description) requires or recommends something of the excluded
-    object (`regulates`); a clause that only permits fitting it ("可配置……") is no evidence."""
+    object (`regulates`); a clause that only permits fitting it ("可配置……") is no evidence. Only a side
+    matter is excluded: an object no more than `MAX_MENTIONS` sections besides the scope name; the fix
+    that keeps the exclusion names every body clause that speaks of it."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "7a36d7e5c11dd758"
+    version = "6"
+    digest = "771378a093625858"
     forms = FORMS
     alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
 
     def _exclusions(self, document: Document, section: Section) -> list[tuple[str, str]]:
-        """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元)."""
+        """Regulated objects the scope does not name yet (nor their head noun: 协作工作单元 ~ 工作单元), and
+        only side matters (`named_in`): a drafter excludes one and forgets a clause or two about it, never
+        an object the document is built on (named in its foreword, references, terms and many clauses)."""
         return [
             (o, c)
             for o, c in regulated_objects(document)
-            if o[-4:] not in section.text and not _TEST_GEAR.match(o)
+            if o[-4:] not in section.text
+            and not _TEST_GEAR.match(o)
+            and len(named_in(document, o)) <= MAX_MENTIONS
         ]
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
@@ -277,7 +297,8 @@ class ScopeBoundaryVague(Injector):
             edit,
             error=f"{scope_name(section)}增加了排除陈述“{exclusion}”，而正文{cite(clause)}对{obj}规定了要求，"
             "范围与正文矛盾",
-            fix=f"从范围中删去对{obj}的排除，或同时删去正文{cite(clause)}中关于{obj}的要求",
+            fix=f"从范围中删去对{obj}的排除，或同时删去正文"
+            f"{'、'.join(cite(n) for n in mentions(document, obj)) or cite(clause)}中关于{obj}的规定",
             generator="rule-template",
             form=form,
         )

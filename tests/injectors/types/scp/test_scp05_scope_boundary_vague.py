@@ -255,3 +255,25 @@ def test_scp05_excludes_from_a_boundary_of_actors_only_what_is_said_about_a_thin
         text = added_text(instance)
         assert "照明装置" in text
         assert any(w in text for w in ("要求", "规定", "内容", "规范")), text
+
+
+def test_scp05_excludes_a_side_matter_never_what_the_document_is_built_on() -> None:
+    """计量模块 defined, regulated in one clause and named in its test: a drafter may exclude it and forget
+    those two clauses, and the fix that keeps the exclusion names both. Named in three more clauses, it is
+    what the terminal is built around: a scope excluding it is no slip a drafter makes."""
+    scope = WIDE_SCOPE.replace("住宅小区内设置的", "")
+    side = POST_BODY.replace("计量数据应每分钟刷新一次。", "计量模块应每年校准一次。").replace(
+        "用标准电能表比对计量数据。", "用标准电能表比对计量模块的数据。"
+    )
+    document = charger_standard(scope, side, terms=_MODULE_TERM)
+    found = [i for i in alone_instances("SCP-05", document) if "计量模块" in added_text(i)]
+    assert found
+    assert all("同时删去正文第4.1条、第6.1条中关于计量模块的规定" in i.description for i in found)
+    core = side.replace(
+        "6 试验方法",
+        "5.2 计量模块数据\n计量模块上报的电量应带时间标签。\n计量模块的时钟应每日校时。\n"
+        "5.3 计量模块存储\n计量模块应保存最近100次充电记录。\n5.4 计量模块报警\n计量模块失效时应报警。\n"
+        "6 试验方法",
+    )
+    document = charger_standard(scope, core, terms=_MODULE_TERM)
+    assert all("计量模块" not in added_text(i) for i in alone_instances("SCP-05", document))
