@@ -64,7 +64,28 @@ def rendered(
             error, fix = told
             rule = instance.description.rsplit("；依据：", 1)[1]
             return describe(error, fix, rule)
-    return renumbered(instance.description, renames, original)
+    return retitled(renumbered(instance.description, renames, original), original, final, renames)
+
+
+_CHAPTER_TITLE = regex.compile(r"第(\d+)章“([^“”]+)”")
+
+
+def retitled(
+    description: str, original: Document, final: Document, renames: Sequence[tuple[str, str]] = ()
+) -> str:
+    """A chapter a description names by its title ("第1章“范围”") under the title the final document gives
+    it: another error may have renamed it (STR-03: 适用范围). Only a quote that was that chapter's title in
+    the original document is replaced."""
+    back = {new: old for old, new in renames}
+
+    def title(m: regex.Match[str]) -> str:
+        now = final.section(m.group(1))
+        was = original.section(back.get(m.group(1), m.group(1)))
+        if now is None or was is None or was.title != m.group(2) or not now.title or now.title == was.title:
+            return m.group()
+        return f"第{m.group(1)}章“{now.title}”"
+
+    return _CHAPTER_TITLE.sub(title, description)
 
 
 def section_texts(section: Section | None) -> str:
@@ -190,6 +211,15 @@ def misattributed(description: str, final: Document, location: str) -> str | Non
         if not cited or any(mark in window[cited[-1].end() :] for mark in "。；“”"):
             continue
         number = next(g for g in cited[-1].groups() if g)
+        if cited[-1].group(0).endswith("章") and cited[-1].end() == len(window):
+            # "第1章“范围”" names the chapter by its title: the title the final document gives it, even
+            # for the instance's own chapter (another error may have renamed it: 适用范围)
+            chapter = final.section(number)
+            if chapter is not None and chapter.title and quote.group(1).strip() != chapter.title.strip():
+                return (
+                    f"its description names chapter {number} “{quote.group(1)}”, now titled “{chapter.title}”"
+                )
+            continue
         if number == location or _NUMBER_ONLY.fullmatch(quote.group(1).strip()):
             continue  # the instance's own section: what it replaced, or what it wrote
         head = f"附录{number}" if len(number) == 1 and number.isalpha() else number

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from injectors.context import InjectionContext
-from injectors.edit import apply_edits
-from injectors.final_descriptions import misattributed
+from injectors.edit import Edit, Replacement, apply_edits
+from injectors.final_descriptions import misattributed, retitled
 from injectors.joint import kept_together
 from injectors.planner import PlanConfig, candidate_instances
 from tests.injectors.types.nms.nms_documents import access_document
@@ -50,3 +50,23 @@ def test_a_quote_from_a_chapter_stands_anywhere_in_that_chapter() -> None:
     assert misattributed("错误：第6章的规定“读卡器连接线缆可敷设在金属线槽”仍为允许", doc, "4.1") is None
     assert misattributed("错误：第6章的规定“读卡器连接线缆应敷设在金属线槽”仍为允许", doc, "4.1") is not None
     assert misattributed("错误：此处写作“读卡器连接线缆应敷设在金属线槽”", doc, "4.1") is None
+
+
+def test_a_chapter_named_by_its_title_takes_the_title_another_error_gave_it() -> None:
+    """Another error renamed 1 范围 to 适用范围: "第1章“范围”" becomes "第1章“适用范围”" when the
+    description is rendered on the final document; rendered as it was, it is a stale description."""
+    doc = access_document(THREE_GRADES)
+    at = next(n for n, s in enumerate(doc.sections) if s.number == "1")
+    final = apply_edits(doc, [Edit("modify", at, (Replacement("title", 0, "范围", "适用范围"),))]).document
+    description = (
+        "错误：第1章“范围”列出了“门禁日志”，但正文没有任何章条涉及门禁日志；修改建议：删除；"
+        "依据：GB/T 1.1—2020 8.5"
+    )
+    assert retitled(description, doc, final).startswith("错误：第1章“适用范围”列出了“门禁日志”")
+    assert retitled(description, doc, doc) == description
+    reason = misattributed(description, final, "1")
+    assert reason is not None and "now titled “适用范围”" in reason
+    assert misattributed(retitled(description, doc, final), final, "1") is None
+    # a quote after 第N章 that was never the chapter's title is left as it is
+    other = "错误：第4章“读卡器连接线缆”一词；修改建议：无；依据：GB/T 1.1—2020 8.5"
+    assert retitled(other, doc, final) == other
