@@ -149,7 +149,9 @@ _NONSTANDARD_VERBS = (
     "说明了",
     "阐释了",
 )
-_ADVERBS = ("", "", "", "", "", "主要", "重点", "简要", "系统", "着重", "全面")
+_ADVERBS = ("", "", "", "", "", "主要", "重点", "简要", "系统", "着重")
+# the verbs of official prose take none: "着重涵盖了", "重点明确了" read as nobody writes
+_NO_ADVERB = ("提出了", "明确了", "涵盖了")
 _VERB_SWAPS = {
     "规定了": (*_NONSTANDARD_VERBS, "旨在规范"),
     "确立了": ("阐述了", "阐明了", "论述了", "介绍了", "概述了", "梳理了", "提出了", "明确了", "旨在确立"),
@@ -195,7 +197,7 @@ class ScopeFormulaBroken(Injector):
     a drafter puts before it (主要, 重点, 简要, 系统)."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
+    version = "5"
     digest = "188a0e0c25fb24b1"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
@@ -252,7 +254,8 @@ class ScopeFormulaBroken(Injector):
             before = subject.group(0) if subject else ""
             # "旨在……" states the document's purpose: only right after the document names itself
             swap = rng.choice([v for v in _VERB_SWAPS[verb] if before or not v.startswith("旨在")])
-            new = swap if swap.startswith("旨在") else rng.choice(_ADVERBS) + swap
+            plain = swap.startswith("旨在") or swap in _NO_ADVERB
+            new = swap if plain else rng.choice(_ADVERBS) + swap
             after = _lead_words(text[start + len(verb) :])
             edit = Edit("modify", site.target, (Replacement("text", start, verb, new),))
             return Proposal(

@@ -55,6 +55,16 @@ def test_scp02_draws_official_prose_verbs_and_the_purpose_formula_and_each_is_re
     assert any("旨在" in v.message for v in lint(purpose, ["SCP-02"]))
 
 
+def test_scp02_puts_no_adverb_before_a_verb_of_official_prose() -> None:
+    """"主要介绍了", "简要概述了" are what drafters write; "着重涵盖了", "重点明确了" read as planted (seen
+    on a real standard): 提出了, 明确了 and 涵盖了 come alone."""
+    document = charger_standard(POST_SCOPE)
+    new = [i.edit.replacements[0].new for i in alone_instances("SCP-02", document, seeds=80)]
+    official = [w for w in new if w.endswith(("提出了", "明确了", "涵盖了"))]
+    assert official and all(w in ("提出了", "明确了", "涵盖了") for w in official), official
+    assert any(w != v and w.endswith(v) for w in new for v in ("介绍了", "阐述了", "概述了", "论述了")), new
+
+
 def test_scp02_uses_more_than_one_nonstandard_verb() -> None:
     document = standard(CABINET_SCOPE, CABINET_BODY)
     found = [i for i in instances("SCP-02", document, seeds=20) if i.edit.replacements[0].new]
