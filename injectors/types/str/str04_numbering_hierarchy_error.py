@@ -357,7 +357,8 @@ class NumberingHierarchyError(Injector):
         if mode == "chapter":
             fix = f"将第{new}章改为第{old}章"
             if below:
-                fix = f"将第{new}章及其下各条{_quoted(below, old, new)}依次改为第{old}章及{_quoted(below)}"
+                carried = f"{_each(below)}{_quoted(below, old, new)}"
+                fix = f"将第{new}章及其下{carried}依次改为第{old}章及{_quoted(below)}"
             return Proposal(
                 Edit("modify", site.target, renames=((old, new),)),
                 f"章编号不连续：第{int(old) - 1}章之后为第{new}章“{section.title}”，缺少第{old}章",
@@ -368,7 +369,7 @@ class NumberingHierarchyError(Injector):
         edit = Edit("modify", site.target, renames=((old, new),))
         # the rename carries the clause's sub-clauses along: the fix that renumbers the clause alone would
         # leave them under the wrong number, so both parts name them
-        carried = f"（其下各条随之编为{_quoted(below, old, new)}）" if below else ""
+        carried = f"（其下{_each(below)}随之编为{_quoted(below, old, new)}）" if below else ""
         if mode == "gap":
             previous = key_number((*key[:-1], int(key[-1]) - 1))
             error = f"{parent}下的条编号不连续：“{previous}”之后为“{new}”{carried}，缺少“{old}”"
@@ -403,8 +404,11 @@ def _renumber_fix(below: Sequence[str], old: str, new: str) -> str:
     """Renumber the clause back, and its sub-clauses with it."""
     if not below:
         return f"将“{new}”改为“{old}”"
-    each = "其下的" if len(below) == 1 else "其下各条"
-    return f"将“{new}”及{each}{_quoted(below, old, new)}依次改为“{old}”{_quoted(below)}"
+    return f"将“{new}”及其下{_each(below)}{_quoted(below, old, new)}依次改为“{old}”{_quoted(below)}"
+
+
+def _each(below: Sequence[str]) -> str:
+    return "的条" if len(below) == 1 else "各条"
 
 
 def _last_chapter_sites(document: Document, items: Sequence[Numbered]) -> list[Site]:
