@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from itertools import pairwise
 
 from injectors.authoring import (
+    EDITION_2009,
     Document,
     Edit,
     ErrorInstance,
@@ -18,9 +20,10 @@ from injectors.authoring import (
     Site,
     TypeDefinition,
     Violation,
+    edition,
     replay,
 )
-from injectors.language.citations import find_cited
+from injectors.language.citations import Cited, find_cited
 from injectors.types.nref.analysis import analyse, list_items, order_problem, place_name
 from injectors.types.nref.editing import list_reason, list_section
 
@@ -43,6 +46,47 @@ CATEGORY_NAMES = ("国家标准", "行业标准", "地方标准", "团体标准"
 ORDER_RULE = (
     "国家标准、行业标准、地方标准、团体标准、ISO、ISO/IEC或IEC标准、其他文件的顺序，同类按代号和顺序号排列"
 )
+
+
+# The 2009 edition has no 团体标准 and names the international standards as one kind; the order is told
+# without the categories it does not have.
+ORDER_RULE_2009 = (
+    "国家标准、行业标准、地方标准、国际标准（ISO、ISO/IEC、IEC标准）、其他文件的顺序，同类按代号和顺序号排列"
+)
+
+
+def order_rule(document: Document) -> str:
+    return ORDER_RULE_2009 if edition(document) == EDITION_2009 else ORDER_RULE
+
+
+def rule_key(cited: Cited) -> tuple[int, int, str, tuple[int, ...]]:
+    """Where the rule puts an entry: its kind (national, industry, local, group, ISO, ISO/IEC, IEC),
+    its code as printed (GB before GB/T before GB/Z, HJ before HJ/T: a different code is another
+    group), then its number."""
+    return (cited.category, _international(cited), cited.code, cited.parts)
+
+
+def number_key(cited: Cited) -> tuple[int, int, str, tuple[int, ...]]:
+    """The other reading of the 2009 edition: national and international standards by number alone,
+    GB, GB/T and GB/Z (ISO, ISO/IEC and IEC) interleaved."""
+    if cited.category in (0, 4):
+        return (cited.category, 0, "", cited.parts)
+    return rule_key(cited)
+
+
+def _international(cited: Cited) -> int:
+    if cited.category != 4:
+        return 0
+    return 1 if cited.code.startswith("ISO/IEC") else 2 if cited.code.startswith("IEC") else 0
+
+
+Key = Callable[[Cited], tuple[int, int, str, tuple[int, ...]]]
+
+
+def order_keys(document: Document) -> tuple[Key, ...]:
+    """The orders an entry swap must break, and the run it crosses keep: the 2020 rule's; for a 2009
+    document both readings of its rule, so that the order a description states holds under either."""
+    return (rule_key, number_key) if edition(document) == EDITION_2009 else (rule_key,)
 
 
 def list_out_of_order(document: Document) -> list[Violation]:
@@ -70,16 +114,17 @@ def list_out_of_order(document: Document) -> list[Violation]:
 
 
 class ReferenceListOutOfOrder(Injector):
-    """NREF-04: swap two entries of an ordered list so that the GB/T 1.1—2020 8.4 order breaks.
+    """NREF-04: swap two entries of an ordered list so that the GB/T 1.1—2020 8.6 order breaks.
 
     Why: the list order (national, industry, local, group, ISO/IEC, others; by code and number) lets a
-    reader find an entry. Sites are the pairs of entries whose swap breaks the order under every accepted
-    convention; the edit exchanges their two spans.
+    reader find an entry. Sites are the pairs of entries of a run of the list that the original keeps in
+    the rule's order (`order_keys`), whose swap breaks that order and the checker's; the edit exchanges
+    their two spans, and the order the description asks for is both the rule's and the original's.
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "4ca0b9e9f65b41d1"
+    version = "5"
+    digest = "bab6fcf88bca892c"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)
@@ -92,9 +137,17 @@ class ReferenceListOutOfOrder(Injector):
         if a.list_target is None or len(a.items) < 2 or list_out_of_order(document):
             return
         entries = [i.cited for i in a.items]
+        keys = order_keys(document)
         for i in range(len(entries)):
             for j in range(i + 1, len(entries)):
-                if any(a.impossible(c) for c in entries[i : j + 1]):  # the description quotes them all
+                if not in_order(entries[j - 1 : j + 1], keys):
+                    break  # the run from i is left: an order the document chose, not the rule's
+                span = entries[i : j + 1]
+                if any(a.impossible(c) for c in span):  # the description quotes them all
+                    continue
+                if len(keys) > 1 and any(c.category == 3 for c in span):
+                    continue  # 团体标准: a kind the 2009 edition does not place
+                if any(key(entries[i]) == key(entries[j]) for key in keys):
                     continue
                 swapped = list(entries)
                 swapped[i], swapped[j] = swapped[j], swapped[i]
@@ -121,11 +174,15 @@ class ReferenceListOutOfOrder(Injector):
         )
         corrupted = replay(edit, section)
         assert corrupted is not None
-        told = order_told(section, corrupted, edit)
+        told = order_told(section, corrupted, edit, order_rule(document))
         if told is None:
             return None
         form = "categories" if first.cited.category != second.cited.category else "numbers"
         return Proposal(edit, *told, form=form)
+
+
+def in_order(entries: Sequence[Cited], keys: Sequence[Key]) -> bool:
+    return all(key(a) <= key(b) for key in keys for a, b in pairwise(entries))
 
 
 def _written(section: Section) -> list[str]:
@@ -143,7 +200,7 @@ def _moved(edit: Edit) -> tuple[str, str] | None:
     return a[up.start : up.end].strip(), b[down.start : down.end].strip()
 
 
-def order_told(original: Section, final: Section, edit: Edit) -> tuple[str, str] | None:
+def order_told(original: Section, final: Section, edit: Edit, rule: str) -> tuple[str, str] | None:
     """(error, fix) as the list finally reads: the entries from the one moved up to the one moved down,
     and the order they belong in (their order in the original list, which was in order). "Move X before
     Y" is right only for neighbours; a swap across other entries leaves them between, out of order."""
@@ -159,11 +216,11 @@ def order_told(original: Section, final: Section, edit: Edit) -> tuple[str, str]
         return None
     where = f"{place_name(final.number)}规范性引用文件清单中“{up}”被排在“{down}”之前"
     if len(affected) == 2:
-        return f"{where}，不符合{ORDER_RULE}的规则", f"将“{down}”移至“{up}”之前"
+        return f"{where}，不符合{rule}的规则", f"将“{down}”移至“{up}”之前"
     listed = "".join(f"“{w}”" for w in affected)
     ordered = "".join(f"“{w}”" for w in right)
     return (
-        f"{where}（现依次为{listed}），不符合{ORDER_RULE}的规则",
+        f"{where}（现依次为{listed}），不符合{rule}的规则",
         f"将这{len(affected)}项文件调整为{ordered}的顺序",
     )
 
@@ -173,7 +230,7 @@ def told_finally(instance: ErrorInstance, original: Document, final: Document) -
     section = final.section(instance.location)
     if section is None or instance.original_section is None:
         return None
-    return order_told(instance.original_section, section, instance.edit)
+    return order_told(instance.original_section, section, instance.edit, order_rule(original))
 
 
 DEFINITION = TypeDefinition(

@@ -284,8 +284,8 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "25d6111da79ad50c"
+    version = "6"
+    digest = "23cb17cfb196b063"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
@@ -353,28 +353,62 @@ class NumberingHierarchyError(Injector):
         new = key_number(new_key)
         key = number_key(old)
         assert key is not None
+        below = _below(document, site.target)
         if mode == "chapter":
+            fix = f"将第{new}章改为第{old}章"
+            if below:
+                carried = f"{_each(below)}{_quoted(below, old, new)}"
+                fix = f"将第{new}章及其下{carried}依次改为第{old}章及{_quoted(below)}"
             return Proposal(
                 Edit("modify", site.target, renames=((old, new),)),
                 f"章编号不连续：第{int(old) - 1}章之后为第{new}章“{section.title}”，缺少第{old}章",
-                f"将第{new}章及其下各条的编号改为第{old}章（{old}、{old}.1……）",
+                fix,
                 form=mode,
             )
         parent = _label(key[:-1])
         edit = Edit("modify", site.target, renames=((old, new),))
+        # the rename carries the clause's sub-clauses along: the fix that renumbers the clause alone would
+        # leave them under the wrong number, so both parts name them
+        carried = f"（其下{_each(below)}随之编为{_quoted(below, old, new)}）" if below else ""
         if mode == "gap":
             previous = key_number((*key[:-1], int(key[-1]) - 1))
-            error = f"{parent}下的条编号不连续：“{previous}”之后为“{new}”，缺少“{old}”"
-            fix = f"将“{new}”改为“{old}”"
+            error = f"{parent}下的条编号不连续：“{previous}”之后为“{new}”{carried}，缺少“{old}”"
+            fix = _renumber_fix(below, old, new)
         elif mode == "duplicate":
             error = f"条编号“{new}”重复：{parent}下最后一条（原“{old}”）与前一条同为“{new}”"
             fix = f"将第二个“{new}”改为“{old}”"
         else:
             error = (
-                f"条“{new}”位于{parent}之下，编号与其所属上一层次不符（接续了{_label(new_key[:-1])}的编号）"
+                f"条“{new}”{carried}位于{parent}之下，编号与其所属上一层次不符"
+                f"（接续了{_label(new_key[:-1])}的编号）"
             )
-            fix = f"将“{new}”改为“{old}”"
+            fix = _renumber_fix(below, old, new)
         return Proposal(edit, error, fix, form=mode)
+
+
+def _below(document: Document, position: int) -> list[str]:
+    """The numbers of the sub-clauses under a section, in document order (a rename carries them along)."""
+    return [s.number for s in document.sections[position + 1 : block_end(document, position)]]
+
+
+def _quoted(numbers: Sequence[str], old: str = "", new: str = "") -> str:
+    """Sub-clause numbers as a description quotes them, with their prefix `old` read as `new`: "“5.4.1”",
+    "“5.4.1”“5.4.2”", "“5.4.1”～“5.4.6”" (each quoted, so that it follows another error's renumbering)."""
+    shown = [new + n[len(old) :] if old else n for n in numbers]
+    if len(shown) > 2:
+        return f"“{shown[0]}”～“{shown[-1]}”"
+    return "".join(f"“{n}”" for n in shown)
+
+
+def _renumber_fix(below: Sequence[str], old: str, new: str) -> str:
+    """Renumber the clause back, and its sub-clauses with it."""
+    if not below:
+        return f"将“{new}”改为“{old}”"
+    return f"将“{new}”及其下{_each(below)}{_quoted(below, old, new)}依次改为“{old}”{_quoted(below)}"
+
+
+def _each(below: Sequence[str]) -> str:
+    return "的条" if len(below) == 1 else "各条"
 
 
 def _last_chapter_sites(document: Document, items: Sequence[Numbered]) -> list[Site]:

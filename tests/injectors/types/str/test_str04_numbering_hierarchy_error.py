@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from injectors.base import Proposal
+from injectors.base import Proposal, Site
 from injectors.checking import Baseline
 from injectors.context import InjectionContext
 from injectors.edit import apply_edits
@@ -139,3 +139,59 @@ def test_the_hanging_paragraph_fix_follows_another_error_s_renumbering() -> None
     description = describe(proposal.error, proposal.fix, "GB/T 1.1—2020 7.2～7.4")
     told = renumbered(description, [(chapter, moved)], document)
     assert f"第{moved}." in told and f"“{chapter}." not in told and f"第{chapter}." not in told, told
+
+
+# chapter 5 with three clauses, the last of them with three sub-clauses of its own
+THREE_SUB_CLAUSES = (
+    "5.2 控温精度试验\n按附录A进行，记录格式参见附录B。\n",
+    "5.2 控温精度试验\n按附录A进行。\n5.3 结果处理\n5.3.1 记录\n记录格式参见附录B。\n"
+    "5.3.2 计算\n取三次测量的平均值。\n5.3.3 判定\n平均值在设定温度±0.5 ℃以内为合格。\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("form", "new", "error", "fix"),
+    [
+        (
+            "gap",
+            (5, 4),
+            "第5章下的条编号不连续：“5.2”之后为“5.4”（其下各条随之编为“5.4.1”～“5.4.3”），缺少“5.3”",
+            "将“5.4”及其下各条“5.4.1”～“5.4.3”依次改为“5.3”“5.3.1”～“5.3.3”",
+        ),
+        (
+            "parent",
+            (4, 4),
+            "条“4.4”（其下各条随之编为“4.4.1”～“4.4.3”）位于第5章之下，编号与其所属上一层次不符"
+            "（接续了第4章的编号）",
+            "将“4.4”及其下各条“4.4.1”～“4.4.3”依次改为“5.3”“5.3.1”～“5.3.3”",
+        ),
+    ],
+    ids=["gap", "parent"],
+)
+def test_a_renamed_clause_s_fix_renumbers_its_sub_clauses_too(
+    form: str, new: tuple[int, ...], error: str, fix: str
+) -> None:
+    """The rename carries 5.3.1～5.3.3 along: a fix that names only the clause would leave them under
+    the wrong number. Another error's renumbering of the chapter is followed by every number named."""
+    document = edited(THREE_SUB_CLAUSES)
+    assert locations(document, "STR-04") == []
+    at = next(i for i, s in enumerate(document.sections) if s.number == "5.3")
+    site = Site(at, (form, new))
+    injector = injectors()["STR-04"]
+    proposal = injector.propose(document, site, random.Random(0), InjectionContext())
+    assert proposal is not None
+    assert (proposal.error, proposal.fix) == (error, fix)
+    assert injector.verify(Baseline(document), proposal, 0).instance is not None
+    corrupted = apply_edits(document, [proposal.edit]).document
+    named = [n for n in ("5.4.1", "5.4.2", "5.4.3", "4.4.1", "4.4.2", "4.4.3") if corrupted.section(n)]
+    assert len(named) == 3  # the sub-clauses did move with their clause
+    told = renumbered(
+        describe(proposal.error, proposal.fix, "GB/T 1.1—2020 7.2～7.4"), [("5", "6")], document
+    )
+    if form == "gap":
+        assert "依次改为“6.3”“6.3.1”～“6.3.3”" in told and "“6.4.1”～“6.4.3”" in told, told
+
+
+def test_the_last_chapter_s_fix_names_its_clauses() -> None:
+    proposal, _, _ = injected(parse(SAMPLE), "chapter")
+    assert proposal.fix == "将第6章及其下各条“6.1”“6.2”依次改为第5章及“5.1”“5.2”"
