@@ -35,14 +35,14 @@ CLAUSE_IN_LIST = regex.compile(CLAUSE)
 # item a reference, and a list is one thing, so every item is one; a list standing after a value's context
 # (pH 8.3, ＝6.5, a unit or a sign) is a list of values
 JOINED_LIST = regex.compile(
-    rf"(?<![\dA-Za-z.．=＝<>≤≥±+＋~～\-－/]\s*)(?<![\d.])"
+    rf"(?<![\dA-Za-z.．=＝<>≤≥±+＋~～\-－/表图]\s*)(?<![\d.])"
     rf"(?P<list>{CLAUSE}{NOT_A_VALUE}(?:{SEPARATOR}{CLAUSE}{NOT_A_VALUE})+)"
 )
 CONJUNCTION = regex.compile(r"和|及|或|与")
 # a clause named by what it lays down ("施加5.2.2规定的试验电压", "6.5.1所列的项目"): a value is not
-# followed by 规定 (a 规定值 is a noun)
+# followed by 规定 (a 规定值 is a noun), and a table's or figure's number is no clause ("表A.2的规定")
 CITED_LIST = regex.compile(
-    rf"(?<![\dA-Za-z.．]\s*)(?<![\d.])(?P<list>{CLAUSE}(?:{SEPARATOR}{CLAUSE})*)"
+    rf"(?<![\dA-Za-z.．表图]\s*)(?<![\d.])(?P<list>{CLAUSE}(?:{SEPARATOR}{CLAUSE})*)"
     r"(?=[ \t　]*(?:中|的|所)?(?:规定(?!值)|要求|所述|所列|给出))"
 )
 CHAPTER = regex.compile(r"第\s?(?P<n>[1-9]\d?)\s?章")

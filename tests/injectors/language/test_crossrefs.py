@@ -25,6 +25,7 @@ def test_a_list_of_values_or_of_another_documents_clauses_is_no_reference() -> N
     assert clauses("溶液的 pH 6.5和 7.5之间") == ["7.5"]  # the item after 和 as before, never the pH value
     assert clauses("按GB/T 9999.2—2020的5.2和5.3进行") == []
     assert clauses("取1.5规定值和2.5倍") == []
+    assert clauses("应符合表 6.2.1 的规定，图B.1给出了示例，表A.1和表A.2") == []
 
 
 def test_a_clause_named_by_what_it_lays_down_is_a_reference() -> None:
