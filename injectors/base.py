@@ -22,7 +22,7 @@ from typing import Any, ClassVar, Protocol
 
 from injectors.check import Linter, Violation
 from injectors.context import InjectionContext
-from injectors.edit import Edit, Footprint, apply_edits, clash, footprint, overlaps
+from injectors.edit import Edit, Footprint, apply_edits, clash, footprint, overlaps, unfollowed
 from injectors.edition import edition
 from injectors.error_type import ErrorType
 from injectors.instance import (
@@ -36,6 +36,8 @@ from injectors.instance import (
 from parsers.model import Document
 
 MAX_ATTEMPTS = 12
+# the failure of a renumbering that numbers written outside references would not follow (`edit.unfollowed`)
+UNFOLLOWED = "unfollowed_numbers"
 # One error per section, except where the taxonomy defines several types on one element: the scope and
 # the list of normative references, which may take several errors on separate spans.
 SHARED_KINDS = ("scope", "normative_references")
@@ -92,7 +94,7 @@ class Verification:
     """The verdict on one proposal: the instance, or the failure and the violations behind it."""
 
     instance: ErrorInstance | None
-    failure: str = ""  # not_detected | side_effect
+    failure: str = ""  # not_detected | side_effect | unfollowed_numbers
     side_effects: tuple[Violation, ...] = ()  # other types' violations the edit newly causes at the location
 
 
@@ -237,6 +239,9 @@ class Injector(ABC):
             ):
                 reasons["taken"] += 1
                 continue
+            if proposal is not None and unfollowed(document, proposal.edit):
+                reasons[UNFOLLOWED] += 1  # a model's rewrite keeps the renumbering: no call can mend it
+                continue
             if llm is not None:
                 outcome = llm.rewrite(self, baseline, site, proposal, context, taken, seed)
                 if outcome.flagged is not None:
@@ -266,6 +271,8 @@ class Injector(ABC):
     def verify(self, baseline: Original, proposal: Proposal, seed: int) -> Verification:
         """`_verified` with the side effects named (the LLM rewriter tells the model which rule it broke)."""
         document = baseline.document
+        if unfollowed(document, proposal.edit):
+            return Verification(None, UNFOLLOWED)
         applied = apply_edits(document, [proposal.edit])
         location = applied.locations[0]
         corrupted = applied.document

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from injectors.language.cache_sizes import LINE_CACHE
-from injectors.language.crossrefs import section_following
+from injectors.language.crossrefs import section_following, section_unfollowed
 from parsers.model import Document, Section
 
 FIELDS = ("number", "title", "text", "annex_marker")
@@ -135,6 +135,22 @@ def followed_renames(edits: Iterable[Edit]) -> tuple[tuple[str, str], ...]:
     """The renames cross-references follow: those of structural edits (remove, move, insert), which
     renumber to keep the document consistent; never a modify edit's, whose wrong number is the error."""
     return tuple(r for e in edits if e.op != "modify" for r in e.renames)
+
+
+def unfollowed(document: Document, edit: Edit) -> tuple[str, ...]:
+    """The numbers a structural edit renumbers that the document writes where references do not follow
+    (`crossrefs.unfollowed_numbers`), in the sections that stay: such an edit would leave them pointing at
+    the old numbers, a slip the error did not mean to make. A modify edit's renames are its error."""
+    if edit.op == "modify" or not edit.renames:
+        return ()
+    gone = range(edit.target, edit.target + edit.span) if edit.op == "remove" else range(0)
+    found = (
+        n
+        for position, section in enumerate(document.sections)
+        if position not in gone
+        for n in section_unfollowed(section, edit.renames, rename_all)
+    )
+    return tuple(dict.fromkeys(found))
 
 
 def replay(

@@ -21,15 +21,30 @@ Renamer = Callable[[str, Sequence[tuple[str, str]]], str]  # a number after rena
 CLAUSE = r"(?:[1-9]\d?(?:\.\d+){1,5}|[A-Z](?:\.\d+){1,5})"
 # what may stand right before a clause number that is a reference (not a value such as 按1.5倍)
 TRIGGER = (
-    r"(?:参见|见|按照|按|采用|除|第|依照|依据|根据|符合|满足|参照|遵照|遵守|执行|如|同|在|由|和|及|或|与)"
+    r"(?:参见|见|按照|按|采用|除|第|依照|依据|根据|符合|满足|参照|遵照|遵守|遵循|执行"
+    r"|如|同|在|由|和|及|或|与)"
 )
 SEPARATOR = r"\s*(?:、|和|及|或|与|～|~|至|到|-|－)\s*"
-# a number followed by a unit, a multiplier or more digits is a value, not a clause
-NOT_A_VALUE = r"(?![\d.]|\s*[A-Za-zμΩ°℃%‰×/]|\s*[倍个次年月日时分秒天周级度只台套件元名位])"
+# a number followed (on its line) by a unit, a multiplier or more digits is a value, not a clause
+NOT_A_VALUE = r"(?![\d.]|[ \t　]*[A-Za-zμΩ°℃%‰×/]|[ \t　]*[倍个次年月日时分秒天周级度只台套件元名位])"
 CLAUSE_LIST = regex.compile(
     rf"(?<={TRIGGER})\s*(?P<list>{CLAUSE}{NOT_A_VALUE}(?:{SEPARATOR}{CLAUSE}{NOT_A_VALUE})*)"
 )
 CLAUSE_IN_LIST = regex.compile(CLAUSE)
+# a list joined by a conjunction ("交替进行8.2.2.1、8.2.2.2和8.2.2.3"): the word after 和 makes its last
+# item a reference, and a list is one thing, so every item is one; a list standing after a value's context
+# (pH 8.3, ＝6.5, a unit or a sign) is a list of values
+JOINED_LIST = regex.compile(
+    rf"(?<![\dA-Za-z.．=＝<>≤≥±+＋~～\-－/表图]\s*)(?<![\d.])"
+    rf"(?P<list>{CLAUSE}{NOT_A_VALUE}(?:{SEPARATOR}{CLAUSE}{NOT_A_VALUE})+)"
+)
+CONJUNCTION = regex.compile(r"和|及|或|与")
+# a clause named by what it lays down ("施加5.2.2规定的试验电压", "6.5.1所列的项目"): a value is not
+# followed by 规定 (a 规定值 is a noun), and a table's or figure's number is no clause ("表A.2的规定")
+CITED_LIST = regex.compile(
+    rf"(?<![\dA-Za-z.．表图]\s*)(?<![\d.])(?P<list>{CLAUSE}(?:{SEPARATOR}{CLAUSE})*)"
+    r"(?=[ \t　]*(?:中|的|所)?(?:规定(?!值)|要求|所述|所列|给出))"
+)
 CHAPTER = regex.compile(r"第\s?(?P<n>[1-9]\d?)\s?章")
 ANNEX = regex.compile(r"附\s?录\s?(?P<n>[A-Z])(?![A-Za-z])")
 # table and figure numbers: 表1, 表A.1, and chapter-based 表5-1 / 图 A-2
@@ -46,6 +61,24 @@ FORMULA_NUMBER = regex.compile(r"[（(]\s?(?P<n>[A-Z]?\.?\d+)\s?[）)]\s*$", reg
 # a heading repeated in brackets as the first line of its section ("【8.2.2.8 数据安全保护】", left by an
 # LLM-based PDF extraction): it carries the section's number, so it is renumbered with the heading
 HEADING_ECHO = regex.compile(rf"^【\s*(?P<n>{CLAUSE}|[1-9]\d?)(?=[\s　])", regex.MULTILINE)
+# clause numbers written where no reference finder reads them, which a renumbering therefore cannot follow:
+# a number of three levels or more anywhere (a table cell "8.3.1"; a decimal value has one point), a heading
+# line the parser left in the text ("3.1 智能制造 …" at a line start), a quoted heading ("“9 标识”") and
+# 第N项 naming the tests of chapter N
+WRITTEN_NUMBER = regex.compile(
+    r"(?<![\dA-Za-z.．])(?P<n>[1-9]\d?(?:\.\d{1,2}){2,5})(?![\d.．])"
+    rf"|^[ \t　|]*(?P<n>[1-9]\d?(?:\.\d{{1,2}}){{1,5}}){NOT_A_VALUE}"
+    r"[ \t　]+(?!以上|以下|以内|左右)(?=[\p{Han}“])"
+    r"|“\s*(?P<n>[1-9]\d?(?:\.\d+){0,5})[ \t　]+[^”\n]{1,30}”"
+    r"|第\s?(?P<n>[1-9]\d?)\s?项",
+    regex.MULTILINE,
+)
+# a clause of another document (or edition) cited after its source on the same line ("[GB/T 36339—2018，定义
+# 2.3.1]", "《…》中5.2.1", "2003年版的4.4.3、4.4.5"): what stands between is no sentence of this document
+SOURCE = regex.compile(
+    r"(?:[A-Z]{1,5}(?:/[A-Z])?\s*\d+(?:\.\d+)*\s*[—–-]\s*\d{4}|》|年版)"
+    r"(?:[^。；;\n\p{Han}]|[的中、和及或与定义条章第])*$"
+)
 # sections whose text lists other documents: their numbers are not cross-references
 LIST_KINDS = frozenset({"normative_references", "bibliography"})
 
@@ -76,13 +109,22 @@ def _quote(text: str, start: int, end: int) -> str:
 def find_crossrefs(text: str) -> list[CrossReference]:
     """Every cross-reference in a text, in order; references into other documents are left out."""
     found: list[CrossReference] = []
-    for m in CLAUSE_LIST.finditer(text):
-        base = m.start("list")
-        if _external(text, m.start()):
-            continue
-        for n in CLAUSE_IN_LIST.finditer(m.group("list")):
-            start, end = base + n.start(), base + n.end()
-            found.append(CrossReference("clause", n.group(), start, end, _quote(text, start, end)))
+    clauses: dict[int, tuple[str, int, int]] = {}
+    external: set[int] = set()  # items of a list that cites another document, whichever word stands inside it
+    for pattern in (CLAUSE_LIST, JOINED_LIST, CITED_LIST):
+        for m in pattern.finditer(text):
+            if pattern is JOINED_LIST and not CONJUNCTION.search(m["list"]):
+                continue
+            base = m.start("list")
+            items = [
+                (base + n.start(), base + n.end(), n.group()) for n in CLAUSE_IN_LIST.finditer(m["list"])
+            ]
+            if _external(text, m.start()):
+                external.update(start for start, _, _ in items)
+                continue
+            clauses.update((start, (number, start, end)) for start, end, number in items)
+    for number, start, end in (clauses[k] for k in sorted(clauses) if k not in external):
+        found.append(CrossReference("clause", number, start, end, _quote(text, start, end)))
     for kind, pattern in (("chapter", CHAPTER), ("annex", ANNEX), ("formula", FORMULA)):
         for m in pattern.finditer(text):
             if _external(text, m.start()):
@@ -162,6 +204,35 @@ def _followed(text: str, renames: tuple[tuple[str, str], ...], rename: Renamer) 
                 assert digits is not None
                 out = out[: digits.start("n")] + new + out[digits.end("n") :]
     return out
+
+
+def unfollowed_numbers(text: str, renames: Sequence[tuple[str, str]], rename: Renamer) -> list[str]:
+    """Clause numbers a renumbering changes that the text writes outside the references it follows (a
+    table cell, a quoted heading, a heading line left in the text): renaming the headings would leave them
+    pointing at the old numbers, and renaming them blindly would rename values, so the caller refuses."""
+    if not renames or not any(old in text for old, _ in renames):
+        return []
+    return [n for n in _written_numbers(text) if rename(n, renames) != n]
+
+
+@lru_cache(maxsize=LINE_CACHE)
+def _written_numbers(text: str) -> tuple[str, ...]:
+    """The numbers `WRITTEN_NUMBER` finds outside followed references, heading echoes and cited sources."""
+    followed = [(r.start, r.end) for r in find_crossrefs(text) if r.kind in ("clause", "chapter")]
+    followed.extend(m.span("n") for m in HEADING_ECHO.finditer(text))
+    out = []
+    for m in WRITTEN_NUMBER.finditer(text):
+        start, end = m.span("n")
+        line = text.rfind("\n", 0, start) + 1
+        if any(a < end and start < b for a, b in followed) or SOURCE.search(text, line, start):
+            continue
+        out.append(m["n"])
+    return tuple(out)
+
+
+def section_unfollowed(section: Section, renames: Sequence[tuple[str, str]], rename: Renamer) -> list[str]:
+    """`unfollowed_numbers` of a section's text (a list of documents names other documents' clauses)."""
+    return [] if section.kind in LIST_KINDS else unfollowed_numbers(section.text, renames, rename)
 
 
 def section_following(section: Section, renames: Sequence[tuple[str, str]], rename: Renamer) -> Section:

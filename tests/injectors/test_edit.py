@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -17,6 +19,7 @@ from injectors.edit import (
     overlaps,
     rename_number,
     replay,
+    unfollowed,
 )
 from parsers.model import Document, Section
 from parsers.text import parse_text
@@ -39,7 +42,8 @@ def test_modify_replays_exactly(doc: Document) -> None:
     edit = Edit("modify", target, (Replacement("text", start, "应", "宜"),))
     applied = apply_edits(doc, [edit])
     assert applied.locations == ("5.1.1",)
-    assert applied.document.section("5.1.1").text == text.replace("应", "宜", 1)
+    section = applied.document.section("5.1.1")
+    assert section is not None and section.text == text.replace("应", "宜", 1)
     assert replay(edit, doc.sections[target]) == applied.sections[0]
     assert Edit.from_dict(edit.to_dict()) == edit
 
@@ -108,3 +112,29 @@ def test_a_footprint_is_read_once_and_never_pickled(doc: Document) -> None:
     assert pickle.dumps(edit, protocol=pickle.HIGHEST_PROTOCOL) == unread
     for again in (pickle.loads(unread), copy.deepcopy(edit)):
         assert again == edit and hash(again) == hash(edit) and footprint(again) == kept
+
+
+def test_a_renumbering_names_the_numbers_written_where_references_do_not_follow(doc: Document) -> None:
+    """The sample's chapter 6 cites 5.1.1 from a table cell once written in: deleting chapter 2 would leave
+    it naming the old clause; the same cell in the deleted chapter, or a modify edit's renames, do not."""
+    renames = tuple((str(n), str(n - 1)) for n in range(3, 7))
+    remove = Edit("remove", position(doc, "2"), span=1, renames=renames)
+    assert unfollowed(doc, remove) == ()
+    cell = "| 箱体 | 5.1.1 |\n"
+    tested = replace_text(doc, "6.2", lambda text: text + "\n" + cell)
+    assert unfollowed(tested, remove) == ("5.1.1",)
+    in_gone = replace_text(doc, "2", lambda text: text + "\n" + cell)
+    assert unfollowed(in_gone, remove) == ()
+    numbering_error = Edit("modify", position(doc, "5.1"), renames=(("5.1", "5.3"),))
+    assert unfollowed(tested, numbering_error) == ()
+
+
+def replace_text(doc: Document, number: str, change: Callable[[str], str]) -> Document:
+    at = position(doc, number)
+    section = doc.sections[at]
+    sections = (
+        *doc.sections[:at],
+        dataclasses.replace(section, text=change(section.text)),
+        *doc.sections[at + 1 :],
+    )
+    return dataclasses.replace(doc, sections=sections)

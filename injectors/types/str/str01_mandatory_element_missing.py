@@ -149,7 +149,9 @@ class MandatoryElementRemoved(Injector):
     """Why: 前言, 范围, 规范性引用文件 and 术语和定义 are mandatory (GB/T 1.1—2020 table 3), and a draft
     that lost one is a classic structural defect. How: remove the 前言, or chapter 1, 2 or 3 with its
     entries, and renumber every later chapter (and the references to them) so that only the missing
-    element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept.
+    element (not a numbering gap) is the error; a chapter the rest of the document refers to is kept, and
+    so is one whose deletion would renumber clauses the text also writes where no reference is read (a
+    table of test clauses, a quoted heading: the base class refuses that edit).
     Every element the document's edition makes mandatory is a site, so that no one element marks the
     type: the 前言 and chapter 1 in every edition, chapter 3 from the 2020 rules on, chapter 2 from the 2020
     rules on and, in a 2009 document, where the body cites documents normatively (the chapter was
@@ -163,8 +165,8 @@ class MandatoryElementRemoved(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "0bec88f8262b41cd"
+    version = "6"
+    digest = "8c0041ac9d48ed78"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them

@@ -362,3 +362,23 @@ def test_a_reference_already_dangling_in_the_original_stays_pre_existing_when_re
     assert "数据项见 5.5-5.7 小节" in text_of(audited.corrupted, "5.1")
     _, broken, _ = check_document(audited)
     assert [(b.target, b.status) for b in broken] == [("5.5", "pre-existing"), ("5.7", "pre-existing")]
+
+
+def test_a_list_of_clauses_is_renumbered_whole_and_a_value_stays() -> None:
+    """A list joined by 和 with no citing word before it follows the renumbering in every item (not only
+    the one after 和); a decimal value (pH 5.5, 5.2 s) is no clause and neither changes nor blocks it."""
+    written = "复检时交替进行 5.1.1、5.1.2和 5.2.1的操作，试液 pH 5.5，间隔 5.2 s。"
+    document = parse(STANDARD.replace("合格判定按第4章。", "合格判定按第4章。" + written))
+    instance = removal(document, "规范性引用文件")  # verified: nothing blocks it
+    text = text_of(apply_edits(document, [instance.edit]).document, "5.1")
+    assert text.endswith("复检时交替进行 4.1.1、4.1.2和 4.2.1的操作，试液 pH 5.5，间隔 5.2 s。")
+
+
+def test_a_table_of_clause_numbers_blocks_the_deletion() -> None:
+    table = "\n表1 检验项目\n| 项目 | 试验方法 |\n| 外观 | 5.1 |\n| 湿度偏差 | 5.2.1 |"
+    document = parse(STANDARD.rstrip("\n") + table + "\n")
+    injector = injectors()["STR-01"]
+    position = next(i for i, s in enumerate(document.sections) if s.title == "规范性引用文件")
+    proposal = injector.propose(document, Site(position, "references"), random.Random(0), InjectionContext())
+    assert proposal is not None
+    assert injector.verify(Baseline(document), proposal, 0).failure == "unfollowed_numbers"
