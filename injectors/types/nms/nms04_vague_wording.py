@@ -72,8 +72,8 @@ class VagueWording(Injector):
     fixed value (`editing.fixed_value`: 可选 of a 必选/可选 column is a value word, not a provision)."""
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "5033aaf87b74f034"
+    version = "7"
+    digest = "e1547b468f5feaa7"
     forms = FORMS
     alternatives = 3
 

@@ -109,8 +109,8 @@ class InformativeReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "0a06687b6363f905"
+    version = "5"
+    digest = "0e53cf16183cbaf7"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

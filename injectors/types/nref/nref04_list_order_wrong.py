@@ -78,8 +78,8 @@ class ReferenceListOutOfOrder(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "4ca0b9e9f65b41d1"
+    version = "5"
+    digest = "3b5b35b1227d9a16"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -261,8 +261,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "a58f9e4fb4820c22"
+    version = "6"
+    digest = "58b7be81ff526925"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

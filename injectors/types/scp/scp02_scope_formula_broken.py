@@ -195,8 +195,8 @@ class ScopeFormulaBroken(Injector):
     a drafter puts before it (主要, 重点, 简要, 系统)."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "188a0e0c25fb24b1"
+    version = "6"
+    digest = "39a0a99d83611d1d"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

@@ -115,8 +115,8 @@ class BodyBeyondScope(Injector):
     not as a drafting error."""
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "a52c18f672873a11"
+    version = "7"
+    digest = "c354bd235dc33a02"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
     alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 

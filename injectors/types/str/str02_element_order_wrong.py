@@ -100,8 +100,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "7bececcec468feeb"
+    version = "5"
+    digest = "e408159cbf93e600"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

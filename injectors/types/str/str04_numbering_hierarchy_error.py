@@ -284,8 +284,8 @@ class NumberingHierarchyError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "25d6111da79ad50c"
+    version = "6"
+    digest = "01243a768098cbe8"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -267,8 +267,8 @@ class AnnexError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "4889ac11a1edd96a"
+    version = "7"
+    digest = "14bd8dc539bc5f06"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

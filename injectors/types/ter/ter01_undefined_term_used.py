@@ -142,8 +142,8 @@ class UndefinedTermUsed(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "410d6c81a17b2801"
+    version = "7"
+    digest = "d119183f9400a742"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

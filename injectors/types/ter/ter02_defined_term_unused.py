@@ -285,8 +285,8 @@ class UnusedTermDefined(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "8d813e408dcd57dc"
+    version = "6"
+    digest = "f7e30cc37928ddcf"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

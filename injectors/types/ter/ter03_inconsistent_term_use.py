@@ -132,8 +132,8 @@ class InconsistentTermUse(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "ffa3e34334ee4d00"
+    version = "7"
+    digest = "7e23345745828ea8"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

@@ -80,8 +80,8 @@ class DefinitionDefect(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "aab6ee98cca4a5f2"
+    version = "6"
+    digest = "d70731d8d699433d"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

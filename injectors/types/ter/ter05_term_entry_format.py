@@ -229,8 +229,8 @@ class TermEntryFormat(TerminologyInjector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "688d20f018789a84"
+    version = "7"
+    digest = "36bfba61a3618c0a"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
