@@ -83,7 +83,7 @@ class RequirementWeakened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "a149286b8c73cd25"
+    digest = "296e508cbeefed2c"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

@@ -73,7 +73,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "e1547b468f5feaa7"
+    digest = "0eab6570b2b0ee21"
     forms = FORMS
     alternatives = 3
 

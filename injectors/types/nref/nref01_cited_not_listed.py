@@ -93,7 +93,7 @@ class NormativeReferenceUnlisted(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "6e0d75ea7a97eeec"
+    digest = "91486db0539f5d61"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -256,7 +256,7 @@ class UncitedReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "7aa9b84b70b6e0e2"
+    digest = "40070e0a2a783706"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -79,7 +79,7 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "3b5b35b1227d9a16"
+    digest = "f2329f9bcec00e99"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -262,7 +262,7 @@ class ProvisionInScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "58b7be81ff526925"
+    digest = "56841cefbaf78db6"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

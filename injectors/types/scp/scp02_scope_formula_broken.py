@@ -196,7 +196,7 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "39a0a99d83611d1d"
+    digest = "77b2b6b7f679abb0"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

@@ -148,7 +148,7 @@ class ScopeBoundaryVague(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "4a648e31d2498f77"
+    digest = "8a961264732a8a9e"
     forms = FORMS
     alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
 

@@ -268,7 +268,7 @@ class AnnexError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "14bd8dc539bc5f06"
+    digest = "cbde1eff062563f0"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

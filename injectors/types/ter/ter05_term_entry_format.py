@@ -230,7 +230,7 @@ class TermEntryFormat(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "36bfba61a3618c0a"
+    digest = "eedf4726b661cd66"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
