@@ -83,7 +83,7 @@ class RequirementWeakened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "296e508cbeefed2c"
+    digest = "0222672a4e4a3521"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

@@ -78,7 +78,7 @@ class RecommendationStrengthened(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "33611382aba4d2c3"
+    digest = "4f8ae3f2fcf7d210"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

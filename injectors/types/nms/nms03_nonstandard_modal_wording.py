@@ -91,7 +91,7 @@ class NonstandardModal(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "e67343ef7b185a1f"
+    digest = "59eabd9fbfec8703"
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
     alternatives = 3
 

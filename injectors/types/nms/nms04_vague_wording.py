@@ -73,7 +73,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "0eab6570b2b0ee21"
+    digest = "aa64d3d082b8cd53"
     forms = FORMS
     alternatives = 3
 

@@ -267,7 +267,7 @@ class ProvisionInInformativePlace(Injector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "66dd3b09ba116cce"
+    digest = "b23fa7194c0c5546"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

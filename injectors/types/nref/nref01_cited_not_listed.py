@@ -93,7 +93,7 @@ class NormativeReferenceUnlisted(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "91486db0539f5d61"
+    digest = "087aa22bd178741f"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

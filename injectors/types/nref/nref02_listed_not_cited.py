@@ -256,7 +256,7 @@ class UncitedReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "40070e0a2a783706"
+    digest = "5c478ade1123fe1e"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

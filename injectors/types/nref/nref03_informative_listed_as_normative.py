@@ -110,7 +110,7 @@ class InformativeReferenceListed(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "9e14a649452dcb38"
+    digest = "390e53731e85c42c"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -79,7 +79,7 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "f2329f9bcec00e99"
+    digest = "f620f9c4234824a2"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -190,7 +190,7 @@ class CitationFormError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "957372b69315552e"
+    digest = "bca463e5fa98b843"
     forms = ("dash", "year", "undate", "specific", "lead-in", "title-marks")
     # a document with a list and citations has sites of four forms or more: the planner sees them all,
     # not the hyphen that nearly every document offers twice over

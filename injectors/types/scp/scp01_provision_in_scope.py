@@ -262,7 +262,7 @@ class ProvisionInScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "56841cefbaf78db6"
+    digest = "5111b48bea024746"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

@@ -196,7 +196,7 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "77b2b6b7f679abb0"
+    digest = "0ec79f7027531b2d"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

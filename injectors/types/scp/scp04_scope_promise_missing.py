@@ -222,7 +222,7 @@ class ScopePromiseMissing(Injector):
 
     error_type = ERROR_TYPE.id
     version = "4"
-    digest = "5240bcca69fa1a7f"
+    digest = "08c1304a8197d548"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no

@@ -164,7 +164,7 @@ class MandatoryElementRemoved(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "3e53274702e82bd9"
+    digest = "d669682c43558bc3"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them

@@ -101,7 +101,7 @@ class ElementOrderWrong(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "6a0f6e3c87b63c2c"
+    digest = "b2d959e6ce2da58d"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

@@ -96,7 +96,7 @@ class NonStandardElementTitle(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "872c61a098d8d411"
+    digest = "60ee7d3a5da1fb00"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

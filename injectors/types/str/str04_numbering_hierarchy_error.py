@@ -285,7 +285,7 @@ class NumberingHierarchyError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "5932bc36290c2139"
+    digest = "cc1e653490fd58cd"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

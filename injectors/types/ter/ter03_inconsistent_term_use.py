@@ -133,7 +133,7 @@ class InconsistentTermUse(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "8433daa212af24b2"
+    digest = "bd38fc95cfd01ba7"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)
