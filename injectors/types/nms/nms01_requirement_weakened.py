@@ -82,8 +82,8 @@ class RequirementWeakened(Injector):
     A sibling with another subject or object is none: "a) 柜门应…；b) 显示屏宜…" is a plausible list."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "b607fe8239aeaaf3"
+    version = "6"
+    digest = "0222672a4e4a3521"
     forms = ("应→宜", "应→可", "应→可以", "应能→可", "应能→可以", "不应→不宜")
     alternatives = 4
 

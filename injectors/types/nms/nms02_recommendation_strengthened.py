@@ -77,8 +77,8 @@ class RecommendationStrengthened(Injector):
     column)."""
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "5e01dcdf313526f5"
+    version = "5"
+    digest = "4f8ae3f2fcf7d210"
     forms = ("宜→应", "可→应", "可以→应", "不宜→不应")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -90,8 +90,8 @@ class NonstandardModal(Injector):
     ("禁止以明文方式传输", not "禁止大于1 s"); 务必 only before a verb."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "b982f218fcd67430"
+    version = "6"
+    digest = "59eabd9fbfec8703"
     forms = ("必须", "应当", "须", "务必", "不可", "不得", "禁止", "严禁")
     alternatives = 3
 

@@ -73,7 +73,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "5033aaf87b74f034"
+    digest = "aa64d3d082b8cd53"
     forms = FORMS
     alternatives = 3
 

@@ -266,8 +266,8 @@ class ProvisionInInformativePlace(Injector):
     provision written as 注：" does not mark the type."""
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "152e2414525b3cf7"
+    version = "7"
+    digest = "b23fa7194c0c5546"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

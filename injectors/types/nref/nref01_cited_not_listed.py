@@ -92,8 +92,8 @@ class NormativeReferenceUnlisted(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "e16f5fc8f2a76313"
+    version = "5"
+    digest = "087aa22bd178741f"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

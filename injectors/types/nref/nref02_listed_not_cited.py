@@ -255,8 +255,8 @@ class UncitedReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "4411dfa412dbe0f7"
+    version = "5"
+    digest = "5c478ade1123fe1e"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

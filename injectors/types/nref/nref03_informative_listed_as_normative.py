@@ -109,8 +109,8 @@ class InformativeReferenceListed(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "0a06687b6363f905"
+    version = "5"
+    digest = "390e53731e85c42c"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

@@ -124,7 +124,7 @@ class ReferenceListOutOfOrder(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "bab6fcf88bca892c"
+    digest = "15ba23037c848aac"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         a = analyse(document)

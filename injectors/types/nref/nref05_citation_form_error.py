@@ -189,8 +189,8 @@ class CitationFormError(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "6"
-    digest = "d1432734a1651304"
+    version = "7"
+    digest = "bca463e5fa98b843"
     forms = ("dash", "year", "undate", "specific", "lead-in", "title-marks")
     # a document with a list and citations has sites of four forms or more: the planner sees them all,
     # not the hyphen that nearly every document offers twice over

@@ -261,8 +261,8 @@ class ProvisionInScope(Injector):
     own is skipped (no site)."""
 
     error_type = ERROR_TYPE.id
-    version = "5"
-    digest = "a58f9e4fb4820c22"
+    version = "6"
+    digest = "5111b48bea024746"
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:

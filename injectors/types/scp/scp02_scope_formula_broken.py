@@ -198,7 +198,7 @@ class ScopeFormulaBroken(Injector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "188a0e0c25fb24b1"
+    digest = "eff6fe9e09a5db4f"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; a formula already broken; or no formula verb nor lone 适用于 sentence."""

@@ -116,7 +116,7 @@ class BodyBeyondScope(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "a52c18f672873a11"
+    digest = "1ba3eb89a4abe585"
     forms = ("不适用于", "参照使用", "非X", "同类对象", "范围外等级")
     alternatives = 3  # a document offering two forms (an exclusion, a sibling product) offers both
 

@@ -221,8 +221,8 @@ class ScopePromiseMissing(Injector):
     end ("……，以及人员培训要求")."""
 
     error_type = ERROR_TYPE.id
-    version = "3"
-    digest = "bc7d7be88fc7ea7c"
+    version = "4"
+    digest = "08c1304a8197d548"
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
         """No scope chapter; no aspect of this kind of document that the body leaves untreated; or no

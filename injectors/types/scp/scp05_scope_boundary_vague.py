@@ -148,7 +148,7 @@ class ScopeBoundaryVague(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "771378a093625858"
+    digest = "f720a470393ecce6"
     forms = FORMS
     alternatives = 3  # the list item, a sentence of its own or a dropped qualifier, where a scope offers them
 

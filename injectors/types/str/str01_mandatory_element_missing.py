@@ -166,7 +166,7 @@ class MandatoryElementRemoved(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "8c0041ac9d48ed78"
+    digest = "c78116c866ec3bfe"
     forms = tuple(ELEMENT_FORM.values())
     # the 前言 and up to three chapters: the planner sees every one of them, and the chapters (each of which
     # renumbers the chapters after it) as a choice between them

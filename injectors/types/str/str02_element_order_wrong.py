@@ -100,8 +100,8 @@ class ElementOrderWrong(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "7bececcec468feeb"
+    version = "5"
+    digest = "b2d959e6ce2da58d"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         if document_family(document) == "engineering":

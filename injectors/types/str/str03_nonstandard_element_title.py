@@ -95,8 +95,8 @@ class NonStandardElementTitle(Injector):
     """
 
     error_type = ERROR_TYPE.id
-    version = "4"
-    digest = "37d8b480a791f03f"
+    version = "5"
+    digest = "60ee7d3a5da1fb00"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         family = document_family(document)

@@ -285,7 +285,7 @@ class NumberingHierarchyError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "23cb17cfb196b063"
+    digest = "9990bba1c604c0ef"
     forms = ("gap", "duplicate", "parent", "hanging", "chapter", "lone")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

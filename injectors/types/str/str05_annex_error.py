@@ -268,7 +268,7 @@ class AnnexError(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "4889ac11a1edd96a"
+    digest = "1594c650747f3c8e"
     forms = ("caption", "letter", "missing", "edition", "informative", "normative")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

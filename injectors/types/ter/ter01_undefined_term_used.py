@@ -143,7 +143,7 @@ class UndefinedTermUsed(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "410d6c81a17b2801"
+    digest = "7fac7ad8b14ac4ac"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

@@ -286,7 +286,7 @@ class UnusedTermDefined(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "8d813e408dcd57dc"
+    digest = "629fdc793e7b7be7"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

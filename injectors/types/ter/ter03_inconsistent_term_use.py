@@ -133,7 +133,7 @@ class InconsistentTermUse(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "ffa3e34334ee4d00"
+    digest = "bd38fc95cfd01ba7"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

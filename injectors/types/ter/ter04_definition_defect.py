@@ -81,7 +81,7 @@ class DefinitionDefect(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "aab6ee98cca4a5f2"
+    digest = "3ee03de22179635a"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

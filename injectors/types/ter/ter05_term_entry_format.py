@@ -230,7 +230,7 @@ class TermEntryFormat(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "688d20f018789a84"
+    digest = "88341ab2a763a22f"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
