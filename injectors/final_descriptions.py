@@ -64,7 +64,10 @@ def rendered(
             error, fix = told
             rule = instance.description.rsplit("；依据：", 1)[1]
             return describe(error, fix, rule)
-    return retitled(renumbered(instance.description, renames, original), original, final, renames)
+    # the chapters as the final document numbers them: this instance's own renumbering too (a deleted
+    # chapter's description names it under its old number, which the next chapter now holds)
+    every = [*renames, *instance.edit.renames]
+    return retitled(renumbered(instance.description, renames, original), original, final, every)
 
 
 _CHAPTER_TITLE = regex.compile(r"第(\d+)章“([^“”]+)”")

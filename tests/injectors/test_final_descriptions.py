@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement, apply_edits
-from injectors.final_descriptions import misattributed, retitled
+from injectors.final_descriptions import finalized, misattributed, retitled
 from injectors.joint import kept_together
 from injectors.planner import PlanConfig, candidate_instances
 from tests.injectors.types.nms.nms_documents import access_document
@@ -70,3 +70,17 @@ def test_a_chapter_named_by_its_title_takes_the_title_another_error_gave_it() ->
     # a quote after 第N章 that was never the chapter's title is left as it is
     other = "错误：第4章“读卡器连接线缆”一词；修改建议：无；依据：GB/T 1.1—2020 8.5"
     assert retitled(other, doc, final) == other
+
+
+def test_a_deleted_chapter_keeps_its_title_in_its_own_description() -> None:
+    """STR-01 deletes chapter 1 范围: chapter 2 now holds number 1, and its fix "恢复第1章“范围”" still
+    means the deleted chapter, not the "规范性引用文件" now numbered 1."""
+    doc = access_document(THREE_GRADES)
+    config = PlanConfig(min_errors=1, max_errors=18, types=("STR-01",))
+    found = candidate_instances(doc, 0, InjectionContext.from_documents([doc]), config).instances
+    scope = next(i for i in found if i.provenance.form == "范围")
+    applied = apply_edits(doc, [scope.edit])
+    assert applied.document.section("1") is not None
+    assert applied.document.section("1").title == "规范性引用文件"
+    (described,), _ = finalized(doc, [scope], applied)
+    assert "恢复第1章“范围”" in described.description, described.description
