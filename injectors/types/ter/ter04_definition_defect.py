@@ -64,6 +64,9 @@ TERM_FIRST = ("{}是", "{}即为", "{}是一种")
 TERM_LAST = ("，称为{}", "，简称{}", "，即{}", "，通称{}", "，以下称{}")
 
 
+_MEASURED = regex.compile(r"^(?:一|某|各|每|多|若干)[个种类组项套台件次条份]")
+
+
 # A definition that already ends by naming something ("……，本文件简称数采仪。") takes no second name: "……，
 # 简称数采仪，简称{术语}" is a slip no drafter makes, and the two names contradict each other.
 _NAMED = regex.compile(r"简称|称为|以下称|通称|又称|俗称")
@@ -127,7 +130,9 @@ class DefinitionDefect(TerminologyInjector):
                 form=opener,
             )
         if variant == "term-first":
-            added = rng.choice(TERM_FIRST).format(entry.term)
+            # "是一种" before a definition that opens with its own measure word ("一个名称所……") doubles it
+            fitting = [f for f in TERM_FIRST if not (f.endswith("一种") and _MEASURED.match(definition))]
+            added = rng.choice(fitting).format(entry.term)
             return Proposal(
                 Edit("modify", site.target, (Replacement("text", start, "", added),)),
                 error=f"术语“{entry.term}”的定义以被定义的术语开头（“{added}{head}”），定义中重复了术语",
