@@ -56,7 +56,7 @@ def test_scp02_draws_official_prose_verbs_and_the_purpose_formula_and_each_is_re
 
 
 def test_scp02_puts_no_adverb_before_a_verb_of_official_prose() -> None:
-    """"主要介绍了", "简要概述了" are what drafters write; "着重涵盖了", "重点明确了" read as planted (seen
+    """ "主要介绍了", "简要概述了" are what drafters write; "着重涵盖了", "重点明确了" read as planted (seen
     on a real standard): 提出了, 明确了 and 涵盖了 come alone."""
     document = charger_standard(POST_SCOPE)
     new = [i.edit.replacements[0].new for i in alone_instances("SCP-02", document, seeds=80)]
