@@ -54,18 +54,31 @@ def scoped_requirements(section: Section, objects: tuple[str, ...]) -> tuple[Sco
     return tuple(out)
 
 
-def requirement_sentences(section: Section) -> Iterator[tuple[int, str, str]]:
-    """(offset, words before the modal, sentence) of each 应/不应 sentence of the clause's plain prose (never
-    a table row: the section's tables say which lines are rows, a full-width note row included)."""
+def _prose_sentences(section: Section) -> Iterator[tuple[int, str]]:
+    """(offset, sentence) of each whole sentence (ending in 。) of the clause's plain prose (never a table
+    row: the section's tables say which lines are rows, a full-width note row included)."""
     rows = section.table_lines()
     for start, end in paragraph_spans(section.text):
         line = section.text[start:end]
         if section.text.count("\n", 0, start) in rows or not is_plain(line):
             continue
         for sentence in sentences(line):
-            found = provisions(sentence.text)
-            if sentence.text.endswith("。") and found and found[0].word in ("应", "不应"):
-                yield start + sentence.start, sentence.text[: found[0].start], sentence.text
+            if sentence.text.endswith("。"):
+                yield start + sentence.start, sentence.text
+
+
+def _shall(text: str) -> int | None:
+    """Where the sentence's first provision is an 应/不应 (None: it has none, or another first)."""
+    found = provisions(text)
+    return found[0].start if found and found[0].word in ("应", "不应") else None
+
+
+def requirement_sentences(section: Section) -> Iterator[tuple[int, str, str]]:
+    """(offset, words before the modal, sentence) of each 应/不应 sentence of the clause's plain prose."""
+    for at, text in _prose_sentences(section):
+        modal = _shall(text)
+        if modal is not None:
+            yield at, text[:modal], text
 
 
 def head_end(subject: str, head: str) -> int | None:
@@ -85,16 +98,10 @@ _APPLYING = regex.compile(rf"(?:依据|依照|按照|根据|按)(?:{SELF_REFEREN
 def applying_sentences(section: Section) -> Iterator[tuple[int, str, str]]:
     """(offset, words before "依据本标准", sentence) of each plain-prose sentence without 应/不应 that applies
     the document itself to what it names first ("……的等级保护对象，其网络运营者依据本标准组织……")."""
-    rows = section.table_lines()
-    for start, end in paragraph_spans(section.text):
-        line = section.text[start:end]
-        if section.text.count("\n", 0, start) in rows or not is_plain(line):
-            continue
-        for sentence in sentences(line):
-            found = provisions(sentence.text)
-            m = _APPLYING.search(sentence.text)
-            if sentence.text.endswith("。") and m and not (found and found[0].word in ("应", "不应")):
-                yield start + sentence.start, sentence.text[: m.start()], sentence.text
+    for at, text in _prose_sentences(section):
+        m = _APPLYING.search(text)
+        if m and _shall(text) is None:
+            yield at, text[: m.start()], text
 
 
 @functools.lru_cache(maxsize=16)

@@ -69,22 +69,24 @@ def test_notes_and_sources_are_not_part_of_the_definition() -> None:
     assert violations(document(terms=terms), "TER-04") == []
 
 
-def test_no_second_name_after_a_definition_that_already_names_a_short_form() -> None:
-    def forms(definition: str) -> set[str]:
-        terms = TERMS.replace("从被测介质中抽取并输送试样的部件组合。", definition)
-        doc = document(terms=terms)
-        injector = injectors()["TER-04"]
-        site = next(s for s in injector.sites(doc, InjectionContext()) if s.detail[0].term == "采样单元")
-        out = set()
-        for seed in range(60):
-            proposal = injector.propose(doc, site, random.Random(seed), InjectionContext())
-            assert proposal is not None
-            out.add(proposal.form)
-        return out
+def sampler_forms(definition: str) -> set[str]:
+    """The forms TER-04 takes, over 60 draws, on 采样单元 given `definition`."""
+    terms = TERMS.replace("从被测介质中抽取并输送试样的部件组合。", definition)
+    doc = document(terms=terms)
+    injector = injectors()["TER-04"]
+    site = next(s for s in injector.sites(doc, InjectionContext()) if s.detail[0].term == "采样单元")
+    out = set()
+    for seed in range(60):
+        proposal = injector.propose(doc, site, random.Random(seed), InjectionContext())
+        assert proposal is not None
+        out.add(proposal.form)
+    return out
 
+
+def test_no_second_name_after_a_definition_that_already_names_a_short_form() -> None:
     last = {f.format("{术语}") for f in TERM_LAST}
-    assert forms("从被测介质中抽取并输送试样的部件组合。") & last
-    assert not forms("从被测介质中抽取并输送试样的部件组合，本文件简称采样头。") & last
+    assert sampler_forms("从被测介质中抽取并输送试样的部件组合。") & last
+    assert not sampler_forms("从被测介质中抽取并输送试样的部件组合，本文件简称采样头。") & last
 
 
 def test_no_site_on_a_definition_that_already_opens_like_an_opener() -> None:
@@ -99,18 +101,6 @@ def test_no_shi_yi_zhong_before_a_definition_with_its_own_measure_word() -> None
     """ "语境是一种一个名称所……" doubles the measure word (seen on a real standard): a definition that
     opens with 一个/一种/若干… takes the other term-first forms, never "{术语}是一种"."""
 
-    def forms(definition: str) -> set[str]:
-        terms = TERMS.replace("从被测介质中抽取并输送试样的部件组合。", definition)
-        doc = document(terms=terms)
-        injector = injectors()["TER-04"]
-        site = next(s for s in injector.sites(doc, InjectionContext()) if s.detail[0].term == "采样单元")
-        out = set()
-        for seed in range(60):
-            proposal = injector.propose(doc, site, random.Random(seed), InjectionContext())
-            assert proposal is not None
-            out.add(proposal.form)
-        return out
-
-    assert "{术语}是一种" in forms("从被测介质中抽取并输送试样的部件组合。")
-    measured = forms("一组从被测介质中抽取并输送试样的部件。")
+    assert "{术语}是一种" in sampler_forms("从被测介质中抽取并输送试样的部件组合。")
+    measured = sampler_forms("一组从被测介质中抽取并输送试样的部件。")
     assert "{术语}是一种" not in measured and measured & {"{术语}是", "{术语}即为"}
