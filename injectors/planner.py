@@ -250,8 +250,9 @@ def choose(
             candidates,
             heard,
             conflicts,
-            # a type the balance moved forward that needs this document to reach its cap keeps its site
-            lambda t: lift[t] > 0 and (cap is None or counts[t] + ahead[t] < cap.get(t, 0)),
+            # a type the balance moved forward that needs this document to come within the band keeps its
+            # site (the band's floor is two thirds of the cap, which is the band's top)
+            lambda t: lift[t] > 0 and (cap is None or 3 * (counts[t] + ahead[t]) < 2 * cap.get(t, 0)),
             lambda: choose(
                 candidates, seed, config, Counter(counts), later, scale, said, boost, cap, forms_first=False
             ),
