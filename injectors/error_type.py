@@ -93,7 +93,7 @@ class ErrorType:
 
     def clause_cell(self, edition: str) -> str:
         """The clause column of docs/taxonomy.md for one edition: the type's clause, then each form's own
-        ("6.5.1; 前言 6.1.3")."""
+        ("7; 前言 6.1.3")."""
         prefix = edition + " "
         main = self.rule_for(edition).removeprefix(prefix)
         own = [f"{form} {self.rule_for(edition, form).removeprefix(prefix)}" for form, *_ in self.forms]

@@ -63,7 +63,7 @@ ERROR_TYPE = ErrorType(
     "条款位于非条款位置",
     "Provision in a non-provision place",
     "GB/T 1.1—2020 9.2",
-    "GB/T 1.1—2009 6.5.1",  # 条文的注和示例: informative, they hold no requirement
+    "GB/T 1.1—2009 7",  # 要素的表述, where the edition treats notes and examples (informative, no requirement)
     "R+L",
     "D",
     (),
@@ -71,7 +71,7 @@ ERROR_TYPE = ErrorType(
     forms=(
         ("前言", "GB/T 1.1—2020 8.3", "GB/T 1.1—2009 6.1.3"),
         ("资料性附录", "GB/T 1.1—2020 9.2", "GB/T 1.1—2009 6.4.1"),
-        ("定义", "GB/T 1.1—2020 8.7", "GB/T 1.1—2009 6.3.1"),
+        ("定义", "GB/T 1.1—2020 8.7", "GB/T 1.1—2009 6.3.2"),
     ),
 )
 
@@ -267,7 +267,7 @@ class ProvisionInInformativePlace(Injector):
 
     error_type = ERROR_TYPE.id
     version = "7"
-    digest = "b23fa7194c0c5546"
+    digest = "e83bf502bf285e27"
     forms = ("注", "术语条目的注", "示例", "资料性附录", "条文改为注")
     alternatives = 3
 

@@ -68,7 +68,7 @@ ERROR_TYPE = ErrorType(
     "使用未定义术语",
     "Undefined term used",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "L",
     "S / J",
     ("E-TM-01",),
@@ -76,8 +76,8 @@ ERROR_TYPE = ErrorType(
     # an abbreviation is explained under 符号和缩略语 (2009: 符号、代号和缩略语), an element with a clause of
     # its own in both editions
     forms=(
-        ("abbreviation_removed", "GB/T 1.1—2020 8.8", "GB/T 1.1—2009 6.3.2"),
-        ("expansion_removed", "GB/T 1.1—2020 8.8", "GB/T 1.1—2009 6.3.2"),
+        ("abbreviation_removed", "GB/T 1.1—2020 8.8", "GB/T 1.1—2009 6.3.3"),
+        ("expansion_removed", "GB/T 1.1—2020 8.8", "GB/T 1.1—2009 6.3.3"),
     ),
 )
 
@@ -143,7 +143,7 @@ class UndefinedTermUsed(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "7fac7ad8b14ac4ac"
+    digest = "d256b6835c9a2831"
     forms = ("entry_removed", "abbreviation_removed", "expansion_removed", "own_concept", "field_term")
     alternatives = 3  # one per form of (1)–(2b), where the document has it
     FOREIGN_TERMS = (

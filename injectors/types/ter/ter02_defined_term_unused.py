@@ -63,7 +63,7 @@ ERROR_TYPE = ErrorType(
     "定义的术语未使用",
     "Defined term never used",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R+L",
     "D",
     ("E-TM-02",),
@@ -286,7 +286,7 @@ class UnusedTermDefined(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "629fdc793e7b7be7"
+    digest = "1721272a52a5cd03"
     forms = ("added_entry", "renamed_entry")
     MAX_CANDIDATES = 6  # the borrowed entries most related to the document
 

@@ -45,7 +45,7 @@ ERROR_TYPE = ErrorType(
     "术语使用不一致",
     "Inconsistent term use",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R+L",
     "S",
     ("E-TM-04",),
@@ -133,7 +133,7 @@ class InconsistentTermUse(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "bd38fc95cfd01ba7"
+    digest = "3c91aceff4e18324"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         entries = defined_terms(document)

@@ -36,7 +36,7 @@ ERROR_TYPE = ErrorType(
     "定义缺陷",
     "Definition defect",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R/L",
     "D / J",
     ("E-TM-03",),
@@ -84,7 +84,7 @@ class DefinitionDefect(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "5"
-    digest = "3ee03de22179635a"
+    digest = "438fc0b129504eaa"
     forms = (
         *OPENERS,
         *(f.format("{术语}") for f in (*TERM_FIRST, *TERM_LAST)),

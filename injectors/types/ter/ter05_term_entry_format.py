@@ -35,7 +35,7 @@ ERROR_TYPE = ErrorType(
     "术语条目或引导语格式错误",
     "Term-entry or lead-in format error",
     "GB/T 1.1—2020 8.7",
-    "GB/T 1.1—2009 6.3.1",
+    "GB/T 1.1—2009 6.3.2",
     "R",
     "D",
     ("E-TM-05",),
@@ -230,7 +230,7 @@ class TermEntryFormat(TerminologyInjector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "88341ab2a763a22f"
+    digest = "817d6a1aabad34ab"
     forms = ("english", "gap", "duplicate", "none", "only-ref", "generation", "missing", "wording")
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:

@@ -101,8 +101,8 @@ def test_a_2009_document_s_provision_in_a_note_or_informative_annex_cites_2009_c
     assert document.drafting_rules == EDITION_2009
     found = {cited(i): i.description for i in instances(document, "NMS-05")}
     # the note's clause (条文的注和示例) and the informative annex's, never 2020's 9.2
-    assert set(found) == {"GB/T 1.1—2009 6.5.1", "GB/T 1.1—2009 6.4.1"}, found
-    assert "注中" in found["GB/T 1.1—2009 6.5.1"] and "资料性附录" in found["GB/T 1.1—2009 6.4.1"]
+    assert set(found) == {"GB/T 1.1—2009 7", "GB/T 1.1—2009 6.4.1"}, found
+    assert "注中" in found["GB/T 1.1—2009 7"] and "资料性附录" in found["GB/T 1.1—2009 6.4.1"]
 
 
 def test_a_2009_document_s_citation_form_error_cites_the_2009_list_clause() -> None:

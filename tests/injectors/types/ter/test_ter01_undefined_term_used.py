@@ -434,7 +434,7 @@ def _instance_of(injector: Injector, doc: Document, form: str) -> str:
     ("foreword", "entry_clause", "abbreviation_clause"),
     [
         (None, "GB/T 1.1—2020 8.7", "GB/T 1.1—2020 8.8"),
-        (FOREWORD_2009, "GB/T 1.1—2009 6.3.1", "GB/T 1.1—2009 6.3.2"),
+        (FOREWORD_2009, "GB/T 1.1—2009 6.3.2", "GB/T 1.1—2009 6.3.3"),
     ],
 )
 def test_an_abbreviation_form_cites_the_clause_of_its_element(
