@@ -63,7 +63,7 @@ ERROR_TYPE = ErrorType(
     "条款位于非条款位置",
     "Provision in a non-provision place",
     "GB/T 1.1—2020 9.2",
-    "GB/T 1.1—2009 7",  # 要素的表述, where the edition treats notes and examples (informative, no requirement)
+    "GB/T 1.1—2009 7",  # 要素的表述, where the edition treats notes and examples (no requirement)
     "R+L",
     "D",
     (),
