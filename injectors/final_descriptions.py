@@ -30,6 +30,8 @@ from parsers.model import Document, Section
 _NUMBER = r"\d+(?:\.\d+)*|[A-Z](?:\.\d+)+"
 _QUOTED_NUMBER = regex.compile(rf"(?<=第|“)({_NUMBER})(?=条|章|”)")
 _QUOTED_HEADING = regex.compile(rf"(?<=“)({_NUMBER})[ \u3000]+([^”]+)(?=”)")
+# the places a description lists in brackets: "正文多处（8.3、8.4、8.5等）", "正文（如6.2）"
+_LISTED = regex.compile(rf"(?<=（(?:如)?)(?:{_NUMBER})(?:、(?:{_NUMBER}))*(?=(?:等)?）)")
 QUOTE = regex.compile(r"“([^“”]+)”")
 # a quote that is a section number or a caption number is no text: "缺少“5.1.5”", "应编为“表A.1”"
 _NUMBER_ONLY = regex.compile(r"(?:第|表|图|公式)?\(?[A-Z]?\d*(?:\.\d+)*\)?(?:章|条)?")
@@ -38,7 +40,7 @@ _ELLIPSIS = regex.compile(r"…+|\.{3,}")
 
 def renumbered(description: str, renames: Sequence[tuple[str, str]], original: Document | None = None) -> str:
     """Section numbers quoted in a description ("第10.8条", "“10.8 差错处理测试”": a heading of the
-    original document) follow the renumbering other errors made."""
+    original document, "（8.3、8.4等）": the places it lists) follow the renumbering other errors made."""
     if not renames:
         return description
     moved = list(renames)
@@ -50,6 +52,9 @@ def renumbered(description: str, renames: Sequence[tuple[str, str]], original: D
         return rename_all(m.group(1), moved) + m.group()[len(m.group(1)) :]
 
     description = _QUOTED_HEADING.sub(heading, description)
+    description = _LISTED.sub(
+        lambda m: "、".join(rename_all(n, moved) for n in m.group().split("、")), description
+    )
     return _QUOTED_NUMBER.sub(lambda m: rename_all(m.group(1), moved), description)
 
 

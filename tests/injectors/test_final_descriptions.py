@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from injectors.context import InjectionContext
 from injectors.edit import Edit, Replacement, apply_edits
-from injectors.final_descriptions import finalized, misattributed, retitled
+from injectors.final_descriptions import finalized, misattributed, renumbered, retitled
 from injectors.joint import kept_together
 from injectors.planner import PlanConfig, candidate_instances
 from tests.injectors.types.nms.nms_documents import access_document
@@ -84,3 +84,15 @@ def test_a_deleted_chapter_keeps_its_title_in_its_own_description() -> None:
     assert applied.document.section("1").title == "规范性引用文件"
     (described,), _ = finalized(doc, [scope], applied)
     assert "恢复第1章“范围”" in described.description, described.description
+
+
+def test_the_places_a_description_lists_follow_the_renumbering() -> None:
+    """ "正文多处（8.3、8.4、8.5等）" after another error deleted a chapter: the listed places take their new
+    numbers, as "第8.3条" does; a value in brackets is no list of places."""
+    renames = (("8.3", "7.3"), ("8.4", "7.4"), ("8.5", "7.5"), ("6.2", "5.2"))
+    listed = "错误：正文多处（8.3、8.4、8.5等）使用了术语；另见第8.3条，正文（如6.2）使用了缩略语“CAN”"
+    assert renumbered(listed, renames) == (
+        "错误：正文多处（7.3、7.4、7.5等）使用了术语；另见第7.3条，正文（如5.2）使用了缩略语“CAN”"
+    )
+    value = "错误：限值（8.3 mm）被改写"
+    assert renumbered(value, renames) == value
