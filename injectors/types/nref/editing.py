@@ -81,6 +81,9 @@ def _order_signature(entries: Sequence[Cited]) -> tuple[str, str] | None:
     return None if problem is None else (entries[problem[0]].ident, entries[problem[1]].ident)
 
 
+_LEAD_IN = regex.compile(r"下列文件[^\n]*")
+
+
 def _insertion(section: Section, items: Sequence[ListItem], cited: Cited, title: str) -> Replacement | None:
     """Insert "number title" as a new entry where the list order (good or bad) stays as it was."""
     if not items:
@@ -89,8 +92,12 @@ def _insertion(section: Section, items: Sequence[ListItem], cited: Cited, title:
     before = _order_signature(entries)
     gap = next((i.gap for i in items if i.gap), "　")
     line = f"{cited.citation}{gap}{title}"
+    # an entry a damaged source printed above the lead-in sentence is no place to add another
+    lead_in = _LEAD_IN.search(section.text)
     for p in range(len(items) + 1):
         if _order_signature([*entries[:p], cited, *entries[p:]]) != before:
+            continue
+        if lead_in is not None and p < len(items) and items[p].start < lead_in.end():
             continue
         if p < len(items):
             item = items[p]

@@ -8,7 +8,16 @@ from injectors.edit import apply_replacements
 from injectors.language.citations import parse_number
 from injectors.types.nref.analysis import analyse, list_items, order_problem
 from injectors.types.nref.editing import Candidate, inserted_entry, list_reason, snippet
-from tests.injectors.types.nref.nref_documents import CLEAN_BODY, CLEAN_REFERENCES, standard
+from parsers.model import Document
+from tests.injectors.types.nref.nref_documents import (
+    CLEAN_BODY,
+    CLEAN_REFERENCES,
+    GB2423,
+    GB4208,
+    ISO8601,
+    LEAD_2020,
+    standard,
+)
 
 
 def test_a_snippet_stays_in_its_sentence_and_keeps_a_standard_number_whole() -> None:
@@ -55,3 +64,20 @@ def test_an_entry_is_inserted_where_the_list_stays_in_order() -> None:
     after = list_items(apply_replacements(section, [replacement]))
     assert [i.cited.ident for i in after] == ["GB 4208", "GB/T 191", "GB/T 2423.1", "ISO 8601-1"]
     assert order_problem([i.cited for i in after]) is None
+
+
+def test_no_entry_is_inserted_above_the_lead_in_sentence() -> None:
+    """A damaged source printed its first entry above the lead-in: a new entry that sorts before it would
+    go there too, a second, unstated fault; it is not offered. The same entry is inserted first in the
+    list where the lead-in comes first."""
+    site_entry = Candidate(parse_number("GB 2894—2008"), "安全标志及其使用导则")  # type: ignore[arg-type]
+
+    def inserted(document: Document) -> tuple | None:
+        a = analyse(document)
+        assert a.list_target is not None
+        return inserted_entry(document, Site(a.list_target, site_entry))
+
+    found = inserted(standard(CLEAN_REFERENCES, CLEAN_BODY))
+    assert found is not None and found[1].start == found[0].text.index("GB 4208")  # first, after the lead-in
+    stray = standard(f"{GB2423}\n{ISO8601}", CLEAN_BODY, lead_in=f"{GB4208}\n{LEAD_2020}")
+    assert inserted(stray) is None
