@@ -212,8 +212,12 @@ def _valid(
         wanted = [t for t in sorted(lost) for _ in range(lost[t])] + behind
         count = max(before.total() - now.total(), lost.total())
         spare = _spare(now, offered, lopsided | {error_type, *wanted})
-        # a document the trade left under its minimum is where the make-up must go
+        # a document the trade left under its minimum is where the make-up must go, of the types behind
+        # first, then of any other the balance allows there (`_kept_balanced` decides below)
         short = {d for d, p in changed.items() if len(p) < market.config.min_errors}
+        if short:
+            rest = sorted((t for t in offered if t != error_type), key=lambda t: (now[t], t))
+            wanted += [t for t in rest if t not in wanted]
         made_up = {**changed, **_make_up(wanted, count, after, by_doc, market.config, spare, short)}
         options = [made_up, changed]
     else:

@@ -397,3 +397,46 @@ def test_a_swap_that_costs_another_types_pick_may_be_the_first_of_two_steps() ->
         picks = list(spread[c.document.doc_id])
         assert 1 <= len(picks) <= 2 and all(i in c.instances for i in picks)
         assert kept_together(c.baseline.document, picks) == picks
+
+
+def test_a_document_at_its_minimum_makes_up_with_any_type_the_balance_allows() -> None:
+    """As above, but the type left behind (NMS-03) has no candidate in the documents that hold the 前言:
+    the 前言 pick still gives way, to its document's NREF-01 candidate, whose type the balance lets take one
+    more."""
+    config = PlanConfig(min_errors=1, max_errors=1, types=("STR-01", "NREF-01", "NMS-03"))
+    docs = documents(10)
+    context = InjectionContext.from_documents(docs)
+    full = [candidate_instances(d, 0, context, config) for d in docs]
+
+    def keep(c: Candidates, n: int) -> Candidates:
+        def wanted(i: ErrorInstance) -> bool:
+            if i.error_type == "NMS-03":
+                return n == 9
+            return i.error_type != "STR-01" or n >= 3 or i.provenance.form == "前言"
+
+        return replace(c, instances=tuple(i for i in c.instances if wanted(i)))
+
+    candidates = [keep(c, n) for n, c in enumerate(full)]
+
+    def first(c: Candidates, error_type: str, form: str | None = None) -> ErrorInstance:
+        return next(
+            i for i in c.instances if i.error_type == error_type and form in (None, i.provenance.form)
+        )
+
+    taken = [("STR-01", "前言")] * 3 + [
+        ("STR-01", "规范性引用文件"),
+        ("STR-01", "术语和定义"),
+        ("STR-01", "规范性引用文件"),
+        ("NREF-01", None),
+        ("NREF-01", None),
+        ("NREF-01", None),
+        ("NMS-03", None),
+    ]
+    chosen = {c.document.doc_id: (first(c, t, f),) for c, (t, f) in zip(candidates, taken, strict=True)}
+    spread = spread_forms(candidates, chosen, config, 0.2, declared)
+    str01 = {d: tuple(i for i in p if i.error_type == "STR-01") for d, p in spread.items()}
+    assert forms(str01)["前言"] == 2, forms(str01)
+    assert Counter(i.error_type for p in spread.values() for i in p)["NREF-01"] == 4
+    for c in candidates:
+        picks = list(spread[c.document.doc_id])
+        assert len(picks) == 1 and picks[0] in c.instances
