@@ -73,16 +73,26 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "aa64d3d082b8cd53"
+    digest = "7657fec9960d6066"
     forms = FORMS
     alternatives = 3
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         skip = flagged(document, vague_wording)
         wanted = ("应", "不应", "宜", "不宜", "可")
-        # a 可 that describes ("可被感知", "可分为三层") permits nothing: blurring it blurs no provision
+        # a 可 that describes ("可被感知", "可分为三层") permits nothing: blurring it blurs no provision; nor
+        # does one that says what a thing may hold ("可同时拥有不同代码", "还可包括但不限于"): "原则上拥有",
+        # "尽量包括" read as nobody writes
         found = list(
-            modal_sites(document, lambda m: m.modal.word in wanted and not describes(m.line, m.modal), skip)
+            modal_sites(
+                document,
+                lambda m: (
+                    m.modal.word in wanted
+                    and not describes(m.line, m.modal)
+                    and not _HOLDING.match(m.line[m.modal.end :])
+                ),
+                skip,
+            )
         )
         # 原则上 fits almost any clause, the other forms only some: where the document has clauses that take
         # another form, only those are offered (原则上 fits them too, and is drawn as often as the others)
@@ -149,6 +159,7 @@ def _after_punctuation(found: BodyModal) -> bool:
 
 
 _CHOICE = regex.compile(r"^[^，,；;。]*?(?:或|或者)")
+_HOLDING = regex.compile(r"^(?:同时|也|还|均|都|以)?(?:包括|包含|拥有|具有|含有|有)")
 
 
 def _offers_a_choice(found: BodyModal) -> bool:

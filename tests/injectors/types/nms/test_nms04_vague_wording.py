@@ -95,3 +95,18 @@ def test_nms04_urges_no_choice_between_alternatives() -> None:
     choice = words("柜门可自动锁闭或手动锁闭。")
     assert not choice & {"尽量", "最好"}, choice
     assert words("柜门可自动锁闭。") & {"尽量", "最好"}
+
+
+def test_nms04_never_blurs_a_ke_that_says_what_a_thing_may_hold() -> None:
+    """ "同一用户可同时拥有多个账号", "记录还可包括备注": 可 says what a thing may hold, and "原则上同时拥有",
+    "尽量包括" read as nobody writes (seen on real standards). A permission to act stays a site."""
+    context = InjectionContext.from_documents([])
+
+    def ke_lines(document: Document) -> list[str]:
+        sites = VagueWording().sites(document, context)
+        return [m.line for site in sites for m in site.detail if m.modal.word == "可"]
+
+    assert ke_lines(standard("同一用户可同时拥有多个取件账号。\n取件记录还可包括备注。")) == []
+    assert ke_lines(standard("同一用户可同时拥有多个取件账号。\n格口可采用不锈钢门板。")) == [
+        "格口可采用不锈钢门板。"
+    ]
