@@ -73,7 +73,7 @@ class VagueWording(Injector):
 
     error_type = ERROR_TYPE.id
     version = "6"
-    digest = "7657fec9960d6066"
+    digest = "c86c3679e981dc6a"
     forms = FORMS
     alternatives = 3
 
@@ -159,7 +159,7 @@ def _after_punctuation(found: BodyModal) -> bool:
 
 
 _CHOICE = regex.compile(r"^[^，,；;。]*?(?:或|或者)")
-_HOLDING = regex.compile(r"^(?:同时|也|还|均|都|以)?(?:包括|包含|拥有|具有|含有|有)")
+_HOLDING = regex.compile(r"^(?:同时|也|还|均|都|以)?(?:有|[^，,；;。、]{0,12}?(?:包括|包含|拥有|具有|含有))")
 
 
 def _offers_a_choice(found: BodyModal) -> bool:

@@ -107,6 +107,7 @@ def test_nms04_never_blurs_a_ke_that_says_what_a_thing_may_hold() -> None:
         return [m.line for site in sites for m in site.detail if m.modal.word == "可"]
 
     assert ke_lines(standard("同一用户可同时拥有多个取件账号。\n取件记录还可包括备注。")) == []
+    assert ke_lines(standard("同一用户可同时在不同站点中拥有取件账号。")) == []
     assert ke_lines(standard("同一用户可同时拥有多个取件账号。\n格口可采用不锈钢门板。")) == [
         "格口可采用不锈钢门板。"
     ]
