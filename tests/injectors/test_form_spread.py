@@ -309,6 +309,11 @@ def test_a_type_below_the_band_takes_a_pick_whose_type_comes_back_elsewhere() ->
         assert kept_together(c.baseline.document, picks) == picks
 
 
+def pick_of(c: Candidates, error_type: str, form: str | None = None) -> ErrorInstance:
+    """The document's first candidate of a type (and form)."""
+    return next(i for i in c.instances if i.error_type == error_type and form in (None, i.provenance.form))
+
+
 def test_a_crowded_pick_in_a_document_at_its_minimum_gives_way_to_another_type_there() -> None:
     """Eight documents at their one error each: three hold the 前言 deletion and offer no other STR-01 form,
     three hold the other forms, two an NREF-01. No STR-01 swap lowers the 前言's share (three of six), and no
@@ -326,11 +331,6 @@ def test_a_crowded_pick_in_a_document_at_its_minimum_gives_way_to_another_type_t
         for n, c in enumerate(full)
     ]
 
-    def first(c: Candidates, error_type: str, form: str | None = None) -> ErrorInstance:
-        return next(
-            i for i in c.instances if i.error_type == error_type and form in (None, i.provenance.form)
-        )
-
     taken = [("STR-01", "前言")] * 3 + [
         ("STR-01", "规范性引用文件"),
         ("STR-01", "术语和定义"),
@@ -338,7 +338,7 @@ def test_a_crowded_pick_in_a_document_at_its_minimum_gives_way_to_another_type_t
         ("NREF-01", None),
         ("NREF-01", None),
     ]
-    chosen = {c.document.doc_id: (first(c, t, f),) for c, (t, f) in zip(candidates, taken, strict=True)}
+    chosen = {c.document.doc_id: (pick_of(c, t, f),) for c, (t, f) in zip(candidates, taken, strict=True)}
     spread = spread_forms(candidates, chosen, config, 0.2, declared)
     str01 = {d: tuple(i for i in p if i.error_type == "STR-01") for d, p in spread.items()}
     assert forms(str01) == Counter({"前言": 2, "规范性引用文件": 1, "术语和定义": 1}), forms(str01)
@@ -418,11 +418,6 @@ def test_a_document_at_its_minimum_makes_up_with_any_type_the_balance_allows() -
 
     candidates = [keep(c, n) for n, c in enumerate(full)]
 
-    def first(c: Candidates, error_type: str, form: str | None = None) -> ErrorInstance:
-        return next(
-            i for i in c.instances if i.error_type == error_type and form in (None, i.provenance.form)
-        )
-
     taken = [("STR-01", "前言")] * 3 + [
         ("STR-01", "规范性引用文件"),
         ("STR-01", "术语和定义"),
@@ -432,7 +427,7 @@ def test_a_document_at_its_minimum_makes_up_with_any_type_the_balance_allows() -
         ("NREF-01", None),
         ("NMS-03", None),
     ]
-    chosen = {c.document.doc_id: (first(c, t, f),) for c, (t, f) in zip(candidates, taken, strict=True)}
+    chosen = {c.document.doc_id: (pick_of(c, t, f),) for c, (t, f) in zip(candidates, taken, strict=True)}
     spread = spread_forms(candidates, chosen, config, 0.2, declared)
     str01 = {d: tuple(i for i in p if i.error_type == "STR-01") for d, p in spread.items()}
     assert forms(str01)["前言"] == 2, forms(str01)
