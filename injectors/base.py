@@ -239,8 +239,10 @@ class Injector(ABC):
             ):
                 reasons["taken"] += 1
                 continue
-            if proposal is not None and unfollowed(document, proposal.edit):
-                reasons[UNFOLLOWED] += 1  # a model's rewrite keeps the renumbering: no call can mend it
+            if llm is not None and proposal is not None and unfollowed(document, proposal.edit):
+                # a model's rewrite keeps the renumbering: no call can mend it (without a model, `verify`
+                # refuses it for the same reason)
+                reasons[UNFOLLOWED] += 1
                 continue
             if llm is not None:
                 outcome = llm.rewrite(self, baseline, site, proposal, context, taken, seed)

@@ -249,6 +249,17 @@ def _turn(document: Document, context: InjectionContext, available: set[str]) ->
     return min(shown, key=lambda f: (taken[f], FORMS.index(f)))
 
 
+def _unfit(document: Document) -> str | None:
+    """Why a document's scope takes no provision (None: it may): no scope chapter; a scope that already
+    holds one (a new one would not be told from it); or a scope that names no object of its own to require
+    anything of."""
+    if scope_chapter(document) is None:
+        return "no_scope"
+    if provision_in_scope(document):
+        return "provision_already_in_scope"
+    return None if scope_material(document).objects else "no_scope_object"
+
+
 class ProvisionInScope(Injector):
     """SCP-01. Why: 范围 is made of statements (GB/T 1.1—2020); a requirement there is outside the body
     where provisions are numbered and cited. How: a provision a drafter plausibly writes into a scope,
@@ -266,16 +277,12 @@ class ProvisionInScope(Injector):
     forms = FORMS
 
     def no_site_reason(self, document: Document, context: InjectionContext) -> str:
-        """No scope chapter; a scope that already holds a provision (a new one would not be told from it);
-        or a scope that names no object of its own to require anything of."""
-        if scope_chapter(document) is None:
-            return "no_scope"
-        return "provision_already_in_scope" if provision_in_scope(document) else "no_scope_object"
+        return _unfit(document) or "no_scope_object"
 
     def sites(self, document: Document, context: InjectionContext) -> Iterable[Site]:
         found = scope_chapter(document)
-        if found is None or provision_in_scope(document) or not scope_material(document).objects:
-            return []  # nothing the scope names to require anything of
+        if found is None or _unfit(document):
+            return ()  # the reason is `no_site_reason`'s
         target, section = found
         return [Site(target, end) for end in _statement_paragraph_ends(section.text)]
 
